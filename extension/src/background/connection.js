@@ -1,0 +1,153 @@
+// The one WebSocket to the daemon: hello/welcome, heartbeat, reconnect with backoff.
+import { getConfig } from './config.js';
+import { browserInfo } from './browser-info.js';
+import { setConnState } from './state.js';
+
+const BACKOFF_MIN_MS = 500;
+const BACKOFF_MAX_MS = 10_000;
+const HEARTBEAT_MS = 20_000;
+
+let ws = null;            // current socket (connecting or open)
+let welcomed = false;
+let attempt = 0;
+let retryTimer = null;
+let heartbeatTimer = null;
+let holdUntil = 0;        // after 4409 (replaced) we wait for the alarm instead of fighting
+let handlers = { onCommand: () => {}, onWelcome: () => {} };
+let capabilities = [];
+
+export function init(opts) {
+  handlers = { ...handlers, ...opts };
+  capabilities = opts.capabilities || [];
+}
+
+export function isConnected() {
+  return !!ws && ws.readyState === WebSocket.OPEN && welcomed;
+}
+
+export function send(type, data) {
+  if (!ws || ws.readyState !== WebSocket.OPEN) return false;
+  try {
+    ws.send(JSON.stringify({ type, data }));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function clearTimers() {
+  clearTimeout(retryTimer); retryTimer = null;
+  clearInterval(heartbeatTimer); heartbeatTimer = null;
+}
+
+function scheduleReconnect(reason) {
+  clearTimeout(retryTimer);
+  const base = Math.min(BACKOFF_MAX_MS, BACKOFF_MIN_MS * 2 ** attempt);
+  const delay = Math.round(base * (0.75 + Math.random() * 0.5)); // ±25 % jitter
+  attempt++;
+  setConnState('reconnecting', `${reason}; retrying in ${(delay / 1000).toFixed(1)} s`);
+  retryTimer = setTimeout(() => connect(), delay);
+}
+
+// Close the current socket (if any) and connect afresh, e.g. after the options changed.
+export function reconnect() {
+  attempt = 0;
+  holdUntil = 0;
+  const old = ws;
+  ws = null;
+  welcomed = false;
+  clearTimers();
+  if (old) { try { old.close(1000, 'reconfigured'); } catch { /* ignore */ } }
+  connect();
+}
+
+// Idempotent: does nothing while a socket is connecting or open.
+export async function connect() {
+  if (ws && (ws.readyState === WebSocket.CONNECTING || ws.readyState === WebSocket.OPEN)) return;
+  if (Date.now() < holdUntil) return;
+  clearTimeout(retryTimer); retryTimer = null;
+  const cfg = await getConfig();
+  if (ws && (ws.readyState === WebSocket.CONNECTING || ws.readyState === WebSocket.OPEN)) return; // raced
+  if (!cfg.token) {
+    setConnState('unpaired', 'No pairing token: open the options page and paste the token `browser-bridge serve` printed.', { wsUrl: cfg.wsUrl, clientId: cfg.clientId });
+    return; // the options page triggers reconnect() when a token is saved
+  }
+  let sock;
+  try {
+    sock = new WebSocket(cfg.wsUrl);
+  } catch (e) {
+    setConnState('error', `Bad daemon address ${cfg.wsUrl}: ${e.message}`, { wsUrl: cfg.wsUrl });
+    return;
+  }
+  ws = sock;
+  welcomed = false;
+  setConnState('connecting', cfg.wsUrl, { wsUrl: cfg.wsUrl, clientId: cfg.clientId });
+
+  sock.onopen = async () => {
+    if (ws !== sock) return;
+    const info = await browserInfo();
+    const hello = {
+      clientId: cfg.clientId,
+      token: cfg.token,
+      browser: info.browser,
+      browserVersion: info.browserVersion,
+      extensionVersion: chrome.runtime.getManifest().version,
+      capabilities,
+    };
+    sock.send(JSON.stringify({ type: 'hello', data: hello }));
+  };
+
+  sock.onmessage = (ev) => {
+    if (ws !== sock) return;
+    let msg;
+    try { msg = JSON.parse(ev.data); } catch { return; }
+    if (!msg || typeof msg.type !== 'string') return;
+    const data = msg.data && typeof msg.data === 'object' ? msg.data : {};
+    switch (msg.type) {
+      case 'welcome': {
+        welcomed = true;
+        attempt = 0;
+        const hb = Math.min(HEARTBEAT_MS, Math.max(5, Number(data.heartbeatSeconds) || 20) * 1000);
+        clearInterval(heartbeatTimer);
+        heartbeatTimer = setInterval(() => send('heartbeat', {}), hb);
+        setConnState('connected', `connected to ${cfg.wsUrl} (server ${data.serverVersion || '?'})`, { wsUrl: cfg.wsUrl, clientId: cfg.clientId });
+        handlers.onWelcome(data);
+        break;
+      }
+      case 'command':
+        if (welcomed) handlers.onCommand(data);
+        break;
+      case 'heartbeat_ack':
+        break;
+      case 'error':
+        console.warn('[browser-bridge] daemon reported an error:', data.message, data);
+        break;
+      default:
+        break;
+    }
+  };
+
+  sock.onclose = (ev) => {
+    if (ws !== sock) return; // a socket we already replaced
+    ws = null;
+    welcomed = false;
+    clearTimers();
+    handlers.onDisconnect?.();
+    const why = ev.reason ? `${ev.code} ${ev.reason}` : `code ${ev.code}`;
+    if (ev.code === 4401) {
+      setConnState('unauthorized', `The daemon refused the pairing token (${why}). Paste the current token in the options page.`);
+      // Keep retrying slowly: the daemon may be restarted with the token we have.
+      attempt = Math.max(attempt, 5);
+      scheduleReconnect('unauthorized');
+      return;
+    }
+    if (ev.code === 4409) {
+      // Another connection with our clientId took over; don't fight it. The 30 s alarm retries.
+      holdUntil = Date.now() + 25_000;
+      setConnState('replaced', 'Another connection with the same client id replaced this one.');
+      return;
+    }
+    scheduleReconnect(ev.code === 1006 ? 'daemon not reachable' : `closed (${why})`);
+  };
+  sock.onerror = () => { /* onclose follows */ };
+}

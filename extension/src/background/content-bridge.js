@@ -1,0 +1,44 @@
+// Talking to the content script in a tab's top frame.
+const NO_ACCESS_HINT = 'Browser Bridge has no access to this site: open the extension options and click "Allow on all sites"';
+
+export class PageError extends Error {}
+
+function explain(e, url = '') {
+  const m = String(e && e.message ? e.message : e);
+  if (/Cannot access|cannot be scripted|Missing host permission|permission/i.test(m)) {
+    if (/^(chrome|edge|about|devtools|chrome-extension|view-source):/i.test(url) || /chrome:|chrome-extension:|extensions gallery|Chrome Web Store/i.test(m)) {
+      return `this page (${url || 'a browser page'}) cannot be read or controlled by extensions`;
+    }
+    return `${NO_ACCESS_HINT} (${m})`;
+  }
+  return m;
+}
+
+async function inject(tabId) {
+  await chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, files: ['content.js'] });
+}
+
+// Run op in the tab's content script, injecting it first when needed.
+export async function callContent(tabId, op, args = {}) {
+  let tab;
+  try { tab = await chrome.tabs.get(tabId); } catch { throw new PageError(`tab ${tabId} does not exist`); }
+  const url = tab.url || tab.pendingUrl || '';
+  const exec = () => chrome.scripting.executeScript({
+    target: { tabId, frameIds: [0] },
+    func: (o, a) => (globalThis.__browserBridge ? globalThis.__browserBridge.run(o, a) : { ok: false, notInjected: true }),
+    args: [op, args],
+  });
+  let res;
+  try {
+    res = await exec();
+    if (res?.[0]?.result?.notInjected) {
+      await inject(tabId);
+      res = await exec();
+    }
+  } catch (e) {
+    throw new PageError(explain(e, url));
+  }
+  const r = res?.[0]?.result;
+  if (!r) throw new PageError(`the page did not answer (it may be navigating)`);
+  return r;
+}

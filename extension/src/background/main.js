@@ -1,0 +1,39 @@
+// Service worker entry point (ES module).
+import * as conn from './connection.js';
+import { handleCommand, CAPABILITIES } from './commands.js';
+import { installNavListeners } from './settle.js';
+import { installTabListeners, reportTabsNow } from './tabs.js';
+
+const ALARM = 'browser-bridge-keepalive';
+
+conn.init({
+  capabilities: CAPABILITIES,
+  onCommand: (cmd) => { handleCommand(cmd).catch((e) => console.error('[browser-bridge] command failed', e)); },
+  onWelcome: () => { reportTabsNow(); },
+});
+
+// Listeners must be registered synchronously at the top level.
+installNavListeners();
+installTabListeners();
+
+chrome.alarms.onAlarm.addListener((a) => { if (a.name === ALARM) conn.connect(); });
+chrome.runtime.onStartup.addListener(() => conn.connect());
+chrome.runtime.onInstalled.addListener(() => conn.connect());
+
+chrome.storage.onChanged.addListener((changes, area) => {
+  if (area === 'local' && (changes.wsUrl || changes.token)) conn.reconnect();
+});
+
+chrome.runtime.onMessage.addListener((msg, sender, reply) => {
+  if (sender.id !== chrome.runtime.id) return;
+  if (msg?.type === 'reconnect') { conn.reconnect(); reply({ ok: true }); }
+  else if (msg?.type === 'status') { reply({ connected: conn.isConnected() }); }
+});
+
+
+(async () => {
+  const existing = await chrome.alarms.get(ALARM);
+  if (!existing) await chrome.alarms.create(ALARM, { periodInMinutes: 0.5 });
+})();
+
+conn.connect();

@@ -1,0 +1,367 @@
+// What the agent does to the page: click, type, keys, scroll, select.
+// Events are dispatched the way a user's input would produce them so that
+// framework-controlled widgets (React, Vue, Angular…) see the change.
+import { winOf, isDisabled, isEditable, inputType, norm, isVisibleBox, allRoots } from './dom.js';
+import { describe } from './targeting.js';
+import { selectedText } from './describe.js';
+
+function scrollIntoView(el) {
+  try {
+    if (el.scrollIntoViewIfNeeded) el.scrollIntoViewIfNeeded(true);
+    else el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+  } catch { /* ignore */ }
+}
+
+function center(el) {
+  const r = el.getBoundingClientRect();
+  return { clientX: r.left + r.width / 2, clientY: r.top + r.height / 2 };
+}
+
+function mouse(el, type, extra = {}) {
+  const W = winOf(el);
+  const init = { bubbles: true, cancelable: true, composed: true, view: W, button: 0, buttons: type.endsWith('down') ? 1 : 0, detail: 1, ...center(el), ...extra };
+  const Ctor = type.startsWith('pointer') ? W.PointerEvent : W.MouseEvent;
+  return el.dispatchEvent(new Ctor(type, type.startsWith('pointer') ? { pointerId: 1, pointerType: 'mouse', isPrimary: true, ...init } : init));
+}
+
+function focusable(el) {
+  return typeof el.focus === 'function';
+}
+
+export function click(el) {
+  if (isDisabled(el)) throw new Error(`${describe(el)} is disabled`);
+  if (el.tagName === 'OPTION') {
+    const sel = el.closest('select');
+    if (sel) { setSelect(sel, el); return { message: `Selected option "${norm(el.textContent)}" in ${describe(sel)}` }; }
+  }
+  scrollIntoView(el);
+  const desc = describe(el);
+  mouse(el, 'pointerover'); mouse(el, 'mouseover');
+  mouse(el, 'pointermove'); mouse(el, 'mousemove');
+  const downOk = mouse(el, 'pointerdown') & mouse(el, 'mousedown');
+  if (downOk && focusable(el)) { try { el.focus({ preventScroll: true }); } catch { /* ignore */ } }
+  mouse(el, 'pointerup'); mouse(el, 'mouseup');
+  el.click(); // click event + activation behaviour (follow link, toggle checkbox, submit form)
+  const a = el.closest?.('a[href]');
+  const newTab = a && (a.target === '_blank' || a.target === '_new') ? a.href : null;
+  return { message: `Clicked ${desc}`, newTabUrl: newTab };
+}
+
+// ---- keys ------------------------------------------------------------------
+const KEYS = {
+  Enter: [13, 'Enter'], Tab: [9, 'Tab'], Escape: [27, 'Escape'], Esc: [27, 'Escape'], Backspace: [8, 'Backspace'],
+  Delete: [46, 'Delete'], ArrowUp: [38, 'ArrowUp'], ArrowDown: [40, 'ArrowDown'], ArrowLeft: [37, 'ArrowLeft'],
+  ArrowRight: [39, 'ArrowRight'], Home: [36, 'Home'], End: [35, 'End'], PageUp: [33, 'PageUp'], PageDown: [34, 'PageDown'],
+  ' ': [32, 'Space'], Space: [32, 'Space'], Spacebar: [32, 'Space'], Shift: [16, 'ShiftLeft'], Control: [17, 'ControlLeft'], Alt: [18, 'AltLeft'], Meta: [91, 'MetaLeft'],
+};
+for (let i = 1; i <= 12; i++) KEYS['F' + i] = [111 + i, 'F' + i];
+
+function keyInfo(key) {
+  if (KEYS[key]) {
+    const [keyCode, code] = KEYS[key];
+    return { key: key === 'Space' || key === 'Spacebar' ? ' ' : key === 'Esc' ? 'Escape' : key, code, keyCode };
+  }
+  if (key.length === 1) {
+    const up = key.toUpperCase();
+    const code = /[A-Z]/.test(up) ? 'Key' + up : /[0-9]/.test(key) ? 'Digit' + key : '';
+    return { key, code, keyCode: /[A-Z0-9]/.test(up) ? up.charCodeAt(0) : key.charCodeAt(0), printable: true };
+  }
+  return { key, code: key, keyCode: 0 };
+}
+
+function fireKey(el, type, info, mods = {}) {
+  const W = winOf(el);
+  const init = {
+    key: info.key, code: info.code, keyCode: type === 'keypress' ? (info.printable ? info.key.charCodeAt(0) : info.keyCode) : info.keyCode,
+    which: type === 'keypress' ? (info.printable ? info.key.charCodeAt(0) : info.keyCode) : info.keyCode,
+    charCode: type === 'keypress' ? (info.printable ? info.key.charCodeAt(0) : info.key === 'Enter' ? 13 : 0) : 0,
+    bubbles: true, cancelable: true, composed: true, view: W,
+    ctrlKey: !!mods.ctrl, shiftKey: !!mods.shift, altKey: !!mods.alt, metaKey: !!mods.meta,
+  };
+  return el.dispatchEvent(new W.KeyboardEvent(type, init));
+}
+
+function nativeSetter(el) {
+  const W = winOf(el);
+  const proto = el.tagName === 'TEXTAREA' ? W.HTMLTextAreaElement.prototype : el.tagName === 'SELECT' ? W.HTMLSelectElement.prototype : W.HTMLInputElement.prototype;
+  return Object.getOwnPropertyDescriptor(proto, 'value').set;
+}
+
+function setValue(el, v) {
+  nativeSetter(el).call(el, v);
+}
+
+function inputEvent(el, inputType, data = null) {
+  const W = winOf(el);
+  el.dispatchEvent(new W.InputEvent('input', { bubbles: true, cancelable: false, composed: true, inputType, data }));
+}
+
+function changeEvent(el) {
+  el.dispatchEvent(new (winOf(el).Event)('change', { bubbles: true }));
+}
+
+function defaultButton(form) {
+  for (const el of form.elements) {
+    if ((el.tagName === 'BUTTON' && (el.getAttribute('type') || 'submit').toLowerCase() === 'submit') ||
+        (el.tagName === 'INPUT' && ['submit', 'image'].includes(inputType(el)))) return el;
+  }
+  return null;
+}
+
+// Enter the way a user presses it: keydown, keypress, then implicit submission
+// (click the form's default button, or requestSubmit()), then keyup.
+function pressEnter(el) {
+  const info = keyInfo('Enter');
+  let note = '';
+  const down = fireKey(el, 'keydown', info);
+  const press = down && fireKey(el, 'keypress', info);
+  if (down && press) {
+    const form = el.form || el.closest?.('form');
+    if (el.tagName === 'INPUT' && form) {
+      const btn = defaultButton(form);
+      if (btn) {
+        if (!isDisabled(btn)) { btn.click(); note = 'submitted the form'; }
+      } else if (form.requestSubmit) { form.requestSubmit(); note = 'submitted the form'; }
+    } else if (el.tagName === 'TEXTAREA') {
+      insertText(el, '\n');
+    } else if (el.tagName === 'A' || el.tagName === 'BUTTON' || el.getAttribute?.('role') === 'button' || el.getAttribute?.('role') === 'link') {
+      el.click();
+    }
+  }
+  fireKey(el, 'keyup', info);
+  return note;
+}
+
+function insertText(el, text) {
+  const max = el.maxLength > 0 ? el.maxLength : Infinity;
+  let v = el.value + text;
+  if (v.length > max) v = v.slice(0, max);
+  setValue(el, v);
+  inputEvent(el, text === '\n' ? 'insertLineBreak' : 'insertText', text);
+}
+
+const WHOLE_VALUE_TYPES = new Set(['date', 'time', 'datetime-local', 'month', 'week', 'color', 'range', 'number']);
+
+function typeIntoField(el, text, clear) {
+  el.focus();
+  if (clear && el.value !== '') {
+    try { el.select?.(); } catch { /* ignore */ }
+    setValue(el, '');
+    inputEvent(el, 'deleteContentBackward');
+  }
+  const t = el.tagName === 'INPUT' ? inputType(el) : 'textarea';
+  if (WHOLE_VALUE_TYPES.has(t) || text.length > 1000) {
+    setValue(el, (clear ? '' : el.value) + text);
+    inputEvent(el, 'insertText', text);
+  } else {
+    for (const ch of text) {
+      const info = keyInfo(ch === '\n' ? 'Enter' : ch);
+      const down = fireKey(el, 'keydown', info);
+      if (down) fireKey(el, 'keypress', info);
+      if (down) {
+        if (ch === '\n' && el.tagName === 'INPUT') { /* Enter in a single-line field: no text */ } else insertText(el, ch);
+      }
+      fireKey(el, 'keyup', info);
+    }
+  }
+  changeEvent(el);
+}
+
+function typeIntoEditable(el, text, clear) {
+  el.focus();
+  const doc = el.ownerDocument;
+  const sel = winOf(el).getSelection();
+  const range = doc.createRange();
+  range.selectNodeContents(el);
+  if (!clear) range.collapse(false);
+  sel.removeAllRanges();
+  sel.addRange(range);
+  if (clear && !doc.execCommand('delete')) el.textContent = '';
+  if (!doc.execCommand('insertText', false, text)) {
+    el.appendChild(doc.createTextNode(text));
+    inputEvent(el, 'insertText', text);
+  }
+}
+
+function setChecked(el, want) {
+  const isInput = el.tagName === 'INPUT';
+  const cur = isInput ? el.checked : el.getAttribute('aria-checked') === 'true';
+  if (cur !== want) click(el);
+}
+
+function setSelect(sel, opt) {
+  sel.focus();
+  if (sel.multiple) {
+    opt.selected = true;
+  } else {
+    setValue(sel, opt.value);
+    if (sel.selectedIndex !== opt.index) sel.selectedIndex = opt.index;
+  }
+  inputEvent(sel, 'insertReplacementText');
+  changeEvent(sel);
+}
+
+export function type(el, text, { clear = false, submit = false } = {}) {
+  if (text == null) text = '';
+  text = String(text);
+  if (isDisabled(el)) throw new Error(`${describe(el)} is disabled`);
+  const desc = describe(el);
+  if (el.tagName === 'INPUT' && (inputType(el) === 'checkbox' || inputType(el) === 'radio')) {
+    const want = !/^(false|off|no|0|unchecked|)$/i.test(text.trim());
+    setChecked(el, want);
+  } else if (el.getAttribute?.('role') === 'checkbox' || el.getAttribute?.('role') === 'switch') {
+    setChecked(el, !/^(false|off|no|0|unchecked|)$/i.test(text.trim()));
+  } else if (el.tagName === 'SELECT') {
+    return selectOption(el, text);
+  } else if (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA') {
+    if (el.readOnly) throw new Error(`${desc} is read-only`);
+    if (inputType(el) === 'file') throw new Error(`${desc} is a file input; uploading files is not supported`);
+    scrollIntoView(el);
+    typeIntoField(el, text, clear);
+  } else if (el.isContentEditable) {
+    scrollIntoView(el);
+    typeIntoEditable(el, text, clear);
+  } else {
+    throw new Error(`${desc} is not a text field, checkbox or select; target the field itself (its ref)`);
+  }
+  let note = '';
+  if (submit) note = pressEnter(el);
+  const shown = el.tagName === 'INPUT' && inputType(el) === 'password' ? `${text.length} characters` : JSON.stringify(text.length > 80 ? text.slice(0, 79) + '…' : text);
+  return { message: `Typed ${shown} into ${describe(el)}${submit ? ' and pressed Enter' : ''}${note ? ' (' + note + ')' : ''}`, desc };
+}
+
+export function selectOption(el, value) {
+  if (el.tagName !== 'SELECT') {
+    const inner = el.querySelector?.('select');
+    if (inner) el = inner;
+    else throw new Error(`${describe(el)} is not a <select>; click it to open it, then click the option`);
+  }
+  if (isDisabled(el)) throw new Error(`${describe(el)} is disabled`);
+  const v = String(value ?? '');
+  const opts = Array.from(el.options);
+  const nv = norm(v).toLowerCase();
+  const opt = opts.find((o) => o.value === v) || opts.find((o) => norm(o.label || o.textContent) === norm(v)) ||
+    opts.find((o) => norm(o.label || o.textContent).toLowerCase() === nv) ||
+    opts.find((o) => norm(o.label || o.textContent).toLowerCase().includes(nv) && nv);
+  if (!opt) {
+    throw new Error(`${describe(el)} has no option "${v}". Options: ${opts.slice(0, 20).map((o) => JSON.stringify(norm(o.label || o.textContent))).join(', ')}`);
+  }
+  if (opt.disabled) throw new Error(`option "${norm(opt.textContent)}" is disabled`);
+  setSelect(el, opt);
+  return { message: `Selected "${selectedText(el)}" in ${describe(el)}` };
+}
+
+export function pressKey(el, keySpec) {
+  const parts = String(keySpec || '').split('+');
+  let key = parts.pop();
+  if (key === '' && parts.length) key = '+';
+  const mods = {};
+  for (const m of parts) mods[{ Control: 'ctrl', Ctrl: 'ctrl', Shift: 'shift', Alt: 'alt', Meta: 'meta', Cmd: 'meta', Command: 'meta' }[m] || m.toLowerCase()] = true;
+  if (!key) throw new Error('key is required, e.g. "Enter", "Tab", "ArrowDown", "Control+a"');
+  const info = keyInfo(key);
+  const noMods = !mods.ctrl && !mods.alt && !mods.meta;
+  if (info.key === 'Enter' && noMods) {
+    const note = pressEnter(el);
+    return { message: `Pressed Enter on ${describe(el)}${note ? ' (' + note + ')' : ''}` };
+  }
+  const down = fireKey(el, 'keydown', info, mods);
+  if (down && noMods && (info.printable || info.key === ' ')) fireKey(el, 'keypress', info, mods);
+  if (down) defaultKeyAction(el, info, mods);
+  fireKey(el, 'keyup', info, mods);
+  return { message: `Pressed ${keySpec} on ${describe(el)}` };
+}
+
+function focusables(doc) {
+  return Array.from(doc.querySelectorAll('a[href],button,input:not([type=hidden]),select,textarea,[tabindex],[contenteditable=""],[contenteditable=true],summary'))
+    .filter((e) => !isDisabled(e) && e.tabIndex >= 0 && isVisibleBox(e));
+}
+
+function defaultKeyAction(el, info, mods) {
+  const k = info.key;
+  const W = winOf(el);
+  const field = el.tagName === 'INPUT' || el.tagName === 'TEXTAREA';
+  if (k === 'Tab') {
+    const list = focusables(el.ownerDocument);
+    const i = list.indexOf(el);
+    const next = list[(i + (mods.shift ? -1 : 1) + list.length) % list.length];
+    next?.focus();
+  } else if (k === ' ' && !field && (el.tagName === 'BUTTON' || el.getAttribute('role') === 'button' || el.type === 'checkbox' || el.type === 'radio' || el.getAttribute('role') === 'checkbox')) {
+    el.click();
+  } else if (field && isEditable(el) && !mods.ctrl && !mods.alt && !mods.meta) {
+    if (k === 'Backspace') { setValue(el, el.value.slice(0, -1)); inputEvent(el, 'deleteContentBackward'); }
+    else if (info.printable || k === ' ') insertText(el, k);
+  } else if (field && mods.ctrl && k.toLowerCase() === 'a') {
+    el.select?.();
+  } else if (!field) {
+    const page = W.innerHeight * 0.8;
+    const dy = { ArrowDown: 40, ArrowUp: -40, PageDown: page, PageUp: -page, ' ': mods.shift ? -page : page }[k];
+    if (dy) W.scrollBy({ top: dy, behavior: 'instant' });
+    if (k === 'Home') W.scrollTo({ top: 0, behavior: 'instant' });
+    if (k === 'End') W.scrollTo({ top: W.document.documentElement.scrollHeight, behavior: 'instant' });
+  }
+}
+
+function scrollable(el) {
+  const st = winOf(el).getComputedStyle(el);
+  return /(auto|scroll|overlay)/.test(st.overflowY) && el.scrollHeight > el.clientHeight + 1;
+}
+
+// The element that scrolls the page: the document, or (for app-like pages whose
+// body doesn't scroll) the largest scrollable element.
+function mainScroller() {
+  const se = document.scrollingElement || document.documentElement;
+  if (se.scrollHeight > se.clientHeight + 1) return se;
+  let best = null, area = 0;
+  for (const el of document.querySelectorAll('*')) {
+    if (el.clientHeight < 50 || !scrollable(el)) continue;
+    const a = el.clientWidth * el.clientHeight;
+    if (a > area) { area = a; best = el; }
+  }
+  return best || se;
+}
+
+export function scroll(el, direction = 'down', amount) {
+  let box = null;
+  if (el) {
+    for (let n = el; n && n.nodeType === 1; n = n.parentElement) if (scrollable(n)) { box = n; break; }
+    if (!box && !direction) { scrollIntoView(el); return { message: `Scrolled ${describe(el)} into view` }; }
+  }
+  box = box || mainScroller();
+  const viewH = box === document.scrollingElement ? window.innerHeight : box.clientHeight;
+  const dist = Number(amount) > 0 ? Number(amount) : Math.round(viewH * 0.8);
+  const dir = String(direction || 'down').toLowerCase();
+  const before = box.scrollTop;
+  if (dir === 'up') box.scrollBy({ top: -dist, behavior: 'instant' });
+  else if (dir === 'down') box.scrollBy({ top: dist, behavior: 'instant' });
+  else if (dir === 'top') box.scrollTo({ top: 0, behavior: 'instant' });
+  else if (dir === 'bottom') box.scrollTo({ top: box.scrollHeight, behavior: 'instant' });
+  else if (dir === 'left') box.scrollBy({ left: -dist, behavior: 'instant' });
+  else if (dir === 'right') box.scrollBy({ left: dist, behavior: 'instant' });
+  else throw new Error(`direction must be up, down, top or bottom (got "${direction}")`);
+  const atBottom = box.scrollTop + box.clientHeight >= box.scrollHeight - 2;
+  const where = box === document.scrollingElement ? 'the page' : describe(box);
+  return { message: `Scrolled ${where} ${dir} (from ${Math.round(before)} to ${Math.round(box.scrollTop)} px${atBottom ? ', at the bottom' : ''}${box.scrollTop === 0 ? ', at the top' : ''})` };
+}
+
+// For wait_for: is the text / selector there (and visible)?
+export function checkPresence({ text, selector }) {
+  if (selector) {
+    for (const r of allRoots()) {
+      let list;
+      try { list = r.querySelectorAll(selector); } catch (e) { if (r === document) throw new Error(`invalid selector ${JSON.stringify(selector)}`); continue; }
+      for (const el of list) if (isVisibleBox(el)) return true;
+    }
+    return false;
+  }
+  const want = norm(text).toLowerCase();
+  for (const r of allRoots()) {
+    const base = r.nodeType === 9 ? r.body : r;
+    if (!base) continue;
+    let t = '';
+    if (r.nodeType === 9) t = base.innerText || '';
+    else for (const c of base.children) t += ' ' + (c.innerText || '');
+    if (norm(t).toLowerCase().includes(want)) return true;
+    // form field values count too (e.g. a field that gets filled in)
+  }
+  return false;
+}

@@ -1,0 +1,222 @@
+// DOM helpers shared by the snapshot, targeting and actions. Everything here only
+// reads the page; nothing from the page is ever evaluated.
+
+export const norm = (s) => String(s ?? '').replace(/\s+/g, ' ').trim();
+export const clip = (s, n = 100) => (s.length > n ? s.slice(0, n - 1) + '…' : s);
+
+export function winOf(el) {
+  return el.ownerDocument?.defaultView || window;
+}
+
+export function styleOf(el) {
+  try { return winOf(el).getComputedStyle(el); } catch { return null; }
+}
+
+const TEXT_INPUT_TYPES = new Set(['', 'text', 'search', 'email', 'url', 'tel', 'password', 'number']);
+
+export function inputType(el) {
+  return (el.getAttribute('type') || 'text').toLowerCase();
+}
+
+export function isTextField(el) {
+  if (el.tagName === 'TEXTAREA') return true;
+  return el.tagName === 'INPUT' && TEXT_INPUT_TYPES.has(inputType(el));
+}
+
+export function isEditable(el) {
+  if (el.tagName === 'TEXTAREA') return true;
+  if (el.tagName === 'INPUT') {
+    return !['hidden', 'checkbox', 'radio', 'submit', 'button', 'reset', 'image', 'file'].includes(inputType(el));
+  }
+  return !!el.isContentEditable;
+}
+
+export function isDisabled(el) {
+  if (el.disabled === true) return true;
+  if (el.getAttribute('aria-disabled') === 'true') return true;
+  const fs = el.closest?.('fieldset[disabled]');
+  return !!(fs && !fs.querySelector('legend')?.contains(el));
+}
+
+// Does the element render (its own box)? display:contents counts as visible: its
+// children may be.
+export function isRendered(el, st = styleOf(el)) {
+  if (!st) return false;
+  if (st.display === 'none') return false;
+  if (st.visibility === 'hidden' || st.visibility === 'collapse') return false;
+  if (st.contentVisibility === 'hidden') return false;
+  return true;
+}
+
+// For ranking targets: visible and with a non-empty box, inside the page.
+export function isVisibleBox(el) {
+  if (!el.isConnected) return false;
+  if (el.checkVisibility && !el.checkVisibility({ visibilityProperty: true })) {
+    // opacity-0 native checkboxes/radios styled via their label still work: count them.
+    return false;
+  }
+  const r = el.getBoundingClientRect();
+  return r.width > 0 && r.height > 0;
+}
+
+export function inViewport(el) {
+  const r = el.getBoundingClientRect();
+  const w = winOf(el);
+  return r.bottom > 0 && r.right > 0 && r.top < w.innerHeight && r.left < w.innerWidth;
+}
+
+const ROLE_KIND = {
+  button: 'button', link: 'link', checkbox: 'checkbox', radio: 'radio', switch: 'checkbox',
+  tab: 'tab', menuitem: 'menuitem', menuitemcheckbox: 'checkbox', menuitemradio: 'radio',
+  option: 'option', combobox: 'combobox', textbox: 'input', searchbox: 'input', slider: 'slider',
+  spinbutton: 'input', treeitem: 'treeitem',
+};
+
+// What kind of interactive element this is, or null. `st` is its computed style.
+export function controlKind(el, st) {
+  const tag = el.tagName;
+  switch (tag) {
+    case 'A': if (el.hasAttribute('href')) return 'link'; break;
+    case 'BUTTON': return 'button';
+    case 'SELECT': return 'select';
+    case 'TEXTAREA': return 'textarea';
+    case 'SUMMARY': return 'button';
+    case 'INPUT': {
+      const t = inputType(el);
+      if (t === 'hidden') return null;
+      if (t === 'checkbox' || t === 'radio') return t;
+      if (t === 'submit' || t === 'button' || t === 'reset' || t === 'image') return 'button';
+      return 'input';
+    }
+    default: break;
+  }
+  const role = (el.getAttribute('role') || '').trim().split(/\s+/)[0].toLowerCase();
+  if (role && ROLE_KIND[role]) return ROLE_KIND[role];
+  if (el.isContentEditable && !el.parentElement?.isContentEditable) return 'editable';
+  if (el.hasAttribute('onclick')) return 'clickable';
+  // Heuristic for <div onClick={…}>: it shows a pointer cursor that its parent doesn't.
+  if (st && st.cursor === 'pointer' && tag !== 'LABEL' && tag !== 'HTML' && tag !== 'BODY') {
+    const p = el.parentElement;
+    const pst = p ? styleOf(p) : null;
+    if (!pst || pst.cursor !== 'pointer') {
+      const r = el.getBoundingClientRect();
+      const w = winOf(el);
+      if (r.width > 0 && r.height > 0 && r.width * r.height < 0.5 * w.innerWidth * w.innerHeight && norm(el.textContent || el.getAttribute('aria-label') || el.title)) return 'clickable';
+    }
+  }
+  return null;
+}
+
+function textOfIds(el, ids) {
+  const root = el.getRootNode();
+  return norm(ids.split(/\s+/).map((id) => (root.getElementById ? root.getElementById(id) : el.ownerDocument.getElementById(id))?.textContent || '').join(' '));
+}
+
+function visibleText(el) {
+  let t = '';
+  try { t = el.innerText; } catch { /* detached */ }
+  if (!t && el.shadowRoot) t = el.shadowRoot.textContent;
+  return norm(t || '');
+}
+
+function labelsText(el) {
+  const labels = el.labels ? Array.from(el.labels) : [];
+  const parts = [];
+  for (const l of labels) {
+    // the label's text without the text of controls nested in it
+    const c = l.cloneNode(true);
+    c.querySelectorAll('input,select,textarea,button').forEach((n) => n.remove());
+    parts.push(norm(c.textContent));
+  }
+  return norm(parts.join(' '));
+}
+
+// An approximation of the accessible name.
+export function nameOf(el, kind = null) {
+  const lb = el.getAttribute('aria-labelledby');
+  if (lb) { const t = textOfIds(el, lb); if (t) return clip(t); }
+  const al = norm(el.getAttribute('aria-label'));
+  if (al) return clip(al);
+  const tag = el.tagName;
+  if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA') {
+    const t = inputType(el);
+    if (tag === 'INPUT' && ['submit', 'button', 'reset'].includes(t)) {
+      return clip(norm(el.value) || (t === 'reset' ? 'Reset' : t === 'submit' ? 'Submit' : ''));
+    }
+    if (tag === 'INPUT' && t === 'image') return clip(norm(el.alt || el.title) || 'Submit');
+    const l = labelsText(el);
+    if (l) return clip(l);
+    const ph = norm(el.getAttribute('placeholder'));
+    if (ph) return clip(ph);
+    const ti = norm(el.title);
+    if (ti) return clip(ti);
+    return '';
+  }
+  let t = visibleText(el);
+  if (!t) {
+    const img = el.querySelector?.('img[alt]');
+    if (img) t = norm(img.alt);
+  }
+  if (!t) {
+    const svgTitle = el.querySelector?.('svg title');
+    if (svgTitle) t = norm(svgTitle.textContent);
+  }
+  if (!t) t = norm(el.title);
+  if (!t && kind === 'editable') t = norm(el.getAttribute('placeholder') || el.getAttribute('data-placeholder'));
+  return clip(t);
+}
+
+// Every text-ish description of an element a target description may match.
+export function descriptionsOf(el, kind) {
+  const out = [];
+  const push = (s) => { s = norm(s); if (s) out.push(s); };
+  push(nameOf(el, kind));
+  push(el.getAttribute('aria-label'));
+  push(el.getAttribute('placeholder'));
+  push(el.getAttribute('title'));
+  if (el.labels) push(labelsText(el));
+  if (kind === 'link' || kind === 'button' || kind === 'clickable' || kind === 'tab' || kind === 'menuitem' || kind === 'option') push(clip(visibleText(el), 300));
+  if (el.tagName === 'INPUT' && ['submit', 'button', 'reset'].includes(inputType(el))) push(el.value);
+  const img = el.querySelector?.('img[alt]');
+  if (img) push(img.alt);
+  if (el.tagName === 'INPUT' || el.tagName === 'SELECT' || el.tagName === 'TEXTAREA') push(el.getAttribute('name'));
+  return [...new Set(out)];
+}
+
+// Child nodes to walk for rendering: the shadow tree (with slots resolved) when
+// there is an open shadow root, else the light children.
+export function renderedChildren(el) {
+  if (el.shadowRoot) return Array.from(el.shadowRoot.childNodes);
+  if (el.tagName === 'SLOT') {
+    const assigned = el.assignedNodes({ flatten: true });
+    return assigned.length ? assigned : Array.from(el.childNodes);
+  }
+  return Array.from(el.childNodes);
+}
+
+// The document of a same-origin iframe, or null.
+export function frameDoc(el) {
+  try { return el.contentDocument || null; } catch { return null; }
+}
+
+// All elements in document order, through open shadow roots and same-origin iframes.
+export function* allElements(root = document) {
+  const kids = root.nodeType === 9 ? (root.documentElement ? [root.documentElement] : []) : Array.from(root.children || []);
+  for (const el of kids) yield* walkEl(el);
+}
+function* walkEl(el) {
+  yield el;
+  if (el.shadowRoot) yield* allElements(el.shadowRoot);
+  if (el.tagName === 'IFRAME' || el.tagName === 'FRAME') { const d = frameDoc(el); if (d) yield* allElements(d); }
+  for (const c of Array.from(el.children)) yield* walkEl(c);
+}
+
+// All roots (documents and open shadow roots) reachable from the top document.
+export function allRoots() {
+  const roots = [document];
+  for (const el of allElements(document)) {
+    if (el.shadowRoot) roots.push(el.shadowRoot);
+    if (el.tagName === 'IFRAME' || el.tagName === 'FRAME') { const d = frameDoc(el); if (d) roots.push(d); }
+  }
+  return roots;
+}

@@ -1,0 +1,47 @@
+// Stable refs: element -> "eN" for as long as this document (and so this isolated
+// world) lives. A ref is never reused for another element.
+const refOf = new WeakMap();
+const byRef = new Map();
+let counter = 0;
+
+export function refFor(el) {
+  let r = refOf.get(el);
+  if (!r) {
+    r = 'e' + (++counter);
+    refOf.set(el, r);
+    byRef.set(r, new WeakRef(el));
+  }
+  return r;
+}
+
+export function existingRef(el) {
+  return refOf.get(el) || null;
+}
+
+export function isRefSyntax(s) {
+  return /^\[?(?:ref\s*=\s*)?e\d+\]?$/i.test(String(s).trim());
+}
+
+export function parseRef(s) {
+  return String(s).trim().replace(/^\[|\]$/g, '').replace(/^ref\s*=\s*/i, '').toLowerCase();
+}
+
+// The element for a ref, or an Error that tells the agent what to do.
+export function resolveRef(ref) {
+  const w = byRef.get(ref);
+  const el = w?.deref();
+  if (!el || !el.isConnected) {
+    const e = new Error(`ref ${ref} is no longer on the page — get the page again`);
+    e.code = 'stale_ref';
+    throw e;
+  }
+  return el;
+}
+
+// Forget refs of collected or detached elements now and then (the WeakRefs are small).
+export function pruneRefs() {
+  for (const [r, w] of byRef) {
+    const el = w.deref();
+    if (!el) byRef.delete(r);
+  }
+}

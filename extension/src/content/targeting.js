@@ -1,0 +1,164 @@
+// Resolve a `target` (ref, CSS selector or plain description) to one element, or
+// throw an Error whose message lists the best candidates with their refs.
+import { allElements, allRoots, controlKind, descriptionsOf, isVisibleBox, inViewport, isDisabled, isEditable, styleOf, norm } from './dom.js';
+import { isRefSyntax, parseRef, resolveRef } from './refs.js';
+import { token } from './describe.js';
+
+const EDITABLE_KINDS = new Set(['input', 'textarea', 'editable', 'combobox', 'select', 'checkbox', 'radio']);
+
+function querySelectorAllRoots(sel) {
+  const out = [];
+  for (const r of allRoots()) {
+    try { out.push(...r.querySelectorAll(sel)); } catch (e) { if (r === document) throw e; }
+  }
+  return out;
+}
+
+function kindOf(el) {
+  return controlKind(el, styleOf(el));
+}
+
+export function describe(el) {
+  const k = kindOf(el);
+  if (k) return token(el, k);
+  const t = norm(el.innerText || el.textContent).slice(0, 60);
+  return `[${el.tagName.toLowerCase()}${t ? ' "' + t.replace(/"/g, '\\"') + '"' : ''}]`;
+}
+
+// For `type`: a label or wrapper that holds exactly one field stands for the field.
+function toField(el) {
+  if (isEditable(el) || el.tagName === 'SELECT') return el;
+  if (el.tagName === 'LABEL' && el.control) return el.control;
+  const inner = el.querySelectorAll?.('input:not([type=hidden]),textarea,select,[contenteditable=""],[contenteditable=true]');
+  if (inner && inner.length === 1) return inner[0];
+  return el;
+}
+
+function matchClass(descs, q) {
+  let best = 0;
+  for (const d0 of descs) {
+    const d = d0.toLowerCase();
+    if (d === q) return 3;
+    if (d.startsWith(q) || d.endsWith(q) || new RegExp('(^|[\\s"\'(:])' + q.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') + '($|[\\s"\'):.,!?])').test(d)) best = Math.max(best, 2);
+    else if (d.includes(q)) best = Math.max(best, 1);
+  }
+  return best;
+}
+
+function bigrams(s) {
+  const out = new Set();
+  for (let i = 0; i < s.length - 1; i++) out.add(s.slice(i, i + 2));
+  return out;
+}
+function similarity(a, b) {
+  const A = bigrams(a), B = bigrams(b);
+  if (!A.size || !B.size) return 0;
+  let n = 0;
+  for (const x of A) if (B.has(x)) n++;
+  return (2 * n) / (A.size + B.size);
+}
+
+function rankOf(el) {
+  const vis = isVisibleBox(el);
+  return (vis ? 4 : 0) + (isDisabled(el) ? 0 : 2) + (vis && inViewport(el) ? 1 : 0);
+}
+
+function listing(els) {
+  return els.map((el) => describe(el)).join(', ');
+}
+
+// purpose: 'click' | 'type' | 'select' | 'any'
+export function findTarget(target, purpose = 'any') {
+  if (target == null || (typeof target === 'string' && !target.trim())) {
+    throw new Error('target is required: a ref from the page (e.g. e12), a CSS selector, or a description of the element');
+  }
+  const raw = String(target).trim();
+
+  if (isRefSyntax(raw)) {
+    const el = resolveRef(parseRef(raw));
+    return { el: purpose === 'type' ? toField(el) : el, how: 'ref' };
+  }
+
+  if (/[#.\[\]>:=*~+()]/.test(raw) && !/\s{2,}/.test(raw)) {
+    let matches = null;
+    try { matches = querySelectorAllRoots(raw); } catch { matches = null; }
+    if (matches && matches.length) {
+      const vis = matches.filter(isVisibleBox);
+      const el = vis[0] || matches[0];
+      return { el: purpose === 'type' ? toField(el) : el, how: 'selector', count: matches.length };
+    }
+    if (matches) {
+      // valid selector, no match: maybe it was meant as text ("Sign in (beta)"), fall through
+    }
+  }
+
+  const q = norm(raw).toLowerCase();
+  const scored = [];
+  const texty = [];
+  for (const el of allElements(document)) {
+    const st = styleOf(el);
+    if (!st) continue;
+    const kind = controlKind(el, st);
+    if (kind) {
+      if (purpose === 'type' && !EDITABLE_KINDS.has(kind)) {
+        // a label text may name the field: handled via descriptionsOf(labels)
+        continue;
+      }
+      if (purpose === 'select' && !['select', 'combobox', 'option', 'radio', 'checkbox'].includes(kind)) continue;
+      const descs = descriptionsOf(el, kind);
+      const mc = matchClass(descs, q);
+      const sim = Math.max(0, ...descs.map((d) => similarity(d.toLowerCase(), q)));
+      scored.push({ el, kind, mc, sim, rank: -1 });
+    } else if (purpose !== 'type' && purpose !== 'select') {
+      // non-interactive element whose own text matches (e.g. a div with a JS handler)
+      let own = '';
+      for (const c of el.childNodes) if (c.nodeType === 3) own += c.data;
+      own = norm(own);
+      if (own && own.length < 300) {
+        const mc = matchClass([own], q);
+        if (mc >= 2) texty.push({ el, kind: null, mc, sim: 0, rank: -1 });
+      }
+    }
+  }
+
+  const pick = (pool) => {
+    pool = pool.filter((c) => c.mc > 0);
+    if (!pool.length) return null;
+    // What the agent saw in the Markdown is visible: visible matches first, then
+    // exact > prefix/word > substring, then enabled and in the viewport.
+    for (const c of pool) c.vis = isVisibleBox(c.el);
+    if (pool.some((c) => c.vis)) pool = pool.filter((c) => c.vis);
+    const maxMc = Math.max(...pool.map((c) => c.mc));
+    let top = pool.filter((c) => c.mc === maxMc);
+    for (const c of top) c.rank = rankOf(c.el);
+    const maxRank = Math.max(...top.map((c) => c.rank));
+    top = top.filter((c) => c.rank === maxRank);
+    // drop candidates that contain another candidate (keep the innermost)
+    top = top.filter((c) => !top.some((o) => o !== c && c.el.contains(o.el)));
+    return top;
+  };
+
+  let top = pick(scored);
+  if (!top && texty.length) top = pick(texty);
+  if (top && top.length === 1) {
+    const el = top[0].el;
+    return { el: purpose === 'type' ? toField(el) : el, how: 'description' };
+  }
+  if (top && top.length > 1) {
+    const shown = top.slice(0, 6).map((c) => c.el);
+    const e = new Error(`"${raw}" matches ${top.length} elements equally well: ${listing(shown)}${top.length > 6 ? ', …' : ''}. Use one of the refs.`);
+    e.code = 'ambiguous_target';
+    throw e;
+  }
+  // nothing matched: list the closest ones
+  const closest = scored
+    .filter((c) => c.sim > 0.2 || c.mc > 0)
+    .sort((a, b) => (b.mc - a.mc) || (b.sim - a.sim))
+    .slice(0, 5);
+  for (const c of closest) c.rank = rankOf(c.el);
+  const what = purpose === 'type' ? 'field' : 'element';
+  const e = new Error(`No ${what} matches "${raw}".` + (closest.length ? ` Closest: ${listing(closest.map((c) => c.el))}.` : ' Get the page to see the refs of the elements.'));
+  e.code = 'target_not_found';
+  throw e;
+}
+

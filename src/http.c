@@ -1,0 +1,348 @@
+/* http.c -- see http.h. */
+#include "autoconfig.h"
+
+#include <arpa/inet.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "config.h"
+#include "events.h"
+#include "http.h"
+#include "limits.h"
+#include "log.h"
+#include "router.h"
+#include "util.h"
+
+#if MHD_VERSION < 0x00097002
+typedef int MHD_RESULT;
+#else
+typedef enum MHD_Result MHD_RESULT;
+#endif
+
+#define CSP "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; " \
+	    "frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+
+struct http {
+	const struct config *cfg;
+	struct router *router;
+	struct MHD_Daemon *d;
+	atomic_int active;
+};
+
+enum conn_state { C_NEW, C_RUNNING, C_SUSPENDED, C_READY };
+
+/* One request: the router's view of it plus what MHD needs to finish it. */
+struct conn {
+	struct rtr_req req;
+	struct http *h;
+	struct MHD_Connection *mc;
+	struct buf body;
+	int too_large;
+	pthread_mutex_t lock;
+	enum conn_state state;
+	struct rtr_resp *resp;
+	char *path;
+};
+
+/* A Server-Sent-Events stream, owned by its MHD response (freed when MHD is done with it). */
+struct sse {
+	struct events *ev;
+	struct events_sub *sub;
+	struct MHD_Connection *mc;
+	pthread_mutex_t lock;
+	int suspended;
+	int pending;
+};
+
+/* rtr_req accessor: a request header. */
+static const char *
+get_header(struct rtr_req *r, const char *name)
+{
+	struct conn *c = container_of(r, struct conn, req);
+	return MHD_lookup_connection_value(c->mc, MHD_HEADER_KIND, name);
+}
+
+/* rtr_req accessor: a query-string argument. */
+static const char *
+get_query(struct rtr_req *r, const char *name)
+{
+	struct conn *c = container_of(r, struct conn, req);
+	return MHD_lookup_connection_value(c->mc, MHD_GET_ARGUMENT_KIND, name);
+}
+
+/* rtr_req completion: any thread, exactly once. Resumes the connection if it was suspended. */
+static void
+complete(struct rtr_req *r, struct rtr_resp *resp)
+{
+	struct conn *c = container_of(r, struct conn, req);
+	pthread_mutex_lock(&c->lock);
+	c->resp = resp;
+	if (c->state == C_SUSPENDED)
+		MHD_resume_connection(c->mc);
+	c->state = C_READY;
+	pthread_mutex_unlock(&c->lock);
+}
+
+/* Events wake: data for a stream. Resume it if it sleeps, else note it so the reader looks again. */
+static void
+sse_wake(void *arg)
+{
+	struct sse *s = arg;
+	pthread_mutex_lock(&s->lock);
+	if (s->suspended) {
+		s->suspended = 0;
+		MHD_resume_connection(s->mc);
+	} else {
+		s->pending = 1;
+	}
+	pthread_mutex_unlock(&s->lock);
+}
+
+/* MHD content reader for an event stream: copy what is queued, or suspend until there is more. */
+static ssize_t
+sse_read(void *cls, uint64_t pos, char *buf, size_t max)
+{
+	struct sse *s = cls;
+	(void)pos;
+	long n = events_read(s->ev, s->sub, buf, max);
+	if (n > 0)
+		return n;
+	if (n < 0)
+		return MHD_CONTENT_READER_END_OF_STREAM;
+	pthread_mutex_lock(&s->lock);
+	if (s->pending) {
+		s->pending = 0;
+	} else {
+		s->suspended = 1;
+		MHD_suspend_connection(s->mc);
+	}
+	pthread_mutex_unlock(&s->lock);
+	return 0;
+}
+
+/* MHD is done with the stream: stop receiving events and free it. */
+static void
+sse_free(void *cls)
+{
+	struct sse *s = cls;
+	events_unsubscribe(s->ev, s->sub);
+	pthread_mutex_destroy(&s->lock);
+	free(s);
+}
+
+/* Add the headers every response carries. */
+static void
+common_headers(struct MHD_Response *r, int api)
+{
+	MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
+	MHD_add_response_header(r, "Referrer-Policy", "no-referrer");
+	MHD_add_response_header(r, "X-Frame-Options", "DENY");
+	MHD_add_response_header(r, "Content-Security-Policy", CSP);
+	MHD_add_response_header(r, "Cache-Control", api ? "no-store" : "no-cache");
+}
+
+/* Hand the router's response to MHD. */
+static MHD_RESULT
+send_resp(struct conn *c, struct rtr_resp *rr)
+{
+	struct MHD_Response *r;
+	if (rr->stream != NULL) {
+		struct sse *s = xcalloc(1, sizeof *s);
+		s->ev = router_events(c->h->router);
+		s->sub = rr->stream;
+		s->mc = c->mc;
+		pthread_mutex_init(&s->lock, NULL);
+		r = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 16384, sse_read, s, sse_free);
+		events_set_wake(s->ev, s->sub, sse_wake, s);
+		MHD_add_response_header(r, "X-Accel-Buffering", "no");
+	} else {
+		r = MHD_create_response_from_buffer(rr->len, rr->body, MHD_RESPMEM_MUST_FREE);
+		rr->body = NULL;
+	}
+	MHD_add_response_header(r, "Content-Type", rr->content_type);
+	common_headers(r, strncmp(c->path, "/api/", 5) == 0 || strcmp(c->path, "/mcp") == 0);
+	if (rr->set_cookie)
+		MHD_add_response_header(r, "Set-Cookie", rr->set_cookie);
+	if (rr->location)
+		MHD_add_response_header(r, "Location", rr->location);
+	if (rr->extra_name)
+		MHD_add_response_header(r, rr->extra_name, rr->extra_value);
+	MHD_RESULT ret = MHD_queue_response(c->mc, (unsigned)rr->status, r);
+	MHD_destroy_response(r);
+	rtr_resp_free(rr);
+	return ret;
+}
+
+/* A response made here, before the router sees the request (413). */
+static MHD_RESULT
+send_early(struct conn *c, int status, const char *code, const char *msg)
+{
+	json_t *b = json_pack("{s:s, s:s, s:s}", "status", "error", "error", code, "message", msg);
+	return send_resp(c, rtr_json(status, b));
+}
+
+/* The MHD access handler: collect the body, route once, and answer now or when resumed. */
+static MHD_RESULT
+access_cb(void *cls, struct MHD_Connection *mc, const char *url, const char *method, const char *version,
+          const char *upload, size_t *upload_size, void **ctx)
+{
+	struct http *h = cls;
+	struct conn *c = *ctx;
+	(void)version;
+	if (c == NULL) {
+		c = xcalloc(1, sizeof *c);
+		c->h = h;
+		c->mc = mc;
+		c->path = xstrdup(url);
+		pthread_mutex_init(&c->lock, NULL);
+		c->req.method = method;
+		c->req.path = c->path;
+		c->req.own_port = h->cfg->http_port;
+		c->req.header = get_header;
+		c->req.query = get_query;
+		c->req.complete = complete;
+		c->req.can_stream = 1;
+		*ctx = c;
+		atomic_fetch_add(&h->active, 1);
+		const char *cl = MHD_lookup_connection_value(mc, MHD_HEADER_KIND, "Content-Length");
+		long n;
+		if (cl != NULL && (util_parse_long(cl, 0, 1L << 40, &n) != 0 || (size_t)n > h->cfg->max_body_bytes)) {
+			c->too_large = 1;
+			return send_early(c, 413, "too_large", "the request body is larger than max_body_bytes");
+		}
+		return MHD_YES;
+	}
+	if (*upload_size > 0) {
+		if (c->body.len + *upload_size > h->cfg->max_body_bytes)
+			c->too_large = 1;
+		else if (!c->too_large)
+			buf_add(&c->body, upload, *upload_size);
+		*upload_size = 0;
+		return MHD_YES;
+	}
+	pthread_mutex_lock(&c->lock);
+	enum conn_state st = c->state;
+	pthread_mutex_unlock(&c->lock);
+	if (st == C_NEW) {
+		if (c->too_large)
+			return send_early(c, 413, "too_large", "the request body is larger than max_body_bytes");
+		c->req.body = c->body.data ? c->body.data : "";
+		c->req.body_len = c->body.len;
+		pthread_mutex_lock(&c->lock);
+		c->state = C_RUNNING;
+		pthread_mutex_unlock(&c->lock);
+		router_handle(h->router, &c->req);
+		pthread_mutex_lock(&c->lock);
+		if (c->state != C_READY) {
+			c->state = C_SUSPENDED;
+			MHD_suspend_connection(mc);
+			pthread_mutex_unlock(&c->lock);
+			return MHD_YES;
+		}
+		pthread_mutex_unlock(&c->lock);
+	}
+	if (st == C_SUSPENDED)
+		return MHD_YES; /* spurious call while waiting */
+	struct rtr_resp *rr = c->resp;
+	c->resp = NULL;
+	if (rr == NULL)
+		return MHD_YES;
+	return send_resp(c, rr);
+}
+
+/* MHD finished with a request (answered or broken off): free it. */
+static void
+completed_cb(void *cls, struct MHD_Connection *mc, void **ctx, enum MHD_RequestTerminationCode toe)
+{
+	struct http *h = cls;
+	struct conn *c = *ctx;
+	(void)mc;
+	(void)toe;
+	if (c == NULL)
+		return;
+	rtr_resp_free(c->resp);
+	buf_free(&c->body);
+	free(c->path);
+	pthread_mutex_destroy(&c->lock);
+	free(c);
+	*ctx = NULL;
+	atomic_fetch_sub(&h->active, 1);
+}
+
+/* Route MHD's own messages into our log. */
+static void
+mhd_log(void *cls, const char *fmt, va_list ap)
+{
+	(void)cls;
+	char line[512];
+	vsnprintf(line, sizeof line, fmt, ap);
+	size_t n = strlen(line);
+	while (n > 0 && line[n - 1] == '\n')
+		line[--n] = '\0';
+	log_debug("mhd: %s", line);
+}
+
+/* Bind and start the listener on the configured loopback address. */
+struct http *
+http_start(const struct config *cfg, struct router *router, char **err)
+{
+	struct http *h = xcalloc(1, sizeof *h);
+	h->cfg = cfg;
+	h->router = router;
+	struct sockaddr_storage ss;
+	memset(&ss, 0, sizeof ss);
+	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG;
+	if (strchr(cfg->http_host, ':')) {
+		struct sockaddr_in6 *a = (struct sockaddr_in6 *)&ss;
+		a->sin6_family = AF_INET6;
+		a->sin6_port = htons((uint16_t)cfg->http_port);
+		inet_pton(AF_INET6, cfg->http_host, &a->sin6_addr);
+		flags |= MHD_USE_IPv6;
+	} else {
+		struct sockaddr_in *a = (struct sockaddr_in *)&ss;
+		a->sin_family = AF_INET;
+		a->sin_port = htons((uint16_t)cfg->http_port);
+		inet_pton(AF_INET, cfg->http_host, &a->sin_addr);
+	}
+	h->d = MHD_start_daemon(flags, (uint16_t)cfg->http_port, NULL, NULL, access_cb, h, MHD_OPTION_SOCK_ADDR, &ss,
+	                        MHD_OPTION_NOTIFY_COMPLETED, completed_cb, h, MHD_OPTION_CONNECTION_LIMIT,
+	                        (unsigned)BB_HTTP_MAX_CONNECTIONS, MHD_OPTION_CONNECTION_TIMEOUT,
+	                        (unsigned)BB_HTTP_IDLE_TIMEOUT_S, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)16384,
+	                        MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
+	                        MHD_OPTION_END);
+	if (h->d == NULL) {
+		*err = xasprintf("cannot listen for HTTP on %s:%d (port in use?)", cfg->http_host, cfg->http_port);
+		free(h);
+		return NULL;
+	}
+	return h;
+}
+
+/* Stop accepting new connections; requests already in progress go on. */
+void
+http_quiesce(struct http *h)
+{
+	if (h == NULL)
+		return;
+	MHD_socket s = MHD_quiesce_daemon(h->d);
+	(void)s;
+}
+
+/* Give in-progress responses up to two seconds to go out, then stop the listener. NULL is fine. */
+void
+http_stop(struct http *h)
+{
+	if (h == NULL)
+		return;
+	for (int i = 0; i < 200 && atomic_load(&h->active) > 0; i++) {
+		struct timespec ts = {0, 10 * 1000 * 1000};
+		nanosleep(&ts, NULL);
+	}
+	MHD_stop_daemon(h->d);
+	free(h);
+}

@@ -1,0 +1,661 @@
+/* hub.c -- see hub.h. */
+#include "autoconfig.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "events.h"
+#include "hub.h"
+#include "limits.h"
+#include "log.h"
+#include "store.h"
+#include "util.h"
+
+struct out_msg {
+	struct out_msg *next;
+	size_t len;
+	char text[];
+};
+
+struct hub_browser {
+	char client_id[BB_CLIENT_ID_MAX + 1];
+	json_t *info;   /* hello data without the token */
+	json_t *tabs;   /* last "tabs" list */
+	void *conn;
+	int64_t connected_ms, last_seen_ms;
+	uint64_t active_seq; /* larger: more recently active */
+	struct out_msg *out_head, *out_tail;
+	size_t n_out;
+	int want_write;
+	struct hub_call *calls; /* calls this browser serves */
+};
+
+struct hub {
+	pthread_mutex_t lock;
+	struct store *store;
+	struct events *events;
+	hub_wake_fn wake;
+	void *wake_arg;
+	struct hub_browser *browsers[BB_MAX_BROWSERS];
+	int n_browsers;
+	uint64_t seq;
+	struct hub_call **buckets; /* requestId -> call */
+	size_t n_buckets, n_calls;
+	struct hub_call **heap;    /* calls by deadline */
+	size_t heap_len, heap_cap;
+	int stopping;
+};
+
+/* FNV-1a over the request id. */
+static size_t
+hash_rid(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return (size_t)h;
+}
+
+/* Double the bucket array and rehash. */
+static void
+hash_grow(struct hub *h)
+{
+	size_t n = h->n_buckets * 2;
+	struct hub_call **b = xcalloc(n, sizeof *b);
+	for (size_t i = 0; i < h->n_buckets; i++) {
+		for (struct hub_call *c = h->buckets[i], *nx; c != NULL; c = nx) {
+			nx = c->hnext;
+			size_t k = hash_rid(c->request_id) & (n - 1);
+			c->hnext = b[k];
+			b[k] = c;
+		}
+	}
+	free(h->buckets);
+	h->buckets = b;
+	h->n_buckets = n;
+}
+
+/* Find a waiting call by request id; lock held. */
+static struct hub_call *
+hash_find(struct hub *h, const char *rid)
+{
+	for (struct hub_call *c = h->buckets[hash_rid(rid) & (h->n_buckets - 1)]; c != NULL; c = c->hnext)
+		if (strcmp(c->request_id, rid) == 0)
+			return c;
+	return NULL;
+}
+
+/* Heap helpers: swap two slots and keep each call's index right. */
+static void
+heap_swap(struct hub *h, size_t a, size_t b)
+{
+	struct hub_call *t = h->heap[a];
+	h->heap[a] = h->heap[b];
+	h->heap[b] = t;
+	h->heap[a]->heap_idx = a;
+	h->heap[b]->heap_idx = b;
+}
+
+/* Restore heap order at i, in whichever direction it is broken. */
+static void
+heap_fix(struct hub *h, size_t i)
+{
+	while (i > 0 && h->heap[(i - 1) / 2]->deadline > h->heap[i]->deadline) {
+		heap_swap(h, i, (i - 1) / 2);
+		i = (i - 1) / 2;
+	}
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+		if (l < h->heap_len && h->heap[l]->deadline < h->heap[m]->deadline)
+			m = l;
+		if (r < h->heap_len && h->heap[r]->deadline < h->heap[m]->deadline)
+			m = r;
+		if (m == i)
+			break;
+		heap_swap(h, i, m);
+		i = m;
+	}
+}
+
+/* Register a call in the table, the deadline heap and its browser's list; lock held. */
+static void
+call_link(struct hub *h, struct hub_call *c)
+{
+	if (h->n_calls + 1 > h->n_buckets)
+		hash_grow(h);
+	size_t k = hash_rid(c->request_id) & (h->n_buckets - 1);
+	c->hnext = h->buckets[k];
+	h->buckets[k] = c;
+	h->n_calls++;
+	if (h->heap_len == h->heap_cap) {
+		h->heap_cap = h->heap_cap ? h->heap_cap * 2 : 64;
+		h->heap = xrealloc(h->heap, h->heap_cap * sizeof *h->heap);
+	}
+	c->heap_idx = h->heap_len;
+	h->heap[h->heap_len++] = c;
+	heap_fix(h, c->heap_idx);
+	c->bprev = NULL;
+	c->bnext = c->browser->calls;
+	if (c->bnext)
+		c->bnext->bprev = c;
+	c->browser->calls = c;
+}
+
+/* Remove a call from every structure and record how it ended; lock held. */
+static void
+call_unlink(struct hub *h, struct hub_call *c, enum hub_outcome outcome)
+{
+	for (struct hub_call **pp = &h->buckets[hash_rid(c->request_id) & (h->n_buckets - 1)]; *pp;
+	     pp = &(*pp)->hnext) {
+		if (*pp == c) {
+			*pp = c->hnext;
+			break;
+		}
+	}
+	h->n_calls--;
+	size_t i = c->heap_idx;
+	h->heap_len--;
+	if (i != h->heap_len) {
+		h->heap[i] = h->heap[h->heap_len];
+		h->heap[i]->heap_idx = i;
+		heap_fix(h, i);
+	}
+	if (c->bprev)
+		c->bprev->bnext = c->bnext;
+	else
+		c->browser->calls = c->bnext;
+	if (c->bnext)
+		c->bnext->bprev = c->bprev;
+	c->browser = NULL;
+	c->outcome = outcome;
+}
+
+/* Run the done callbacks of finished calls (chained through hnext), outside the lock. */
+static void
+run_done(struct hub_call *list)
+{
+	for (struct hub_call *c = list, *nx; c != NULL; c = nx) {
+		nx = c->hnext;
+		c->hnext = NULL;
+		c->done(c, c->arg);
+	}
+}
+
+/* A hub with no browsers. */
+struct hub *
+hub_create(struct store *store, struct events *events, hub_wake_fn wake, void *wake_arg)
+{
+	struct hub *h = xcalloc(1, sizeof *h);
+	pthread_mutex_init(&h->lock, NULL);
+	h->store = store;
+	h->events = events;
+	h->wake = wake;
+	h->wake_arg = wake_arg;
+	h->n_buckets = 1024;
+	h->buckets = xcalloc(h->n_buckets, sizeof *h->buckets);
+	return h;
+}
+
+/* Free the browser's queued output and itself. */
+static void
+browser_free(struct hub_browser *b)
+{
+	for (struct out_msg *m = b->out_head, *n; m != NULL; m = n) {
+		n = m->next;
+		free(m);
+	}
+	json_decref(b->info);
+	json_decref(b->tabs);
+	free(b);
+}
+
+/* Free the hub; call hub_shutdown first so no call is left waiting. NULL is fine. */
+void
+hub_free(struct hub *h)
+{
+	if (h == NULL)
+		return;
+	for (int i = 0; i < h->n_browsers; i++)
+		browser_free(h->browsers[i]);
+	free(h->buckets);
+	free(h->heap);
+	pthread_mutex_destroy(&h->lock);
+	free(h);
+}
+
+/* Free a finished call (the done callback's job once it is done with it). NULL is fine. */
+void
+hub_call_free(struct hub_call *c)
+{
+	if (c == NULL)
+		return;
+	free(c->tool);
+	free(c->command);
+	free(c->client_id);
+	json_decref(c->params);
+	json_decref(c->result);
+	json_decref(c->page);
+	free(c);
+}
+
+/* Queue a message for a browser; lock held. */
+static void
+queue_out(struct hub_browser *b, char *text)
+{
+	size_t n = strlen(text);
+	struct out_msg *m = xmalloc(sizeof *m + n + 1);
+	m->next = NULL;
+	m->len = n;
+	memcpy(m->text, text, n + 1);
+	if (b->out_tail)
+		b->out_tail->next = m;
+	else
+		b->out_head = m;
+	b->out_tail = m;
+	b->n_out++;
+	b->want_write = 1;
+}
+
+/* The browser a call goes to: the named one, or the most recently active; lock held. */
+static struct hub_browser *
+pick_browser(struct hub *h, const char *client_id)
+{
+	struct hub_browser *best = NULL;
+	for (int i = 0; i < h->n_browsers; i++) {
+		struct hub_browser *b = h->browsers[i];
+		if (client_id != NULL) {
+			if (strcmp(b->client_id, client_id) == 0)
+				return b;
+		} else if (best == NULL || b->active_seq > best->active_seq) {
+			best = b;
+		}
+	}
+	return best;
+}
+
+/* Start a call: pick its browser, queue the command, arm the deadline. done runs exactly once. */
+int
+hub_call_start(struct hub *h, const struct hub_call_spec *sp, struct hub_call **out)
+{
+	pthread_mutex_lock(&h->lock);
+	int err = HUB_OK;
+	struct hub_browser *b = NULL;
+	if (h->stopping)
+		err = HUB_E_STOPPING;
+	else if ((b = pick_browser(h, sp->client_id)) == NULL)
+		err = (sp->client_id && h->n_browsers > 0) ? HUB_E_UNKNOWN_CLIENT : HUB_E_NO_BROWSER;
+	else if (h->n_calls >= BB_CALLS_MAX_IN_FLIGHT || b->n_out >= BB_WS_MAX_QUEUED)
+		err = HUB_E_BUSY;
+	if (err != HUB_OK) {
+		pthread_mutex_unlock(&h->lock);
+		return err;
+	}
+	struct hub_call *c = xcalloc(1, sizeof *c);
+	util_uuid4(c->request_id);
+	c->tool = xstrdup(sp->tool);
+	c->command = xstrdup(sp->command);
+	c->client_id = xstrdup(b->client_id);
+	c->params = json_incref(sp->params);
+	c->wait_page = sp->wait_page;
+	c->started_ms = util_now_ms();
+	c->deadline = util_mono_ms() + sp->timeout_ms;
+	c->done = sp->done;
+	c->arg = sp->arg;
+	c->browser = b;
+
+	json_t *data = sp->browser_args ? json_deep_copy(sp->browser_args) : json_object();
+	json_object_set_new(data, "requestId", json_string(c->request_id));
+	json_object_set_new(data, "command", json_string(c->command));
+	if (sp->tab_id >= 0)
+		json_object_set_new(data, "tabId", json_integer(sp->tab_id));
+	json_object_set_new(data, "wait_for_page_info", json_boolean(c->wait_page));
+	json_t *msg = json_pack("{s:s, s:o}", "type", "command", "data", data);
+	char *text = json_dumps(msg, JSON_COMPACT);
+	json_decref(msg);
+	queue_out(b, text);
+	free(text);
+	call_link(h, c);
+	if (events_has_subscribers(h->events)) {
+		char ts[32];
+		util_iso8601(c->started_ms, ts);
+		events_publish(h->events, "call_start",
+		               json_pack("{s:s, s:s, s:O, s:s, s:s}", "request_id", c->request_id, "tool", c->tool,
+		                         "params", c->params, "client_id", c->client_id, "started_at", ts));
+	}
+	if (out)
+		*out = c;
+	pthread_mutex_unlock(&h->lock);
+	h->wake(h->wake_arg);
+	return HUB_OK;
+}
+
+/* Fail every waiting call and refuse new ones: the daemon is stopping. */
+void
+hub_shutdown(struct hub *h)
+{
+	struct hub_call *done = NULL;
+	pthread_mutex_lock(&h->lock);
+	h->stopping = 1;
+	while (h->heap_len > 0) {
+		struct hub_call *c = h->heap[0];
+		call_unlink(h, c, HUB_SHUTDOWN);
+		c->hnext = done;
+		done = c;
+	}
+	pthread_mutex_unlock(&h->lock);
+	run_done(done);
+}
+
+/* Calls waiting right now. */
+size_t
+hub_calls_in_flight(struct hub *h)
+{
+	pthread_mutex_lock(&h->lock);
+	size_t n = h->n_calls;
+	pthread_mutex_unlock(&h->lock);
+	return n;
+}
+
+/* One browser as JSON for status and events; lock held. */
+static json_t *
+browser_json(struct hub_browser *b)
+{
+	char c[32], s[32];
+	util_iso8601(b->connected_ms, c);
+	util_iso8601(b->last_seen_ms, s);
+	json_t *o = json_object();
+	json_object_set_new(o, "client_id", json_string(b->client_id));
+	json_object_set(o, "browser", json_object_get(b->info, "browser"));
+	json_object_set(o, "browser_version", json_object_get(b->info, "browserVersion"));
+	json_object_set(o, "extension_version", json_object_get(b->info, "extensionVersion"));
+	json_object_set(o, "capabilities", json_object_get(b->info, "capabilities"));
+	json_object_set_new(o, "connected_at", json_string(c));
+	json_object_set_new(o, "last_seen", json_string(s));
+	json_object_set(o, "tabs", b->tabs ? b->tabs : json_array());
+	size_t n = 0;
+	for (struct hub_call *k = b->calls; k; k = k->bnext)
+		n++;
+	json_object_set_new(o, "calls_in_flight", json_integer((json_int_t)n));
+	return o;
+}
+
+/* The connected browsers, most recently active first. */
+json_t *
+hub_status(struct hub *h)
+{
+	json_t *arr = json_array();
+	pthread_mutex_lock(&h->lock);
+	struct hub_browser *sorted[BB_MAX_BROWSERS];
+	int n = h->n_browsers;
+	memcpy(sorted, h->browsers, (size_t)n * sizeof *sorted);
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && sorted[j]->active_seq > sorted[j - 1]->active_seq; j--) {
+			struct hub_browser *t = sorted[j];
+			sorted[j] = sorted[j - 1];
+			sorted[j - 1] = t;
+		}
+	for (int i = 0; i < n; i++)
+		json_array_append_new(arr, browser_json(sorted[i]));
+	pthread_mutex_unlock(&h->lock);
+	return arr;
+}
+
+/* Publish a browser event (connected, disconnected, tabs). */
+static void
+publish_browser(struct hub *h, const char *what, json_t *b)
+{
+	json_object_set_new(b, "event", json_string(what));
+	events_publish(h->events, "browser", b);
+}
+
+/* Mark a browser as just heard from; lock held. */
+static void
+touch(struct hub *h, struct hub_browser *b, int active)
+{
+	b->last_seen_ms = util_now_ms();
+	if (active)
+		b->active_seq = ++h->seq;
+}
+
+/* Register a browser after a valid hello. A browser with the same clientId is replaced (its
+ * connection is returned in *replaced for the caller to close). NULL when the table is full. */
+struct hub_browser *
+hub_browser_attach(struct hub *h, json_t *hello, void *conn, void **replaced)
+{
+	const char *id = json_string_value(json_object_get(hello, "clientId"));
+	struct hub_call *done = NULL;
+	struct hub_browser *old = NULL, *b = NULL;
+	*replaced = NULL;
+	pthread_mutex_lock(&h->lock);
+	for (int i = 0; i < h->n_browsers; i++) {
+		if (strcmp(h->browsers[i]->client_id, id) == 0) {
+			old = h->browsers[i];
+			h->browsers[i] = h->browsers[--h->n_browsers];
+			break;
+		}
+	}
+	if (old != NULL) {
+		*replaced = old->conn;
+		while (old->calls) {
+			struct hub_call *c = old->calls;
+			call_unlink(h, c, HUB_DISCONNECTED);
+			c->hnext = done;
+			done = c;
+		}
+	}
+	if (h->n_browsers < BB_MAX_BROWSERS) {
+		b = xcalloc(1, sizeof *b);
+		snprintf(b->client_id, sizeof b->client_id, "%s", id);
+		b->info = json_deep_copy(hello);
+		json_object_del(b->info, "token");
+		b->conn = conn;
+		b->connected_ms = util_now_ms();
+		touch(h, b, 1);
+		h->browsers[h->n_browsers++] = b;
+	}
+	json_t *ev = b ? browser_json(b) : NULL;
+	pthread_mutex_unlock(&h->lock);
+	if (old)
+		browser_free(old);
+	run_done(done);
+	if (ev)
+		publish_browser(h, "connected", ev);
+	return b;
+}
+
+/* Forget a browser whose connection closed; its waiting calls fail at once. */
+void
+hub_browser_detach(struct hub *h, struct hub_browser *b)
+{
+	if (b == NULL)
+		return;
+	struct hub_call *done = NULL;
+	pthread_mutex_lock(&h->lock);
+	for (int i = 0; i < h->n_browsers; i++) {
+		if (h->browsers[i] == b) {
+			h->browsers[i] = h->browsers[--h->n_browsers];
+			break;
+		}
+	}
+	while (b->calls) {
+		struct hub_call *c = b->calls;
+		call_unlink(h, c, HUB_DISCONNECTED);
+		c->hnext = done;
+		done = c;
+	}
+	json_t *ev = json_pack("{s:s}", "client_id", b->client_id);
+	pthread_mutex_unlock(&h->lock);
+	browser_free(b);
+	run_done(done);
+	publish_browser(h, "disconnected", ev);
+}
+
+/* Find the call a message from browser b refers to; lock held. Sets *err when there is none. */
+static struct hub_call *
+call_for(struct hub *h, struct hub_browser *b, json_t *data, char **err)
+{
+	const char *rid = json_string_value(json_object_get(data, "requestId"));
+	struct hub_call *c = rid ? hash_find(h, rid) : NULL;
+	if (c == NULL || c->browser != b) {
+		*err = xasprintf("unknown requestId \"%.40s\": not sent to this browser, or already finished "
+		                 "(timed out?)", rid ? rid : "");
+		return NULL;
+	}
+	return c;
+}
+
+/* A command_result arrived: the call completes now unless it still waits for its page. */
+int
+hub_on_result(struct hub *h, struct hub_browser *b, json_t *data, char **err)
+{
+	struct hub_call *done = NULL;
+	pthread_mutex_lock(&h->lock);
+	touch(h, b, 1);
+	struct hub_call *c = call_for(h, b, data, err);
+	if (c != NULL && c->result == NULL) {
+		c->result = json_incref(data);
+		int no_page = json_is_false(json_object_get(data, "pageFollows"));
+		if (!c->wait_page || c->page != NULL || (no_page && !c->page_requested)) {
+			call_unlink(h, c, HUB_COMPLETE);
+			done = c;
+		}
+	}
+	pthread_mutex_unlock(&h->lock);
+	run_done(done);
+	return c ? 0 : -1;
+}
+
+/* Publish the page event and attach the stored page to its call; runs on the store thread. */
+static void
+page_stored(json_t *page, int64_t id, void *arg)
+{
+	struct hub *h = arg;
+	if (events_has_subscribers(h->events)) {
+		json_t *ev = json_pack("{s:I, s:O, s:O, s:O, s:O, s:O, s:O, s:I}", "id", (json_int_t)id,
+		                       "captured_at", json_object_get(page, "captured_at"), "client_id",
+		                       json_object_get(page, "clientId"), "tab_id",
+		                       json_object_get(page, "tabId") ? json_object_get(page, "tabId") : json_null(),
+		                       "request_id",
+		                       json_object_get(page, "requestId") ? json_object_get(page, "requestId")
+		                                                          : json_null(),
+		                       "url", json_object_get(page, "url"), "title", json_object_get(page, "title"),
+		                       "bytes", (json_int_t)json_string_length(json_object_get(page, "markdown")));
+		if (ev)
+			events_publish(h->events, "page", ev);
+	}
+	const char *rid = json_string_value(json_object_get(page, "requestId"));
+	if (rid == NULL)
+		return;
+	struct hub_call *done = NULL;
+	pthread_mutex_lock(&h->lock);
+	struct hub_call *c = hash_find(h, rid);
+	const char *cid = json_string_value(json_object_get(page, "clientId"));
+	if (c != NULL && c->page_requested && c->page == NULL && cid && strcmp(cid, c->client_id) == 0) {
+		c->page = json_incref(page);
+		if (c->result != NULL) {
+			call_unlink(h, c, HUB_COMPLETE);
+			done = c;
+		}
+	}
+	pthread_mutex_unlock(&h->lock);
+	run_done(done);
+}
+
+/* A pageInfoUpdate arrived: it is always stored; when it answers a call it is attached once stored. */
+int
+hub_on_page(struct hub *h, struct hub_browser *b, json_t *data, char **err)
+{
+	char ts[32];
+	util_iso8601(util_now_ms(), ts);
+	int rc = 0;
+	pthread_mutex_lock(&h->lock);
+	touch(h, b, 1);
+	json_object_set_new(data, "clientId", json_string(b->client_id));
+	json_object_set_new(data, "captured_at", json_string(ts));
+	if (json_object_get(data, "requestId") != NULL) {
+		struct hub_call *c = call_for(h, b, data, err);
+		if (c == NULL)
+			rc = -1;
+		else if (c->wait_page && !c->page_requested)
+			c->page_requested = 1;
+	}
+	pthread_mutex_unlock(&h->lock);
+	json_incref(data);
+	if (h->store)
+		store_add_page(h->store, data, page_stored, h);
+	else {
+		page_stored(data, 0, h);
+		json_decref(data);
+	}
+	return rc;
+}
+
+/* The browser's tab list changed. */
+void
+hub_on_tabs(struct hub *h, struct hub_browser *b, json_t *tabs)
+{
+	pthread_mutex_lock(&h->lock);
+	touch(h, b, 1);
+	json_decref(b->tabs);
+	b->tabs = json_incref(tabs);
+	json_t *ev = events_has_subscribers(h->events)
+	                     ? json_pack("{s:s, s:O}", "client_id", b->client_id, "tabs", tabs)
+	                     : NULL;
+	pthread_mutex_unlock(&h->lock);
+	if (ev)
+		publish_browser(h, "tabs", ev);
+}
+
+/* Take the next queued message for a browser (caller frees), or NULL; len gets its length. */
+char *
+hub_next_out(struct hub *h, struct hub_browser *b, size_t *len)
+{
+	pthread_mutex_lock(&h->lock);
+	struct out_msg *m = b->out_head;
+	if (m != NULL) {
+		b->out_head = m->next;
+		if (b->out_head == NULL)
+			b->out_tail = NULL;
+		b->n_out--;
+		*len = m->len;
+	}
+	pthread_mutex_unlock(&h->lock);
+	if (m == NULL)
+		return NULL;
+	memmove(m, m->text, m->len + 1);
+	return (char *)m;
+}
+
+/* Call fn for each browser connection that has new output queued since the last collection. */
+void
+hub_collect_writable(struct hub *h, void (*fn)(void *conn, void *arg), void *arg)
+{
+	pthread_mutex_lock(&h->lock);
+	for (int i = 0; i < h->n_browsers; i++) {
+		struct hub_browser *b = h->browsers[i];
+		if (b->want_write) {
+			b->want_write = 0;
+			fn(b->conn, arg);
+		}
+	}
+	pthread_mutex_unlock(&h->lock);
+}
+
+/* Time out every call whose deadline has passed; returns the next deadline, or -1 if none. */
+int64_t
+hub_expire(struct hub *h, int64_t now)
+{
+	struct hub_call *done = NULL;
+	pthread_mutex_lock(&h->lock);
+	while (h->heap_len > 0 && h->heap[0]->deadline <= now) {
+		struct hub_call *c = h->heap[0];
+		call_unlink(h, c, HUB_TIMEOUT);
+		c->hnext = done;
+		done = c;
+	}
+	int64_t next = h->heap_len > 0 ? h->heap[0]->deadline : -1;
+	pthread_mutex_unlock(&h->lock);
+	run_done(done);
+	return next;
+}

@@ -1,0 +1,100 @@
+/*
+ * hub.h -- connected browsers, their tabs, and the tool calls waiting on them.
+ *
+ * One mutex guards everything here. Threads:
+ *  - hub_call_start, hub_status, hub_calls_in_flight: any thread (HTTP, FastCGI);
+ *  - hub_browser_*, hub_on_*, hub_next_out, hub_collect_writable, hub_expire: the WebSocket thread,
+ *    which owns the connections (the hub only keeps an opaque pointer to each);
+ *  - a call's done callback runs exactly once, outside the lock, on whichever thread finished it
+ *    (WebSocket thread: result, disconnect, timeout; store thread: page committed; any: shutdown).
+ * The hub never does I/O: it queues outgoing messages and calls wake() so the WebSocket thread
+ * sends them.
+ */
+#ifndef BB_HUB_H
+#define BB_HUB_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <jansson.h>
+
+struct hub;
+struct hub_browser;
+struct store;
+struct events;
+
+enum hub_outcome {
+	HUB_COMPLETE,     /* the result (and the page, if asked for) arrived */
+	HUB_DISCONNECTED, /* the browser went away during the call */
+	HUB_TIMEOUT,      /* timeout_ms passed */
+	HUB_SHUTDOWN      /* the daemon is stopping */
+};
+
+enum hub_start_error {
+	HUB_OK = 0,
+	HUB_E_NO_BROWSER,     /* nobody connected */
+	HUB_E_UNKNOWN_CLIENT, /* client_id named a browser that is not connected */
+	HUB_E_BUSY,           /* too many calls in flight or queued */
+	HUB_E_STOPPING        /* shutdown has begun */
+};
+
+struct hub_call;
+typedef void (*hub_call_fn)(struct hub_call *call, void *arg);
+
+/* A call. Fields are written by the hub under its lock; the done callback may read them all. */
+struct hub_call {
+	char request_id[37];
+	char *tool;
+	char *command;
+	char *client_id;     /* the browser that serves it */
+	json_t *params;      /* the agent's parameters */
+	int wait_page;
+	int64_t started_ms;  /* wall clock */
+	int64_t deadline;    /* monotonic */
+	enum hub_outcome outcome;
+	json_t *result;      /* command_result data, or NULL */
+	json_t *page;        /* stored page (with history_id, captured_at), or NULL */
+	int page_requested;  /* a page for this call is on its way to the database */
+	hub_call_fn done;
+	void *arg;
+	/* hub-private links */
+	struct hub_call *hnext;
+	struct hub_call *bprev, *bnext;
+	struct hub_browser *browser;
+	size_t heap_idx;
+};
+
+struct hub_call_spec {
+	const char *tool;
+	const char *command;
+	json_t *params;        /* borrowed: the agent's parameters, logged and shown */
+	json_t *browser_args;  /* borrowed: fields added to the command message */
+	const char *client_id; /* NULL: the most recently active browser */
+	long tab_id;           /* < 0: none */
+	int wait_page;
+	long timeout_ms;
+	hub_call_fn done;
+	void *arg;
+};
+
+typedef void (*hub_wake_fn)(void *arg);
+
+struct hub *hub_create(struct store *store, struct events *events, hub_wake_fn wake, void *wake_arg);
+void hub_free(struct hub *h);
+
+int hub_call_start(struct hub *h, const struct hub_call_spec *spec, struct hub_call **out);
+void hub_call_free(struct hub_call *c);
+void hub_shutdown(struct hub *h);
+json_t *hub_status(struct hub *h);
+size_t hub_calls_in_flight(struct hub *h);
+
+/* WebSocket thread only. */
+struct hub_browser *hub_browser_attach(struct hub *h, json_t *hello, void *conn, void **replaced);
+void hub_browser_detach(struct hub *h, struct hub_browser *b);
+int hub_on_result(struct hub *h, struct hub_browser *b, json_t *data, char **err);
+int hub_on_page(struct hub *h, struct hub_browser *b, json_t *data, char **err);
+void hub_on_tabs(struct hub *h, struct hub_browser *b, json_t *tabs);
+char *hub_next_out(struct hub *h, struct hub_browser *b, size_t *len);
+void hub_collect_writable(struct hub *h, void (*fn)(void *conn, void *arg), void *arg);
+int64_t hub_expire(struct hub *h, int64_t now_mono);
+
+#endif

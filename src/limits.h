@@ -1,0 +1,65 @@
+/*
+ * limits.h -- every named limit of the daemon, in one place.
+ *
+ * Header only; any thread. Limits are checked before allocating: an input that is over one of
+ * these is refused with a clear error, never truncated silently.
+ */
+#ifndef BB_LIMITS_H
+#define BB_LIMITS_H
+
+/* WebSocket: largest reassembled message (config max_message_bytes), default and bounds. */
+#define BB_WS_MAX_MESSAGE_DEFAULT (16u * 1024 * 1024)
+#define BB_WS_MAX_MESSAGE_MIN (64u * 1024)
+#define BB_WS_MAX_MESSAGE_MAX (256u * 1024 * 1024)
+/* Seconds a new WebSocket has to send hello. */
+#define BB_WS_HELLO_TIMEOUT_S 10
+/* Idle seconds before the daemon pings, and before it hangs up on a silent peer. */
+#define BB_WS_PING_AFTER_S 10
+#define BB_WS_HANGUP_AFTER_S 25
+/* What we tell the extension to use as its heartbeat period. */
+#define BB_WS_HEARTBEAT_S 20
+/* Messages queued towards one browser before new calls to it are refused. */
+#define BB_WS_MAX_QUEUED 100000
+/* Browsers connected at once. */
+#define BB_MAX_BROWSERS 64
+
+/* HTTP: largest request body (config max_body_bytes). */
+#define BB_HTTP_MAX_BODY_DEFAULT (1u * 1024 * 1024)
+#define BB_HTTP_MAX_BODY_MIN 1024u
+#define BB_HTTP_MAX_BODY_MAX (64u * 1024 * 1024)
+/* Connections the HTTP listener holds at once (each waiting call is one). */
+#define BB_HTTP_MAX_CONNECTIONS 20000
+/* Idle seconds before an HTTP keep-alive connection is closed (waiting calls are exempt). */
+#define BB_HTTP_IDLE_TIMEOUT_S 60
+
+/* Tool calls. */
+#define BB_CALL_TIMEOUT_DEFAULT_MS 30000
+#define BB_CALL_TIMEOUT_MIN_MS 100
+#define BB_CALL_TIMEOUT_MAX_MS 600000
+#define BB_CALLS_MAX_IN_FLIGHT 50000
+
+/* Identifiers and strings that come from peers. */
+#define BB_CLIENT_ID_MAX 64
+#define BB_SHORT_STRING_MAX 256
+#define BB_URL_MAX 8192
+#define BB_TITLE_MAX 4096
+#define BB_TABS_MAX 1000
+
+/* History. */
+#define BB_HISTORY_LIMIT_DEFAULT 50
+#define BB_HISTORY_LIMIT_MAX 500
+#define BB_QUERY_MAX 1024
+/* Rows written per transaction, at most, by the store thread's group commit. */
+#define BB_STORE_BATCH_MAX 512
+
+/* Config file. */
+#define BB_CONFIG_LINE_MAX 4096
+#define BB_CONFIG_MAX_ORIGINS 32
+
+/* Dashboard sessions and live-event subscribers. */
+#define BB_SESSIONS_MAX 64
+#define BB_EVENT_SUBSCRIBERS_MAX 64
+#define BB_EVENT_QUEUE_MAX (4u * 1024 * 1024)
+#define BB_EVENT_HEARTBEAT_S 15
+
+#endif

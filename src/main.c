@@ -1,0 +1,94 @@
+/* main.c -- `browser-bridge COMMAND`: the daemon (serve) and its client commands. */
+#include "autoconfig.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "auth.h"
+#include "client.h"
+#include "config.h"
+#include "serve.h"
+#include "util.h"
+
+/* Top-level help. */
+static void
+usage(FILE *f)
+{
+	fprintf(f,
+	        "usage: browser-bridge COMMAND [options]\n"
+	        "\n"
+	        "Let AI agents see and act in your own browser, safely, from one localhost daemon.\n"
+	        "\n"
+	        "  serve        run the daemon (see browser-bridge serve --help)\n"
+	        "  token        print the pairing token (creating it if needed)\n"
+	        "  login-url    print the dashboard login link\n");
+	client_usage_list();
+	fprintf(f,
+	        "  version      print the version\n"
+	        "\n"
+	        "Every command takes --help. Settings come from --config PATH or\n"
+	        "$XDG_CONFIG_HOME/browser-bridge/browser-bridge.conf, then flags.\n");
+}
+
+/* `token` and `login-url`: read (or create) the token with the same settings the daemon uses. */
+static int
+token_main(int argc, char **argv, int url)
+{
+	struct config cfg;
+	char *err = NULL;
+	int stop_at;
+	if (argc > 1 && strcmp(argv[1], "--help") == 0) {
+		printf(url ? "usage: browser-bridge login-url [--config PATH] [--token-file PATH] [--http ADDR:PORT]\n"
+		             "Print the dashboard login link (it carries the token: keep it private).\n"
+		           : "usage: browser-bridge token [--config PATH] [--token-file PATH]\n"
+		             "Print the pairing token, creating the token file (mode 0600) if it does not exist.\n"
+		             "Paste it into the extension's options page.\n");
+		return 0;
+	}
+	if (serve_load_config(&cfg, argc, argv, &stop_at, &err) != 0 || stop_at < argc) {
+		fprintf(stderr, "browser-bridge %s: %s\n", argv[0], err ? err : "unexpected argument");
+		free(err);
+		config_free(&cfg);
+		return 2;
+	}
+	char *tok = auth_read_token(cfg.token_file, 1, &err);
+	if (tok == NULL) {
+		fprintf(stderr, "browser-bridge %s: %s\n", argv[0], err);
+		free(err);
+		config_free(&cfg);
+		return 1;
+	}
+	if (url)
+		printf("http://%s:%d/login?token=%s\n", strchr(cfg.http_host, ':') ? "[::1]" : cfg.http_host,
+		       cfg.http_port, tok);
+	else
+		printf("%s\n", tok);
+	free(tok);
+	config_free(&cfg);
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? 2 : 0;
+	}
+	const char *cmd = argv[1];
+	if (!strcmp(cmd, "serve"))
+		return serve_main(argc - 1, argv + 1);
+	if (!strcmp(cmd, "token"))
+		return token_main(argc - 1, argv + 1, 0);
+	if (!strcmp(cmd, "login-url"))
+		return token_main(argc - 1, argv + 1, 1);
+	if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
+		printf("browser-bridge %s\n", BB_VERSION);
+		return 0;
+	}
+	if (client_is_command(cmd))
+		return client_main(argc - 1, argv + 1);
+	fprintf(stderr, "browser-bridge: unknown command \"%s\" (see browser-bridge --help)\n", cmd);
+	return 2;
+}

@@ -1,0 +1,646 @@
+/* ws.c -- see ws.h. */
+#include "autoconfig.h"
+
+#include <libwebsockets.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "auth.h"
+#include "config.h"
+#include "events.h"
+#include "hub.h"
+#include "limits.h"
+#include "log.h"
+#include "util.h"
+#include "ws.h"
+
+#define CLOSE_PROTOCOL 4400
+#define CLOSE_UNAUTHORIZED 4401
+#define CLOSE_HELLO_TIMEOUT 4408
+#define CLOSE_REPLACED 4409
+#define CLOSE_TOO_MANY 4429
+#define WS_PATH "/ws/browser"
+
+struct local_msg {
+	struct local_msg *next;
+	size_t len;
+	char text[];
+};
+
+/* One WebSocket connection (libwebsockets' per-session data, zeroed by lws). */
+struct session {
+	struct lws *wsi;
+	struct ws *ws;
+	struct hub_browser *browser; /* set after a good hello */
+	struct buf rx;               /* the message being reassembled */
+	struct local_msg *out_head, *out_tail;
+	int close_code;
+	char close_reason[100];
+	lws_sorted_usec_list_t hello_timer;
+	struct session *next, *prev;
+};
+
+struct ws {
+	const struct config *cfg;
+	struct auth *auth;
+	struct events *events;
+	struct hub *hub;
+	struct lws_context *ctx;
+	pthread_t thread;
+	atomic_int stopping; /* close every connection with 1001 */
+	atomic_int exit_loop;
+	atomic_int n_sessions;
+	int started;
+	int closing_done;
+	lws_sorted_usec_list_t timer; /* call deadlines and event heartbeats */
+	int64_t next_heartbeat;
+	struct session *sessions;
+};
+
+static const lws_retry_bo_t keepalive = {
+	.secs_since_valid_ping = BB_WS_PING_AFTER_S,
+	.secs_since_valid_hangup = BB_WS_HANGUP_AFTER_S,
+};
+
+/* Queue a message that the WebSocket thread itself answers with (welcome, error, heartbeat_ack). */
+static void
+send_local(struct session *s, json_t *msg)
+{
+	char *text = json_dumps(msg, JSON_COMPACT);
+	json_decref(msg);
+	size_t n = strlen(text);
+	struct local_msg *m = xmalloc(sizeof *m + n + 1);
+	m->next = NULL;
+	m->len = n;
+	memcpy(m->text, text, n + 1);
+	free(text);
+	if (s->out_tail)
+		s->out_tail->next = m;
+	else
+		s->out_head = m;
+	s->out_tail = m;
+	lws_callback_on_writable(s->wsi);
+}
+
+/* Tell the peer what was wrong with its last message; the connection stays open. */
+static void
+send_error(struct session *s, const char *in_reply_to, const char *rid, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	json_t *d = json_pack("{s:s}", "message", msg);
+	if (in_reply_to)
+		json_object_set_new(d, "inReplyTo", json_string(in_reply_to));
+	if (rid)
+		json_object_set_new(d, "requestId", json_string(rid));
+	log_debug("ws: error to peer: %s", msg);
+	send_local(s, json_pack("{s:s, s:o}", "type", "error", "data", d));
+}
+
+/* Close the connection with a WebSocket close code and reason, from the writable callback. */
+static void
+close_with(struct session *s, int code, const char *reason)
+{
+	if (s->close_code)
+		return;
+	s->close_code = code;
+	snprintf(s->close_reason, sizeof s->close_reason, "%s", reason);
+	lws_callback_on_writable(s->wsi);
+}
+
+/* hub_collect_writable callback: the connection has hub messages to send. */
+static void
+want_write(void *conn, void *arg)
+{
+	(void)arg;
+	lws_callback_on_writable(conn);
+}
+
+/* Expire due calls, send heartbeats to event subscribers, and re-arm for the next deadline. */
+static void
+timer_cb(lws_sorted_usec_list_t *sul)
+{
+	struct ws *ws = container_of(sul, struct ws, timer);
+	int64_t now = util_mono_ms();
+	int64_t next = hub_expire(ws->hub, now);
+	if (events_has_subscribers(ws->events)) {
+		if (now >= ws->next_heartbeat) {
+			events_heartbeat(ws->events);
+			ws->next_heartbeat = now + BB_EVENT_HEARTBEAT_S * 1000;
+		}
+		if (next < 0 || next > ws->next_heartbeat)
+			next = ws->next_heartbeat;
+	} else {
+		ws->next_heartbeat = now + BB_EVENT_HEARTBEAT_S * 1000;
+	}
+	if (next < 0) {
+		lws_sul_cancel(&ws->timer);
+		return;
+	}
+	int64_t delay = next - now;
+	if (delay < 1)
+		delay = 1;
+	lws_sul_schedule(ws->ctx, 0, &ws->timer, timer_cb, (lws_usec_t)delay * 1000);
+}
+
+/* A connection that never said hello is closed with 4408. */
+static void
+hello_timeout_cb(lws_sorted_usec_list_t *sul)
+{
+	struct session *s = container_of(sul, struct session, hello_timer);
+	if (s->browser == NULL) {
+		log_info("ws: closing a connection that sent no hello within %d s", BB_WS_HELLO_TIMEOUT_S);
+		close_with(s, CLOSE_HELLO_TIMEOUT, "no hello within 10 seconds");
+	}
+}
+
+/* Whether a string member is absent or a string of at most max bytes. */
+static int
+opt_string(json_t *d, const char *key, size_t max)
+{
+	json_t *v = json_object_get(d, key);
+	return v == NULL || (json_is_string(v) && json_string_length(v) <= max);
+}
+
+/* A clientId is short and plain, since it appears in logs, URLs and the database. */
+static int
+valid_client_id(const char *s)
+{
+	size_t n = strlen(s);
+	if (n == 0 || n > BB_CLIENT_ID_MAX)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9') ||
+		      strchr("._:-", s[i])))
+			return 0;
+	return 1;
+}
+
+/* Check a hello, authenticate it and register the browser; closes the connection when it is bad. */
+static void
+on_hello(struct session *s, json_t *d)
+{
+	json_t *caps = json_object_get(d, "capabilities");
+	const char *cid = json_string_value(json_object_get(d, "clientId"));
+	const char *bad = NULL;
+	if (cid == NULL || !valid_client_id(cid))
+		bad = "hello.clientId: expected 1-64 characters of A-Z a-z 0-9 . _ : -";
+	else if (!json_is_string(json_object_get(d, "token")))
+		bad = "hello.token: expected a string (the pairing token)";
+	else if (!opt_string(d, "browser", BB_SHORT_STRING_MAX) || !opt_string(d, "browserVersion", BB_SHORT_STRING_MAX) ||
+	         !opt_string(d, "extensionVersion", BB_SHORT_STRING_MAX))
+		bad = "hello: browser, browserVersion and extensionVersion must be short strings";
+	else if (caps != NULL && (!json_is_array(caps) || json_array_size(caps) > 100))
+		bad = "hello.capabilities: expected an array of command names";
+	if (bad == NULL && caps != NULL) {
+		size_t i;
+		json_t *v;
+		json_array_foreach(caps, i, v) if (!json_is_string(v) || json_string_length(v) > 64) bad =
+			"hello.capabilities: expected an array of command names";
+	}
+	if (bad != NULL) {
+		log_warn("ws: refusing hello: %s", bad);
+		close_with(s, CLOSE_PROTOCOL, bad);
+		return;
+	}
+	if (!auth_check_token(s->ws->auth, json_string_value(json_object_get(d, "token")))) {
+		log_warn("ws: refusing hello from clientId %s: wrong token", cid);
+		close_with(s, CLOSE_UNAUTHORIZED, "wrong token: pair again (browser-bridge token)");
+		return;
+	}
+	void *replaced = NULL;
+	s->browser = hub_browser_attach(s->ws->hub, d, s->wsi, &replaced);
+	if (replaced != NULL) {
+		struct session *old = lws_wsi_user(replaced);
+		old->browser = NULL;
+		close_with(old, CLOSE_REPLACED, "replaced by a newer connection with the same clientId");
+		log_info("ws: clientId %s reconnected; closing its older connection", cid);
+	}
+	if (s->browser == NULL) {
+		close_with(s, CLOSE_TOO_MANY, "too many browsers connected");
+		return;
+	}
+	lws_sul_cancel(&s->hello_timer);
+	log_info("ws: browser connected: clientId %s (%s %s, extension %s)", cid,
+	         json_string_value(json_object_get(d, "browser")) ?: "?",
+	         json_string_value(json_object_get(d, "browserVersion")) ?: "?",
+	         json_string_value(json_object_get(d, "extensionVersion")) ?: "?");
+	send_local(s, json_pack("{s:s, s:{s:s, s:i, s:s, s:i, s:I}}", "type", "welcome", "data", "serverVersion",
+	                        BB_VERSION, "protocolVersion", 1, "clientId", cid, "heartbeatSeconds",
+	                        BB_WS_HEARTBEAT_S, "maxMessageBytes", (json_int_t)s->ws->cfg->max_message_bytes));
+}
+
+/* Validate a command_result's fields; NULL when fine, else which field is wrong. */
+static const char *
+check_result(json_t *d)
+{
+	const char *st = json_string_value(json_object_get(d, "status"));
+	if (!json_is_string(json_object_get(d, "requestId")))
+		return "command_result.requestId: expected a string";
+	if (st == NULL || (strcmp(st, "success") != 0 && strcmp(st, "error") != 0))
+		return "command_result.status: expected \"success\" or \"error\"";
+	if (!opt_string(d, "message", 1u << 20) || !opt_string(d, "error", 1u << 20))
+		return "command_result.message/error: expected strings";
+	json_t *r = json_object_get(d, "result");
+	if (r != NULL && !json_is_object(r))
+		return "command_result.result: expected an object";
+	json_t *pf = json_object_get(d, "pageFollows");
+	if (pf != NULL && !json_is_boolean(pf))
+		return "command_result.pageFollows: expected a boolean";
+	return NULL;
+}
+
+/* Validate a pageInfoUpdate's fields; NULL when fine. */
+static const char *
+check_page(json_t *d)
+{
+	json_t *tab = json_object_get(d, "tabId"), *rid = json_object_get(d, "requestId");
+	if (!json_is_string(json_object_get(d, "url")) || json_string_length(json_object_get(d, "url")) > BB_URL_MAX)
+		return "pageInfoUpdate.url: expected a string of at most 8192 bytes";
+	if (!json_is_string(json_object_get(d, "title")) ||
+	    json_string_length(json_object_get(d, "title")) > BB_TITLE_MAX)
+		return "pageInfoUpdate.title: expected a string of at most 4096 bytes";
+	if (!json_is_string(json_object_get(d, "markdown")))
+		return "pageInfoUpdate.markdown: expected a string";
+	if (rid != NULL && !json_is_null(rid) && !json_is_string(rid))
+		return "pageInfoUpdate.requestId: expected a string";
+	if (tab != NULL && !json_is_null(tab) && !json_is_integer(tab))
+		return "pageInfoUpdate.tabId: expected an integer";
+	json_t *tr = json_object_get(d, "truncated");
+	if (tr != NULL && !json_is_boolean(tr))
+		return "pageInfoUpdate.truncated: expected a boolean";
+	if (json_is_null(rid))
+		json_object_del(d, "requestId");
+	if (json_is_null(tab))
+		json_object_del(d, "tabId");
+	return NULL;
+}
+
+/* Validate a tabs message; NULL when fine. */
+static const char *
+check_tabs(json_t *d)
+{
+	json_t *tabs = json_object_get(d, "tabs");
+	if (!json_is_array(tabs) || json_array_size(tabs) > BB_TABS_MAX)
+		return "tabs.tabs: expected an array of at most 1000 tabs";
+	size_t i;
+	json_t *t;
+	json_array_foreach(tabs, i, t)
+	{
+		if (!json_is_object(t) || !json_is_integer(json_object_get(t, "tabId")) || !opt_string(t, "url", BB_URL_MAX) ||
+		    !opt_string(t, "title", BB_TITLE_MAX))
+			return "tabs.tabs[]: expected objects with an integer tabId and string url/title";
+	}
+	return NULL;
+}
+
+/* Handle one complete message from a peer. */
+static void
+on_message(struct session *s, const char *text, size_t len)
+{
+	json_error_t e;
+	json_t *m = json_loadb(text, len, JSON_REJECT_DUPLICATES, &e);
+	json_t *d = m ? json_object_get(m, "data") : NULL;
+	const char *type = m ? json_string_value(json_object_get(m, "type")) : NULL;
+	const char *bad = NULL;
+	char *err = NULL;
+	if (m == NULL) {
+		if (s->browser == NULL)
+			close_with(s, CLOSE_PROTOCOL, "invalid JSON before hello");
+		else
+			send_error(s, NULL, NULL, "invalid JSON at line %d column %d: %s", e.line, e.column, e.text);
+		return;
+	}
+	if (!json_is_object(m) || type == NULL || !json_is_object(d)) {
+		if (s->browser == NULL)
+			close_with(s, CLOSE_PROTOCOL, "expected {\"type\": \"hello\", \"data\": {...}}");
+		else
+			send_error(s, type, NULL, "expected a JSON object {\"type\": string, \"data\": object}");
+		goto out;
+	}
+	if (s->browser == NULL) {
+		if (strcmp(type, "hello") != 0)
+			close_with(s, CLOSE_PROTOCOL, "the first message must be hello");
+		else
+			on_hello(s, d);
+		goto out;
+	}
+	if (strcmp(type, "heartbeat") == 0) {
+		char ts[32];
+		util_iso8601(util_now_ms(), ts);
+		send_local(s, json_pack("{s:s, s:{s:s}}", "type", "heartbeat_ack", "data", "serverTime", ts));
+	} else if (strcmp(type, "command_result") == 0) {
+		if ((bad = check_result(d)) == NULL && hub_on_result(s->ws->hub, s->browser, d, &err) != 0)
+			send_error(s, type, json_string_value(json_object_get(d, "requestId")), "%s", err);
+	} else if (strcmp(type, "pageInfoUpdate") == 0) {
+		if ((bad = check_page(d)) == NULL && hub_on_page(s->ws->hub, s->browser, d, &err) != 0)
+			send_error(s, type, json_string_value(json_object_get(d, "requestId")),
+			           "%s; the page was stored without answering a call", err);
+	} else if (strcmp(type, "tabs") == 0) {
+		if ((bad = check_tabs(d)) == NULL)
+			hub_on_tabs(s->ws->hub, s->browser, json_object_get(d, "tabs"));
+	} else if (strcmp(type, "hello") == 0) {
+		send_error(s, type, NULL, "hello was already received on this connection");
+	} else {
+		send_error(s, type, NULL,
+		           "unknown message type \"%.64s\" (expected command_result, pageInfoUpdate, tabs or heartbeat)",
+		           type);
+	}
+	if (bad != NULL)
+		send_error(s, type, json_string_value(json_object_get(d, "requestId")), "%s", bad);
+out:
+	free(err);
+	json_decref(m);
+}
+
+/* Reject an upgrade that is not to /ws/browser from an allowed Origin with a loopback Host. */
+static int
+confirm_upgrade(struct ws *ws, struct lws *wsi)
+{
+	char uri[64] = "", origin[256] = "", host[256] = "";
+	lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI);
+	int olen = lws_hdr_copy(wsi, origin, sizeof origin, WSI_TOKEN_ORIGIN);
+	lws_hdr_copy(wsi, host, sizeof host, WSI_TOKEN_HOST);
+	const char *why = NULL;
+	if (strcmp(uri, WS_PATH) != 0)
+		why = "not found: the WebSocket endpoint is /ws/browser";
+	if (why == NULL) {
+		char want[3][80];
+		snprintf(want[0], sizeof want[0], "127.0.0.1:%d", ws->cfg->ws_port);
+		snprintf(want[1], sizeof want[1], "localhost:%d", ws->cfg->ws_port);
+		snprintf(want[2], sizeof want[2], "[::1]:%d", ws->cfg->ws_port);
+		int ok = 0;
+		for (int i = 0; i < 3; i++)
+			ok |= strcmp(host, want[i]) == 0;
+		for (int i = 0; i < ws->cfg->n_allow_hosts; i++)
+			ok |= strcmp(host, ws->cfg->allow_hosts[i]) == 0;
+		if (!ok)
+			why = "forbidden: Host must be the loopback address of this port";
+	}
+	if (why == NULL) {
+		int ok = 0;
+		for (int i = 0; olen > 0 && i < ws->cfg->n_origins; i++)
+			ok |= strcmp(origin, ws->cfg->origins[i]) == 0;
+		if (!ok)
+			why = "forbidden: Origin is not an allowed extension origin";
+	}
+	if (why == NULL)
+		return 0;
+	log_warn("ws: refused upgrade (%s) uri=%.60s origin=%.100s host=%.100s", why, uri, olen > 0 ? origin : "-",
+	         host);
+	lws_return_http_status(wsi, why[0] == 'n' ? HTTP_STATUS_NOT_FOUND : HTTP_STATUS_FORBIDDEN, why);
+	return 1;
+}
+
+/* Write the next queued message for a connection; -1 closes it. */
+static int
+on_writable(struct session *s)
+{
+	if (s->close_code) {
+		lws_close_reason(s->wsi, (enum lws_close_status)s->close_code, (unsigned char *)s->close_reason,
+		                 strlen(s->close_reason));
+		return -1;
+	}
+	char *text = NULL;
+	size_t len = 0;
+	struct local_msg *lm = s->out_head;
+	if (lm != NULL) {
+		s->out_head = lm->next;
+		if (s->out_head == NULL)
+			s->out_tail = NULL;
+		text = lm->text;
+		len = lm->len;
+	} else if (s->browser != NULL) {
+		text = hub_next_out(s->ws->hub, s->browser, &len);
+	}
+	if (text == NULL)
+		return 0;
+	unsigned char *frame = xmalloc(LWS_PRE + len);
+	memcpy(frame + LWS_PRE, text, len);
+	if (lm)
+		free(lm);
+	else
+		free(text);
+	int n = lws_write(s->wsi, frame + LWS_PRE, len, LWS_WRITE_TEXT);
+	free(frame);
+	if (n < (int)len)
+		return -1;
+	/* More may be waiting: ask again rather than writing twice in one callback. */
+	lws_callback_on_writable(s->wsi);
+	return 0;
+}
+
+/* Close every connection with 1001: the daemon is going away. */
+static void
+close_all(struct ws *ws)
+{
+	for (struct session *s = ws->sessions; s != NULL; s = s->next)
+		close_with(s, LWS_CLOSE_STATUS_GOINGAWAY, "browser-bridge is shutting down");
+	ws->closing_done = 1;
+}
+
+/* The libwebsockets callback for every event on this listener. */
+static int
+callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, size_t len)
+{
+	struct ws *ws = lws_context_user(lws_get_context(wsi));
+	struct session *s = user;
+	switch (reason) {
+	case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
+		return confirm_upgrade(ws, wsi);
+	case LWS_CALLBACK_HTTP:
+		lws_return_http_status(wsi, HTTP_STATUS_NOT_FOUND,
+		                       "This port speaks WebSocket only, at /ws/browser; the HTTP API is on the HTTP port.");
+		return -1;
+	case LWS_CALLBACK_ESTABLISHED:
+		s->wsi = wsi;
+		s->ws = ws;
+		s->next = ws->sessions;
+		if (s->next)
+			s->next->prev = s;
+		ws->sessions = s;
+		atomic_fetch_add(&ws->n_sessions, 1);
+		lws_sul_schedule(ws->ctx, 0, &s->hello_timer, hello_timeout_cb,
+		                 (lws_usec_t)BB_WS_HELLO_TIMEOUT_S * LWS_US_PER_SEC);
+		if (atomic_load(&ws->stopping))
+			close_with(s, LWS_CLOSE_STATUS_GOINGAWAY, "browser-bridge is shutting down");
+		return 0;
+	case LWS_CALLBACK_RECEIVE: {
+		size_t cap = ws->cfg->max_message_bytes;
+		size_t remaining = lws_remaining_packet_payload(wsi);
+		if (lws_frame_is_binary(wsi)) {
+			send_error(s, NULL, NULL, "binary frames are not part of the protocol; send JSON text");
+			return 0;
+		}
+		if (s->rx.len + len + remaining > cap) {
+			log_warn("ws: message over %zu bytes from %s: closing with 1009", cap,
+			         s->browser ? "a browser" : "an unpaired peer");
+			static const char why[] = "message too large";
+			lws_close_reason(wsi, LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE, (unsigned char *)why, sizeof why - 1);
+			buf_free(&s->rx);
+			return -1;
+		}
+		buf_add(&s->rx, in, len);
+		if (lws_is_final_fragment(wsi) && remaining == 0) {
+			on_message(s, s->rx.data, s->rx.len);
+			if (s->rx.cap > 1u << 20)
+				buf_free(&s->rx);
+			s->rx.len = 0;
+		}
+		return 0;
+	}
+	case LWS_CALLBACK_SERVER_WRITEABLE:
+		return on_writable(s);
+	case LWS_CALLBACK_CLOSED:
+		lws_sul_cancel(&s->hello_timer);
+		if (s->browser != NULL) {
+			log_info("ws: browser disconnected");
+			hub_browser_detach(ws->hub, s->browser);
+			s->browser = NULL;
+		}
+		for (struct local_msg *m = s->out_head, *n; m != NULL; m = n) {
+			n = m->next;
+			free(m);
+		}
+		s->out_head = s->out_tail = NULL;
+		buf_free(&s->rx);
+		if (s->prev)
+			s->prev->next = s->next;
+		else if (ws->sessions == s)
+			ws->sessions = s->next;
+		if (s->next)
+			s->next->prev = s->prev;
+		atomic_fetch_sub(&ws->n_sessions, 1);
+		return 0;
+	case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
+		if (ws->hub == NULL)
+			return 0;
+		if (atomic_load(&ws->stopping) && !ws->closing_done)
+			close_all(ws);
+		hub_collect_writable(ws->hub, want_write, NULL);
+		timer_cb(&ws->timer);
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+static const struct lws_protocols protocols[] = {
+	{"browser-bridge", callback, sizeof(struct session), 65536, 0, NULL, 0},
+	{NULL, NULL, 0, 0, 0, NULL, 0},
+};
+
+/* Route libwebsockets' own log lines into ours. */
+static void
+lws_log(int level, const char *line)
+{
+	char copy[512];
+	snprintf(copy, sizeof copy, "%s", line);
+	size_t n = strlen(copy);
+	while (n > 0 && copy[n - 1] == '\n')
+		copy[--n] = '\0';
+	log_msg(level == LLL_ERR ? LOG_ERROR : level == LLL_WARN ? LOG_WARN : LOG_DEBUG, "lws: %s", copy);
+}
+
+/* Create the listener (bound now, so a busy port is reported before we say we are up). */
+struct ws *
+ws_create(const struct config *cfg, struct auth *auth, struct events *events, char **err)
+{
+	struct ws *ws = xcalloc(1, sizeof *ws);
+	ws->cfg = cfg;
+	ws->auth = auth;
+	ws->events = events;
+	lws_set_log_level(log_enabled(LOG_DEBUG) ? (LLL_ERR | LLL_WARN | LLL_NOTICE) : LLL_ERR, lws_log);
+	struct lws_context_creation_info info;
+	memset(&info, 0, sizeof info);
+	info.port = cfg->ws_port;
+	info.iface = cfg->ws_host;
+	info.protocols = protocols;
+	info.user = ws;
+	info.retry_and_idle_policy = &keepalive;
+	info.options = LWS_SERVER_OPTION_VALIDATE_UTF8;
+	/* Debian's lws 4.1 binds every interface for "127.0.0.1" unless IPv6 is off for the vhost. */
+	if (strchr(cfg->ws_host, ':') == NULL)
+		info.options |= LWS_SERVER_OPTION_DISABLE_IPV6;
+	info.fd_limit_per_thread = BB_HTTP_MAX_CONNECTIONS;
+	info.timeout_secs = 20;
+	ws->ctx = lws_create_context(&info);
+	if (ws->ctx == NULL) {
+		*err = xasprintf("cannot listen for WebSocket on %s:%d (port in use?)", cfg->ws_host, cfg->ws_port);
+		free(ws);
+		return NULL;
+	}
+	return ws;
+}
+
+/* The hub is created after the listener (it needs ws_wake); connect the two before ws_start. */
+void
+ws_set_hub(struct ws *ws, struct hub *hub)
+{
+	ws->hub = hub;
+}
+
+/* The WebSocket thread: serve until told to exit. */
+static void *
+ws_main(void *arg)
+{
+	struct ws *ws = arg;
+	while (!atomic_load(&ws->exit_loop))
+		if (lws_service(ws->ctx, 0) < 0)
+			break;
+	return NULL;
+}
+
+/* Start the WebSocket thread. */
+int
+ws_start(struct ws *ws, char **err)
+{
+	if (pthread_create(&ws->thread, NULL, ws_main, ws) != 0) {
+		*err = xstrdup("cannot start the WebSocket thread");
+		return -1;
+	}
+	ws->started = 1;
+	return 0;
+}
+
+/* Wake the WebSocket thread so it sends queued messages and re-arms its timer. Any thread. */
+void
+ws_wake(void *arg)
+{
+	struct ws *ws = arg;
+	lws_cancel_service(ws->ctx);
+}
+
+/* Close every connection with 1001, give the close frames a moment, and stop the thread. */
+void
+ws_stop(struct ws *ws)
+{
+	if (ws == NULL || !ws->started)
+		return;
+	atomic_store(&ws->stopping, 1);
+	lws_cancel_service(ws->ctx);
+	for (int i = 0; i < 50 && atomic_load(&ws->n_sessions) > 0; i++) {
+		struct timespec ts = {0, 10 * 1000 * 1000};
+		nanosleep(&ts, NULL);
+		lws_cancel_service(ws->ctx);
+	}
+	atomic_store(&ws->exit_loop, 1);
+	lws_cancel_service(ws->ctx);
+	pthread_join(ws->thread, NULL);
+}
+
+/* Destroy the context (closing what is left) after the thread has stopped. NULL is fine. */
+void
+ws_free(struct ws *ws)
+{
+	if (ws == NULL)
+		return;
+	lws_sul_cancel(&ws->timer);
+	lws_context_destroy(ws->ctx);
+	free(ws);
+}

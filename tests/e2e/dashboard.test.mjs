@@ -1,0 +1,387 @@
+// End-to-end test of the dashboard (www/) in headless Chromium against the real daemon:
+//   node --test tests/e2e/dashboard.test.mjs        (BB_BIN=/path/to/browser-bridge to override)
+// Logs in via the printed login URL, watches a live call, searches history, opens a page, runs a
+// tool from the console, checks that hostile page Markdown runs nothing, and saves screenshots of
+// every view to tests/out/screenshots/.
+import { describe, it, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+import {
+  ROOT, CHROMIUM, CHROMIUM_ARGS, STRICT_CSP, buildDashboard, startDaemon, startScriptedBrowser, startCanary,
+} from './support/dashboard-harness.mjs';
+
+const SHOTS = join(ROOT, 'tests/out/screenshots');
+const LAPTOP = { width: 1366, height: 820 };
+const NARROW = { width: 390, height: 844 };
+
+function fixturePages(canary) {
+  const c = `http://127.0.0.1:${canary.port}`;
+  return {
+    'https://docs.example.org/guide/install': {
+      title: 'Installing Widgets',
+      markdown: [
+        '# Installing Widgets',
+        '',
+        'Widgets install in **three** steps. See the [FAQ](../faq) or the [home page](https://docs.example.org/).',
+        '',
+        '![Widget logo](https://cdn.example.org/logo.png)',
+        '',
+        '![tracking pixel](' + c + '/pixel-docs.png)',
+        '',
+        '## Requirements',
+        '',
+        '- A computer',
+        '- Patience',
+        '',
+        '| Version | Supported |',
+        '|---------|-----------|',
+        '| 1.x     | yes       |',
+        '| 0.x     | no        |',
+        '',
+        '```sh',
+        'widget install --global',
+        '```',
+        '',
+        '> Tip: run `widget doctor` when something fails.',
+      ].join('\n'),
+    },
+    'https://shop.example.com/cart': {
+      title: 'Your cart',
+      markdown: '# Your cart\n\n1 × Zanzibar spice mix — 4.20 €\n\n[Checkout](/checkout) [e12]',
+    },
+    'https://news.example.net/': {
+      title: 'Headlines',
+      markdown: '# Headlines\n\n- Local team wins\n- Weather: sunny',
+    },
+    'https://evil.example.com/xss': {
+      title: 'Innocent page <script>window.__pwned="title"</script>',
+      markdown: [
+        '# Totally normal page',
+        '',
+        `<script>window.__pwned='script';fetch('${c}/script')</script>`,
+        '',
+        `<img src=x onerror="window.__pwned='img';fetch('${c}/img-onerror')">`,
+        '',
+        `Inline <img src=y onerror="alert('inline')"> and <svg onload="window.__pwned='svg'"></svg> text.`,
+        '',
+        `<iframe src="${c}/iframe"></iframe>`,
+        '',
+        "[click me](javascript:window.__pwned='link') and [data link](data:text/html,<script>alert(1)</script>)",
+        '',
+        `![tracker](${c}/pixel.png)`,
+        '',
+        `![x" onerror="window.__pwned='attr'](${c}/x.png)`,
+        '',
+        `<a href="${c}/a" onclick="window.__pwned='onclick'">raw anchor</a>`,
+        '',
+        '<form action="/logout" method="post"><button>Log out</button></form>',
+        '',
+        '<style>body{display:none}</style>',
+        '',
+        `<details open ontoggle="window.__pwned='toggle'">x</details>`,
+        '',
+        '[relative](/api/status) <http://127.0.0.1:1/autolink>',
+      ].join('\n'),
+    },
+  };
+}
+
+describe('dashboard (www/) against the real daemon', { timeout: 180000 }, () => {
+  let daemon;
+  let peer;
+  let canary;
+  let browser;
+  let context;
+  let page;
+  const dialogs = [];
+  const cspViolations = [];
+  const pageErrors = [];
+  let servedCsp = null;
+  let documentRouted = false;
+  let delayMs = 60;
+
+  before(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    const www = buildDashboard();
+    canary = await startCanary();
+    daemon = await startDaemon({ wwwDir: www });
+    peer = await startScriptedBrowser({
+      wsUrl: daemon.wsUrl, token: daemon.token, pages: fixturePages(canary), delayFor: () => delayMs,
+    });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    context = await browser.newContext({ viewport: LAPTOP, colorScheme: 'light', locale: 'en-GB', timezoneId: 'UTC' });
+    page = await context.newPage();
+    page.on('dialog', (d) => { dialogs.push(`${d.type()}: ${d.message()}`); d.dismiss().catch(() => {}); });
+    page.on('pageerror', (e) => pageErrors.push(`${e}\n${e.stack}`));
+    page.on('console', (m) => { if (/Content Security Policy|Refused to/i.test(m.text())) cspViolations.push(m.text()); });
+    // The dashboard must work under the daemon's strict CSP. If the daemon under test does not
+    // send one (yet), add it here so the dashboard is still checked against it.
+    await page.route((url) => url.origin === daemon.base && (url.pathname === '/' || url.pathname.endsWith('.html')), async (route) => {
+      const res = await route.fetch();
+      const headers = res.headers();
+      documentRouted = true;
+      servedCsp = headers['content-security-policy'] || null;
+      if (!servedCsp) headers['content-security-policy'] = STRICT_CSP;
+      await route.fulfill({ response: res, headers });
+    });
+  });
+
+  after(async () => {
+    await browser?.close().catch(() => {});
+    peer?.close();
+    await daemon?.stop();
+    await canary?.close();
+  });
+
+  const shot = (name, opts = {}) => page.screenshot({ path: join(SHOTS, `${name}.png`), ...opts });
+  const toolNamed = async (part) => {
+    const { body } = await daemon.api('/api/tools');
+    const list = Array.isArray(body) ? body : body.tools;
+    const t = list.find((x) => x.name.endsWith(part)) || list.find((x) => x.name.includes(part));
+    assert.ok(t, `no tool like ${part} in ${list.map((x) => x.name)}`);
+    return t.name;
+  };
+
+  it('logs in with the printed URL (HttpOnly session cookie) and shows the live view', async () => {
+    await page.goto(daemon.loginUrl);
+    await page.waitForURL(`${daemon.base}/#/live`);
+    const cookies = await context.cookies(daemon.base);
+    const session = cookies.find((c) => c.name === 'bb_session');
+    assert.ok(session, 'bb_session cookie set');
+    assert.equal(session.httpOnly, true);
+    assert.equal(session.sameSite, 'Strict');
+    assert.equal(await page.evaluate(() => document.cookie.includes('bb_session')), false);
+    // Playwright does not route the redirect's target; reload so the CSP check above applies.
+    await page.reload();
+    assert.ok(documentRouted, 'the dashboard document went through the CSP route');
+    await page.locator('.browser', { hasText: 'Scripted' }).waitFor();
+    await page.locator('.tab-title', { hasText: 'Installing Widgets' }).waitFor();
+    await page.locator('.conn-ok', { hasText: '1 browser connected' }).waitFor();
+    if (!servedCsp) console.log('# note: the daemon served / without a Content-Security-Policy header; the test added it');
+  });
+
+  it('shows a tool call live while the browser answers it', async () => {
+    const openUrl = await toolNamed('open_url');
+    delayMs = 1500;
+    const call = daemon.callTool(openUrl, { url: 'https://docs.example.org/guide/install' });
+    const row = page.locator('.call', { hasText: openUrl }).first();
+    await row.locator('.badge-run').waitFor({ timeout: 5000 });
+    assert.match(await row.locator('.call-params summary').innerText(), /docs\.example\.org/);
+    const answer = await call;
+    delayMs = 60;
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    await row.locator('.badge-ok').waitFor();
+    const text = await row.innerText();
+    assert.match(text, /success/);
+    assert.match(row.locator('.call-dur').innerText ? await row.locator('.call-dur').innerText() : '', /\d+(\.\d+)? s|\d+ ms/);
+    if (answer.body.summary) assert.ok(text.includes(answer.body.summary.slice(0, 30)), 'summary shown');
+    await row.locator('a.call-page').waitFor(); // links to the captured page
+    // The captured page also appears under "Page updates".
+    await page.locator('.live-pages .pagerow', { hasText: 'Installing Widgets' }).first().waitFor();
+
+    // A few more calls so the screenshot shows a realistic list.
+    const click = await toolNamed('click');
+    await daemon.callTool(click, { target: 'e12' });
+    await daemon.callTool(openUrl, { url: 'https://shop.example.com/cart', new_tab: true });
+    await page.locator('.call.call-success').nth(2).waitFor();
+    await shot('live');
+  });
+
+  it('lists, searches and filters history, and opens a page', async () => {
+    peer.pushPage('https://news.example.net/', 8);
+    peer.pushPage('https://evil.example.com/xss', 8);
+    await page.locator('.live-pages .pagerow', { hasText: 'Headlines' }).waitFor();
+    await page.goto(`${daemon.base}/#/history`);
+    await page.locator('.history .pagerow').first().waitFor();
+    const ids = await page.locator('.history .pagerow').evaluateAll((els) => els.map((e) => Number(e.dataset.id)));
+    assert.ok(ids.length >= 4, `pages listed: ${ids}`);
+    assert.deepEqual(ids, [...ids].sort((a, b) => b - a), 'newest first');
+    await shot('history');
+
+    await page.fill('#history-q', 'zanzibar');
+    await page.press('#history-q', 'Enter');
+    await page.waitForFunction(() => [...document.querySelectorAll('.history .pagerow')].every((e) => e.textContent.includes('cart')) && document.querySelectorAll('.history .pagerow').length > 0);
+    assert.match(page.url(), /q=zanzibar/);
+    await shot('history-search');
+
+    await page.fill('#history-q', '');
+    await page.fill('#history-site', 'docs.example.org');
+    await page.press('#history-site', 'Enter');
+    await page.waitForFunction(() => {
+      const rows = [...document.querySelectorAll('.history .pagerow')];
+      return rows.length > 0 && rows.every((e) => e.textContent.includes('docs.example.org'));
+    });
+    await page.locator('.history .pagerow a.pagerow-title', { hasText: 'Installing Widgets' }).first().click();
+    await page.waitForURL(/#\/history\/\d+/);
+    const md = page.locator('.md');
+    await md.locator('h1', { hasText: 'Installing Widgets' }).waitFor();
+    assert.equal(await md.locator('table td').first().innerText(), '1.x');
+    assert.equal(await md.locator('pre code').innerText(), 'widget install --global\n'.trimEnd() + (await md.locator('pre code').innerText()).slice('widget install --global'.length));
+    const faq = md.locator('a', { hasText: 'FAQ' });
+    assert.equal(await faq.getAttribute('href'), 'https://docs.example.org/faq', 'relative link resolved against the page URL');
+    assert.equal(await faq.getAttribute('target'), '_blank');
+    assert.match(await faq.getAttribute('rel'), /noopener/);
+    assert.match(await faq.getAttribute('rel'), /noreferrer/);
+    assert.equal(await md.locator('img').count(), 0, 'remote images are not loaded');
+    assert.equal(await md.locator('.md-img-blocked').count(), 2);
+    await shot('page', { fullPage: true });
+
+    await page.click('#tab-raw');
+    await page.locator('#page-raw').waitFor();
+    assert.match(await page.locator('#page-raw').innerText(), /^# Installing Widgets/);
+    assert.match(page.url(), /view=raw/);
+    await shot('page-raw');
+    await page.click('#tab-formatted');
+    assert.equal(canary.hits.length, 0, `no request left for remote images: ${canary.hits}`);
+  });
+
+  it('never runs script from page Markdown (history page view)', async () => {
+    const { body } = await daemon.api('/api/history?q=Totally');
+    const xss = body.pages.find((p) => p.url === 'https://evil.example.com/xss');
+    assert.ok(xss, 'the hostile page is in the history');
+    await page.goto(`${daemon.base}/#/history/${xss.id}`);
+    const md = page.locator('.md');
+    await md.locator('h1', { hasText: 'Totally normal page' }).waitFor();
+    await page.waitForTimeout(800);
+    await assertHarmless(md);
+    await shot('page-xss', { fullPage: true });
+    // The raw view shows the payload verbatim, as text.
+    await page.click('#tab-raw');
+    assert.ok((await page.locator('#page-raw').innerText()).includes("<script>window.__pwned='script'"));
+    assert.equal(await page.evaluate(() => document.title.includes('Innocent page')), true);
+    await page.waitForTimeout(300);
+    assert.equal(await page.evaluate(() => window.__pwned), undefined);
+  });
+
+  it('runs a tool from the console with a form generated from its schema', async () => {
+    const openUrl = await toolNamed('open_url');
+    await page.goto(`${daemon.base}/#/console`);
+    await page.locator(`.tool-btn[data-tool="${openUrl}"]`).click();
+    await page.waitForURL(new RegExp(`#/console/${openUrl}$`));
+    const form = page.locator('form.run-form');
+    await form.locator('[data-param="url"] input').fill('https://news.example.net/');
+    const before = peer.received.length;
+    // Required fields are checked before anything is sent.
+    await form.locator('[data-param="url"] input').fill('');
+    await form.locator('button[type=submit]').click();
+    await form.locator('[data-param="url"] .field-error').waitFor();
+    assert.equal(peer.received.length, before);
+    await form.locator('[data-param="url"] input').fill('https://news.example.net/');
+    await form.locator('button[type=submit]').click();
+    const result = page.locator('.tool-result .result');
+    await result.locator('.badge-ok').waitFor();
+    assert.match(await result.innerText(), /HTTP 200/);
+    await result.locator('.md h1', { hasText: 'Headlines' }).waitFor();
+    const sent = peer.received[peer.received.length - 1];
+    assert.equal(sent.url, 'https://news.example.net/');
+    assert.equal(sent.command, 'open_url');
+    await shot('console', { fullPage: true });
+
+    // A screenshot tool: the PNG is shown.
+    const screenshot = await toolNamed('screenshot');
+    await page.locator(`.tool-btn[data-tool="${screenshot}"]`).click();
+    await page.locator('form.run-form button[type=submit]').click();
+    const img = page.locator('.tool-result .shot img');
+    await img.waitFor();
+    assert.equal(await img.evaluate((el) => el.complete && el.naturalWidth), 160);
+    await shot('console-screenshot', { fullPage: true });
+
+    // The hostile page, arriving as a tool result, is just as inert.
+    await page.locator(`.tool-btn[data-tool="${openUrl}"]`).click();
+    await page.locator('form.run-form [data-param="url"] input').fill('https://evil.example.com/xss');
+    await page.locator('form.run-form button[type=submit]').click();
+    const md = page.locator('.tool-result .md');
+    await md.locator('h1', { hasText: 'Totally normal page' }).waitFor();
+    await page.waitForTimeout(800);
+    await assertHarmless(md);
+  });
+
+  it('shows pairing help: masked token, WebSocket address, extension ID, connections', async () => {
+    await page.goto(`${daemon.base}/#/pairing`);
+    const token = page.locator('#pair-token');
+    await token.waitFor();
+    assert.ok(!(await token.innerText()).includes(daemon.token), 'token masked');
+    assert.ok(!(await page.content()).includes(daemon.token), 'token not in the DOM until revealed');
+    assert.equal(await page.locator('#pair-ws').innerText(), daemon.wsUrl);
+    assert.equal(await page.locator('#pair-ext').innerText(), 'lpjafomjfpchgbopnmlebcocfkelgpgo');
+    await page.locator('.pairing .browser', { hasText: 'Scripted' }).locator('.badge-ok').waitFor();
+    await shot('pairing', { fullPage: true });
+    await page.getByRole('button', { name: 'Reveal' }).click();
+    assert.equal(await token.innerText(), daemon.token);
+    await page.getByRole('button', { name: 'Hide' }).click();
+    assert.ok(!(await token.innerText()).includes(daemon.token));
+  });
+
+  it('fits a narrow window', async () => {
+    await page.setViewportSize(NARROW);
+    await page.goto(`${daemon.base}/#/live`);
+    await page.locator('.call').first().waitFor();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `no horizontal scrolling (overflow ${overflow}px)`);
+    await shot('live-narrow', { fullPage: true });
+    const { body } = await daemon.api('/api/history?q=Widgets');
+    await page.goto(`${daemon.base}/#/history/${body.pages[0].id}`);
+    await page.locator('.md h1').waitFor();
+    const overflow2 = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow2 <= 0, `page view: no horizontal scrolling (overflow ${overflow2}px)`);
+    await shot('page-narrow', { fullPage: true });
+    await page.goto(`${daemon.base}/#/console`);
+    await page.locator('.tool-select').selectOption(await toolNamed('open_url'));
+    await page.locator('form.run-form').waitFor();
+    await shot('console-narrow', { fullPage: true });
+    await page.setViewportSize(LAPTOP);
+  });
+
+  it('follows a browser disconnecting', async () => {
+    await page.goto(`${daemon.base}/#/live`);
+    await page.locator('.browser', { hasText: 'Scripted' }).locator('.badge-ok').waitFor();
+    peer.close();
+    await page.locator('.browser.browser-off', { hasText: 'Scripted' }).waitFor();
+    await page.locator('.conn', { hasText: '0 browsers connected' }).waitFor();
+  });
+
+  it('shows the login screen without a session, and after logging out', async () => {
+    const anon = await browser.newContext({ viewport: LAPTOP, colorScheme: 'light' });
+    const p2 = await anon.newPage();
+    await p2.goto(`${daemon.base}/`);
+    await p2.locator('h1', { hasText: 'Not logged in' }).waitFor();
+    assert.match(await p2.locator('.login').innerText(), /browser-bridge serve/);
+    assert.match(await p2.locator('.login').innerText(), /browser-bridge token/);
+    await p2.screenshot({ path: join(SHOTS, 'login.png') });
+    await anon.close();
+
+    await page.getByRole('button', { name: 'Log out' }).click();
+    await page.locator('h1', { hasText: 'Not logged in' }).waitFor();
+    const r = await page.evaluate(() => fetch('/api/status', { credentials: 'same-origin' }).then((x) => x.status));
+    assert.equal(r, 401, 'the session is gone');
+  });
+
+  it('saw no dialogs, page errors, CSP violations or canary hits', () => {
+    assert.deepEqual(dialogs, []);
+    assert.deepEqual(pageErrors, []);
+    assert.deepEqual(cspViolations, []);
+    assert.deepEqual(canary.hits, []);
+  });
+
+  async function assertHarmless(md) {
+    assert.equal(await page.evaluate(() => window.__pwned), undefined, 'no payload ran');
+    assert.deepEqual(dialogs, [], 'no dialog opened');
+    assert.deepEqual(canary.hits, [], 'no request reached the canary');
+    for (const sel of ['script', 'iframe', 'svg', 'form', 'style', 'button', 'details', 'img:not([src^="data:"])', '[onerror]', '[onclick]', '[onload]', '[ontoggle]', '[style]']) {
+      assert.equal(await md.locator(sel).count(), 0, `no ${sel} in the rendered page`);
+    }
+    const hrefs = await md.locator('a').evaluateAll((as) => as.map((a) => ({ href: a.getAttribute('href'), target: a.target, rel: a.rel })));
+    for (const a of hrefs) {
+      if (a.href === null) continue;
+      assert.match(a.href, /^(https?:|mailto:)/, `safe link ${a.href}`);
+      assert.equal(a.target, '_blank');
+      assert.match(a.rel, /noopener/);
+      assert.match(a.rel, /noreferrer/);
+    }
+    assert.ok(hrefs.some((a) => a.href === 'https://evil.example.com/api/status'), 'relative link resolved against the page, not the dashboard');
+    // Raw HTML in the Markdown is shown as text.
+    assert.ok((await md.innerText()).includes("<script>window.__pwned='script'"), 'script tag shown as text');
+  }
+});

@@ -1,0 +1,282 @@
+// End-to-end: real Chromium + the real extension + the daemon (real when built,
+// else tests/e2e/support/mock-daemon.mjs), driven through the HTTP tool API.
+//   node --test tests/e2e/
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { setup, refOf, resultData, pngSize, sleep } from './support/harness.mjs';
+
+let env;
+before(async () => { env = await setup(); });
+after(async () => { await env?.close(); });
+
+const ok = (r) => assert.equal(r.status, 'success', `expected success, got ${r.http} ${JSON.stringify(r.result || r.message)}`);
+const open = async (p, extra = {}) => { const r = await env.call('browser_open_url', { url: env.url(p), ...extra }); ok(r); return r; };
+
+test('hello: the browser registers with its capabilities', async () => {
+  const s = await env.daemon.status();
+  const b = s.browsers.find((x) => x.client_id === env.browser.clientId);
+  assert.ok(b, 'browser listed in /api/status');
+  assert.equal(b.browser, 'Chromium');
+  assert.match(b.browser_version, /^\d+\.\d+/);
+  for (const c of ['open_url', 'click', 'type', 'get_page', 'screenshot', 'wait_for']) assert.ok(b.capabilities.includes(c), c);
+});
+
+test('login form: type username and password, submit, land on the greeting; the password never shows', async () => {
+  let r = await open('/login.html');
+  assert.match(r.page.markdown, /# Sign in/);
+  r = await env.call('browser_type', { target: 'Username', text: 'bob' });
+  ok(r);
+  assert.match(r.page.markdown, /\[input text "Username" value="bob" e\d+\]/);
+  r = await env.call('browser_type', { target: 'Password', text: 'hunter2-secret' });
+  ok(r);
+  assert.ok(!r.page.markdown.includes('hunter2'), 'password value in Markdown');
+  assert.match(r.page.markdown, /\[input password "Password" filled e\d+\]/);
+  r = await env.call('browser_click', { target: 'Remember me' });
+  ok(r);
+  assert.match(r.page.markdown, /\[checkbox "Remember me" checked e\d+\]/);
+  r = await env.call('browser_click', { target: 'Log in' });
+  ok(r);
+  assert.match(r.page.url, /\/welcome\?user=bob&remember=1$/);
+  assert.match(r.page.markdown, /# Welcome, bob!/);
+  assert.ok(!JSON.stringify(r).includes('hunter2'), 'password anywhere in the answer');
+  const post = env.fixtures.posts.at(-1);
+  assert.equal(post.form.password, 'hunter2-secret', 'the form really carried the password');
+});
+
+test('type with submit presses Enter like a user (implicit submission)', async () => {
+  await open('/login.html');
+  ok(await env.call('browser_type', { target: 'Username', text: 'carol' }));
+  const r = await env.call('browser_type', { target: 'Password', text: 'hunter2-secret', submit: true });
+  ok(r);
+  assert.match(r.page.markdown, /# Welcome, carol!/);
+  assert.match(r.result.message, /pressed Enter/);
+});
+
+test('React controlled inputs: typing updates React state', async () => {
+  let r = await open('/react.html');
+  assert.match(r.page.markdown, /Hello, nobody!/);
+  r = await env.call('browser_type', { target: 'Your name', text: 'Ada Lovelace' });
+  ok(r);
+  assert.match(r.page.markdown, /Hello, Ada Lovelace!/);
+  assert.match(r.page.markdown, /Length: 12/);
+  r = await env.call('browser_type', { target: 'Your name', text: 'Grace', clear: true });
+  ok(r);
+  assert.match(r.page.markdown, /Hello, Grace!/);
+  r = await env.call('browser_click', { target: 'I agree' });
+  ok(r);
+  assert.match(r.page.markdown, /Agreed: yes/);
+  r = await env.call('browser_select_option', { target: 'Favourite colour', value: 'Blue' });
+  ok(r);
+  assert.match(r.page.markdown, /Colour state: blue/);
+  r = await env.call('browser_type', { target: 'Notes', text: 'line one' });
+  ok(r);
+  assert.match(r.page.markdown, /Notes state: line one/);
+  r = await env.call('browser_press_key', { key: 'Enter', target: 'Your name' });
+  ok(r);
+  assert.match(r.page.markdown, /Saved profile for Grace/);
+});
+
+test('a button that changes the DOM without navigating: the answer shows the change', async () => {
+  let r = await open('/dom-change.html');
+  r = await env.call('browser_click', { target: 'Add item' });
+  ok(r);
+  assert.match(r.page.markdown, /Bread 1/);
+  assert.match(r.page.markdown, /2 items/);
+  // DOM busy for 700 ms (spinner), then the result
+  r = await env.call('browser_click', { target: 'Add later' });
+  ok(r);
+  assert.match(r.page.markdown, /Eggs \(late\)/);
+  assert.doesNotMatch(r.page.markdown, /Loading/);
+});
+
+test('a link that navigates: the answer is the new page, never the old one', async () => {
+  let r = await open('/nav.html');
+  r = await env.call('browser_click', { target: 'Continue to page two' });
+  ok(r);
+  assert.match(r.page.url, /\/page2\.html$/);
+  assert.match(r.page.markdown, /# Page two/);
+  await open('/nav.html');
+  r = await env.call('browser_click', { target: 'Open the slow page' }); // 1.2 s server delay
+  ok(r);
+  assert.match(r.page.markdown, /Slow page loaded/);
+  await open('/nav.html');
+  r = await env.call('browser_click', { target: 'Navigate with script' }); // location.href after 150 ms
+  ok(r);
+  assert.match(r.page.url, /page2\.html\?via=js/);
+  r = await env.call('browser_back', {});
+  ok(r);
+  assert.match(r.page.url, /\/nav\.html$/);
+  r = await env.call('browser_forward', {});
+  ok(r);
+  assert.match(r.page.url, /page2\.html\?via=js/);
+  r = await env.call('browser_reload', {});
+  ok(r);
+  assert.match(r.page.markdown, /# Page two/);
+});
+
+test('new tab: a target=_blank link returns the new tab\'s page; list, switch and close tabs', async () => {
+  const first = await open('/newtab.html');
+  const openerTab = resultData(first).tabId;
+  let r = await env.call('browser_click', { target: 'Open the report' });
+  ok(r);
+  assert.match(r.page.markdown, /# Quarterly report/);
+  assert.match(r.page.markdown, /\| Quarter \| Revenue \|/);
+  const reportTab = r.page.tab_id;
+  assert.notEqual(reportTab, openerTab);
+  r = await env.call('browser_list_tabs', {});
+  ok(r);
+  const tabs = resultData(r).tabs;
+  assert.ok(tabs.some((t) => t.tabId === reportTab && /report\.html/.test(t.url)));
+  assert.ok(tabs.some((t) => t.tabId === openerTab));
+  r = await env.call('browser_switch_tab', { tab_id: openerTab });
+  ok(r);
+  assert.match(r.page.markdown, /# Reports/);
+  r = await env.call('browser_close_tab', { tab_id: reportTab });
+  ok(r);
+  r = await env.call('browser_list_tabs', {});
+  assert.ok(!resultData(r).tabs.some((t) => t.tabId === reportTab));
+  // open_url in a new tab
+  r = await env.call('browser_open_url', { url: env.url('/page2.html'), new_tab: true });
+  ok(r);
+  assert.notEqual(resultData(r).tabId, openerTab);
+  assert.match(r.page.markdown, /# Page two/);
+  ok(await env.call('browser_close_tab', { tab_id: resultData(r).tabId }));
+});
+
+test('ambiguous and missing targets: errors list candidates with refs', async () => {
+  let r = await open('/ambiguous.html');
+  r = await env.call('browser_click', { target: 'Delete' });
+  assert.equal(r.status, 'error');
+  const err = r.result.error;
+  assert.match(err, /matches 2 elements/);
+  assert.equal((err.match(/\[button "Delete" e\d+\]/g) || []).length, 2, err);
+  r = await env.call('browser_click', { target: 'Dleete' });
+  assert.equal(r.status, 'error');
+  assert.match(r.result.error, /No element matches "Dleete"/);
+  assert.match(r.result.error, /\[button "Delete" e\d+\]/);
+  // exact beats partial; visible beats hidden
+  r = await env.call('browser_click', { target: 'Archive' });
+  ok(r);
+  assert.match(r.result.message, /Archive all/);
+  // aria-label, non-Latin text, nested clickables
+  r = await env.call('browser_get_page', {});
+  assert.match(r.page.markdown, /\[button "Close dialog" e\d+\]/);
+  assert.match(r.page.markdown, /\[!\[Company logo\](\([^)]*\))? ?Home\]\([^)]*page2\.html\) \[e\d+\]/);
+  assert.equal((r.page.markdown.match(/Company logo/g) || []).length, 1);
+  r = await env.call('browser_click', { target: '登录' });
+  ok(r);
+  assert.match(r.page.markdown, /Chinese login clicked/);
+  // a ref that is gone
+  const md = (await env.call('browser_get_page', {})).page.markdown;
+  const ref = refOf(md, /button "Delete"/);
+  assert.ok(ref);
+  await open('/page2.html');
+  r = await env.call('browser_click', { target: ref });
+  assert.equal(r.status, 'error');
+  assert.match(r.result.error, new RegExp(`ref ${ref} is no longer on the page`));
+});
+
+test('refs stay stable across snapshots of the same page', async () => {
+  const a = (await open('/dom-change.html')).page.markdown;
+  const add = refOf(a, /button "Add item"/);
+  let r = await env.call('browser_click', { target: add });
+  ok(r);
+  assert.equal(refOf(r.page.markdown, /button "Add item"/), add);
+  r = await env.call('browser_click', { target: add });
+  ok(r);
+  assert.match(r.page.markdown, /3 items/);
+  r = await env.call('browser_click', { target: '#add' }); // CSS selector
+  ok(r);
+  assert.match(r.page.markdown, /4 items/);
+});
+
+test('same-origin iframe and open shadow root are in the page and can be used', async () => {
+  let r = await open('/frames.html');
+  const md = r.page.markdown;
+  assert.match(md, /Inside the frame/);
+  assert.match(md, /\[button "Press in frame" e\d+\]/);
+  assert.match(md, /Shadow count: \*\*0\*\*|Shadow count: 0/);
+  assert.match(md, /\[input text "Shadow search"[^\]]* e\d+\]/);
+  r = await env.call('browser_click', { target: 'Press in frame' });
+  ok(r);
+  assert.match(r.page.markdown, /Frame button was pressed/);
+  r = await env.call('browser_click', { target: 'Increment' });
+  ok(r);
+  assert.match(r.page.markdown, /Shadow count: (\*\*)?1/);
+  r = await env.call('browser_type', { target: 'Shadow search', text: 'deep' });
+  ok(r);
+  assert.match(r.page.markdown, /Echo: deep/);
+});
+
+test('Markdown: structure, states, hidden content dropped, no password values', async () => {
+  const md = (await open('/markdown.html')).page.markdown;
+  assert.match(md, /^# Main title$/m);
+  assert.match(md, /^## Section$/m);
+  assert.match(md, /\*\*bold\*\*/);
+  assert.match(md, /\[docs link\]\(https:\/\/example\.com\/docs\) \[e\d+\]/);
+  assert.match(md, /^- First$/m);
+  assert.match(md, /^1\. One$/m);
+  assert.match(md, /\| Name \| Qty \|\n\| --- \| --- \|\n\| Apple \| 3 \|/);
+  assert.match(md, /```js\nconst x = 1;\nconsole.log\(x\);\n```/);
+  assert.match(md, /!\[A chart of sales\]/);
+  assert.doesNotMatch(md, /SECRET HIDDEN TEXT|INVISIBLE TEXT|SCRIPT TEXT/);
+  assert.doesNotMatch(md, /pw-in-markup-123/);
+  assert.match(md, /\[input email "Email" value="a@b.c" e\d+\]/);
+  assert.match(md, /\[checkbox "Subscribe" checked e\d+\]/);
+  assert.match(md, /\[select "Size" value="Large"/);
+  assert.match(md, /\[textarea "Comment" value="Hello there" e\d+\]/);
+  assert.match(md, /\[button "Disabled button" disabled e\d+\]/);
+  assert.match(md, /\[button "Custom button" e\d+\]/);
+});
+
+test('screenshot: a PNG of the visible tab with the right size', async () => {
+  await open('/report.html');
+  const r = await env.call('browser_screenshot', {});
+  ok(r);
+  const d = resultData(r);
+  assert.equal(d.mimeType, 'image/png');
+  assert.ok(!d.data.startsWith('data:'), 'no data: prefix');
+  const size = pngSize(d.data);
+  assert.equal(size.width, d.width);
+  assert.equal(size.height, d.height);
+  // the window is 1000x700; the viewport is a little smaller than the window at most
+  assert.ok(size.width > 500 && size.width <= 1000 * 2, `width ${size.width}`);
+  assert.ok(size.height > 300 && size.height <= 700 * 2, `height ${size.height}`);
+});
+
+test('wait_for: text appears, selector disappears, timeout is an error', async () => {
+  await open('/dom-change.html');
+  ok(await env.call('browser_click', { target: 'Add later', wait_for_page_info: false }));
+  let r = await env.call('browser_wait_for', { text: 'Eggs (late)', timeout_ms: 5000 });
+  ok(r);
+  r = await env.call('browser_wait_for', { selector: '#spinner', state: 'hidden', timeout_ms: 5000 });
+  ok(r);
+  r = await env.call('browser_wait_for', { text: 'never there', timeout_ms: 1200 });
+  assert.equal(r.status, 'error');
+  assert.match(r.result.error, /timed out/);
+});
+
+test('scroll and press_key', async () => {
+  await open('/markdown.html');
+  let r = await env.call('browser_scroll', { direction: 'bottom' });
+  ok(r);
+  r = await env.call('browser_scroll', { direction: 'top' });
+  ok(r);
+  assert.match(r.result.message, /at the top/);
+  r = await env.call('browser_press_key', { key: 'Tab' });
+  ok(r);
+});
+
+test('open_url refuses javascript: URLs', async () => {
+  const r = await env.call('browser_open_url', { url: 'javascript:alert(1)' });
+  assert.equal(r.status, 'error');
+  assert.match(r.result.error, /only http, https and file/);
+});
+
+test('wait_for_page_info false: result without waiting for a page', async () => {
+  await open('/dom-change.html');
+  const r = await env.call('browser_click', { target: 'Add item', wait_for_page_info: false });
+  ok(r);
+  assert.equal(r.page, undefined);
+  await sleep(200);
+});

@@ -1,0 +1,54 @@
+#!/usr/bin/env node
+// Builds the dashboard into www/dist/: index.html + app.js + app.css, self-contained
+// (marked and DOMPurify are bundled; no CDN, no web fonts).
+//   node www/build.mjs            production build (minified)
+//   node www/build.mjs --dev      unminified with inline source maps
+//   node www/build.mjs --watch    rebuild on change (implies --dev)
+import * as esbuild from 'esbuild';
+import { mkdir, rm, copyFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const dist = join(here, 'dist');
+const watch = process.argv.includes('--watch');
+const dev = watch || process.argv.includes('--dev');
+
+await rm(dist, { recursive: true, force: true });
+await mkdir(dist, { recursive: true });
+
+const copyHtml = {
+  name: 'copy-index-html',
+  setup(build) {
+    build.onEnd(async (result) => {
+      if (result.errors.length === 0) await copyFile(join(here, 'index.html'), join(dist, 'index.html'));
+    });
+  },
+};
+
+const options = {
+  // app.js and app.css (the CSS is its own entry point, not imported from JS).
+  entryPoints: [
+    { in: join(here, 'src/app.js'), out: 'app' },
+    { in: join(here, 'src/app.css'), out: 'app' },
+  ],
+  outdir: dist,
+  bundle: true,
+  format: 'esm',
+  platform: 'browser',
+  target: ['chrome110', 'firefox115', 'safari16'],
+  minify: !dev,
+  sourcemap: dev ? 'inline' : false,
+  legalComments: dev ? 'inline' : 'eof',
+  charset: 'utf8',
+  logLevel: 'info',
+  plugins: [copyHtml],
+};
+
+if (watch) {
+  const ctx = await esbuild.context(options);
+  await ctx.watch();
+  console.log('watching www/src …');
+} else {
+  await esbuild.build(options);
+}

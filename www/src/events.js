@@ -1,0 +1,118 @@
+// GET /api/events (Server-Sent Events) → store.js. Reconnects with back-off; on 401 the
+// app switches to the login screen (checked via /api/status because EventSource hides the code).
+import { getJson, request } from './api.js';
+import * as store from './store.js';
+
+let source = null;
+let retryTimer = null;
+let retryDelay = 1000;
+let statusTimer = null;
+let stopped = false;
+let backfilled = false;
+
+export function startEvents() {
+  stopped = false;
+  connect();
+}
+
+export function stopEvents() {
+  stopped = true;
+  clearTimeout(retryTimer);
+  if (source) source.close();
+  source = null;
+  store.setSse('closed');
+}
+
+function connect() {
+  if (stopped) return;
+  if (source) source.close();
+  store.setSse(store.state.sse === 'open' ? 'reconnecting' : store.state.sse);
+  const es = new EventSource(new URL('api/events', document.baseURI).href);
+  source = es;
+
+  es.addEventListener('open', () => {
+    retryDelay = 1000;
+    store.setSse('open');
+  });
+  es.addEventListener('error', () => {
+    if (stopped || source !== es) return;
+    if (es.readyState === EventSource.CLOSED) {
+      store.setSse('reconnecting');
+      es.close();
+      // The server refused the stream (e.g. 401 after a daemon restart) or is gone: ask why.
+      request('api/status').then(
+        () => scheduleReconnect(),
+        (e) => { if (e.status !== 401) scheduleReconnect(); },
+      );
+    } else {
+      store.setSse('reconnecting'); // EventSource retries by itself
+    }
+  });
+
+  on(es, 'hello', (d) => {
+    store.setSse('open');
+    store.state.version = d.version ?? store.state.version;
+    store.state.callsInFlight = d.calls_in_flight ?? 0;
+    store.setBrowsers(d.browsers || []);
+    if (!backfilled) {
+      backfilled = true;
+      backfill();
+    }
+  });
+  on(es, 'browser', (d) => {
+    store.browserEvent(d);
+    refreshStatusSoon();
+  });
+  on(es, 'call_start', store.callStart);
+  on(es, 'call_end', store.callEnd);
+  on(es, 'page', store.pageEvent);
+}
+
+function on(es, name, fn) {
+  es.addEventListener(name, (ev) => {
+    let data;
+    try {
+      data = JSON.parse(ev.data);
+    } catch {
+      return;
+    }
+    fn(data);
+  });
+}
+
+function scheduleReconnect() {
+  if (stopped) return;
+  clearTimeout(retryTimer);
+  retryTimer = setTimeout(connect, retryDelay);
+  retryDelay = Math.min(retryDelay * 2, 15000);
+}
+
+/** Browser events carry few fields; /api/status has the full picture (versions, tabs). */
+function refreshStatusSoon() {
+  clearTimeout(statusTimer);
+  statusTimer = setTimeout(async () => {
+    try {
+      const s = await getJson('api/status');
+      store.state.callsInFlight = s.calls_in_flight ?? store.state.callsInFlight;
+      store.setBrowsers(s.browsers || []);
+    } catch {
+      /* shown elsewhere */
+    }
+  }, 300);
+}
+
+async function backfill() {
+  try {
+    const h = await getJson('api/history?limit=20');
+    store.backfillPages(h.pages || []);
+  } catch {
+    /* optional */
+  }
+  try {
+    const c = await getJson('api/commands?limit=50');
+    const list = Array.isArray(c) ? c : c.commands || c.calls || c.items || [];
+    store.backfillCalls(list);
+  } catch {
+    /* optional */
+  }
+}

@@ -1,0 +1,182 @@
+// Live state fed by GET /api/events (see events.js): browsers, tool calls, captured pages.
+// Views subscribe and re-render the parts they show.
+
+export const MAX_CALLS = 300;
+export const MAX_PAGES = 100;
+
+export const state = {
+  sse: 'connecting', // connecting | open | reconnecting | closed
+  version: null,
+  callsInFlight: 0,
+  /** client_id → {client_id, browser, browser_version, extension_version, capabilities,
+   *  connected_at, last_seen, tabs, connected: bool, disconnected_at} */
+  browsers: new Map(),
+  /** newest first */
+  calls: [],
+  callsById: new Map(),
+  /** newest first: {id, captured_at, client_id, tab_id, request_id, url, title, bytes} */
+  pages: [],
+};
+
+const listeners = new Set();
+let pending = null;
+
+/** fn(kinds: Set<'browsers'|'calls'|'pages'|'sse'>) — batched per animation frame. */
+export function subscribe(fn) {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
+
+export function notify(kind) {
+  if (!pending) {
+    pending = new Set();
+    const flush = () => {
+      const kinds = pending;
+      pending = null;
+      for (const fn of [...listeners]) fn(kinds);
+    };
+    if (document.hidden) setTimeout(flush, 50);
+    else requestAnimationFrame(flush);
+  }
+  pending.add(kind);
+}
+
+export function tabId(tab) {
+  return tab.tab_id ?? tab.tabId ?? tab.id;
+}
+
+export function setBrowsers(list, { replace = true } = {}) {
+  const seen = new Set();
+  for (const b of list || []) {
+    if (!b || !b.client_id) continue;
+    seen.add(b.client_id);
+    const old = state.browsers.get(b.client_id) || {};
+    state.browsers.set(b.client_id, { ...old, ...b, connected: true, disconnected_at: null });
+  }
+  if (replace) {
+    for (const [id, b] of state.browsers) {
+      if (!seen.has(id) && b.connected) {
+        state.browsers.set(id, { ...b, connected: false, disconnected_at: new Date().toISOString() });
+      }
+    }
+  }
+  notify('browsers');
+}
+
+export function browserEvent(d) {
+  if (!d || !d.client_id) return;
+  const old = state.browsers.get(d.client_id) || { client_id: d.client_id, tabs: [] };
+  const next = { ...old };
+  if (d.browser) next.browser = d.browser;
+  if (Array.isArray(d.tabs)) next.tabs = d.tabs;
+  for (const k of ['browser_version', 'extension_version', 'capabilities', 'connected_at', 'last_seen']) {
+    if (d[k] !== undefined) next[k] = d[k];
+  }
+  if (d.event === 'connected') {
+    next.connected = true;
+    next.disconnected_at = null;
+    next.connected_at = d.connected_at || new Date().toISOString();
+  } else if (d.event === 'disconnected') {
+    next.connected = false;
+    next.disconnected_at = new Date().toISOString();
+  } else {
+    next.connected = old.connected ?? true;
+    next.last_seen = new Date().toISOString();
+  }
+  state.browsers.set(d.client_id, next);
+  notify('browsers');
+}
+
+export function connectedBrowsers() {
+  return [...state.browsers.values()].filter((b) => b.connected);
+}
+
+function upsertCall(id, patch, { front = true } = {}) {
+  let call = state.callsById.get(id);
+  if (!call) {
+    call = { request_id: id, status: 'running', _t0: Date.now() };
+    state.callsById.set(id, call);
+    if (front) state.calls.unshift(call);
+    else state.calls.push(call);
+    while (state.calls.length > MAX_CALLS) state.callsById.delete(state.calls.pop().request_id);
+  }
+  Object.assign(call, patch);
+  notify('calls');
+  return call;
+}
+
+export function callStart(d) {
+  if (!d || !d.request_id) return;
+  state.callsInFlight += 1;
+  upsertCall(d.request_id, { ...d, status: 'running', _t0: Date.now() });
+}
+
+export function callEnd(d) {
+  if (!d || !d.request_id) return;
+  state.callsInFlight = Math.max(0, state.callsInFlight - 1);
+  const existing = state.callsById.get(d.request_id);
+  upsertCall(d.request_id, { ...d, status: d.status || 'error', _ended: Date.now(), _started: existing?._t0 });
+}
+
+/** Calls from GET /api/commands (older, appended after what SSE already delivered). */
+export function backfillCalls(list) {
+  for (const c of list) {
+    const id = c.request_id || c.requestId || c.id;
+    if (!id || state.callsById.has(String(id))) continue;
+    upsertCall(String(id), normaliseLoggedCall(c), { front: false });
+  }
+}
+
+function normaliseLoggedCall(c) {
+  let params = c.params ?? c.parameters ?? c.params_json ?? null;
+  if (typeof params === 'string') {
+    try {
+      params = JSON.parse(params);
+    } catch {
+      /* keep the string */
+    }
+  }
+  return {
+    tool: c.tool || c.name || c.command,
+    params,
+    client_id: c.client_id,
+    started_at: c.started_at || c.created_at || c.at,
+    status: c.status || (c.finished_at || c.ended_at ? 'success' : 'running'),
+    http_status: c.http_status,
+    summary: c.summary || c.error || c.message,
+    duration_ms: c.duration_ms ?? c.duration,
+    history_id: c.history_id ?? c.page_id,
+    _t0: Date.parse(c.started_at || c.created_at || '') || Date.now(),
+    _backfilled: true,
+  };
+}
+
+export function pageEvent(p) {
+  if (!p || p.id === undefined) return;
+  if (state.pages.some((x) => x.id === p.id)) return;
+  state.pages.unshift(p);
+  state.pages.sort((a, b) => b.id - a.id);
+  if (state.pages.length > MAX_PAGES) state.pages.length = MAX_PAGES;
+  if (p.request_id && state.callsById.has(p.request_id)) {
+    const call = state.callsById.get(p.request_id);
+    if (call.history_id === undefined) call.history_id = p.id;
+    notify('calls');
+  }
+  notify('pages');
+}
+
+export function backfillPages(list) {
+  for (const p of list) {
+    if (p && p.id !== undefined && !state.pages.some((x) => x.id === p.id)) state.pages.push(p);
+  }
+  state.pages.sort((a, b) => b.id - a.id);
+  if (state.pages.length > MAX_PAGES) state.pages.length = MAX_PAGES;
+  notify('pages');
+}
+
+export function setSse(s) {
+  if (state.sse !== s) {
+    state.sse = s;
+    notify('sse');
+  }
+}

@@ -1,0 +1,33 @@
+// Shown when /api/status answers 401 (no or expired session) or the daemon is unreachable.
+import { h } from './dom.js';
+
+export function loginScreen({ onRetry }) {
+  // A plain GET form to /login: the browser navigates there itself (the token goes to the daemon
+  // like the printed login URL does); no script ever reads the field.
+  const form = h('form', { class: 'login-form', method: 'get', action: 'login', autocomplete: 'off' },
+    h('label', { for: 'login-token' }, 'Or paste the token'),
+    h('div', { class: 'row' },
+      h('input', { id: 'login-token', name: 'token', type: 'password', required: true, spellcheck: 'false', placeholder: 'pairing token' }),
+      h('button', { class: 'btn btn-primary', type: 'submit' }, 'Log in')));
+  return h('section', { class: 'screen login', 'aria-labelledby': 'login-title' },
+    h('div', { class: 'card screen-card' },
+      h('div', { class: 'brand brand-big' }, h('span', { class: 'brand-mark', 'aria-hidden': 'true' }), 'Browser Bridge'),
+      h('h1', { id: 'login-title' }, 'Not logged in'),
+      h('p', null, 'This dashboard needs a session. Start the daemon and open the login URL it prints:'),
+      h('pre', { class: 'cmd' }, h('code', null, '$ browser-bridge serve\n…\nDashboard: http://127.0.0.1:8765/login?token=…')),
+      h('p', null, 'Lost it? Print the token (and login URL) again with:'),
+      h('pre', { class: 'cmd' }, h('code', null, '$ browser-bridge token')),
+      form,
+      h('p', { class: 'muted small' },
+        'Sessions live in the daemon’s memory: after a restart, open the login URL again.'),
+      h('div', { class: 'actions' }, h('button', { class: 'btn', type: 'button', onclick: onRetry }, 'Check again'))));
+}
+
+export function unreachableScreen({ message, onRetry }) {
+  return h('section', { class: 'screen' },
+    h('div', { class: 'card screen-card' },
+      h('h1', null, 'Daemon not reachable'),
+      h('p', null, message || 'The Browser Bridge daemon did not answer.'),
+      h('p', null, 'Is it running? Start it with ', h('code', null, 'browser-bridge serve'), ' and reload this page.'),
+      h('div', { class: 'actions' }, h('button', { class: 'btn btn-primary', type: 'button', onclick: onRetry }, 'Try again'))));
+}
