@@ -154,6 +154,7 @@ call_unlink(struct hub *h, struct hub_call *c, enum hub_outcome outcome)
 		}
 	}
 	h->n_calls--;
+	c->hnext = NULL; /* from here on hnext links the list of finished calls */
 	size_t i = c->heap_idx;
 	h->heap_len--;
 	if (i != h->heap_len) {
@@ -334,14 +335,14 @@ hub_call_start(struct hub *h, const struct hub_call_spec *sp, struct hub_call **
 void
 hub_shutdown(struct hub *h)
 {
-	struct hub_call *done = NULL;
+	struct hub_call *done = NULL, **tail = &done;
 	pthread_mutex_lock(&h->lock);
 	h->stopping = 1;
 	while (h->heap_len > 0) {
 		struct hub_call *c = h->heap[0];
 		call_unlink(h, c, HUB_SHUTDOWN);
-		c->hnext = done;
-		done = c;
+		*tail = c;
+		tail = &c->hnext;
 	}
 	pthread_mutex_unlock(&h->lock);
 	run_done(done);
@@ -372,7 +373,7 @@ browser_json(struct hub_browser *b)
 	json_object_set(o, "capabilities", json_object_get(b->info, "capabilities"));
 	json_object_set_new(o, "connected_at", json_string(c));
 	json_object_set_new(o, "last_seen", json_string(s));
-	json_object_set(o, "tabs", b->tabs ? b->tabs : json_array());
+	json_object_set_new(o, "tabs", b->tabs ? json_incref(b->tabs) : json_array());
 	size_t n = 0;
 	for (struct hub_call *k = b->calls; k; k = k->bnext)
 		n++;
@@ -646,13 +647,13 @@ hub_collect_writable(struct hub *h, void (*fn)(void *conn, void *arg), void *arg
 int64_t
 hub_expire(struct hub *h, int64_t now)
 {
-	struct hub_call *done = NULL;
+	struct hub_call *done = NULL, **tail = &done;
 	pthread_mutex_lock(&h->lock);
 	while (h->heap_len > 0 && h->heap[0]->deadline <= now) {
 		struct hub_call *c = h->heap[0];
 		call_unlink(h, c, HUB_TIMEOUT);
-		c->hnext = done;
-		done = c;
+		*tail = c;
+		tail = &c->hnext;
 	}
 	int64_t next = h->heap_len > 0 ? h->heap[0]->deadline : -1;
 	pthread_mutex_unlock(&h->lock);

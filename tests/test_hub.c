@@ -1,1 +1,319 @@
-int main(void){return 0;}
+/* Unit tests for src/hub.c: correlation by requestId, disconnects, timeouts, shutdown. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "hub.h"
+#include "util.h"
+
+static int wakes;
+static int n_done;
+static struct hub_call *last[16];
+
+static void
+wake(void *arg)
+{
+	(void)arg;
+	wakes++;
+}
+
+static void
+done(struct hub_call *c, void *arg)
+{
+	(void)arg;
+	last[n_done++ % 16] = c;
+}
+
+static struct hub_browser *
+attach(struct hub *h, const char *id, void *conn)
+{
+	json_t *hello = json_pack("{s:s, s:s, s:s}", "clientId", id, "token", "t", "browser", "Test");
+	void *replaced = NULL;
+	struct hub_browser *b = hub_browser_attach(h, hello, conn, &replaced);
+	json_decref(hello);
+	return b;
+}
+
+/* Start a click call and return the request id the browser was sent. */
+static char *
+start(struct hub *h, struct hub_browser *b, const char *client, long timeout_ms, char *rid_out)
+{
+	json_t *params = json_pack("{s:s}", "target", "x");
+	struct hub_call_spec sp = {"browser_click", "click", params, params, client, -1, 1, timeout_ms, done, NULL};
+	ck_assert_int_eq(hub_call_start(h, &sp, NULL), HUB_OK);
+	json_decref(params);
+	size_t len;
+	char *msg = hub_next_out(h, b, &len);
+	ck_assert_ptr_nonnull(msg);
+	json_t *m = json_loads(msg, 0, NULL);
+	ck_assert_str_eq(json_string_value(json_object_get(m, "type")), "command");
+	json_t *d = json_object_get(m, "data");
+	ck_assert_str_eq(json_string_value(json_object_get(d, "command")), "click");
+	ck_assert(json_is_true(json_object_get(d, "wait_for_page_info")));
+	strcpy(rid_out, json_string_value(json_object_get(d, "requestId")));
+	json_decref(m);
+	free(msg);
+	return rid_out;
+}
+
+static void
+result(struct hub *h, struct hub_browser *b, const char *rid, const char *status, int expect_rc)
+{
+	json_t *d = json_pack("{s:s, s:s, s:s}", "requestId", rid, "status", status, "message", "m");
+	char *err = NULL;
+	ck_assert_int_eq(hub_on_result(h, b, d, &err), expect_rc);
+	free(err);
+	json_decref(d);
+}
+
+static void
+page(struct hub *h, struct hub_browser *b, const char *rid, const char *md, int expect_rc)
+{
+	json_t *d = json_pack("{s:s, s:s, s:s, s:s}", "requestId", rid, "url", "http://x/", "title", "T", "markdown", md);
+	char *err = NULL;
+	ck_assert_int_eq(hub_on_page(h, b, d, &err), expect_rc);
+	free(err);
+	json_decref(d);
+}
+
+static void
+reset(void)
+{
+	n_done = 0;
+	memset(last, 0, sizeof last);
+}
+
+START_TEST(no_browser)
+{
+	struct hub *h = hub_create(NULL, NULL, wake, NULL);
+	struct hub_call_spec sp = {"browser_click", "click", NULL, NULL, NULL, -1, 1, 1000, done, NULL};
+	ck_assert_int_eq(hub_call_start(h, &sp, NULL), HUB_E_NO_BROWSER);
+	attach(h, "a", (void *)1);
+	sp.client_id = "nope";
+	ck_assert_int_eq(hub_call_start(h, &sp, NULL), HUB_E_UNKNOWN_CLIENT);
+	hub_shutdown(h);
+	hub_free(h);
+}
+END_TEST
+
+START_TEST(out_of_order_answers)
+{
+	reset();
+	struct hub *h = hub_create(NULL, NULL, wake, NULL);
+	struct hub_browser *b = attach(h, "a", (void *)1);
+	char r1[37], r2[37];
+	start(h, b, NULL, 10000, r1);
+	start(h, b, NULL, 10000, r2);
+	ck_assert_str_ne(r1, r2);
+	ck_assert_int_eq(hub_calls_in_flight(h), 2);
+	/* The second call's page and result arrive first, interleaved with the first's. */
+	page(h, b, r2, "page two", 0);
+	result(h, b, r1, "success", 0);
+	ck_assert_int_eq(n_done, 0);
+	result(h, b, r2, "success", 0);
+	ck_assert_int_eq(n_done, 1);
+	ck_assert_str_eq(last[0]->request_id, r2);
+	ck_assert_str_eq(json_string_value(json_object_get(last[0]->page, "markdown")), "page two");
+	page(h, b, r1, "page one", 0);
+	ck_assert_int_eq(n_done, 2);
+	ck_assert_str_eq(last[1]->request_id, r1);
+	ck_assert_str_eq(json_string_value(json_object_get(last[1]->page, "markdown")), "page one");
+	ck_assert_int_eq(last[1]->outcome, HUB_COMPLETE);
+	hub_call_free(last[0]);
+	hub_call_free(last[1]);
+	ck_assert_int_eq(hub_calls_in_flight(h), 0);
+	hub_free(h);
+}
+END_TEST
+
+START_TEST(other_browser_cannot_answer)
+{
+	reset();
+	struct hub *h = hub_create(NULL, NULL, wake, NULL);
+	struct hub_browser *a = attach(h, "a", (void *)1);
+	struct hub_browser *b = attach(h, "b", (void *)2);
+	char r[37];
+	start(h, a, "a", 10000, r);
+	result(h, b, r, "success", -1);
+	page(h, b, r, "forged", -1);
+	ck_assert_int_eq(n_done, 0);
+	result(h, a, r, "success", 0);
+	page(h, a, r, "real", 0);
+	ck_assert_int_eq(n_done, 1);
+	ck_assert_str_eq(json_string_value(json_object_get(last[0]->page, "markdown")), "real");
+	hub_call_free(last[0]);
+	/* Unknown and finished ids are refused. */
+	result(h, a, r, "success", -1);
+	result(h, a, "00000000-0000-4000-8000-000000000000", "success", -1);
+	hub_free(h);
+}
+END_TEST
+
+START_TEST(most_recent_browser_serves)
+{
+	reset();
+	struct hub *h = hub_create(NULL, NULL, wake, NULL);
+	struct hub_browser *a = attach(h, "a", (void *)1);
+	struct hub_browser *b = attach(h, "b", (void *)2);
+	char r[37];
+	start(h, b, NULL, 10000, r); /* b attached last: it is the most recently active */
+	json_t *tabs = json_array();
+	hub_on_tabs(h, a, tabs);      /* now a is */
+	json_decref(tabs);
+	char r2[37];
+	start(h, a, NULL, 10000, r2);
+	json_t *st = hub_status(h);
+	ck_assert_int_eq(json_array_size(st), 2);
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(st, 0), "client_id")), "a");
+	json_decref(st);
+	hub_shutdown(h);
+	ck_assert_int_eq(n_done, 2);
+	ck_assert_int_eq(last[0]->outcome, HUB_SHUTDOWN);
+	hub_call_free(last[0]);
+	hub_call_free(last[1]);
+	hub_free(h);
+}
+END_TEST
+
+START_TEST(disconnect_fails_at_once)
+{
+	reset();
+	struct hub *h = hub_create(NULL, NULL, wake, NULL);
+	struct hub_browser *a = attach(h, "a", (void *)1);
+	struct hub_browser *b = attach(h, "b", (void *)2);
+	char r1[37], r2[37];
+	start(h, a, "a", 10000, r1);
+	start(h, b, "b", 10000, r2);
+	result(h, a, r1, "success", 0);
+	hub_browser_detach(h, a);
+	ck_assert_int_eq(n_done, 1);
+	ck_assert_int_eq(last[0]->outcome, HUB_DISCONNECTED);
+	ck_assert_str_eq(last[0]->request_id, r1);
+	ck_assert_int_eq(hub_calls_in_flight(h), 1);
+	hub_call_free(last[0]);
+	hub_shutdown(h);
+	hub_call_free(last[1]);
+	hub_free(h);
+}
+END_TEST
+
+START_TEST(replaced_by_same_client_id)
+{
+	reset();
+	struct hub *h = hub_create(NULL, NULL, wake, NULL);
+	struct hub_browser *a = attach(h, "a", (void *)1);
+	char r[37];
+	start(h, a, NULL, 10000, r);
+	json_t *hello = json_pack("{s:s, s:s}", "clientId", "a", "token", "t");
+	void *replaced = NULL;
+	struct hub_browser *a2 = hub_browser_attach(h, hello, (void *)3, &replaced);
+	json_decref(hello);
+	ck_assert_ptr_eq(replaced, (void *)1);
+	ck_assert_ptr_nonnull(a2);
+	ck_assert_int_eq(n_done, 1);
+	ck_assert_int_eq(last[0]->outcome, HUB_DISCONNECTED);
+	hub_call_free(last[0]);
+	json_t *st = hub_status(h);
+	ck_assert_int_eq(json_array_size(st), 1);
+	json_decref(st);
+	hub_free(h);
+}
+END_TEST
+
+START_TEST(timeouts_and_partial)
+{
+	reset();
+	struct hub *h = hub_create(NULL, NULL, wake, NULL);
+	struct hub_browser *a = attach(h, "a", (void *)1);
+	char r1[37], r2[37], r3[37];
+	start(h, a, NULL, 100, r1);
+	start(h, a, NULL, 50, r2);
+	start(h, a, NULL, 100000, r3);
+	result(h, a, r1, "success", 0); /* result but no page: partial */
+	int64_t now = util_mono_ms();
+	int64_t next = hub_expire(h, now);
+	ck_assert_int_eq(n_done, 0);
+	ck_assert(next > now && next <= now + 50);
+	next = hub_expire(h, now + 200);
+	ck_assert_int_eq(n_done, 2);
+	ck_assert_str_eq(last[0]->request_id, r2); /* earliest deadline first */
+	ck_assert_ptr_null(last[0]->result);
+	ck_assert_str_eq(last[1]->request_id, r1);
+	ck_assert_ptr_nonnull(last[1]->result);
+	ck_assert_int_eq(last[1]->outcome, HUB_TIMEOUT);
+	ck_assert(next > now + 90000);
+	hub_call_free(last[0]);
+	hub_call_free(last[1]);
+	hub_shutdown(h);
+	hub_call_free(last[2]);
+	hub_free(h);
+}
+END_TEST
+
+START_TEST(error_without_page)
+{
+	reset();
+	struct hub *h = hub_create(NULL, NULL, wake, NULL);
+	struct hub_browser *a = attach(h, "a", (void *)1);
+	char r[37];
+	start(h, a, NULL, 10000, r);
+	json_t *d = json_pack("{s:s, s:s, s:s, s:b}", "requestId", r, "status", "error", "error", "not found",
+	                      "pageFollows", 0);
+	char *err = NULL;
+	ck_assert_int_eq(hub_on_result(h, a, d, &err), 0);
+	json_decref(d);
+	ck_assert_int_eq(n_done, 1);
+	ck_assert_int_eq(last[0]->outcome, HUB_COMPLETE);
+	ck_assert_ptr_null(last[0]->page);
+	hub_call_free(last[0]);
+	hub_free(h);
+}
+END_TEST
+
+START_TEST(many_calls)
+{
+	reset();
+	struct hub *h = hub_create(NULL, NULL, wake, NULL);
+	struct hub_browser *a = attach(h, "a", (void *)1);
+	enum { N = 5000 };
+	static char rids[N][37];
+	for (int i = 0; i < N; i++)
+		start(h, a, NULL, 1000 + i, rids[i]);
+	ck_assert_int_eq(hub_calls_in_flight(h), N);
+	for (int i = N - 1; i >= 0; i--) {
+		result(h, a, rids[i], "success", 0);
+		page(h, a, rids[i], rids[i], 0);
+		ck_assert_str_eq(last[(n_done - 1) % 16]->request_id, rids[i]);
+		ck_assert_str_eq(json_string_value(json_object_get(last[(n_done - 1) % 16]->page, "markdown")), rids[i]);
+		hub_call_free(last[(n_done - 1) % 16]);
+	}
+	ck_assert_int_eq(n_done, N);
+	ck_assert_int_eq(hub_calls_in_flight(h), 0);
+	hub_free(h);
+}
+END_TEST
+
+int
+main(void)
+{
+	Suite *s = suite_create("hub");
+	TCase *tc = tcase_create("hub");
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, no_browser);
+	tcase_add_test(tc, out_of_order_answers);
+	tcase_add_test(tc, other_browser_cannot_answer);
+	tcase_add_test(tc, most_recent_browser_serves);
+	tcase_add_test(tc, disconnect_fails_at_once);
+	tcase_add_test(tc, replaced_by_same_client_id);
+	tcase_add_test(tc, timeouts_and_partial);
+	tcase_add_test(tc, error_without_page);
+	tcase_add_test(tc, many_calls);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}

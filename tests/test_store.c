@@ -1,1 +1,212 @@
-int main(void){return 0;}
+/* Unit tests for src/store.c: group commit, acknowledgement after commit, FTS, retention, schema. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "store.h"
+#include "util.h"
+
+static char dir[64];
+static int acked;
+static int64_t last_id;
+
+static char *
+db_path(void)
+{
+	static char p[128];
+	snprintf(p, sizeof p, "%s/h.db", dir);
+	return p;
+}
+
+static void
+setup(void)
+{
+	snprintf(dir, sizeof dir, "/tmp/bb-test-store-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	acked = 0;
+}
+
+static void
+teardown(void)
+{
+	char *cmd = xasprintf("rm -rf %s", dir);
+	ck_assert_int_eq(system(cmd), 0);
+	free(cmd);
+}
+
+/* The page callback runs after commit: the row must be visible to a fresh connection by then. */
+static void
+on_page(json_t *page, int64_t id, void *arg)
+{
+	(void)arg;
+	sqlite3 *db;
+	ck_assert_int_eq(sqlite3_open(db_path(), &db), SQLITE_OK);
+	sqlite3_stmt *st;
+	ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT url FROM pages WHERE id = ?", -1, &st, NULL), SQLITE_OK);
+	sqlite3_bind_int64(st, 1, id);
+	ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+	ck_assert_str_eq((const char *)sqlite3_column_text(st, 0), json_string_value(json_object_get(page, "url")));
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	ck_assert_int_eq(json_integer_value(json_object_get(page, "history_id")), id);
+	acked++;
+	last_id = id;
+}
+
+static void
+add(struct store *s, const char *url, const char *title, const char *md)
+{
+	json_t *p = json_pack("{s:s, s:s, s:s, s:s, s:s, s:i}", "url", url, "title", title, "markdown", md, "clientId",
+	                      "c1", "captured_at", "2026-01-01T00:00:00.000Z", "tabId", 3);
+	store_add_page(s, p, on_page, NULL);
+}
+
+START_TEST(pages_roundtrip)
+{
+	struct store_opts o = {0, 0, 0};
+	char *err = NULL;
+	struct store *s = store_open(db_path(), &o, &err);
+	ck_assert_ptr_nonnull(s);
+	add(s, "https://example.com/a", "Alpha", "# Alpha\n\nThe quick brown fox");
+	add(s, "https://example.org/b", "Beta", "# Beta\n\nlazy dogs sleep");
+	add(s, "https://example.com/c", "Gamma", "# Gamma\n\nfox again, 登录");
+	store_flush(s);
+	ck_assert_int_eq(acked, 3);
+	struct store_query q = {NULL, NULL, 50, 0};
+	int bad;
+	json_t *h = store_history(s, &q, &bad, &err);
+	json_t *pages = json_object_get(h, "pages");
+	ck_assert_int_eq(json_array_size(pages), 3);
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(pages, 0), "title")), "Gamma");
+	json_decref(h);
+	q.q = "fox";
+	h = store_history(s, &q, &bad, &err);
+	ck_assert_int_eq(json_array_size(json_object_get(h, "pages")), 2);
+	json_decref(h);
+	q.url = "example.org";
+	q.q = NULL;
+	h = store_history(s, &q, &bad, &err);
+	ck_assert_int_eq(json_array_size(json_object_get(h, "pages")), 1);
+	json_decref(h);
+	/* Not FTS syntax: searched as quoted terms instead of failing. */
+	q.url = NULL;
+	q.q = "example.com \"unbalanced";
+	h = store_history(s, &q, &bad, &err);
+	ck_assert_ptr_nonnull(h);
+	json_decref(h);
+	/* Paging with before. */
+	q.q = NULL;
+	q.limit = 2;
+	h = store_history(s, &q, &bad, &err);
+	ck_assert_int_eq(json_array_size(json_object_get(h, "pages")), 2);
+	q.before = json_integer_value(json_object_get(h, "next_before"));
+	json_decref(h);
+	h = store_history(s, &q, &bad, &err);
+	ck_assert_int_eq(json_array_size(json_object_get(h, "pages")), 1);
+	json_decref(h);
+	json_t *p = store_page(s, last_id);
+	ck_assert_str_eq(json_string_value(json_object_get(p, "markdown")), "# Gamma\n\nfox again, 登录");
+	ck_assert_int_eq(json_integer_value(json_object_get(p, "tab_id")), 3);
+	json_decref(p);
+	ck_assert_ptr_null(store_page(s, 9999));
+	store_close(s);
+}
+END_TEST
+
+START_TEST(commands_and_reopen)
+{
+	struct store_opts o = {0, 0, 0};
+	char *err = NULL;
+	struct store *s = store_open(db_path(), &o, &err);
+	json_t *rec = json_pack("{s:s, s:s, s:s, s:{s:s}, s:s, s:i, s:s, s:s, s:i}", "request_id", "r1", "tool",
+	                        "browser_click", "command", "click", "params", "target", "x", "status", "success",
+	                        "http_status", 200, "started_at", "2026-01-01T00:00:00.000Z", "finished_at",
+	                        "2026-01-01T00:00:01.000Z", "duration_ms", 1000);
+	store_add_command(s, rec);
+	store_close(s);
+	s = store_open(db_path(), &o, &err);
+	ck_assert_ptr_nonnull(s);
+	json_t *c = store_commands(s, 10, 0);
+	json_t *arr = json_object_get(c, "commands");
+	ck_assert_int_eq(json_array_size(arr), 1);
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(json_array_get(arr, 0), "params"), "target")),
+	                 "x");
+	json_decref(c);
+	json_t *st = store_stats(s);
+	ck_assert_int_eq(json_integer_value(json_object_get(st, "commands")), 1);
+	json_decref(st);
+	store_close(s);
+	/* The schema is versioned. */
+	sqlite3 *db;
+	sqlite3_open(db_path(), &db);
+	sqlite3_stmt *stmt;
+	sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &stmt, NULL);
+	ck_assert_int_eq(sqlite3_step(stmt), SQLITE_ROW);
+	ck_assert_int_ge(sqlite3_column_int(stmt, 0), 1);
+	sqlite3_finalize(stmt);
+	sqlite3_close(db);
+}
+END_TEST
+
+START_TEST(retention_rows)
+{
+	struct store_opts o = {0, 10, 0};
+	char *err = NULL;
+	struct store *s = store_open(db_path(), &o, &err);
+	for (int i = 0; i < 1100; i++) {
+		char md[64];
+		snprintf(md, sizeof md, "page number %d", i);
+		add(s, "https://example.com/x", "X", md);
+	}
+	store_flush(s);
+	json_t *st = store_stats(s);
+	ck_assert_int_le(json_integer_value(json_object_get(st, "pages")), 110);
+	json_decref(st);
+	/* The newest page survived and the FTS index follows the deletes. */
+	struct store_query q = {"number", NULL, 500, 0};
+	int bad;
+	json_t *h = store_history(s, &q, &bad, &err);
+	ck_assert_int_le(json_array_size(json_object_get(h, "pages")), 110);
+	json_decref(h);
+	json_t *p = store_page(s, last_id);
+	ck_assert_ptr_nonnull(p);
+	json_decref(p);
+	store_close(s);
+}
+END_TEST
+
+START_TEST(bad_path)
+{
+	struct store_opts o = {0, 0, 0};
+	char *err = NULL;
+	struct store *s = store_open("/proc/nope/h.db", &o, &err);
+	ck_assert_ptr_null(s);
+	ck_assert_ptr_nonnull(err);
+	free(err);
+	store_close(NULL);
+}
+END_TEST
+
+int
+main(void)
+{
+	Suite *s = suite_create("store");
+	TCase *tc = tcase_create("store");
+	tcase_set_timeout(tc, 60);
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, pages_roundtrip);
+	tcase_add_test(tc, commands_and_reopen);
+	tcase_add_test(tc, retention_rows);
+	tcase_add_test(tc, bad_path);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_set_fork_status(sr, CK_NOFORK);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}

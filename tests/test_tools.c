@@ -1,1 +1,96 @@
-int main(void){return 0;}
+/* Unit tests for src/tools.c: the catalog and schema validation. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "tools.h"
+
+static struct tools *t;
+
+static const char *
+field_of(const char *tool, const char *params_json)
+{
+	static char field[64];
+	json_t *p = json_loads(params_json, 0, NULL);
+	ck_assert_ptr_nonnull(p);
+	json_t *err = tools_validate(t, tools_find(t, tool), p);
+	json_decref(p);
+	if (err == NULL)
+		return NULL;
+	ck_assert_str_eq(json_string_value(json_object_get(err, "error")), "invalid_params");
+	ck_assert_ptr_nonnull(json_string_value(json_object_get(err, "expected")));
+	ck_assert_ptr_nonnull(json_string_value(json_object_get(err, "message")));
+	snprintf(field, sizeof field, "%s", json_string_value(json_object_get(err, "field")));
+	json_decref(err);
+	return field;
+}
+
+START_TEST(catalog_shape)
+{
+	json_t *c = tools_catalog(t);
+	json_t *arr = json_object_get(c, "tools");
+	ck_assert_int_ge(json_array_size(arr), 15);
+	size_t i;
+	json_t *v;
+	json_array_foreach(arr, i, v)
+	{
+		const char *name = json_string_value(json_object_get(v, "name"));
+		ck_assert(strncmp(name, "browser_", 8) == 0);
+		ck_assert_int_gt(strlen(json_string_value(json_object_get(v, "description"))), 30);
+		json_t *schema = json_object_get(v, "parameters");
+		ck_assert_str_eq(json_string_value(json_object_get(schema, "type")), "object");
+		json_t *props = json_object_get(schema, "properties");
+		ck_assert_ptr_nonnull(json_object_get(props, "timeout_ms"));
+		ck_assert_ptr_nonnull(json_object_get(props, "client_id"));
+		ck_assert(json_equal(schema, json_object_get(v, "input_schema")));
+		const char *k;
+		json_t *ps;
+		json_object_foreach(props, k, ps) ck_assert_ptr_nonnull(json_object_get(ps, "description"));
+	}
+	json_decref(c);
+	ck_assert_ptr_nonnull(tools_find(t, "browser_open_url"));
+	ck_assert_ptr_null(tools_find(t, "browser_nope"));
+}
+END_TEST
+
+START_TEST(validation)
+{
+	ck_assert_ptr_null(field_of("browser_click", "{\"target\": \"Login\"}"));
+	ck_assert_str_eq(field_of("browser_click", "{}"), "target");
+	ck_assert_str_eq(field_of("browser_click", "{\"target\": 3}"), "target");
+	ck_assert_str_eq(field_of("browser_click", "{\"target\": \"\"}"), "target");
+	ck_assert_str_eq(field_of("browser_click", "{\"target\": \"x\", \"bogus\": 1}"), "bogus");
+	ck_assert_str_eq(field_of("browser_click", "{\"target\": \"x\", \"timeout_ms\": 5}"), "timeout_ms");
+	ck_assert_str_eq(field_of("browser_click", "{\"target\": \"x\", \"timeout_ms\": 1.5}"), "timeout_ms");
+	ck_assert_str_eq(field_of("browser_click", "{\"target\": \"x\", \"wait_for_page_info\": \"yes\"}"),
+	                 "wait_for_page_info");
+	ck_assert_ptr_null(field_of("browser_type", "{\"target\": \"q\", \"text\": \"\", \"submit\": true}"));
+	ck_assert_str_eq(field_of("browser_type", "{\"target\": \"q\"}"), "text");
+	ck_assert_str_eq(field_of("browser_scroll", "{\"direction\": \"sideways\"}"), "direction");
+	ck_assert_ptr_null(field_of("browser_scroll", "{\"direction\": \"up\", \"amount\": 300}"));
+	ck_assert_str_eq(field_of("browser_switch_tab", "{}"), "tab_id");
+	ck_assert_str_eq(field_of("browser_switch_tab", "{\"tab_id\": -4}"), "tab_id");
+	ck_assert_str_eq(field_of("browser_wait_for", "{}"), "text");
+	ck_assert_str_eq(field_of("browser_open_url", "[1, 2]"), "(body)");
+}
+END_TEST
+
+int
+main(void)
+{
+	t = tools_create(NULL, NULL, NULL);
+	Suite *s = suite_create("tools");
+	TCase *tc = tcase_create("tools");
+	tcase_add_test(tc, catalog_shape);
+	tcase_add_test(tc, validation);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_set_fork_status(sr, CK_NOFORK);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	tools_free(t);
+	return failed ? 1 : 0;
+}

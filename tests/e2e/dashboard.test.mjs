@@ -169,6 +169,8 @@ describe('dashboard (www/) against the real daemon', { timeout: 180000 }, () => 
     const row = page.locator('.call', { hasText: openUrl }).first();
     await row.locator('.badge-run').waitFor({ timeout: 5000 });
     assert.match(await row.locator('.call-params summary').innerText(), /docs\.example\.org/);
+    await page.waitForTimeout(400); // let the elapsed-time counter tick once
+    await shot('live-running');
     const answer = await call;
     delayMs = 60;
     assert.equal(answer.status, 200, JSON.stringify(answer.body));
@@ -204,6 +206,7 @@ describe('dashboard (www/) against the real daemon', { timeout: 180000 }, () => 
     await page.press('#history-q', 'Enter');
     await page.waitForFunction(() => [...document.querySelectorAll('.history .pagerow')].every((e) => e.textContent.includes('cart')) && document.querySelectorAll('.history .pagerow').length > 0);
     assert.match(page.url(), /q=zanzibar/);
+    await page.locator('.history .snippet mark', { hasText: /zanzibar/i }).waitFor();
     await shot('history-search');
 
     await page.fill('#history-q', '');
@@ -332,6 +335,11 @@ describe('dashboard (www/) against the real daemon', { timeout: 180000 }, () => 
     await page.locator('form.run-form').waitFor();
     await shot('console-narrow', { fullPage: true });
     await page.setViewportSize(LAPTOP);
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.goto(`${daemon.base}/#/live`);
+    await page.locator('.call').first().waitFor();
+    await shot('live-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
   });
 
   it('follows a browser disconnecting', async () => {

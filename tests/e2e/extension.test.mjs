@@ -247,11 +247,12 @@ test('screenshot: a PNG of the visible tab with the right size', async () => {
 test('wait_for: text appears, selector disappears, timeout is an error', async () => {
   await open('/dom-change.html');
   ok(await env.call('browser_click', { target: 'Add later', wait_for_page_info: false }));
-  let r = await env.call('browser_wait_for', { text: 'Eggs (late)', timeout_ms: 5000 });
+  let r = await env.call('browser_wait_for', { text: 'Eggs (late)', wait_ms: 5000 });
   ok(r);
-  r = await env.call('browser_wait_for', { selector: '#spinner', state: 'hidden', timeout_ms: 5000 });
+  r = await env.call('browser_wait_for', { selector: '#spinner', state: 'hidden', wait_ms: 5000 });
   ok(r);
-  r = await env.call('browser_wait_for', { text: 'never there', timeout_ms: 1200 });
+  // wait_ms: how long to wait (the daemon's parameter); timeout_ms: the whole call
+  r = await env.call('browser_wait_for', { text: 'never there', wait_ms: 1000, timeout_ms: 8000 });
   assert.equal(r.status, 'error');
   assert.match(r.result.error, /timed out/);
 });
@@ -277,6 +278,6 @@ test('wait_for_page_info false: result without waiting for a page', async () => 
   await open('/dom-change.html');
   const r = await env.call('browser_click', { target: 'Add item', wait_for_page_info: false });
   ok(r);
-  assert.equal(r.page, undefined);
+  assert.ok(r.page == null, 'no page');
   await sleep(200);
 });

@@ -117,9 +117,10 @@ export async function startMockDaemon({ token = randomUUID(), httpPort = 0, wsPo
           c.done = true; clearTimeout(c.timer);
           setTimeout(() => calls.delete(requestId), 5000);
           const r = c.result;
-          const { requestId: _r, ...result } = r;
+          const { requestId: _r, result: extra, ...rest } = r;
+          const result = { ...(extra || {}), ...rest }; // like the real daemon: command data merged in
           const page = c.page ? { url: c.page.url, title: c.page.title, markdown: c.page.markdown, tab_id: c.page.tabId, truncated: c.page.truncated } : undefined;
-          resolve([200, { status: r.status, tool, request_id: requestId, summary: r.message, result, ...(page ? { page } : {}) }]);
+          resolve([200, { status: r.status, tool, request_id: requestId, summary: r.message, result, page: page || null }]);
         },
         fail(code, message) {
           if (c.done) return;
