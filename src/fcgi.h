@@ -10,8 +10,9 @@
 
 struct fcgi;
 struct router;
+struct config;
 
-struct fcgi *fcgi_start(const char *spec, struct router *router, char **err);
+struct fcgi *fcgi_start(const struct config *cfg, struct router *router, char **err);
 void fcgi_stop(struct fcgi *f);
 
 #endif

@@ -32,6 +32,21 @@
 /* Idle seconds before an HTTP keep-alive connection is closed (waiting calls are exempt). */
 #define BB_HTTP_IDLE_TIMEOUT_S 60
 
+/*
+ * FastCGI (see docs/fastcgi.md): connections served at once (behind nginx each waiting call holds
+ * one; poll() is linear in them), requests in progress over all of them (what FCGI_MAX_REQS
+ * reports), and connections the kernel queues unaccepted while the responder is full.
+ */
+#define BB_FCGI_MAX_CONNECTIONS 4096
+#define BB_FCGI_MAX_REQUESTS 8192
+#define BB_FCGI_BACKLOG 1024
+/* Largest FCGI_PARAMS stream of one request: the CGI variables plus every HTTP header. */
+#define BB_FCGI_MAX_PARAMS_BYTES (64u * 1024)
+/* Idle seconds before a FastCGI connection with no call waiting is closed. */
+#define BB_FCGI_IDLE_TIMEOUT_S 60
+/* Bytes queued towards one FastCGI connection before it is read no further and its streams pause. */
+#define BB_FCGI_OUT_HIGH (256u * 1024)
+
 /* Tool calls. */
 #define BB_CALL_TIMEOUT_DEFAULT_MS 30000
 #define BB_CALL_TIMEOUT_MIN_MS 100

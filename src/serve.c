@@ -25,6 +25,10 @@
 #include "util.h"
 #include "ws.h"
 
+#ifndef SYSCONFDIR
+#define SYSCONFDIR "/usr/local/etc"
+#endif
+
 static const struct option long_opts[] = {
 	{"config", required_argument, NULL, 'c'},
 	{"http", required_argument, NULL, 'H'},
@@ -127,8 +131,12 @@ serve_load_config(struct config *cfg, int argc, char **argv, int *stop_at, char 
 		}
 	}
 	char *dflt = NULL;
-	if (file == NULL)
+	if (file == NULL) {
+		/* The user's file, else the installed sample (all comments unless an admin edited it). */
 		file = dflt = config_default_file();
+		if (access(dflt, F_OK) != 0)
+			file = SYSCONFDIR "/browser-bridge/browser-bridge.conf";
+	}
 	int rc = config_load_file(cfg, file, dflt == NULL, err);
 	free(dflt);
 	if (rc != 0)
@@ -215,7 +223,7 @@ serve_main(int argc, char **argv)
 	router = router_create(&cfg, auth, hub, store, events, tools);
 	if ((http = http_start(&cfg, router, &err)) == NULL)
 		goto fail;
-	if (cfg.fastcgi && (fcgi = fcgi_start(cfg.fastcgi, router, &err)) == NULL)
+	if (cfg.fastcgi && (fcgi = fcgi_start(&cfg, router, &err)) == NULL)
 		goto fail;
 	if (ws_start(ws, &err) != 0)
 		goto fail;

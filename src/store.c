@@ -70,7 +70,9 @@ static const char *const migrations[] = {
 	"         c.page_id, c.error\n"
 	"  FROM commands c LEFT JOIN pages p ON p.id = c.page_id ORDER BY c.id DESC;\n"
 	"CREATE VIEW sites AS\n"
-	"  SELECT substr(url, 1, instr(substr(url, instr(url, '//') + 2), '/') + instr(url, '//')) AS site,\n"
+	"  SELECT CASE WHEN instr(substr(url, instr(url, '//') + 2), '/') > 0\n"
+	"    THEN substr(url, 1, instr(url, '//') + instr(substr(url, instr(url, '//') + 2), '/'))\n"
+	"    ELSE url END AS site,\n"
 	"         count(*) AS pages, max(captured_at) AS last_seen\n"
 	"  FROM pages GROUP BY site ORDER BY pages DESC;\n",
 };

@@ -343,13 +343,14 @@ struct pending {
 	struct tools *t;
 	const struct tool *tool;
 	long timeout_ms;
+	size_t text_length; /* the typed text itself is not kept */
 	tools_answer_fn cb;
 	void *arg;
 };
 
 /* Fill {param} placeholders from the call's parameters ({text_length} is the length of text). */
 static void
-expand(struct buf *b, const char *tpl, json_t *params)
+expand(struct buf *b, const char *tpl, json_t *params, size_t text_length)
 {
 	for (const char *p = tpl; *p;) {
 		const char *open = strchr(p, '{'), *close = open ? strchr(open, '}') : NULL;
@@ -362,7 +363,7 @@ expand(struct buf *b, const char *tpl, json_t *params)
 		snprintf(key, sizeof key, "%.*s", (int)(close - open - 1), open + 1);
 		json_t *v = json_object_get(params, key);
 		if (!strcmp(key, "text_length"))
-			buf_printf(b, "%zu", json_string_length(json_object_get(params, "text")));
+			buf_printf(b, "%zu", text_length);
 		else if (json_is_string(v))
 			buf_printf(b, "%.200s", json_string_value(v));
 		else if (json_is_integer(v))
@@ -375,31 +376,33 @@ expand(struct buf *b, const char *tpl, json_t *params)
 
 /* One sentence saying what happened, for a model or a person (seed 003's summary). */
 static char *
-summarize(const struct tool *tool, json_t *params, const char *status, json_t *result, json_t *page,
-          enum hub_outcome outcome, long timeout_ms)
+summarize(const struct pending *p, json_t *params, const char *status, json_t *result, json_t *page,
+          enum hub_outcome outcome)
 {
+	const struct tool *tool = p->tool;
+	long timeout_ms = p->timeout_ms;
 	struct buf b = {0};
 	if (outcome == HUB_DISCONNECTED || outcome == HUB_SHUTDOWN) {
 		buf_adds(&b, outcome == HUB_SHUTDOWN ? "The daemon is shutting down; could not " :
 		                                       "The browser disconnected before it could ");
-		expand(&b, tool->attempt, params);
+		expand(&b, tool->attempt, params, p->text_length);
 		buf_adds(&b, ".");
 	} else if (outcome == HUB_TIMEOUT && result == NULL) {
 		buf_printf(&b, "No answer from the browser within %ld ms while trying to ", timeout_ms);
-		expand(&b, tool->attempt, params);
+		expand(&b, tool->attempt, params, p->text_length);
 		buf_adds(&b, ".");
 	} else if (!strcmp(status, "error")) {
 		const char *why = json_string_value(json_object_get(result, "error"));
 		if (why == NULL)
 			why = json_string_value(json_object_get(result, "message"));
 		buf_adds(&b, "Could not ");
-		expand(&b, tool->attempt, params);
+		expand(&b, tool->attempt, params, p->text_length);
 		buf_printf(&b, ": %.500s", why ? why : "the browser reported an error");
 		size_t n = b.len;
 		if (n > 0 && b.data[n - 1] != '.')
 			buf_adds(&b, ".");
 	} else {
-		expand(&b, tool->done, params);
+		expand(&b, tool->done, params, p->text_length);
 		if (outcome == HUB_TIMEOUT)
 			buf_printf(&b, ", but the page after it did not arrive within %ld ms.", timeout_ms);
 		else if (page != NULL)
@@ -455,7 +458,7 @@ call_done(struct hub_call *c, void *arg)
 		code = "browser_disconnected";
 		break;
 	}
-	char *summary = summarize(p->tool, c->params, status, result, c->page, c->outcome, p->timeout_ms);
+	char *summary = summarize(p, c->params, status, result, c->page, c->outcome);
 	json_t *res = json_object();
 	if (result != NULL) {
 		json_object_update(res, json_object_get(result, "result"));
@@ -546,6 +549,7 @@ tools_call(struct tools *t, const struct tool *tool, json_t *params, tools_answe
 	p->t = t;
 	p->tool = tool;
 	p->timeout_ms = sp.timeout_ms;
+	p->text_length = json_string_length(json_object_get(params, "text"));
 	p->cb = cb;
 	p->arg = arg;
 	sp.done = call_done;

@@ -1,0 +1,131 @@
+// Test harness: start the real daemon on free loopback ports with a private token and database,
+// and drive it with a scripted browser peer over the real WebSocket protocol.
+import { spawn, execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import WebSocket from 'ws';
+
+export const EXT_ORIGIN = 'chrome-extension://lpjafomjfpchgbopnmlebcocfkelgpgo';
+export const BIN = process.env.BB_BIN || path.resolve(import.meta.dirname, '../../../browser-bridge');
+
+export async function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.unref();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
+  });
+}
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// Start `browser-bridge serve`; resolves once /api/health answers.
+export async function startDaemon({ args = [], dir, env = {} } = {}) {
+  dir ??= fs.mkdtempSync(path.join(os.tmpdir(), 'bb-test-'));
+  const http = await freePort();
+  const ws = await freePort();
+  const db = path.join(dir, 'history.db');
+  const tokenFile = path.join(dir, 'token');
+  const argv = ['serve', '--http', `127.0.0.1:${http}`, '--ws', `127.0.0.1:${ws}`, '--db', db,
+    '--token-file', tokenFile, '--config', '/dev/null', ...args];
+  const proc = spawn(BIN, argv, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let log = '';
+  proc.stdout.on('data', (d) => { log += d; });
+  proc.stderr.on('data', (d) => { log += d; });
+  const exited = new Promise((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
+  const d = {
+    proc, dir, db, tokenFile, httpPort: http, wsPort: ws, exited,
+    get log() { return log; },
+    base: `http://127.0.0.1:${http}`,
+    wsUrl: `ws://127.0.0.1:${ws}/ws/browser`,
+    token: null,
+    async stop(signal = 'SIGTERM') {
+      if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal);
+      return exited;
+    },
+  };
+  for (let i = 0; i < 100; i++) {
+    if (proc.exitCode !== null) throw new Error(`daemon exited: ${log}`);
+    try {
+      const r = await fetch(`${d.base}/api/health`);
+      if (r.ok) break;
+    } catch { /* not yet */ }
+    await sleep(50);
+  }
+  d.token = fs.readFileSync(tokenFile, 'utf8').trim();
+  return d;
+}
+
+// POST a tool call (or any request) with the token; returns {status, body, headers}.
+export async function api(d, pathname, { method = 'POST', body, headers = {}, token = d.token, raw } = {}) {
+  const h = { ...headers };
+  if (token) h.Authorization = `Bearer ${token}`;
+  if (body !== undefined && !('Content-Type' in h)) h['Content-Type'] = 'application/json';
+  const r = await fetch(d.base + pathname, {
+    method, headers: h, body: raw ?? (body !== undefined ? JSON.stringify(body) : undefined),
+  });
+  const text = await r.text();
+  let json = null;
+  try { json = JSON.parse(text); } catch { /* not JSON */ }
+  return { status: r.status, body: json, text, headers: r.headers };
+}
+
+export const tool = (d, name, params = {}, opts = {}) =>
+  api(d, `/api/tools/${name}`, { body: params, ...opts });
+
+// A scripted browser. `answer(cmd, peer)` decides what to do with each command; by default it
+// answers at once with success and a page that names the command's target.
+export async function connectPeer(d, { clientId = 'peer-1', token = d.token, origin = EXT_ORIGIN, answer, hello = true } = {}) {
+  const ws = new WebSocket(d.wsUrl, { headers: origin ? { Origin: origin } : {} });
+  const peer = {
+    ws, clientId, messages: [], commands: [], errors: [],
+    closed: null,
+    send(type, data) { ws.send(JSON.stringify({ type, data })); },
+    result(rid, status = 'success', extra = {}) { this.send('command_result', { requestId: rid, status, message: status === 'success' ? 'ok' : 'failed', ...extra }); },
+    page(rid, markdown, extra = {}) { this.send('pageInfoUpdate', { requestId: rid, tabId: 1, url: `http://127.0.0.1/${encodeURIComponent(markdown.slice(0, 40))}`, title: `T ${markdown.slice(0, 20)}`, markdown, ...extra }); },
+    next(type, timeout = 5000) {
+      return new Promise((resolve, reject) => {
+        const t = setTimeout(() => reject(new Error(`no ${type} within ${timeout} ms`)), timeout);
+        const check = () => {
+          const i = this.messages.findIndex((m) => m.type === type);
+          if (i >= 0) { clearTimeout(t); resolve(this.messages.splice(i, 1)[0]); return true; }
+          return false;
+        };
+        if (!check()) this.waiters.push(check);
+      });
+    },
+    waiters: [],
+    close() { ws.close(); },
+  };
+  peer.closedPromise = new Promise((resolve) => ws.on('close', (code, reason) => { peer.closed = { code, reason: reason.toString() }; resolve(peer.closed); }));
+  ws.on('message', (data) => {
+    const m = JSON.parse(data.toString());
+    if (m.type === 'command') {
+      peer.commands.push(m.data);
+      if (answer) answer(m.data, peer);
+      else { peer.result(m.data.requestId); if (m.data.wait_for_page_info) peer.page(m.data.requestId, `# Page for ${m.data.target ?? m.data.command}`); }
+      return;
+    }
+    if (m.type === 'error') peer.errors.push(m.data);
+    peer.messages.push(m);
+    peer.waiters = peer.waiters.filter((w) => !w());
+  });
+  await new Promise((resolve, reject) => {
+    ws.on('open', resolve);
+    ws.on('error', reject);
+    ws.on('unexpected-response', (req, res) => reject(Object.assign(new Error(`handshake refused: ${res.statusCode}`), { statusCode: res.statusCode })));
+  });
+  if (hello) {
+    peer.send('hello', { clientId, token, browser: 'Scripted', browserVersion: '1.0', extensionVersion: '1.0', capabilities: ['open_url', 'click', 'type', 'get_page'] });
+    const first = await Promise.race([peer.next('welcome'), peer.closedPromise]);
+    if (first.code) throw Object.assign(new Error(`closed ${first.code} ${first.reason}`), first);
+  }
+  return peer;
+}
+
+// Run a query with the sqlite3 shell against the daemon's database file.
+export function sql(db, query) {
+  return execFileSync('sqlite3', ['-json', db, query], { encoding: 'utf8' }).trim();
+}
