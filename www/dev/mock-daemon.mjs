@@ -127,7 +127,9 @@ const server = http.createServer(async (req, res) => {
       if (q.includes('"') && (q.split('"').length % 2 === 0)) return err(res, 400, 'bad_query', 'unterminated string');
       const words = q.split(/\s+/).filter(Boolean);
       const hits = pages.filter((p) => p.id < before && p.url.includes(u) && words.every((w) => `${p.title} ${p.markdown}`.toLowerCase().includes(w))).reverse();
-      const slice = hits.slice(0, limit).map(({ markdown, truncated, ...p }) => ({ ...p, ...(words.length ? { snippet: markdown.slice(Math.max(0, markdown.toLowerCase().indexOf(words[0]) - 40), 160) } : {}) }));
+      // Like the daemon's FTS5 snippet(): matches wrapped in [ ].
+      const mark = (text) => words.reduce((t, w) => t.replace(new RegExp(`(${w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\w*)`, 'ig'), '[$1]'), text);
+      const slice = hits.slice(0, limit).map(({ markdown, truncated, ...p }) => ({ ...p, ...(words.length ? { snippet: mark(markdown.slice(Math.max(0, markdown.toLowerCase().indexOf(words[0]) - 40), 160)) } : {}) }));
       return send(res, 200, { pages: slice, next_before: hits.length > limit ? slice[slice.length - 1].id : null });
     }
     const hm = /^\/api\/history\/(\d+)$/.exec(path);

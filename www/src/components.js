@@ -88,7 +88,7 @@ export function callRow(call, { open = false, onToggle } = {}) {
 }
 
 /** Compact captured-page row. */
-export function pageRow(p, { snippet = false, onSite } = {}) {
+export function pageRow(p, { snippet = false, onSite, query = '' } = {}) {
   const host = hostOf(p.url || '');
   return h('li', { class: 'pagerow', dataset: { id: String(p.id) } },
     h('a', { class: 'pagerow-title', href: `#/history/${encodeURIComponent(p.id)}` }, p.title || p.url || `Page ${p.id}`),
@@ -100,7 +100,7 @@ export function pageRow(p, { snippet = false, onSite } = {}) {
       timeEl(p.captured_at, { relative: true }),
       p.bytes !== undefined ? h('span', null, fmtBytes(p.bytes)) : null,
       h('span', { class: 'mono' }, `#${p.id}`)),
-    snippet && p.snippet ? h('p', { class: 'snippet' }, cleanSnippet(p.snippet)) : null);
+    snippet && p.snippet ? h('p', { class: 'snippet' }, highlightSnippet(cleanSnippet(p.snippet), query)) : null);
 }
 
 function pathOf(url) {
@@ -117,17 +117,38 @@ function cleanSnippet(s) {
   return String(s).replace(/\s+/g, ' ').trim();
 }
 
+/**
+ * The daemon's FTS5 snippet() marks matches as [match]. Brackets are common in page Markdown too
+ * (links, refs like [e12]), so only bracketed text that matches a search term becomes a <mark>.
+ */
+function highlightSnippet(text, query) {
+  const terms = String(query || '').toLowerCase().replace(/["()*^:]/g, ' ').split(/\s+/)
+    .filter((t) => t && !['and', 'or', 'not', 'near'].includes(t));
+  if (!terms.length) return text;
+  const out = [];
+  let last = 0;
+  for (const m of text.matchAll(/\[([^[\]]{1,80})\]/g)) {
+    const inner = m[1].toLowerCase();
+    if (!terms.some((t) => inner.startsWith(t) || inner.includes(t))) continue;
+    out.push(text.slice(last, m.index), h('mark', null, m[1]));
+    last = m.index + m[0].length;
+  }
+  out.push(text.slice(last));
+  return out;
+}
+
 export { extLink };
 
-/** Re-render relative times and running durations every second while a view is mounted. */
+/** Update running durations (4×/s) and relative times (1×/s) while a view is mounted. */
 export function startTicker(root) {
+  let n = 0;
   const id = setInterval(() => {
     for (const el of root.querySelectorAll('.js-elapsed')) {
       el.textContent = fmtDuration(Date.now() - Number(el.dataset.t0));
     }
-    for (const el of root.querySelectorAll('time.js-rel')) {
-      el.textContent = fmtRelative(el.dataset.iso);
+    if (++n % 4 === 0) {
+      for (const el of root.querySelectorAll('time.js-rel')) el.textContent = fmtRelative(el.dataset.iso);
     }
-  }, 1000);
+  }, 250);
   return () => clearInterval(id);
 }

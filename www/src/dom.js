@@ -110,12 +110,15 @@ function toDate(iso) {
   return Number.isNaN(d.getTime()) ? null : d;
 }
 
+/** Debounced fn; .cancel() drops a pending call (call it when the view unmounts). */
 export function debounce(fn, ms) {
   let t;
-  return (...args) => {
+  const d = (...args) => {
     clearTimeout(t);
     t = setTimeout(() => fn(...args), ms);
   };
+  d.cancel = () => clearTimeout(t);
+  return d;
 }
 
 /** Copy text; flashes the button label. */

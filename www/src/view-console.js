@@ -198,10 +198,16 @@ function resultPanel(toolName, r, ms) {
       h('span', { class: 'mono muted small' }, fmtDuration(ms))));
 
   if (d.summary) panel.append(h('p', { class: 'result-summary' }, d.summary));
-  const message = result?.message || d.message;
-  const error = result?.error || (status !== 'success' ? d.error : null);
+  // result.message/result.error: what the browser said; message/error: the daemon's own error.
+  const message = result?.message;
+  const browserError = result?.error;
   if (message && message !== d.summary) panel.append(h('p', null, message));
-  if (error) panel.append(h('p', { class: 'alert alert-err' }, typeof error === 'string' ? error : prettyJson(error)));
+  if (browserError) {
+    panel.append(h('p', { class: 'alert alert-err' }, typeof browserError === 'string' ? browserError : prettyJson(browserError)));
+  } else if (status !== 'success' && (d.message || d.error)) {
+    panel.append(h('div', { class: 'alert alert-err' },
+      d.message || '', d.error && typeof d.error === 'string' ? h('code', { class: 'err-code' }, d.error) : null));
+  }
   if (d.field || d.expected) panel.append(h('p', { class: 'muted' }, `Parameter ${d.field ?? '?'}: expected ${d.expected ?? '?'}.`));
   if (d.waiting_for) panel.append(h('p', { class: 'muted' }, `Still waiting for: ${Array.isArray(d.waiting_for) ? d.waiting_for.join(', ') : d.waiting_for}.`));
   if (r.status === 503) panel.append(h('p', { class: 'muted' }, 'No browser is connected (or it disconnected). See ', h('a', { href: '#/pairing' }, 'Pairing'), '.'));

@@ -11,6 +11,7 @@ export function historyView(main, { query }) {
   let site = query.get('site') || '';
   let nextBefore = null;
   let seq = 0;
+  let alive = true;
   const knownHosts = new Set();
 
   const qInput = h('input', {
@@ -45,6 +46,8 @@ export function historyView(main, { query }) {
   siteInput.addEventListener('input', debouncedApply);
 
   function apply() {
+    debouncedApply.cancel();
+    if (!alive) return;
     q = qInput.value.trim();
     site = siteInput.value.trim();
     const params = new URLSearchParams();
@@ -73,7 +76,7 @@ export function historyView(main, { query }) {
     try {
       data = await getJson(`api/history?${params}`);
     } catch (e) {
-      if (my !== seq) return;
+      if (my !== seq || !alive) return;
       status.textContent = '';
       clear(errorSlot).append(errorBox(
         e.status === 400 && q
@@ -83,13 +86,13 @@ export function historyView(main, { query }) {
       more.hidden = true;
       return;
     }
-    if (my !== seq) return;
+    if (my !== seq || !alive) return;
     clear(errorSlot);
     newBanner.hidden = true;
     if (reset) clear(list);
     const pages = data.pages || [];
     for (const p of pages) {
-      list.append(pageRow(p, { snippet: true, onSite: setSite }));
+      list.append(pageRow(p, { snippet: true, onSite: setSite, query: q }));
       try {
         knownHosts.add(new URL(p.url).host);
       } catch { /* ignore */ }
@@ -117,6 +120,8 @@ export function historyView(main, { query }) {
   load(true);
   if (!q) qInput.focus();
   return () => {
+    alive = false;
+    debouncedApply.cancel();
     unsub();
     stopTicker();
   };

@@ -5,7 +5,7 @@ export function loginScreen({ onRetry }) {
   // A plain GET form to /login: the browser navigates there itself (the token goes to the daemon
   // like the printed login URL does); no script ever reads the field.
   const form = h('form', { class: 'login-form', method: 'get', action: 'login', autocomplete: 'off' },
-    h('label', { for: 'login-token' }, 'Or paste the token'),
+    h('label', { for: 'login-token' }, 'Token'),
     h('div', { class: 'row' },
       h('input', { id: 'login-token', name: 'token', type: 'password', required: true, spellcheck: 'false', placeholder: 'pairing token' }),
       h('button', { class: 'btn btn-primary', type: 'submit' }, 'Log in')));
@@ -13,10 +13,9 @@ export function loginScreen({ onRetry }) {
     h('div', { class: 'card screen-card' },
       h('div', { class: 'brand brand-big' }, h('span', { class: 'brand-mark', 'aria-hidden': 'true' }), 'Browser Bridge'),
       h('h1', { id: 'login-title' }, 'Not logged in'),
-      h('p', null, 'This dashboard needs a session. Start the daemon and open the login URL it prints:'),
-      h('pre', { class: 'cmd' }, h('code', null, '$ browser-bridge serve\n…\nDashboard: http://127.0.0.1:8765/login?token=…')),
-      h('p', null, 'Lost it? Print the token (and login URL) again with:'),
-      h('pre', { class: 'cmd' }, h('code', null, '$ browser-bridge token')),
+      h('p', null, 'This dashboard needs a session. With the daemon running (', h('code', null, 'browser-bridge serve'), '), print the login link and open it in this browser:'),
+      h('pre', { class: 'cmd' }, h('code', null, '$ browser-bridge login-url\nhttp://127.0.0.1:8765/login?token=…')),
+      h('p', null, 'Or print just the token with ', h('code', null, 'browser-bridge token'), ' and paste it here:'),
       form,
       h('p', { class: 'muted small' },
         'Sessions live in the daemon’s memory: after a restart, open the login URL again.'),

@@ -66,19 +66,23 @@ export async function startDaemon({ wwwDir }) {
     }
     await sleep(100);
   }
-  // The token: from the printed login URL, else from the token file.
-  let token = null;
-  for (let i = 0; i < 30 && !token; i++) {
-    const m = /login\?token=([A-Za-z0-9._~%-]+)/.exec(output);
-    if (m) token = decodeURIComponent(m[1]);
-    else if (existsSync(tokenFile) && readFileSync(tokenFile, 'utf8').trim()) token = readFileSync(tokenFile, 'utf8').trim();
-    else await sleep(100);
+  // The login URL as a user gets it: printed by the daemon, or by `browser-bridge login-url`.
+  let loginUrl = /(http:\/\/\S+\/login\?token=[A-Za-z0-9._~%-]+)/.exec(output)?.[1];
+  if (!loginUrl) {
+    loginUrl = execFileSync(BB_BIN, ['login-url', '--token-file', tokenFile, '--http', `127.0.0.1:${httpPort}`],
+      { env: { ...process.env, XDG_CONFIG_HOME: dir }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim().split('\n').pop();
   }
-  if (!token) throw new Error(`no token found in the daemon's output or ${tokenFile}:\n${output}`);
+  const m = /\/login\?token=([A-Za-z0-9._~%-]+)$/.exec(loginUrl || '');
+  if (!m) throw new Error(`no login URL (got ${JSON.stringify(loginUrl)}):\n${output}`);
+  const token = decodeURIComponent(m[1]);
+  if (existsSync(tokenFile)) {
+    const fileToken = readFileSync(tokenFile, 'utf8').trim();
+    if (fileToken !== token) throw new Error('login URL token differs from the token file');
+  }
   return {
     proc, dir, base, httpPort, wsPort, token,
     wsUrl: `ws://127.0.0.1:${wsPort}/ws/browser`,
-    loginUrl: `${base}/login?token=${encodeURIComponent(token)}`,
+    loginUrl,
     output: () => output,
     /** A tool call from an agent (bearer token), like an MCP/HTTP client would make. */
     async callTool(name, params = {}) {
