@@ -31,7 +31,7 @@
 /* Columns used for titles in tables. */
 #define CLIENT_TITLE_COLS 40
 
-enum kind { K_TOOL, K_TABS, K_SCREENSHOT, K_CALL, K_HISTORY, K_SHOW, K_STATUS, K_TOOLS };
+enum kind { K_TOOL, K_TABS, K_SCREENSHOT, K_CALL, K_HISTORY, K_SHOW, K_STATUS, K_TOOLS, K_MCP };
 
 /*
  * A subcommand. Tool commands take their help from the tool catalog: pos[] maps each operand
@@ -75,6 +75,9 @@ static const struct command commands[] = {
 	{"status", NULL, {NULL}, K_STATUS, "",
 	 "Show the daemon's version and addresses, the connected browsers with their tabs, calls in flight and the "
 	 "history database."},
+	{"mcp", NULL, {NULL}, K_MCP, "",
+	 "Relay the Model Context Protocol between stdio and the daemon's /mcp endpoint, for MCP clients that only "
+	 "speak stdio: one JSON-RPC message per line in, one per line out. Reads the token itself."},
 	{"tools", NULL, {NULL}, K_TOOLS, "",
 	 "List the tools of the catalog with their command-line names (needs no daemon). With --json, the catalog with "
 	 "each tool's JSON Schema, as GET /api/tools gives it."},
@@ -148,20 +151,20 @@ command_for_tool(const char *tool)
 
 /* List the client subcommands in the top-level help, with the catalog's titles for tool commands. */
 void
-client_usage_list(void)
+client_usage_list(FILE *f)
 {
 	for (size_t i = 0; i < N_COMMANDS; i++) {
 		const struct command *c = &commands[i];
 		const struct tool *t = c->tool ? find_tool(c->tool) : NULL;
 		if (t != NULL) {
-			printf("  %-12s %s\n", c->name, t->title);
+			fprintf(f, "  %-12s %s\n", c->name, t->title);
 			continue;
 		}
 		/* Commands that are not a tool: the first clause of their description is enough here. */
 		int n = (int)strcspn(c->about, ".(,");
 		while (n > 0 && c->about[n - 1] == ' ')
 			n--;
-		printf("  %-12s %.*s\n", c->name, n, c->about);
+		fprintf(f, "  %-12s %.*s\n", c->name, n, c->about);
 	}
 }
 
@@ -269,8 +272,10 @@ help_common(json_t *props)
 		help_line("--no-page", "Do not wait for the page after the action (wait_for_page_info=false).");
 	}
 	help_line("--json", "Print the daemon's JSON answer on stdout instead of the Markdown or table.");
-	help_line("--config PATH", "Settings file, the daemon's (default $XDG_CONFIG_HOME/browser-bridge/browser-bridge.conf).");
-	help_line("--token-file PATH", "Token file (default: the token_file setting, else $XDG_CONFIG_HOME/browser-bridge/token).");
+	help_line("--config PATH",
+	          "Settings file, the daemon's (default $XDG_CONFIG_HOME/browser-bridge/browser-bridge.conf).");
+	help_line("--token-file PATH",
+	          "Token file (default: the token_file setting, else $XDG_CONFIG_HOME/browser-bridge/token).");
 	help_line("--http ADDR:PORT", "The daemon's HTTP address (default: the http setting, else 127.0.0.1:8765).");
 }
 
@@ -348,12 +353,14 @@ help_tool_command(const struct command *c, struct tools *tt)
 	help_common(props);
 	printf("\n");
 	if (c->kind == K_TABS)
-		wrap(stdout, "Prints the tabs as a table (* marks the active one), or the JSON answer with --json.", 0, 0);
+		wrap(stdout, "Prints the tabs as a table (* marks the active one), or the JSON answer with --json.", 0,
+		     0);
 	else if (c->kind == K_SCREENSHOT)
 		wrap(stdout, "Writes the PNG to FILE and the summary to stderr.", 0, 0);
 	else
-		wrap(stdout, "Prints the summary on stderr and the page Markdown on stdout (the JSON answer with --json).",
-		     0, 0);
+		wrap(stdout,
+		     "Prints the summary on stderr and the page Markdown on stdout (the JSON answer with --json).", 0,
+		     0);
 	printf("The same call: browser-bridge call %s key=value ...\n", t->name);
 	help_exit();
 }
@@ -450,6 +457,7 @@ struct reply {
 	int status;
 	char *body;
 	size_t len;
+	char session[65]; /* Mcp-Session-Id of the answer, if any */
 };
 
 /* Read the whole answer until the daemon closes; the body of a page can be megabytes. */
@@ -560,6 +568,9 @@ parse_reply(struct buf *b, struct reply *r, char **err)
 		}
 		len = (size_t)want;
 	}
+	const char *sid = header(b->data, "Mcp-Session-Id", &vl);
+	if (sid && vl < sizeof r->session)
+		snprintf(r->session, sizeof r->session, "%.*s", (int)vl, sid);
 	r->status = (int)st;
 	r->body = xstrndup(body, len);
 	r->len = len;
@@ -572,7 +583,7 @@ parse_reply(struct buf *b, struct reply *r, char **err)
  */
 static int
 http_call(const struct config *cfg, const char *token, const char *method, const char *path, const char *accept,
-          const char *body, long timeout_ms, struct reply *r, char **err)
+          const char *extra, const char *body, long timeout_ms, struct reply *r, char **err)
 {
 	struct sockaddr_storage ss;
 	socklen_t sl;
@@ -603,8 +614,8 @@ http_call(const struct config *cfg, const char *token, const char *method, const
 	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
 	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
 	if (connect(fd, (struct sockaddr *)&ss, sl) != 0) {
-		*err = xasprintf("cannot connect to the daemon at %s%s%s:%d: %s; is the daemon running? (browser-bridge "
-		                 "serve)",
+		*err = xasprintf("cannot connect to the daemon at %s%s%s:%d: %s; "
+		                 "is the daemon running? (browser-bridge serve)",
 		                 v6 ? "[" : "", cfg->http_host, v6 ? "]" : "", cfg->http_port, strerror(errno));
 		goto fail;
 	}
@@ -612,6 +623,8 @@ http_call(const struct config *cfg, const char *token, const char *method, const
 	buf_printf(&req, "%s %s HTTP/1.1\r\nHost: %s:%d\r\nAuthorization: Bearer %s\r\nAccept: %s\r\n"
 	                 "Connection: close\r\nUser-Agent: browser-bridge/%s\r\n",
 	           method, path, v6 ? "[::1]" : "127.0.0.1", cfg->http_port, token, accept, BB_VERSION);
+	if (extra)
+		buf_adds(&req, extra);
 	if (body)
 		buf_printf(&req, "Content-Type: application/json\r\nContent-Length: %zu\r\n\r\n%s", strlen(body), body);
 	else
@@ -719,7 +732,7 @@ request(struct conn *c, const struct cli *o, const char *method, const char *pat
 	char *err = NULL;
 	*out = NULL;
 	memset(r, 0, sizeof *r);
-	if (http_call(&c->cfg, c->token, method, path, accept, body, timeout_ms, r, &err) != 0) {
+	if (http_call(&c->cfg, c->token, method, path, accept, NULL, body, timeout_ms, r, &err) != 0) {
 		fprintf(stderr, "browser-bridge %s: %s\n", o->cmd->name, err);
 		free(err);
 		return CLIENT_EXIT_DAEMON;
@@ -727,7 +740,7 @@ request(struct conn *c, const struct cli *o, const char *method, const char *pat
 	if (r->status == 200 && strcmp(accept, "application/json") != 0)
 		return CLIENT_EXIT_OK;
 	json_error_t je;
-	*out = json_loadb(r->body, r->len, 0, &je);
+	*out = json_loadb(r->body, r->len, JSON_ALLOW_NUL, &je);
 	if (o->json && *out != NULL) {
 		fwrite(r->body, 1, r->len, stdout);
 		if (r->len == 0 || r->body[r->len - 1] != '\n')
@@ -765,7 +778,8 @@ report_failure(const struct cli *o, const struct reply *r, json_t *ans)
 	if (r->status == 401)
 		fprintf(stderr, "; the token does not match the daemon's: check --token-file");
 	fputc('\n', stderr);
-	return exit_for_http(r->status);
+	int rc = exit_for_http(r->status);
+	return rc == CLIENT_EXIT_OK ? CLIENT_EXIT_TOOL_ERROR : rc;
 }
 
 /* Decode base64 (standard alphabet, padding optional, whitespace ignored); -1 on a bad character. */
@@ -1293,8 +1307,8 @@ run_tool_command(const struct cli *o, struct tools *tt)
 		json_object_set_new(params, prop, v);
 	}
 	if (o->npos > i) {
-		fprintf(stderr, "browser-bridge %s: unexpected argument \"%s\" (see browser-bridge %s --help)\n", c->name,
-		        o->pos[i], c->name);
+		fprintf(stderr, "browser-bridge %s: unexpected argument \"%s\" (see browser-bridge %s --help)\n",
+		        c->name, o->pos[i], c->name);
 		goto fail;
 	}
 	rc = run_tool(o, tt, t, params, file);
@@ -1381,8 +1395,8 @@ parse_args(struct cli *o, struct tools *tt, int argc, char **argv)
 			continue;
 		}
 		if (a[1] != '-') {
-			fprintf(stderr, "browser-bridge %s: unknown option \"%s\" (see browser-bridge %s --help)\n", cmd, a,
-			        cmd);
+			fprintf(stderr, "browser-bridge %s: unknown option \"%s\" (see browser-bridge %s --help)\n",
+			        cmd, a, cmd);
 			return -1;
 		}
 		const char *name = a + 2, *eq = strchr(name, '=');
@@ -1428,12 +1442,89 @@ parse_args(struct cli *o, struct tools *tt, int argc, char **argv)
 			if (tool_flag(o, tt, name, nl, eq, argc, argv, &i) != 0)
 				return -1;
 		} else {
-			fprintf(stderr, "browser-bridge %s: unknown option \"%s\" (see browser-bridge %s --help)\n", cmd, a,
-			        cmd);
+			fprintf(stderr, "browser-bridge %s: unknown option \"%s\" (see browser-bridge %s --help)\n",
+			        cmd, a, cmd);
 			return -1;
 		}
 	}
 	return 0;
+}
+
+/* Write one JSON-RPC error line for a message the daemon could not be asked about. */
+static void
+mcp_error_line(json_t *id, int code, const char *msg)
+{
+	json_t *e = json_pack("{s:s, s:O, s:{s:i, s:s}}", "jsonrpc", "2.0", "id", id ? id : json_null(), "error", "code",
+	                      code, "message", msg);
+	char *s = json_dumps(e, JSON_COMPACT);
+	printf("%s\n", s);
+	fflush(stdout);
+	free(s);
+	json_decref(e);
+}
+
+/*
+ * `mcp`: the stdio transport of MCP, relayed to Streamable HTTP. Each line on stdin is one message;
+ * requests get the daemon's answer on stdout (one line), notifications get nothing. The session id
+ * from initialize is sent with every later message, as the HTTP transport requires.
+ */
+static int
+run_mcp(const struct cli *o)
+{
+	struct conn c;
+	int rc = conn_open(&c, o, 1);
+	if (rc != CLIENT_EXIT_OK)
+		return rc;
+	char session[65] = "", version[32] = "";
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	while ((n = getline(&line, &cap, stdin)) > 0) {
+		while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+			line[--n] = '\0';
+		if (n == 0)
+			continue;
+		json_t *msg = json_loads(line, 0, NULL);
+		json_t *id = json_object_get(msg, "id");
+		const char *method = json_string_value(json_object_get(msg, "method"));
+		if (method && strcmp(method, "initialize") == 0) {
+			const char *v = json_string_value(json_object_get(json_object_get(msg, "params"), "protocolVersion"));
+			snprintf(version, sizeof version, "%s", v ? v : "");
+		}
+		struct buf extra = {0};
+		if (session[0])
+			buf_printf(&extra, "Mcp-Session-Id: %s\r\n", session);
+		if (version[0] && !(method && strcmp(method, "initialize") == 0))
+			buf_printf(&extra, "MCP-Protocol-Version: %s\r\n", version);
+		struct reply r;
+		char *err = NULL;
+		memset(&r, 0, sizeof r);
+		if (http_call(&c.cfg, c.token, "POST", "/mcp", "application/json, text/event-stream", extra.data, line,
+		              BB_CALL_TIMEOUT_MAX_MS + CLIENT_GRACE_MS, &r, &err) != 0) {
+			fprintf(stderr, "browser-bridge mcp: %s\n", err);
+			if (id)
+				mcp_error_line(id, -32603, err);
+			free(err);
+		} else {
+			if (r.session[0])
+				snprintf(session, sizeof session, "%s", r.session);
+			if (r.status != 202 && r.len > 0) {
+				/* The daemon answers with compact JSON: already one line. */
+				fwrite(r.body, 1, r.len, stdout);
+				putchar('\n');
+				fflush(stdout);
+			}
+			if (r.status == 401 || r.status == 403)
+				fprintf(stderr, "browser-bridge mcp: the daemon refused us (HTTP %d); check the token file\n",
+				        r.status);
+		}
+		free(r.body);
+		buf_free(&extra);
+		json_decref(msg);
+	}
+	free(line);
+	conn_close(&c);
+	return CLIENT_EXIT_OK;
 }
 
 /* Whether an option (written without =) consumes the next argument, so it is not an operand. */
@@ -1504,7 +1595,8 @@ client_main(int argc, char **argv)
 		const struct tool *t = o.npos ? find_tool_loosely(o.pos[0]) : NULL;
 		if (t == NULL) {
 			fprintf(stderr, "browser-bridge call: %s%s%s (see browser-bridge tools)\n",
-			        o.npos ? "unknown tool \"" : "missing TOOL", o.npos ? o.pos[0] : "", o.npos ? "\"" : "");
+			        o.npos ? "unknown tool \"" : "missing TOOL", o.npos ? o.pos[0] : "",
+			        o.npos ? "\"" : "");
 			goto fail;
 		}
 		rc = run_call(&o, tt, t);
@@ -1514,6 +1606,7 @@ client_main(int argc, char **argv)
 	case K_SHOW: rc = run_show(&o); break;
 	case K_STATUS: rc = run_status(&o); break;
 	case K_TOOLS: rc = run_tools(&o, tt); break;
+	case K_MCP: rc = run_mcp(&o); break;
 	}
 fail:
 	/* A full disk or a closed pipe must not look like success to a script. */

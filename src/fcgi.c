@@ -50,7 +50,7 @@
 #define CSP "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; " \
 	    "frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
 
-enum req_state { R_PARAMS, R_STDIN, R_WAITING, R_STREAMING };
+enum req_state { R_PARAMS, R_STDIN, R_WAITING, R_STREAMING, R_ANSWERED };
 
 struct conn;
 
@@ -550,6 +550,7 @@ send_resp(struct fcgi *f, struct req *r, struct rtr_resp *resp)
 	put_end(c, r->id, 1, FCGI_REQUEST_COMPLETE);
 	buf_free(&h);
 	rtr_resp_free(resp);
+	r->state = R_ANSWERED;
 	req_finish(r);
 }
 

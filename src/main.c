@@ -23,7 +23,7 @@ usage(FILE *f)
 	        "  serve        run the daemon (see browser-bridge serve --help)\n"
 	        "  token        print the pairing token (creating it if needed)\n"
 	        "  login-url    print the dashboard login link\n");
-	client_usage_list();
+	client_usage_list(f);
 	fprintf(f,
 	        "  version      print the version\n"
 	        "\n"

@@ -290,8 +290,11 @@ route_status(struct router *r, struct rtr_req *req)
 	                      "browsers", hub_status(r->hub), "calls_in_flight",
 	                      (json_int_t)hub_calls_in_flight(r->hub), "database", store_stats(r->store), "http",
 	                      "", "ws", "", "allowed_origins", origins, "extension_id", BB_EXTENSION_ID);
-	json_object_set_new(o, "http", json_sprintf("http://%s:%d", r->cfg->http_host, r->cfg->http_port));
-	json_object_set_new(o, "ws", json_sprintf("ws://%s:%d/ws/browser", r->cfg->ws_host, r->cfg->ws_port));
+	int v6h = strchr(r->cfg->http_host, ':') != NULL, v6w = strchr(r->cfg->ws_host, ':') != NULL;
+	json_object_set_new(o, "http", json_sprintf("http://%s%s%s:%d", v6h ? "[" : "", r->cfg->http_host, v6h ? "]" : "",
+	                                            r->cfg->http_port));
+	json_object_set_new(o, "ws", json_sprintf("ws://%s%s%s:%d/ws/browser", v6w ? "[" : "", r->cfg->ws_host,
+	                                          v6w ? "]" : "", r->cfg->ws_port));
 	req->complete(req, rtr_json(200, o));
 }
 
@@ -302,8 +305,11 @@ route_pairing(struct router *r, struct rtr_req *req)
 	json_t *origins = json_array();
 	for (int i = 0; i < r->cfg->n_origins; i++)
 		json_array_append_new(origins, json_string(r->cfg->origins[i]));
+	int v6 = strchr(r->cfg->ws_host, ':') != NULL;
 	json_t *o = json_pack("{s:s, s:o, s:s, s:o}", "token", auth_token(r->auth), "ws_url",
-	                      json_sprintf("ws://%s:%d/ws/browser", r->cfg->ws_host, r->cfg->ws_port), "extension_id",
+	                      json_sprintf("ws://%s%s%s:%d/ws/browser", v6 ? "[" : "", r->cfg->ws_host, v6 ? "]" : "",
+	                                   r->cfg->ws_port),
+	                      "extension_id",
 	                      BB_EXTENSION_ID, "allowed_origins", origins);
 	req->complete(req, rtr_json(200, o));
 }

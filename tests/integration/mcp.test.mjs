@@ -4,7 +4,8 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { startDaemon, connectPeer, api } from './support/harness.mjs';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { startDaemon, connectPeer, api, BIN } from './support/harness.mjs';
 
 const PNG_1x1 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
@@ -66,6 +67,21 @@ describe('MCP', () => {
     const img = r.content.find((c) => c.type === 'image');
     assert.equal(img.mimeType, 'image/png');
     assert.equal(img.data, PNG_1x1);
+  });
+
+  test('stdio clients: `browser-bridge mcp` relays to the daemon', async () => {
+    const stdio = new Client({ name: 'bb-stdio-test', version: '1.0.0' });
+    await stdio.connect(new StdioClientTransport({
+      command: BIN,
+      args: ['mcp', '--config', '/dev/null', '--http', `127.0.0.1:${d.httpPort}`, '--token-file', d.tokenFile],
+      stderr: 'pipe',
+    }));
+    const { tools } = await stdio.listTools();
+    assert.ok(tools.some((t) => t.name === 'browser_type'));
+    const r = await stdio.callTool({ name: 'browser_open_url', arguments: { url: 'https://example.com/' } });
+    assert.equal(r.isError, false);
+    assert.ok(r.content.some((c) => c.type === 'text' && c.text.includes('# After open_url https://example.com/')));
+    await stdio.close();
   });
 
   test('raw protocol: token, Origin, sessions, methods, batches, notifications', async () => {

@@ -5,10 +5,11 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 
 export const EXT_ORIGIN = 'chrome-extension://lpjafomjfpchgbopnmlebcocfkelgpgo';
-export const BIN = process.env.BB_BIN || path.resolve(import.meta.dirname, '../../../browser-bridge');
+export const BIN = process.env.BB_BIN || path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../browser-bridge');
 
 export async function freePort() {
   return new Promise((resolve, reject) => {
