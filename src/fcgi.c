@@ -96,7 +96,8 @@ struct conn {
 	size_t out_off;
 	struct req *reqs;
 	int close_after; /* a request without FCGI_KEEP_CONN was answered: close once out is sent */
-	int64_t last_active;
+	int64_t last_active; /* last read */
+	int64_t last_write;  /* last time out was empty or a write made progress */
 };
 
 struct fcgi {
@@ -573,25 +574,27 @@ pump(struct fcgi *f, struct req *r)
 	}
 }
 
-/* Handle every queued completion and stream wake (responder thread). */
+/* Handle queued completions and stream wakes one at a time: another thread may queue one again meanwhile. */
 static void
 drain_queue(struct fcgi *f)
 {
-	pthread_mutex_lock(&f->lock);
-	struct req *list = f->qhead;
-	f->qhead = NULL;
-	f->qtail = &f->qhead;
-	f->woken = 0;
-	for (struct req *r = list; r != NULL; r = r->qnext) {
+	for (;;) {
+		pthread_mutex_lock(&f->lock);
+		struct req *r = f->qhead;
+		if (r == NULL) {
+			f->woken = 0;
+			pthread_mutex_unlock(&f->lock);
+			return;
+		}
+		f->qhead = r->qnext;
+		if (f->qhead == NULL)
+			f->qtail = &f->qhead;
 		r->queued = 0;
 		if (r->resp != NULL) {
 			r->taken = r->resp;
 			r->resp = NULL;
 		}
-	}
-	pthread_mutex_unlock(&f->lock);
-	for (struct req *r = list, *next; r != NULL; r = next) {
-		next = r->qnext;
+		pthread_mutex_unlock(&f->lock);
 		if (r->dropped) {
 			req_free(r);
 		} else if (r->state == R_WAITING && r->taken != NULL) {
@@ -821,9 +824,11 @@ conn_flush(struct conn *c)
 		if (n < 0)
 			return -1;
 		c->out_off += (size_t)n;
+		c->last_write = util_mono_ms();
 	}
 	if (c->out_off == c->out.len) {
 		c->out.len = c->out_off = 0;
+		c->last_write = util_mono_ms();
 	} else if (c->out_off > 65536) {
 		memmove(c->out.data, c->out.data + c->out_off, out_pending(c));
 		c->out.len -= c->out_off;
@@ -857,7 +862,7 @@ accept_all(struct fcgi *f)
 		}
 		struct conn *c = xcalloc(1, sizeof *c);
 		c->fd = fd;
-		c->last_active = util_mono_ms();
+		c->last_active = c->last_write = util_mono_ms();
 		c->next = f->conns;
 		f->conns = c;
 		f->n_conns++;
@@ -918,12 +923,8 @@ loop(void *arg)
 		for (int i = 0; i < nc; i++) {
 			struct conn *c = pc[i];
 			short re = pfd[i + 2].revents;
-			if ((re & (POLLIN | POLLHUP | POLLERR)) && conn_read(f, c) != 0) {
-				conn_close(f, c);
-				continue;
-			}
-			if ((re & POLLOUT) && conn_flush(c) != 0)
-				conn_close(f, c);
+			if ((re & (POLLIN | POLLHUP | POLLERR)) && conn_read(f, c) != 0)
+				conn_close(f, c); /* writes happen below, for every connection */
 		}
 		if (pfd[1].revents & POLLIN)
 			accept_all(f);
@@ -943,7 +944,11 @@ loop(void *arg)
 						enqueue_locked(f, r);
 				pthread_mutex_unlock(&f->lock);
 			}
-			if (!conn_parked(c) && out_pending(c) == 0 && now - c->last_active > BB_FCGI_IDLE_TIMEOUT_S * 1000) {
+			if (out_pending(c) > 0 && now - c->last_write > BB_FCGI_IDLE_TIMEOUT_S * 1000) {
+				log_info("fastcgi: closing a connection whose peer has read nothing for %d s", BB_FCGI_IDLE_TIMEOUT_S);
+				conn_close(f, c);
+			} else if (!conn_parked(c) && out_pending(c) == 0 &&
+			           now - c->last_active > BB_FCGI_IDLE_TIMEOUT_S * 1000) {
 				log_debug("fastcgi: closing an idle connection");
 				conn_close(f, c);
 			}
