@@ -37,7 +37,18 @@ test)
 	mkdir -p build-check && cd build-check
 	[ -f Makefile ] || ../configure --enable-sanitizers --enable-werror
 	make -j"$(nproc)"
+	set +e
 	make check
+	rc=$?
+	set -e
+	# One closing line for everything: the Check unit tests and the Node suites.
+	unit=$(cat tests/test_*.log 2>/dev/null | sed -n 's/.*Checks: \([0-9]*\), Failures: \([0-9]*\), Errors: \([0-9]*\).*/\1 \2 \3/p' |
+		awk '{c+=$1; f+=$2+$3} END {print c-f, f}')
+	node=$(sed -n 's/^node tests: \([0-9]*\) passed, \([0-9]*\) failed.*/\1 \2/p' tests/integration.sh.log 2>/dev/null | tail -n 1)
+	set -- $unit ${node:-0 0}
+	[ "$rc" = 0 ] || tail -n 60 tests/integration.sh.log 2>/dev/null || true
+	echo "all: $(($1 + $3)) passed, $(($2 + $4)) failed"
+	exit $rc
 	;;
 *)
 	echo "usage: scripts/bootstrap.sh install|test" >&2

@@ -227,6 +227,15 @@ describe('bad input, each answered clearly while the daemon keeps serving', () =
     assert.match((await p.next('error')).data.message, /status/);
     p.ws.send('[1,2,3]');
     assert.ok(await p.next('error'));
+    // A message in three fragments is reassembled.
+    const frag = JSON.stringify({ type: 'pageInfoUpdate', data: { url: 'http://frag/', title: 'Fragmented', markdown: 'z'.repeat(30000) } });
+    p.ws.send(frag.slice(0, 10), { fin: false });
+    p.ws.send(frag.slice(10, 20000), { fin: false });
+    p.ws.send(frag.slice(20000), { fin: true });
+    await new Promise((r) => setTimeout(r, 200));
+    const h = await api(d, '/api/history?url=frag', { method: 'GET' });
+    assert.equal(h.body.pages.length, 1);
+    assert.equal(h.body.pages[0].bytes, 30000);
     const r = await tool(d, 'browser_click', { target: 'still works', client_id: 'sloppy' });
     assert.equal(r.status, 200);
     assert.equal(r.body.page.markdown, '# Page for still works');
