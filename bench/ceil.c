@@ -81,6 +81,7 @@ static int run_http(int port) {
             }
         }
     }
+    return 0;
 }
 
 /* ---------- ws ---------- */
@@ -150,6 +151,7 @@ static void flush_out(void) {
 static int run_ws(int port, int window, double secs) {
     int lfd = listen_on(port);
     printf("ready\n"); fflush(stdout);
+    alarm(secs + 30); /* never outlive the bench */
     g_fd = accept(lfd, 0, 0);
     int one = 1; setsockopt(g_fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     size_t cap = 1 << 24, len = 0; unsigned char *in = malloc(cap);

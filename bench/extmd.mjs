@@ -15,7 +15,8 @@ import { fileURLToPath } from 'node:url';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const top = path.resolve(here, '..');
 const nm = path.join(top, 'node_modules');
-const HOOKS = ['__browserBridgeBench.pageToMarkdown', '__bbPageToMarkdown', 'browserBridge.pageToMarkdown'];
+// The content script's own entry point: __browserBridge.run('snapshot') -> {ok, markdown, ...}.
+const HOOKS = ['__browserBridge.run'];
 
 // ---- a deterministic, messy, ~1 MB page: nav, article, tables, lists, code, forms, hidden stuff
 let seed = 12345;
@@ -85,7 +86,7 @@ try {
     const get = (p) => p.split('.').reduce((o, k) => (o == null ? undefined : o[k]), globalThis);
     const name = hooks.find((h) => typeof get(h) === 'function');
     if (!name) return { note: 'content.js exposes none of ' + hooks.join(', ') };
-    const fn = get(name); const times = []; let len = 0;
+    const fn = () => get(name)('snapshot', {}); const times = []; let len = 0;
     for (let i = 0; i < 6; i++) {
       const t = performance.now(); let s = await fn(); times.push(performance.now() - t);
       if (s && typeof s === 'object') s = s.markdown; len = (s || '').length;

@@ -230,6 +230,7 @@ static void pump_unsolicited(void) {
         conn_t *c = &g_conns[i];
         while (g_unsol_sent < g_unsol && c->out.len - c->out.off < (256u << 10)) { send_page(c, NULL); g_unsol_sent++; }
         flush(c);
+        if (g_unsol_sent < g_unsol) want_write(c); /* wake us as soon as the socket takes more */
     }
     if (g_unsol_sent >= g_unsol) { printf("sent %ld\n", g_unsol_sent); fflush(stdout); }
 }
