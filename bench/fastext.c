@@ -166,8 +166,11 @@ static void send_page(conn_t *c, const char *rid) {
     frame_begin(b, &h);
     buf_adds(b, "{\"type\":\"pageInfoUpdate\",\"data\":{");
     if (rid) { buf_adds(b, "\"requestId\":\""); buf_adds(b, rid); buf_adds(b, "\","); }
-    int k = snprintf(tmp, sizeof tmp, "\"tabId\":1,\"url\":\"http://127.0.0.1/p/%llu\",\"title\":\"Page %llu\",\"markdown\":\"",
-                     (unsigned long long)no, (unsigned long long)no);
+    /* Like fake_extension.js: the same url and title every time, unless pages are to be distinct (-d). */
+    int k = g_distinct
+        ? snprintf(tmp, sizeof tmp, "\"tabId\":1,\"url\":\"http://127.0.0.1/p/%llu\",\"title\":\"Page %llu\",\"markdown\":\"",
+                   (unsigned long long)no, (unsigned long long)no)
+        : snprintf(tmp, sizeof tmp, "\"tabId\":1,\"url\":\"http://127.0.0.1/p\",\"title\":\"Page\",\"markdown\":\"");
     buf_add(b, tmp, k);
     if (g_distinct) gen_page(b, no, g_md); else buf_add(b, g_mdtext, g_md);
     buf_adds(b, "\",\"truncated\":false}}");

@@ -17,7 +17,9 @@ import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const args = new Set(process.argv.slice(2));
-const outDir = path.join(here, 'dist');
+// --out DIR puts the build elsewhere (make builds into the build tree, so the source may be read-only).
+const outArg = process.argv.indexOf('--out');
+const outDir = outArg > 0 ? path.resolve(process.argv[outArg + 1]) : path.join(here, 'dist');
 
 const entries = [
   { in: 'src/background/main.js', out: 'background.js', format: 'esm' },

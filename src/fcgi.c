@@ -545,6 +545,7 @@ send_resp(struct fcgi *f, struct req *r, struct rtr_resp *resp)
 		events_set_wake(f->events, r->sub, sse_wake, r); /* wakes once: the first read queues the hello */
 		return;
 	}
+	rtr_resp_render(resp);
 	buf_printf(&h, "Content-Length: %zu\r\n\r\n", resp->len);
 	put_stdout(c, r->id, h.data, h.len);
 	put_stdout(c, r->id, resp->body, resp->len);

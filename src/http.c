@@ -161,6 +161,7 @@ send_resp(struct conn *c, struct rtr_resp *rr)
 		events_set_wake(s->ev, s->sub, sse_wake, s);
 		MHD_add_response_header(r, "X-Accel-Buffering", "no");
 	} else {
+		rtr_resp_render(rr);
 		r = MHD_create_response_from_buffer(rr->len, rr->body, MHD_RESPMEM_MUST_FREE);
 		rr->body = NULL;
 	}
@@ -312,7 +313,7 @@ http_start(const struct config *cfg, struct router *router, char **err)
 	h->d = MHD_start_daemon(flags, (uint16_t)cfg->http_port, NULL, NULL, access_cb, h, MHD_OPTION_SOCK_ADDR, &ss,
 	                        MHD_OPTION_NOTIFY_COMPLETED, completed_cb, h, MHD_OPTION_CONNECTION_LIMIT,
 	                        (unsigned)BB_HTTP_MAX_CONNECTIONS, MHD_OPTION_CONNECTION_TIMEOUT,
-	                        (unsigned)BB_HTTP_IDLE_TIMEOUT_S, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)16384,
+	                        (unsigned)BB_HTTP_IDLE_TIMEOUT_S, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)8192,
 	                        MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
 	                        MHD_OPTION_END);
 	if (h->d == NULL) {

@@ -608,6 +608,15 @@ hub_on_tabs(struct hub *h, struct hub_browser *b, json_t *tabs)
 		publish_browser(h, "tabs", ev);
 }
 
+/* A heartbeat: the browser is alive (last_seen), though not active for choosing a default browser. */
+void
+hub_on_heartbeat(struct hub *h, struct hub_browser *b)
+{
+	pthread_mutex_lock(&h->lock);
+	touch(h, b, 0);
+	pthread_mutex_unlock(&h->lock);
+}
+
 /* Take the next queued message for a browser (caller frees), or NULL; len gets its length. */
 char *
 hub_next_out(struct hub *h, struct hub_browser *b, size_t *len)

@@ -93,6 +93,7 @@ void hub_browser_detach(struct hub *h, struct hub_browser *b);
 int hub_on_result(struct hub *h, struct hub_browser *b, json_t *data, char **err);
 int hub_on_page(struct hub *h, struct hub_browser *b, json_t *data, char **err);
 void hub_on_tabs(struct hub *h, struct hub_browser *b, json_t *tabs);
+void hub_on_heartbeat(struct hub *h, struct hub_browser *b);
 char *hub_next_out(struct hub *h, struct hub_browser *b, size_t *len);
 void hub_collect_writable(struct hub *h, void (*fn)(void *conn, void *arg), void *arg);
 int64_t hub_expire(struct hub *h, int64_t now_mono);

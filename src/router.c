@@ -75,6 +75,7 @@ rtr_resp_free(struct rtr_resp *resp)
 	if (resp == NULL)
 		return;
 	free(resp->body);
+	json_decref(resp->json);
 	free(resp->set_cookie);
 	free(resp->location);
 	free(resp->extra_name);
@@ -82,17 +83,28 @@ rtr_resp_free(struct rtr_resp *resp)
 	free(resp);
 }
 
-/* A JSON response (the json_t is stolen). */
+/* A JSON response (the json_t is stolen). It is serialised later, by the transport's own thread:
+ * the thread that finishes a call (the store's, for most) has better things to do. */
 struct rtr_resp *
 rtr_json(int status, void *json)
 {
 	struct rtr_resp *resp = xcalloc(1, sizeof *resp);
 	resp->status = status;
 	resp->content_type = "application/json";
-	resp->body = json_dumps(json, JSON_COMPACT | JSON_ENSURE_ASCII);
-	resp->len = strlen(resp->body);
-	json_decref(json);
+	resp->json = json;
 	return resp;
+}
+
+/* Serialise a pending JSON body; a no-op for responses that already have their bytes. */
+void
+rtr_resp_render(struct rtr_resp *resp)
+{
+	if (resp->json == NULL)
+		return;
+	resp->body = json_dumps(resp->json, JSON_COMPACT);
+	resp->len = resp->body ? strlen(resp->body) : 0;
+	json_decref(resp->json);
+	resp->json = NULL;
 }
 
 /* Answer with a JSON error body. */

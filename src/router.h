@@ -30,6 +30,7 @@ struct rtr_resp {
 	char *extra_name; /* one more header (e.g. Mcp-Session-Id), owned, or NULL */
 	char *extra_value;
 	struct events_sub *stream; /* Server-Sent Events: the transport reads from it */
+	void *json; /* a JSON body not yet serialised: rtr_resp_render does it on the transport's thread */
 };
 
 struct rtr_req {
@@ -52,6 +53,7 @@ void router_free(struct router *r);
 void router_handle(struct router *r, struct rtr_req *req);
 void rtr_resp_free(struct rtr_resp *resp);
 struct rtr_resp *rtr_json(int status, void *json);
+void rtr_resp_render(struct rtr_resp *resp);
 struct events *router_events(struct router *r);
 
 #endif

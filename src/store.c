@@ -1,7 +1,10 @@
 /* store.c -- see store.h. */
 #include "autoconfig.h"
 
+#include <malloc.h>
+#include <errno.h>
 #include <pthread.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sqlite3.h>
@@ -15,6 +18,9 @@
 #define READERS_MAX 4
 #define PRUNE_EVERY_ROWS 1000
 #define PRUNE_EVERY_MS 60000
+#define INDEX_BATCH 1000
+#define COMMAND_LINGER_MS 50
+#define CHECKPOINT_FRAMES 1000
 
 /*
  * The schema, one migration per version. People read this database with the sqlite3 shell, so
@@ -22,32 +28,44 @@
  */
 static const char *const migrations[] = {
 	/* 1 */
-	"CREATE TABLE pages (\n"
+	"CREATE TABLE meta (key TEXT PRIMARY KEY, value);\n"
+	"INSERT INTO meta VALUES ('fts_upto', 0);\n"
+	/* Identical pages (same title and Markdown) are stored once: agents re-read unchanged pages a lot. */
+	"CREATE TABLE contents (\n"
+	"  id INTEGER PRIMARY KEY,\n"
+	"  hash TEXT NOT NULL UNIQUE,\n"
+	"  title TEXT NOT NULL,\n"
+	"  markdown TEXT NOT NULL,\n"
+	"  bytes INTEGER NOT NULL\n"
+	");\n"
+	"CREATE TABLE captures (\n"
 	"  id INTEGER PRIMARY KEY,\n"
 	"  captured_at TEXT NOT NULL,\n"
 	"  client_id TEXT NOT NULL,\n"
 	"  tab_id INTEGER,\n"
 	"  request_id TEXT,\n"
 	"  url TEXT NOT NULL,\n"
-	"  title TEXT NOT NULL,\n"
-	"  markdown TEXT NOT NULL,\n"
-	"  bytes INTEGER NOT NULL,\n"
+	"  content_id INTEGER NOT NULL REFERENCES contents(id),\n"
 	"  truncated INTEGER NOT NULL DEFAULT 0\n"
 	");\n"
-	"CREATE INDEX pages_captured_at ON pages(captured_at);\n"
-	"CREATE INDEX pages_request_id ON pages(request_id) WHERE request_id IS NOT NULL;\n"
-	"CREATE VIRTUAL TABLE pages_fts USING fts5(title, markdown, content='pages', content_rowid='id',\n"
+
+	"CREATE INDEX captures_content_id ON captures(content_id);\n"
+
+	"CREATE VIEW pages AS\n"
+	"  SELECT c.id, c.captured_at, c.client_id, c.tab_id, c.request_id, c.url, k.title, k.markdown, k.bytes,\n"
+	"         c.truncated, c.content_id\n"
+	"  FROM captures c JOIN contents k ON k.id = c.content_id;\n"
+	/* Indexed in batches by the store thread, off the path that acknowledges pages (meta.fts_upto). */
+	"CREATE VIRTUAL TABLE pages_fts USING fts5(title, markdown, content='contents', content_rowid='id',\n"
 	"  tokenize='unicode61 remove_diacritics 2');\n"
-	"CREATE TRIGGER pages_fts_insert AFTER INSERT ON pages BEGIN\n"
-	"  INSERT INTO pages_fts(rowid, title, markdown) VALUES (new.id, new.title, new.markdown);\n"
-	"END;\n"
-	"CREATE TRIGGER pages_fts_delete AFTER DELETE ON pages BEGIN\n"
+	"CREATE TRIGGER contents_fts_delete AFTER DELETE ON contents\n"
+	"  WHEN old.id <= (SELECT value FROM meta WHERE key = 'fts_upto') BEGIN\n"
 	"  INSERT INTO pages_fts(pages_fts, rowid, title, markdown)\n"
 	"    VALUES ('delete', old.id, old.title, old.markdown);\n"
 	"END;\n"
 	"CREATE TABLE commands (\n"
 	"  id INTEGER PRIMARY KEY,\n"
-	"  request_id TEXT NOT NULL UNIQUE,\n"
+	"  request_id TEXT NOT NULL,\n"
 	"  tool TEXT NOT NULL,\n"
 	"  command TEXT NOT NULL,\n"
 	"  client_id TEXT,\n"
@@ -62,19 +80,19 @@ static const char *const migrations[] = {
 	"  finished_at TEXT NOT NULL,\n"
 	"  duration_ms INTEGER NOT NULL\n"
 	");\n"
-	"CREATE INDEX commands_started_at ON commands(started_at);\n"
+
 	"CREATE VIEW recent_pages AS\n"
 	"  SELECT id, captured_at, url, title, bytes FROM pages ORDER BY id DESC;\n"
 	"CREATE VIEW calls AS\n"
 	"  SELECT c.id, c.started_at, c.tool, c.status, c.duration_ms, c.summary, p.url AS page_url,\n"
 	"         c.page_id, c.error\n"
-	"  FROM commands c LEFT JOIN pages p ON p.id = c.page_id ORDER BY c.id DESC;\n"
+	"  FROM commands c LEFT JOIN captures p ON p.id = c.page_id ORDER BY c.id DESC;\n"
 	"CREATE VIEW sites AS\n"
 	"  SELECT CASE WHEN instr(substr(url, instr(url, '//') + 2), '/') > 0\n"
 	"    THEN substr(url, 1, instr(url, '//') + instr(substr(url, instr(url, '//') + 2), '/'))\n"
 	"    ELSE url END AS site,\n"
 	"         count(*) AS pages, max(captured_at) AS last_seen\n"
-	"  FROM pages GROUP BY site ORDER BY pages DESC;\n",
+	"  FROM captures GROUP BY site ORDER BY pages DESC;\n",
 };
 
 enum item_kind { ITEM_PAGE, ITEM_COMMAND };
@@ -92,18 +110,28 @@ struct store {
 	char *path;
 	struct store_opts opts;
 	sqlite3 *db; /* the writer: store thread only once it runs */
-	sqlite3_stmt *ins_page, *ins_cmd;
+	sqlite3_stmt *find_content, *ins_content, *ins_capture, *ins_cmd;
+	int64_t fts_upto;   /* contents with a larger id are not in pages_fts yet */
+	long unindexed;     /* contents written since the last indexing pass */
+	int wal_frames;     /* frames in the WAL, from the WAL hook */
 	pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	pthread_cond_t idle;
 	struct item *head, *tail;
+	size_t n_queued;    /* items in the queue */
+	size_t pages_queued; /* of which pages: someone is waiting for those */
 	int stopping;
 	int busy;
 	long since_prune;
 	int64_t last_prune;
 	sqlite3 *readers[READERS_MAX];
 	int n_readers;
+	/* The checkpointer: its own thread and connection, so a checkpoint never delays an acknowledgement. */
+	pthread_t ckpt_thread;
+	pthread_cond_t ckpt_cond;
+	int ckpt_wanted;
+	int ckpt_started;
 };
 
 /* Run SQL that returns no rows; logs and returns -1 on error. */
@@ -193,43 +221,155 @@ bind_json_int(sqlite3_stmt *st, int i, json_t *o, const char *key)
 		sqlite3_bind_null(st, i);
 }
 
+/* 128 bits of two FNV-1a variants over title and Markdown: the key that finds identical content. */
+static void
+content_hash(const char *title, size_t tl, const char *md, size_t ml, char out[33])
+{
+	uint64_t a = 1469598103934665603ULL, b = 0x84222325cbf29ce4ULL;
+	const unsigned char *parts[2] = {(const unsigned char *)title, (const unsigned char *)md};
+	size_t lens[2] = {tl, ml};
+	for (int k = 0; k < 2; k++) {
+		for (size_t i = 0; i < lens[k]; i++) {
+			a = (a ^ parts[k][i]) * 1099511628211ULL;
+			b = (b ^ parts[k][i]) * 0x100000001b3ULL + (b >> 29);
+		}
+		a = (a ^ 0xff) * 1099511628211ULL; /* separator, so ("ab","c") differs from ("a","bc") */
+		b = (b ^ 0xff) * 0x100000001b3ULL;
+	}
+	snprintf(out, 33, "%016llx%016llx", (unsigned long long)a, (unsigned long long)b);
+}
+
+/* The id of stored content equal to (title, md), or 0; the bytes are compared, not just the hash. */
+static int64_t
+find_content(struct store *s, const char *hash, const char *title, size_t tl, const char *md, size_t ml)
+{
+	sqlite3_stmt *st = s->find_content;
+	int64_t id = 0;
+	sqlite3_bind_text(st, 1, hash, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW && (size_t)sqlite3_column_bytes(st, 1) == tl &&
+	    (size_t)sqlite3_column_bytes(st, 2) == ml && memcmp(sqlite3_column_blob(st, 1), title, tl) == 0 &&
+	    memcmp(sqlite3_column_blob(st, 2), md, ml) == 0)
+		id = sqlite3_column_int64(st, 0);
+	sqlite3_reset(st);
+	return id;
+}
+
+/* Store a page: its content once (shared by identical pages), then the capture; the capture id or -1. */
+static int64_t
+write_page(struct store *s, json_t *d)
+{
+	json_t *tj = json_object_get(d, "title"), *mj = json_object_get(d, "markdown");
+	const char *title = json_string_value(tj), *md = json_string_value(mj);
+	size_t tl = json_string_length(tj), ml = json_string_length(mj);
+	char hash[33];
+	content_hash(title, tl, md, ml, hash);
+	int64_t cid = find_content(s, hash, title, tl, md, ml);
+	if (cid == 0) {
+		sqlite3_stmt *st = s->ins_content;
+		char alt[48];
+		/* A hash collision with different bytes (never seen, but possible): keep both under distinct keys. */
+		snprintf(alt, sizeof alt, "%s", hash);
+		for (int n = 1; n < 100; n++) {
+			sqlite3_bind_text(st, 1, alt, -1, SQLITE_STATIC);
+			sqlite3_bind_text(st, 2, title, (int)tl, SQLITE_STATIC);
+			sqlite3_bind_text(st, 3, md, (int)ml, SQLITE_STATIC);
+			sqlite3_bind_int64(st, 4, (sqlite3_int64)ml);
+			int rc = sqlite3_step(st);
+			sqlite3_reset(st);
+			if (rc == SQLITE_DONE) {
+				cid = sqlite3_last_insert_rowid(s->db);
+				s->unindexed++;
+				break;
+			}
+			if (rc != SQLITE_CONSTRAINT) {
+				log_error("sqlite insert content: %s", sqlite3_errmsg(s->db));
+				return -1;
+			}
+			snprintf(alt, sizeof alt, "%s:%d", hash, n);
+			if ((cid = find_content(s, alt, title, tl, md, ml)) != 0)
+				break;
+		}
+		if (cid == 0)
+			return -1;
+	}
+	sqlite3_stmt *st = s->ins_capture;
+	bind_json_str(st, 1, d, "captured_at");
+	bind_json_str(st, 2, d, "clientId");
+	bind_json_int(st, 3, d, "tabId");
+	bind_json_str(st, 4, d, "requestId");
+	bind_json_str(st, 5, d, "url");
+	sqlite3_bind_int64(st, 6, cid);
+	sqlite3_bind_int(st, 7, json_is_true(json_object_get(d, "truncated")));
+	int rc = sqlite3_step(st);
+	int64_t id = rc == SQLITE_DONE ? sqlite3_last_insert_rowid(s->db) : -1;
+	if (rc != SQLITE_DONE)
+		log_error("sqlite insert capture: %s", sqlite3_errmsg(s->db));
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	return id;
+}
+
+/* Add new contents to the full-text index in one transaction; cheaper in bulk than row by row. */
+static void
+index_pending(struct store *s)
+{
+	char sql[256];
+	sqlite3_stmt *st;
+	int64_t upto = s->fts_upto;
+	if (sqlite3_prepare_v2(s->db, "SELECT max(id) FROM contents", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		upto = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if (upto <= s->fts_upto) {
+		s->unindexed = 0;
+		return;
+	}
+	snprintf(sql, sizeof sql,
+	         "BEGIN; INSERT INTO pages_fts(rowid, title, markdown) SELECT id, title, markdown FROM contents "
+	         "WHERE id > %lld AND id <= %lld; UPDATE meta SET value = %lld WHERE key = 'fts_upto'; COMMIT;",
+	         (long long)s->fts_upto, (long long)upto, (long long)upto);
+	if (exec(s->db, sql) != 0) {
+		exec(s->db, "ROLLBACK");
+		return;
+	}
+	s->fts_upto = upto;
+	s->unindexed = 0;
+}
+
+/* WAL hook: remember how big the log is, so checkpoints can wait for a quiet moment. */
+static int
+wal_hook(void *arg, sqlite3 *db, const char *name, int frames)
+{
+	(void)db;
+	(void)name;
+	((struct store *)arg)->wal_frames = frames;
+	return SQLITE_OK;
+}
+
 /* Insert one queued row with the prepared statements; returns the row id or -1. */
 static int64_t
 write_item(struct store *s, struct item *it)
 {
-	sqlite3_stmt *st;
 	json_t *d = it->data;
-	if (it->kind == ITEM_PAGE) {
-		st = s->ins_page;
-		json_t *md = json_object_get(d, "markdown");
-		bind_json_str(st, 1, d, "captured_at");
-		bind_json_str(st, 2, d, "clientId");
-		bind_json_int(st, 3, d, "tabId");
-		bind_json_str(st, 4, d, "requestId");
-		bind_json_str(st, 5, d, "url");
-		bind_json_str(st, 6, d, "title");
-		bind_json_str(st, 7, d, "markdown");
-		sqlite3_bind_int64(st, 8, (sqlite3_int64)json_string_length(md));
-		sqlite3_bind_int(st, 9, json_is_true(json_object_get(d, "truncated")));
-	} else {
-		st = s->ins_cmd;
-		char *params = json_dumps(json_object_get(d, "params"), JSON_COMPACT);
-		bind_json_str(st, 1, d, "request_id");
-		bind_json_str(st, 2, d, "tool");
-		bind_json_str(st, 3, d, "command");
-		bind_json_str(st, 4, d, "client_id");
-		sqlite3_bind_text(st, 5, params ? params : "{}", -1, SQLITE_TRANSIENT);
-		free(params);
-		bind_json_str(st, 6, d, "status");
-		bind_json_int(st, 7, d, "http_status");
-		bind_json_str(st, 8, d, "message");
-		bind_json_str(st, 9, d, "error");
-		bind_json_str(st, 10, d, "summary");
-		bind_json_int(st, 11, d, "history_id");
-		bind_json_str(st, 12, d, "started_at");
-		bind_json_str(st, 13, d, "finished_at");
-		bind_json_int(st, 14, d, "duration_ms");
-	}
+	if (it->kind == ITEM_PAGE)
+		return write_page(s, d);
+	sqlite3_stmt *st = s->ins_cmd;
+	char *params = json_dumps(json_object_get(d, "params"), JSON_COMPACT);
+	bind_json_str(st, 1, d, "request_id");
+	bind_json_str(st, 2, d, "tool");
+	bind_json_str(st, 3, d, "command");
+	bind_json_str(st, 4, d, "client_id");
+	sqlite3_bind_text(st, 5, params ? params : "{}", -1, SQLITE_TRANSIENT);
+	free(params);
+	bind_json_str(st, 6, d, "status");
+	bind_json_int(st, 7, d, "http_status");
+	bind_json_str(st, 8, d, "message");
+	bind_json_str(st, 9, d, "error");
+	bind_json_str(st, 10, d, "summary");
+	bind_json_int(st, 11, d, "history_id");
+	bind_json_str(st, 12, d, "started_at");
+	bind_json_str(st, 13, d, "finished_at");
+	bind_json_int(st, 14, d, "duration_ms");
 	int rc = sqlite3_step(st);
 	int64_t id = rc == SQLITE_DONE ? sqlite3_last_insert_rowid(s->db) : -1;
 	if (rc != SQLITE_DONE)
@@ -239,28 +379,95 @@ write_item(struct store *s, struct item *it)
 	return id;
 }
 
-/* Apply the retention limits; runs on the store thread after enough inserts or time. */
+/* Apply the retention limits; runs on the store thread after enough inserts or time. Content no
+ * capture uses any more goes too (index first, so the delete trigger can unindex it). */
 static void
 prune(struct store *s)
 {
-	char sql[512];
+	char sql[1024], cond[256] = "";
+	index_pending(s);
 	if (s->opts.retention_days > 0) {
 		char cutoff[32];
 		util_iso8601(util_now_ms() - (int64_t)s->opts.retention_days * 86400000, cutoff);
+		/* Rows are appended in time order, so the old ones are a prefix by id: no time index needed. */
 		snprintf(sql, sizeof sql,
-		         "DELETE FROM pages WHERE captured_at < '%s'; DELETE FROM commands WHERE started_at < '%s';",
-		         cutoff, cutoff);
+		         "DELETE FROM commands WHERE id < (SELECT coalesce(min(id), 1 << 62) FROM "
+		         "(SELECT id FROM commands WHERE started_at >= '%s' ORDER BY id LIMIT 1));",
+		         cutoff);
 		exec(s->db, sql);
+		snprintf(cond, sizeof cond,
+		         "id < (SELECT coalesce(min(id), 1 << 62) FROM "
+		         "(SELECT id FROM captures WHERE captured_at >= '%s' ORDER BY id LIMIT 1))",
+		         cutoff);
 	}
 	if (s->opts.retention_pages > 0) {
 		snprintf(sql, sizeof sql,
-		         "DELETE FROM pages WHERE id <= (SELECT id FROM pages ORDER BY id DESC LIMIT 1 OFFSET %ld);"
 		         "DELETE FROM commands WHERE id <= (SELECT id FROM commands ORDER BY id DESC LIMIT 1 OFFSET %ld);",
-		         s->opts.retention_pages, s->opts.retention_pages);
+		         s->opts.retention_pages);
 		exec(s->db, sql);
+		size_t n = strlen(cond);
+		snprintf(cond + n, sizeof cond - n,
+		         "%sid <= (SELECT id FROM captures ORDER BY id DESC LIMIT 1 OFFSET %ld)", n ? " OR " : "",
+		         s->opts.retention_pages);
+	}
+	if (cond[0] != '\0') {
+		snprintf(sql, sizeof sql,
+		         "BEGIN;"
+		         "CREATE TEMP TABLE IF NOT EXISTS gone(content_id INTEGER PRIMARY KEY);"
+		         "DELETE FROM gone;"
+		         "INSERT OR IGNORE INTO gone SELECT content_id FROM captures WHERE %s;"
+		         "DELETE FROM captures WHERE %s;"
+		         "DELETE FROM contents WHERE id IN (SELECT content_id FROM gone)"
+		         " AND NOT EXISTS (SELECT 1 FROM captures WHERE content_id = contents.id);"
+		         "COMMIT;",
+		         cond, cond);
+		if (exec(s->db, sql) != 0)
+			exec(s->db, "ROLLBACK");
 	}
 	s->since_prune = 0;
 	s->last_prune = util_mono_ms();
+}
+
+/* Ask the checkpointer to copy the WAL into the database file once the log has grown. */
+static void
+maybe_checkpoint(struct store *s)
+{
+	if (s->wal_frames < CHECKPOINT_FRAMES)
+		return;
+	s->wal_frames = 0;
+	pthread_mutex_lock(&s->lock);
+	s->ckpt_wanted = 1;
+	pthread_cond_signal(&s->ckpt_cond);
+	pthread_mutex_unlock(&s->lock);
+}
+
+/* The checkpointer thread: PASSIVE checkpoints on its own connection run beside the writer in WAL
+ * mode, so commits (and the calls waiting on them) go on while the file is brought up to date. */
+static void *
+ckpt_main(void *arg)
+{
+	struct store *s = arg;
+	char *err = NULL;
+	sqlite3 *db = open_conn(s->path, s->opts.sync_full, &err);
+	if (db == NULL) {
+		log_error("checkpointer: %s", err);
+		free(err);
+	}
+	pthread_mutex_lock(&s->lock);
+	for (;;) {
+		while (!s->ckpt_wanted && !s->stopping)
+			pthread_cond_wait(&s->ckpt_cond, &s->lock);
+		if (s->stopping)
+			break;
+		s->ckpt_wanted = 0;
+		pthread_mutex_unlock(&s->lock);
+		if (db != NULL)
+			sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+		pthread_mutex_lock(&s->lock);
+	}
+	pthread_mutex_unlock(&s->lock);
+	sqlite3_close(db);
+	return NULL;
 }
 
 /* The store thread: wait for rows, write each batch in one transaction, then acknowledge pages. */
@@ -270,8 +477,25 @@ store_main(void *arg)
 	struct store *s = arg;
 	for (;;) {
 		pthread_mutex_lock(&s->lock);
-		while (s->head == NULL && !s->stopping)
-			pthread_cond_wait(&s->cond, &s->lock);
+		for (;;) {
+			if (s->stopping || s->pages_queued > 0 || s->n_queued >= BB_STORE_BATCH_MAX)
+				break;
+			if (s->head == NULL) {
+				pthread_cond_wait(&s->cond, &s->lock);
+				continue;
+			}
+			/* Only call records are waiting: nobody waits on them, so give the next page a moment
+			 * to share their commit (one commit per call instead of two). */
+			struct timespec until;
+			clock_gettime(CLOCK_REALTIME, &until);
+			until.tv_nsec += COMMAND_LINGER_MS * 1000000L;
+			if (until.tv_nsec >= 1000000000L) {
+				until.tv_sec++;
+				until.tv_nsec -= 1000000000L;
+			}
+			if (pthread_cond_timedwait(&s->cond, &s->lock, &until) == ETIMEDOUT)
+				break;
+		}
 		if (s->head == NULL && s->stopping) {
 			pthread_mutex_unlock(&s->lock);
 			break;
@@ -286,6 +510,9 @@ store_main(void *arg)
 		if (s->head == NULL)
 			s->tail = NULL;
 		last->next = NULL;
+		for (struct item *it = batch; it != NULL; it = it->next)
+			s->pages_queued -= it->kind == ITEM_PAGE;
+		s->n_queued -= (size_t)n;
 		s->busy = 1;
 		pthread_mutex_unlock(&s->lock);
 
@@ -294,8 +521,11 @@ store_main(void *arg)
 			it->id = write_item(s, it);
 		if (exec(s->db, "COMMIT") != 0)
 			exec(s->db, "ROLLBACK");
+		size_t batch_bytes = 0;
 		for (struct item *it = batch, *nx; it != NULL; it = nx) {
 			nx = it->next;
+			if (it->kind == ITEM_PAGE)
+				batch_bytes += json_string_length(json_object_get(it->data, "markdown"));
 			if (it->kind == ITEM_PAGE) {
 				s->since_prune++;
 				if (it->id > 0)
@@ -309,6 +539,15 @@ store_main(void *arg)
 		if (s->since_prune >= PRUNE_EVERY_ROWS ||
 		    (s->since_prune > 0 && util_mono_ms() - s->last_prune > PRUNE_EVERY_MS))
 			prune(s);
+		if (batch_bytes > (1u << 20))
+			malloc_trim(0); /* after big pages, return the memory to the system */
+		pthread_mutex_lock(&s->lock);
+		int idle = s->head == NULL;
+		pthread_mutex_unlock(&s->lock);
+		/* Search indexing and checkpoints happen after the acknowledgements, in bulk. */
+		if (s->unindexed > 0 && (idle || s->unindexed >= INDEX_BATCH))
+			index_pending(s);
+		maybe_checkpoint(s);
 		pthread_mutex_lock(&s->lock);
 		s->busy = 0;
 		if (s->head == NULL)
@@ -338,29 +577,48 @@ store_open(const char *path, const struct store_opts *opts, char **err)
 	chmod(path, 0600);
 	if (migrate(s->db, err) != 0)
 		goto fail;
-	if (sqlite3_prepare_v2(s->db,
-	                       "INSERT INTO pages(captured_at, client_id, tab_id, request_id, url, title, markdown, "
-	                       "bytes, truncated) VALUES (?,?,?,?,?,?,?,?,?)",
-	                       -1, &s->ins_page, NULL) != SQLITE_OK ||
+	if (sqlite3_prepare_v2(s->db, "SELECT id, title, markdown FROM contents WHERE hash = ?", -1, &s->find_content,
+	                       NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(s->db, "INSERT INTO contents(hash, title, markdown, bytes) VALUES (?,?,?,?)", -1,
+	                       &s->ins_content, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(s->db,
-	                       "INSERT OR REPLACE INTO commands(request_id, tool, command, client_id, params, status, "
+	                       "INSERT INTO captures(captured_at, client_id, tab_id, request_id, url, content_id, "
+	                       "truncated) VALUES (?,?,?,?,?,?,?)",
+	                       -1, &s->ins_capture, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(s->db,
+	                       "INSERT INTO commands(request_id, tool, command, client_id, params, status, "
 	                       "http_status, message, error, summary, page_id, started_at, finished_at, duration_ms) "
 	                       "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	                       -1, &s->ins_cmd, NULL) != SQLITE_OK) {
 		*err = xasprintf("cannot prepare statements: %s", sqlite3_errmsg(s->db));
 		goto fail;
 	}
+	sqlite3_stmt *st;
+	if (sqlite3_prepare_v2(s->db, "SELECT value FROM meta WHERE key = 'fts_upto'", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		s->fts_upto = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	/* Checkpoints are ours to schedule (maybe_checkpoint), not a side effect of some commit. */
+	exec(s->db, "PRAGMA wal_autocheckpoint=0");
+	sqlite3_wal_hook(s->db, wal_hook, s);
 	prune(s);
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_cond_init(&s->cond, NULL);
 	pthread_cond_init(&s->idle, NULL);
+	pthread_cond_init(&s->ckpt_cond, NULL);
 	if (pthread_create(&s->thread, NULL, store_main, s) != 0) {
 		*err = xasprintf("cannot start the store thread");
 		goto fail;
 	}
+	if (pthread_create(&s->ckpt_thread, NULL, ckpt_main, s) == 0)
+		s->ckpt_started = 1;
+	else
+		log_warn("cannot start the checkpointer thread: the WAL grows until shutdown");
 	return s;
 fail:
-	sqlite3_finalize(s->ins_page);
+	sqlite3_finalize(s->find_content);
+	sqlite3_finalize(s->ins_content);
+	sqlite3_finalize(s->ins_capture);
 	sqlite3_finalize(s->ins_cmd);
 	sqlite3_close(s->db);
 	free(s->path);
@@ -377,10 +635,17 @@ store_close(struct store *s)
 	pthread_mutex_lock(&s->lock);
 	s->stopping = 1;
 	pthread_cond_signal(&s->cond);
+	pthread_cond_signal(&s->ckpt_cond);
 	pthread_mutex_unlock(&s->lock);
 	pthread_join(s->thread, NULL);
-	sqlite3_finalize(s->ins_page);
+	if (s->ckpt_started)
+		pthread_join(s->ckpt_thread, NULL);
+	index_pending(s);
+	sqlite3_finalize(s->find_content);
+	sqlite3_finalize(s->ins_content);
+	sqlite3_finalize(s->ins_capture);
 	sqlite3_finalize(s->ins_cmd);
+	sqlite3_wal_checkpoint_v2(s->db, NULL, SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL);
 	exec(s->db, "PRAGMA optimize");
 	sqlite3_close(s->db);
 	for (int i = 0; i < s->n_readers; i++)
@@ -388,6 +653,7 @@ store_close(struct store *s)
 	pthread_mutex_destroy(&s->lock);
 	pthread_cond_destroy(&s->cond);
 	pthread_cond_destroy(&s->idle);
+	pthread_cond_destroy(&s->ckpt_cond);
 	free(s->path);
 	free(s);
 }
@@ -407,6 +673,8 @@ enqueue(struct store *s, enum item_kind kind, json_t *data, store_page_fn done, 
 	else
 		s->head = it;
 	s->tail = it;
+	s->n_queued++;
+	s->pages_queued += kind == ITEM_PAGE;
 	pthread_cond_signal(&s->cond);
 	pthread_mutex_unlock(&s->lock);
 }
@@ -538,12 +806,12 @@ static int
 history_run(sqlite3 *db, const struct store_query *q, const char *match, json_t *pages, char **err)
 {
 	static const char *const with_q =
-		"SELECT p.id, p.captured_at, p.client_id, p.tab_id, p.request_id, p.url, p.title, p.bytes, "
-		"snippet(pages_fts, 1, '[', ']', '…', 16) FROM pages_fts JOIN pages p ON p.id = pages_fts.rowid "
-		"WHERE pages_fts MATCH ?1 AND (?2 IS NULL OR instr(p.url, ?2) > 0) AND (?3 = 0 OR pages_fts.rowid < ?3) "
-		"ORDER BY pages_fts.rowid DESC LIMIT ?4";
+		"SELECT p.id, p.captured_at, p.client_id, p.tab_id, p.request_id, p.url, k.title, k.bytes, p.content_id "
+		"FROM captures p JOIN contents k ON k.id = p.content_id "
+		"WHERE p.content_id IN (SELECT rowid FROM pages_fts WHERE pages_fts MATCH ?1) "
+		"AND (?2 IS NULL OR instr(p.url, ?2) > 0) AND (?3 = 0 OR p.id < ?3) ORDER BY p.id DESC LIMIT ?4";
 	static const char *const without_q =
-		"SELECT id, captured_at, client_id, tab_id, request_id, url, title, bytes, NULL FROM pages "
+		"SELECT id, captured_at, client_id, tab_id, request_id, url, title, bytes, content_id FROM pages "
 		"WHERE (?2 IS NULL OR instr(url, ?2) > 0) AND (?3 = 0 OR id < ?3) ORDER BY id DESC LIMIT ?4";
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(db, match ? with_q : without_q, -1, &st, NULL) != SQLITE_OK) {
@@ -556,13 +824,25 @@ history_run(sqlite3 *db, const struct store_query *q, const char *match, json_t 
 		sqlite3_bind_text(st, 2, q->url, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 3, q->before);
 	sqlite3_bind_int64(st, 4, q->limit);
+	sqlite3_stmt *snip = NULL;
+	if (match && sqlite3_prepare_v2(db,
+	                                "SELECT snippet(pages_fts, 1, '[', ']', '…', 16) FROM pages_fts "
+	                                "WHERE pages_fts MATCH ?1 AND rowid = ?2",
+	                                -1, &snip, NULL) != SQLITE_OK)
+		snip = NULL;
 	int rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		json_t *o = page_row(st);
-		if (match)
-			json_object_set_new(o, "snippet", col_str(st, 8));
+		if (snip) {
+			sqlite3_bind_text(snip, 1, match, -1, SQLITE_STATIC);
+			sqlite3_bind_int64(snip, 2, sqlite3_column_int64(st, 8));
+			if (sqlite3_step(snip) == SQLITE_ROW)
+				json_object_set_new(o, "snippet", col_str(snip, 0));
+			sqlite3_reset(snip);
+		}
 		json_array_append_new(pages, o);
 	}
+	sqlite3_finalize(snip);
 	if (rc != SQLITE_DONE) {
 		*err = xstrdup(sqlite3_errmsg(db));
 		json_array_clear(pages);
@@ -688,7 +968,7 @@ store_stats(struct store *s)
 	sqlite3 *db = reader_get(s);
 	if (db == NULL)
 		return o;
-	static const char *const q[] = {"SELECT count(*) FROM pages", "SELECT count(*) FROM commands",
+	static const char *const q[] = {"SELECT count(*) FROM captures", "SELECT count(*) FROM commands",
 	                                "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()"};
 	static const char *const k[] = {"pages", "commands", "bytes"};
 	for (int i = 0; i < 3; i++) {

@@ -2,6 +2,7 @@
 #include "autoconfig.h"
 
 #include <libwebsockets.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -331,6 +332,7 @@ on_message(struct session *s, const char *text, size_t len)
 		goto out;
 	}
 	if (strcmp(type, "heartbeat") == 0) {
+		hub_on_heartbeat(s->ws->hub, s->browser);
 		char ts[32];
 		util_iso8601(util_now_ms(), ts);
 		send_local(s, json_pack("{s:s, s:{s:s}}", "type", "heartbeat_ack", "data", "serverTime", ts));
@@ -488,8 +490,10 @@ callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in
 		buf_add(&s->rx, in, len);
 		if (lws_is_final_fragment(wsi) && remaining == 0) {
 			on_message(s, s->rx.data, s->rx.len);
-			if (s->rx.cap > 1u << 20)
+			if (s->rx.cap > 1u << 20) {
 				buf_free(&s->rx);
+				malloc_trim(0); /* a multi-megabyte page: give the memory back, not just to malloc */
+			}
 			s->rx.len = 0;
 		}
 		return 0;

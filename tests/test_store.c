@@ -179,6 +179,41 @@ START_TEST(retention_rows)
 }
 END_TEST
 
+START_TEST(identical_pages_stored_once)
+{
+	struct store_opts o = {0, 0, 0};
+	char *err = NULL;
+	struct store *s = store_open(db_path(), &o, &err);
+	for (int i = 0; i < 5; i++)
+		add(s, "https://example.com/same", "Same", "# Same page\n\nunchanged");
+	add(s, "https://example.com/same", "Same", "# Same page\n\nchanged");
+	add(s, "https://example.com/same", "Other title", "# Same page\n\nunchanged");
+	store_flush(s);
+	ck_assert_int_eq(acked, 7);
+	json_t *st = store_stats(s);
+	ck_assert_int_eq(json_integer_value(json_object_get(st, "pages")), 7);
+	json_decref(st);
+	sqlite3 *db;
+	sqlite3_open(db_path(), &db);
+	sqlite3_stmt *stmt;
+	sqlite3_prepare_v2(db, "SELECT count(*) FROM contents", -1, &stmt, NULL);
+	ck_assert_int_eq(sqlite3_step(stmt), SQLITE_ROW);
+	ck_assert_int_eq(sqlite3_column_int(stmt, 0), 3);
+	sqlite3_finalize(stmt);
+	sqlite3_close(db);
+	/* Every capture still reads back as its own page, and search finds all of them. */
+	json_t *p = store_page(s, last_id);
+	ck_assert_str_eq(json_string_value(json_object_get(p, "title")), "Other title");
+	json_decref(p);
+	struct store_query q = {"unchanged", NULL, 50, 0};
+	int bad;
+	json_t *h = store_history(s, &q, &bad, &err);
+	ck_assert_int_eq(json_array_size(json_object_get(h, "pages")), 6);
+	json_decref(h);
+	store_close(s);
+}
+END_TEST
+
 START_TEST(bad_path)
 {
 	struct store_opts o = {0, 0, 0};
@@ -201,6 +236,7 @@ main(void)
 	tcase_add_test(tc, pages_roundtrip);
 	tcase_add_test(tc, commands_and_reopen);
 	tcase_add_test(tc, retention_rows);
+	tcase_add_test(tc, identical_pages_stored_once);
 	tcase_add_test(tc, bad_path);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);

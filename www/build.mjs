@@ -10,7 +10,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const dist = join(here, 'dist');
+// --out DIR puts the build elsewhere (make builds into the build tree, so srcdir may be read-only).
+const outArg = process.argv.indexOf('--out');
+const dist = outArg > 0 ? process.argv[outArg + 1] : join(here, 'dist');
 const watch = process.argv.includes('--watch');
 const dev = watch || process.argv.includes('--dev');
 

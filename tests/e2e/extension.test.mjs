@@ -158,6 +158,10 @@ test('ambiguous and missing targets: errors list candidates with refs', async ()
   r = await env.call('browser_click', { target: 'Archive' });
   ok(r);
   assert.match(r.result.message, /Archive all/);
+  // a role word in the description
+  r = await env.call('browser_click', { target: 'the Archive all button' });
+  ok(r);
+  assert.match(r.result.message, /Archive all/);
   // aria-label, non-Latin text, nested clickables
   r = await env.call('browser_get_page', {});
   assert.match(r.page.markdown, /\[button "Close dialog" e\d+\]/);
@@ -197,13 +201,15 @@ test('same-origin iframe and open shadow root are in the page and can be used', 
   assert.match(md, /\[button "Press in frame" e\d+\]/);
   assert.match(md, /Shadow count: \*\*0\*\*|Shadow count: 0/);
   assert.match(md, /\[input text "Shadow search"[^\]]* e\d+\]/);
+  assert.match(md, /\[iframe \(other origin, not read\) "Foreign frame"\]/);
+  assert.equal((md.match(/Press in frame/g) || []).length, 1, 'the cross-origin frame is not read');
   r = await env.call('browser_click', { target: 'Press in frame' });
   ok(r);
   assert.match(r.page.markdown, /Frame button was pressed/);
   r = await env.call('browser_click', { target: 'Increment' });
   ok(r);
   assert.match(r.page.markdown, /Shadow count: (\*\*)?1/);
-  r = await env.call('browser_type', { target: 'Shadow search', text: 'deep' });
+  r = await env.call('browser_type', { target: 'Shadow search box', text: 'deep' });
   ok(r);
   assert.match(r.page.markdown, /Echo: deep/);
 });
@@ -280,4 +286,34 @@ test('wait_for_page_info false: result without waiting for a page', async () => 
   ok(r);
   assert.ok(r.page == null, 'no page');
   await sleep(200);
+});
+
+test('native widgets: select, checkbox via type, contenteditable, clear', async () => {
+  await open('/markdown.html');
+  let r = await env.call('browser_select_option', { target: 'Size', value: 'Small' });
+  ok(r);
+  assert.match(r.page.markdown, /\[select "Size" value="Small"/);
+  r = await env.call('browser_type', { target: 'Subscribe', text: 'false' });
+  ok(r);
+  assert.match(r.page.markdown, /\[checkbox "Subscribe" e\d+\]/);
+  r = await env.call('browser_type', { target: 'Comment', text: 'Bye', clear: true });
+  ok(r);
+  assert.match(r.page.markdown, /\[textarea "Comment" value="Bye" e\d+\]/);
+  const ref = refOf(r.page.markdown, /\[editable /);
+  r = await env.call('browser_type', { target: ref, text: ' and more' });
+  ok(r);
+  assert.match(r.page.markdown, /\[editable value="Editable text and more" e\d+\]/);
+  r = await env.call('browser_select_option', { target: 'Size', value: 'Huge' });
+  assert.equal(r.status, 'error');
+  assert.match(r.result.error, /no option "Huge".*"Small", "Large"/);
+});
+
+test('a big page: the Markdown is capped with an explicit marker', async () => {
+  const t0 = Date.now();
+  const r = await env.call('browser_open_url', { url: env.url('/big?n=12000') }); // ~1.2 M characters
+  ok(r);
+  assert.ok(r.page.markdown.length <= 1_000_200, `length ${r.page.markdown.length}`);
+  assert.match(r.page.markdown, /\[… truncated: the page Markdown was \d+ characters, the cap is 1000000 …\]$/);
+  assert.equal(r.page.truncated, true);
+  assert.ok(Date.now() - t0 < 20_000, `took ${Date.now() - t0} ms`);
 });

@@ -193,9 +193,18 @@ async function execute(cmd) {
     if (!text && !selector) throw new CommandError('wait_for needs text or selector');
     const state = (cmd.state || 'visible').toLowerCase();
     if (state !== 'visible' && state !== 'hidden') throw new CommandError('state must be "visible" or "hidden"');
-    const timeout = Math.max(0, Math.min(600_000, Number(cmd.timeout_ms) > 0 ? Number(cmd.timeout_ms) : 10_000));
-    // leave the daemon time to receive the answer before its own timeout (same timeout_ms)
-    const budget = Math.max(100, timeout - Math.min(1500, timeout * 0.15));
+    // How long to wait: `wait_ms` (the daemon's tool parameter), else `timeout_ms`
+    // (docs/protocol.md; it doubles as the call's own timeout, so leave the daemon a
+    // margin to receive the answer and the page before it gives up), else 10 s.
+    const margin = (t) => Math.max(100, t - Math.min(2000, Math.max(400, t * 0.2)));
+    let timeout, budget;
+    if (Number(cmd.wait_ms) >= 0 && cmd.wait_ms != null) {
+      timeout = Math.min(600_000, Number(cmd.wait_ms));
+      budget = Number(cmd.timeout_ms) > 0 ? Math.min(timeout, margin(Number(cmd.timeout_ms))) : timeout;
+    } else {
+      timeout = Math.min(600_000, Number(cmd.timeout_ms) > 0 ? Number(cmd.timeout_ms) : 10_000);
+      budget = Number(cmd.timeout_ms) > 0 ? margin(timeout) : timeout;
+    }
     const deadline = Date.now() + budget;
     const what = text ? `text ${JSON.stringify(text)}` : `selector ${JSON.stringify(selector)}`;
     for (;;) {
@@ -271,15 +280,14 @@ export async function handleCommand(cmd) {
       await setLastCommand({ requestId, command: cmd.command, params: summarize(cmd), status: 'success', message: out.message, at: started, ms: Date.now() - started });
     } catch (e) {
       const msg = e && e.message ? e.message : String(e);
-      // The page first, then the error, so that a daemon that ends the call on the
-      // error already has the page (handy for ambiguous/missing targets).
+      send('command_result', { requestId, status: 'error', message: `${cmd.command} failed`, error: msg });
+      // The page too (the daemon waits for it; it shows the agent what is there).
       if (wantPage) {
         let tabId = e.pageTabId;
         if (tabId == null) tabId = (await resolveTab(cmd.tabId).catch(() => null))?.id;
         if (tabId != null) send('pageInfoUpdate', await pageInfo(tabId, requestId));
         else send('pageInfoUpdate', { requestId, tabId: -1, url: '', title: '', markdown: '(no tab)', truncated: false });
       }
-      send('command_result', { requestId, status: 'error', message: `${cmd.command} failed`, error: msg });
       await setLastCommand({ requestId, command: cmd.command, params: summarize(cmd), status: 'error', message: msg, at: started, ms: Date.now() - started });
     }
   });

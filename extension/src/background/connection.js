@@ -1,7 +1,13 @@
 // The one WebSocket to the daemon: hello/welcome, heartbeat, reconnect with backoff.
 import { getConfig } from './config.js';
 import { browserInfo } from './browser-info.js';
-import { setConnState } from './state.js';
+import { setConnState as setState } from './state.js';
+
+let lastState = 'disconnected';
+function setConnState(state, ...rest) {
+  lastState = state;
+  return setState(state, ...rest);
+}
 
 const BACKOFF_MIN_MS = 500;
 const BACKOFF_MAX_MS = 10_000;
@@ -81,7 +87,7 @@ export async function connect() {
   }
   ws = sock;
   welcomed = false;
-  setConnState('connecting', cfg.wsUrl, { wsUrl: cfg.wsUrl, clientId: cfg.clientId });
+  if (!(lastState === 'unauthorized' && attempt > 0)) setConnState('connecting', cfg.wsUrl, { wsUrl: cfg.wsUrl, clientId: cfg.clientId });
 
   sock.onopen = async () => {
     if (ws !== sock) return;
@@ -135,10 +141,10 @@ export async function connect() {
     handlers.onDisconnect?.();
     const why = ev.reason ? `${ev.code} ${ev.reason}` : `code ${ev.code}`;
     if (ev.code === 4401) {
-      setConnState('unauthorized', `The daemon refused the pairing token (${why}). Paste the current token in the options page.`);
       // Keep retrying slowly: the daemon may be restarted with the token we have.
       attempt = Math.max(attempt, 5);
       scheduleReconnect('unauthorized');
+      setConnState('unauthorized', `The daemon refused the pairing token (${why}). Paste the current token in the options page.`);
       return;
     }
     if (ev.code === 4409) {

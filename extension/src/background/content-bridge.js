@@ -14,6 +14,16 @@ function explain(e, url = '') {
   return m;
 }
 
+// Highest ref number handed out so far (survives service-worker restarts).
+let floor = null;
+async function refFloor() {
+  if (floor === null) {
+    const { refFloor: f } = await chrome.storage.session.get('refFloor').catch(() => ({}));
+    floor = Math.max(floor ?? 0, Number(f) || 0);
+  }
+  return floor;
+}
+
 async function inject(tabId) {
   await chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, files: ['content.js'] });
 }
@@ -23,10 +33,10 @@ export async function callContent(tabId, op, args = {}) {
   let tab;
   try { tab = await chrome.tabs.get(tabId); } catch { throw new PageError(`tab ${tabId} does not exist`); }
   const url = tab.url || tab.pendingUrl || '';
-  const exec = () => chrome.scripting.executeScript({
+  const exec = async () => chrome.scripting.executeScript({
     target: { tabId, frameIds: [0] },
-    func: (o, a) => (globalThis.__browserBridge ? globalThis.__browserBridge.run(o, a) : { ok: false, notInjected: true }),
-    args: [op, args],
+    func: (o, a, f) => (globalThis.__browserBridge ? globalThis.__browserBridge.run(o, a, f) : { ok: false, notInjected: true }),
+    args: [op, args, await refFloor()],
   });
   let res;
   try {
@@ -40,5 +50,9 @@ export async function callContent(tabId, op, args = {}) {
   }
   const r = res?.[0]?.result;
   if (!r) throw new PageError(`the page did not answer (it may be navigating)`);
+  if (r.refCounter > floor) {
+    floor = r.refCounter;
+    chrome.storage.session.set({ refFloor: floor }).catch(() => {});
+  }
   return r;
 }

@@ -7,7 +7,7 @@ import { snapshot } from './snapshot.js';
 import { findTarget, describe } from './targeting.js';
 import { click, type, pressKey, scroll, selectOption, checkPresence } from './actions.js';
 import { startObserving, waitQuiet } from './quiet.js';
-import { pruneRefs } from './refs.js';
+import { pruneRefs, raiseFloor, refCounter } from './refs.js';
 
 async function act(command, p) {
   startObserving();
@@ -49,7 +49,14 @@ function deepActive() {
   return a && a !== document.documentElement ? a : null;
 }
 
-async function run(op, args = {}) {
+async function run(op, args = {}, refFloor = 0) {
+  raiseFloor(refFloor);
+  const r = await run1(op, args);
+  r.refCounter = refCounter();
+  return r;
+}
+
+async function run1(op, args) {
   try {
     switch (op) {
       case 'ping': return { ok: true, url: location.href, readyState: document.readyState };

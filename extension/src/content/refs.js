@@ -14,6 +14,18 @@ export function refFor(el) {
   return r;
 }
 
+// Refs are unique across documents (and tabs): the service worker passes the highest
+// number it has seen, so a fresh document never reuses a ref an agent holds from
+// the previous page — an old ref is an error, never a different element.
+export function raiseFloor(n) {
+  n = Number(n);
+  if (Number.isFinite(n) && n > counter) counter = Math.floor(n);
+}
+
+export function refCounter() {
+  return counter;
+}
+
 export function existingRef(el) {
   return refOf.get(el) || null;
 }

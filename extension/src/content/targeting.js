@@ -6,6 +6,14 @@ import { token } from './describe.js';
 
 const EDITABLE_KINDS = new Set(['input', 'textarea', 'editable', 'combobox', 'select', 'checkbox', 'radio']);
 
+const FIELD = ['input', 'textarea', 'editable', 'combobox'];
+const ROLE_WORDS = {
+  button: ['button', 'clickable'], link: ['link'], field: FIELD, box: FIELD, input: FIELD, textbox: FIELD,
+  textarea: ['textarea', 'editable'], checkbox: ['checkbox'], radio: ['radio'], dropdown: ['select', 'combobox'],
+  select: ['select', 'combobox'], menu: ['select', 'combobox', 'menuitem'], tab: ['tab'], option: ['option'],
+};
+const ROLE_WORDS_RE = new RegExp('(?:^|\\s)(' + Object.keys(ROLE_WORDS).join('|') + ')(?:$|\\s)');
+
 function querySelectorAllRoots(sel) {
   const out = [];
   for (const r of allRoots()) {
@@ -140,6 +148,18 @@ export function findTarget(target, purpose = 'any') {
 
   let top = pick(scored);
   if (!top && texty.length) top = pick(texty);
+  if (!top) {
+    // "Search box", "Login button", "the Terms checkbox": a role word plus a name
+    const m = q.match(ROLE_WORDS_RE);
+    if (m) {
+      const rest = norm(q.replace(ROLE_WORDS_RE, ' ').replace(/^(the|a|an)\s+/, '')).toLowerCase();
+      const kinds = ROLE_WORDS[m[1]];
+      if (rest) {
+        const pool = scored.filter((c) => kinds.includes(c.kind)).map((c) => ({ ...c, mc: matchClass(descriptionsOf(c.el, c.kind), rest) }));
+        top = pick(pool);
+      }
+    }
+  }
   if (top && top.length === 1) {
     const el = top[0].el;
     return { el: purpose === 'type' ? toField(el) : el, how: 'description' };

@@ -17,6 +17,7 @@ async function loadForm() {
 async function refreshConn() {
   const conn = await getConn();
   renderConn(conn, { dot: $('dot'), state: $('state'), detail: $('detail') });
+  if (conn?.connection === 'connected' && /Connecting/.test($('save-msg').textContent)) $('save-msg').textContent = 'Saved. Connected.';
   if (conn?.clientId) $('client-id').textContent = conn.clientId;
 }
 
