@@ -7,6 +7,7 @@
 
 #include "events.h"
 #include "limits.h"
+#include "jsonio.h"
 #include "util.h"
 
 struct events_sub {
@@ -86,7 +87,7 @@ events_publish(struct events *ev, const char *name, json_t *data)
 		json_decref(data);
 		return;
 	}
-	char *js = json_dumps(data, JSON_COMPACT);
+	char *js = jsonio_write(data, NULL);
 	json_decref(data);
 	if (js == NULL)
 		return;

@@ -10,6 +10,7 @@
 #include "limits.h"
 #include "log.h"
 #include "store.h"
+#include "jsonio.h"
 #include "util.h"
 
 struct out_msg {
@@ -312,7 +313,7 @@ hub_call_start(struct hub *h, const struct hub_call_spec *sp, struct hub_call **
 		json_object_set_new(data, "tabId", json_integer(sp->tab_id));
 	json_object_set_new(data, "wait_for_page_info", json_boolean(c->wait_page));
 	json_t *msg = json_pack("{s:s, s:o}", "type", "command", "data", data);
-	char *text = json_dumps(msg, JSON_COMPACT);
+	char *text = jsonio_write(msg, NULL);
 	json_decref(msg);
 	queue_out(b, text);
 	free(text);

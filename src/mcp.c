@@ -11,6 +11,7 @@
 #include "mcp.h"
 #include "router.h"
 #include "tools.h"
+#include "jsonio.h"
 #include "util.h"
 
 #define MCP_SESSIONS_MAX 256
@@ -288,8 +289,8 @@ mcp_handle(struct mcp *m, struct rtr_req *req)
 		rpc_error(req, 415, NULL, -32700, "Content-Type must be application/json");
 		return;
 	}
-	json_error_t e;
-	json_t *msg = json_loadb(req->body, req->body_len, JSON_REJECT_DUPLICATES, &e);
+	struct jsonio_err e;
+	json_t *msg = jsonio_parse(req->body, req->body_len, &e);
 	if (msg == NULL) {
 		rpc_error(req, 400, NULL, -32700, "Parse error");
 		return;

@@ -21,6 +21,7 @@
 #include "router.h"
 #include "store.h"
 #include "tools.h"
+#include "jsonio.h"
 #include "util.h"
 
 #define STATIC_MAX (8u * 1024 * 1024)
@@ -101,8 +102,7 @@ rtr_resp_render(struct rtr_resp *resp)
 {
 	if (resp->json == NULL)
 		return;
-	resp->body = json_dumps(resp->json, JSON_COMPACT);
-	resp->len = resp->body ? strlen(resp->body) : 0;
+	resp->body = jsonio_write(resp->json, &resp->len);
 	json_decref(resp->json);
 	resp->json = NULL;
 }
@@ -179,11 +179,11 @@ json_body(struct rtr_req *req)
 		fail(req, 415, "unsupported_media_type", "the body must be JSON with Content-Type: application/json");
 		return NULL;
 	}
-	json_error_t e;
-	json_t *v = req->body_len ? json_loadb(req->body, req->body_len, JSON_REJECT_DUPLICATES, &e) : json_object();
+	struct jsonio_err e;
+	json_t *v = req->body_len ? jsonio_parse(req->body, req->body_len, &e) : json_object();
 	if (v == NULL) {
 		char msg[300];
-		snprintf(msg, sizeof msg, "invalid JSON at line %d column %d: %s", e.line, e.column, e.text);
+		snprintf(msg, sizeof msg, "invalid JSON at byte %zu: %s", e.offset, e.text);
 		json_t *b = tools_error("invalid_json", "%s", msg);
 		json_object_set_new(b, "field", json_string("(body)"));
 		json_object_set_new(b, "expected", json_string("JSON object"));
@@ -336,7 +336,7 @@ route_events(struct router *r, struct rtr_req *req)
 	}
 	json_t *hello = json_pack("{s:s, s:o, s:I}", "version", BB_VERSION, "browsers", hub_status(r->hub),
 	                          "calls_in_flight", (json_int_t)hub_calls_in_flight(r->hub));
-	char *js = json_dumps(hello, JSON_COMPACT);
+	char *js = jsonio_write(hello, NULL);
 	json_decref(hello);
 	char *first = xasprintf("event: hello\ndata: %s\n\n", js);
 	free(js);

@@ -13,6 +13,7 @@
 #include "limits.h"
 #include "log.h"
 #include "store.h"
+#include "jsonio.h"
 #include "util.h"
 
 #define READERS_MAX 4
@@ -354,7 +355,7 @@ write_item(struct store *s, struct item *it)
 	if (it->kind == ITEM_PAGE)
 		return write_page(s, d);
 	sqlite3_stmt *st = s->ins_cmd;
-	char *params = json_dumps(json_object_get(d, "params"), JSON_COMPACT);
+	char *params = jsonio_write(json_object_get(d, "params"), NULL);
 	bind_json_str(st, 1, d, "request_id");
 	bind_json_str(st, 2, d, "tool");
 	bind_json_str(st, 3, d, "command");

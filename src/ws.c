@@ -14,6 +14,7 @@
 #include "hub.h"
 #include "limits.h"
 #include "log.h"
+#include "jsonio.h"
 #include "util.h"
 #include "ws.h"
 
@@ -69,7 +70,7 @@ static const lws_retry_bo_t keepalive = {
 static void
 send_local(struct session *s, json_t *msg)
 {
-	char *text = json_dumps(msg, JSON_COMPACT);
+	char *text = jsonio_write(msg, NULL);
 	json_decref(msg);
 	size_t n = strlen(text);
 	struct local_msg *m = xmalloc(sizeof *m + n + 1);
@@ -304,8 +305,8 @@ check_tabs(json_t *d)
 static void
 on_message(struct session *s, const char *text, size_t len)
 {
-	json_error_t e;
-	json_t *m = json_loadb(text, len, JSON_REJECT_DUPLICATES, &e);
+	struct jsonio_err e;
+	json_t *m = jsonio_parse(text, len, &e);
 	json_t *d = m ? json_object_get(m, "data") : NULL;
 	const char *type = m ? json_string_value(json_object_get(m, "type")) : NULL;
 	const char *bad = NULL;
@@ -314,7 +315,7 @@ on_message(struct session *s, const char *text, size_t len)
 		if (s->browser == NULL)
 			close_with(s, CLOSE_PROTOCOL, "invalid JSON before hello");
 		else
-			send_error(s, NULL, NULL, "invalid JSON at line %d column %d: %s", e.line, e.column, e.text);
+			send_error(s, NULL, NULL, "invalid JSON at byte %zu: %s", e.offset, e.text);
 		return;
 	}
 	if (!json_is_object(m) || type == NULL || !json_is_object(d)) {

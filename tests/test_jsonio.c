@@ -1,0 +1,158 @@
+/* Unit tests for src/jsonio.c: the fast reader and writer must agree with jansson exactly. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "jsonio.h"
+
+/* Parse with both; both must accept (with equal values) or both refuse. */
+static void
+agree(const char *text)
+{
+	struct jsonio_err e;
+	json_t *a = jsonio_parse(text, strlen(text), &e);
+	json_t *b = json_loadb(text, strlen(text), JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, NULL);
+	ck_assert_msg((a == NULL) == (b == NULL), "disagree on %s (jsonio: %s)", text, a ? "ok" : e.text);
+	if (a != NULL)
+		ck_assert_msg(json_equal(a, b), "different values for %s", text);
+	json_decref(a);
+	json_decref(b);
+}
+
+START_TEST(valid_and_invalid_match_jansson)
+{
+	static const char *const cases[] = {
+		"{}", "[]", "0", "-0", "12", "-12", "1.5", "-1.5e-3", "1E+2", "true", "false", "null", "\"\"",
+		"\"plain\"", "\"esc \\\" \\\\ \\/ \\b \\f \\n \\r \\t\"", "\"\\u00e9\\u4e2d\\ud83d\\ude00\"",
+		"\"caf\xc3\xa9 \xe4\xb8\xad \xf0\x9f\x98\x80\"", "{\"a\": [1, 2, {\"b\": null}], \"c\": \"d\"}",
+		" \n\t{ \"k\" : 1 } \r\n", "[1, [2, [3, [4]]]]", "9223372036854775807", "-9223372036854775808",
+		/* invalid */
+		"", " ", "{", "}", "[1,]", "{\"a\":1,}", "{\"a\" 1}", "{a:1}", "'x'", "\"unterminated", "01", "1.",
+		".5", "1e", "-", "+1", "tru", "nul", "[1 2]", "{\"a\":1 \"b\":2}", "\"\\x\"", "\"\\u12\"",
+		"\"\\ud800\"", "\"\\udc00\"", "\"\\ud800\\u0041\"", "\"\\u0000\"", "\"a\x01\"", "\"\xff\"",
+		"\"\xc0\x80\"", "\"\xed\xa0\x80\"", "\"\xe4\xb8\"", "\"\xf5\x80\x80\x80\"", "{\"a\":1,\"a\":2}",
+		"[1] x", "9223372036854775808", "1e999", "// c\n1", "[NaN]", "[Infinity]",
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		agree(cases[i]);
+}
+END_TEST
+
+START_TEST(depth_is_bounded)
+{
+	char deep[300];
+	memset(deep, '[', 200);
+	memset(deep + 200, ']', 0);
+	deep[200] = '\0';
+	struct jsonio_err e;
+	ck_assert_ptr_null(jsonio_parse(deep, 200, &e));
+	ck_assert_str_eq(e.text, "nested too deeply");
+	ck_assert_int_le(e.offset, 70);
+}
+END_TEST
+
+/* A random value: the kinds of JSON the daemon exchanges, with awkward strings. */
+static json_t *
+random_value(unsigned *seed, int depth)
+{
+	static const char *const pieces[] = {"a", "\"", "\\", "\n", "\x01", "\x1f", "é", "中", "😀", " ", "</script>", "e12"};
+	int kind = depth > 3 ? rand_r(seed) % 5 : rand_r(seed) % 7;
+	switch (kind) {
+	case 0: return json_integer((json_int_t)rand_r(seed) - RAND_MAX / 2);
+	case 1: return json_real((double)rand_r(seed) / 7.0);
+	case 2: return json_boolean(rand_r(seed) & 1);
+	case 3: return json_null();
+	case 4: {
+		char s[200] = "";
+		int n = rand_r(seed) % 12;
+		for (int i = 0; i < n; i++)
+			strcat(s, pieces[rand_r(seed) % 12]);
+		return json_string(s);
+	}
+	case 5: {
+		json_t *a = json_array();
+		int n = rand_r(seed) % 5;
+		for (int i = 0; i < n; i++)
+			json_array_append_new(a, random_value(seed, depth + 1));
+		return a;
+	}
+	default: {
+		json_t *o = json_object();
+		int n = rand_r(seed) % 5;
+		for (int i = 0; i < n; i++) {
+			char k[16];
+			snprintf(k, sizeof k, "k%d%s", rand_r(seed) % 100, i % 2 ? "\"é" : "");
+			json_object_set_new(o, k, random_value(seed, depth + 1));
+		}
+		return o;
+	}
+	}
+}
+
+START_TEST(round_trips_both_ways)
+{
+	unsigned seed = 12345;
+	for (int i = 0; i < 3000; i++) {
+		json_t *v = random_value(&seed, 0);
+		/* jansson writes, we read */
+		char *t1 = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+		struct jsonio_err e;
+		json_t *a = jsonio_parse(t1, strlen(t1), &e);
+		ck_assert_msg(a != NULL && json_equal(a, v), "read back %s: %s", t1, e.text);
+		/* we write, jansson reads */
+		size_t n;
+		char *t2 = jsonio_write(v, &n);
+		ck_assert_int_eq(n, strlen(t2));
+		json_t *b = json_loads(t2, JSON_DECODE_ANY, NULL);
+		ck_assert_msg(b != NULL && json_equal(b, v), "jansson cannot read back %s", t2);
+		/* and we read what we wrote */
+		json_t *c = jsonio_parse(t2, n, &e);
+		ck_assert(c != NULL && json_equal(c, v));
+		json_decref(a);
+		json_decref(b);
+		json_decref(c);
+		free(t1);
+		free(t2);
+		json_decref(v);
+	}
+}
+END_TEST
+
+START_TEST(mutations_match_jansson)
+{
+	unsigned seed = 777;
+	static const char alphabet[] = "{}[]\",:\\u0123456789eE.-+ tfnl\x01\x80\xc3\xa9";
+	for (int i = 0; i < 5000; i++) {
+		json_t *v = random_value(&seed, 0);
+		char *t = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+		size_t n = strlen(t);
+		if (n > 0) {
+			t[rand_r(&seed) % n] = alphabet[rand_r(&seed) % (sizeof alphabet - 1)];
+			if (strlen(t) == n)
+				agree(t);
+		}
+		free(t);
+		json_decref(v);
+	}
+}
+END_TEST
+
+int
+main(void)
+{
+	Suite *s = suite_create("jsonio");
+	TCase *tc = tcase_create("jsonio");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, valid_and_invalid_match_jansson);
+	tcase_add_test(tc, depth_is_bounded);
+	tcase_add_test(tc, round_trips_both_ways);
+	tcase_add_test(tc, mutations_match_jansson);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
