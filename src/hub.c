@@ -46,6 +46,7 @@ struct hub {
 	struct hub_call **heap;    /* calls by deadline */
 	size_t heap_len, heap_cap;
 	int stopping;
+	int wake_pending; /* wake() was called and the WebSocket thread has not collected yet */
 };
 
 /* FNV-1a over the request id. */
@@ -327,8 +328,12 @@ hub_call_start(struct hub *h, const struct hub_call_spec *sp, struct hub_call **
 	}
 	if (out)
 		*out = c;
+	/* One wakeup per batch of calls, not per call: the WebSocket thread collects them all. */
+	int need_wake = !h->wake_pending;
+	h->wake_pending = 1;
 	pthread_mutex_unlock(&h->lock);
-	h->wake(h->wake_arg);
+	if (need_wake)
+		h->wake(h->wake_arg);
 	return HUB_OK;
 }
 
@@ -643,6 +648,7 @@ void
 hub_collect_writable(struct hub *h, void (*fn)(void *conn, void *arg), void *arg)
 {
 	pthread_mutex_lock(&h->lock);
+	h->wake_pending = 0;
 	for (int i = 0; i < h->n_browsers; i++) {
 		struct hub_browser *b = h->browsers[i];
 		if (b->want_write) {

@@ -22,6 +22,7 @@
 #define INDEX_BATCH 1000
 #define COMMAND_LINGER_MS 50
 #define CHECKPOINT_FRAMES 1000
+#define CHECKPOINT_RESTART_FRAMES 16384
 
 /*
  * The schema, one migration per version. People read this database with the sqlite3 shell, so
@@ -115,6 +116,7 @@ struct store {
 	int64_t fts_upto;   /* contents with a larger id are not in pages_fts yet */
 	long unindexed;     /* contents written since the last indexing pass */
 	int wal_frames;     /* frames in the WAL, from the WAL hook */
+	int ckpt_asked_at;  /* wal_frames when the checkpointer was last asked */
 	pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
@@ -122,6 +124,7 @@ struct store {
 	struct item *head, *tail;
 	size_t n_queued;    /* items in the queue */
 	size_t pages_queued; /* of which pages: someone is waiting for those */
+	int sleeping;        /* the store thread waits on cond: only then is a signal needed */
 	int stopping;
 	int busy;
 	long since_prune;
@@ -435,7 +438,18 @@ maybe_checkpoint(struct store *s)
 {
 	if (s->wal_frames < CHECKPOINT_FRAMES)
 		return;
-	s->wal_frames = 0;
+	if (s->wal_frames >= CHECKPOINT_RESTART_FRAMES) {
+		/* Under sustained writes a passive checkpoint never catches up, so the log would grow
+		 * without bound: copy the (short) rest here and start the log over. */
+		sqlite3_wal_checkpoint_v2(s->db, NULL, SQLITE_CHECKPOINT_RESTART, NULL, NULL);
+		s->wal_frames = 0;
+		s->ckpt_asked_at = 0;
+		return;
+	}
+	/* Ask again only once another CHECKPOINT_FRAMES have been written since the last request. */
+	if (s->wal_frames >= s->ckpt_asked_at && s->wal_frames - s->ckpt_asked_at < CHECKPOINT_FRAMES)
+		return;
+	s->ckpt_asked_at = s->wal_frames;
 	pthread_mutex_lock(&s->lock);
 	s->ckpt_wanted = 1;
 	pthread_cond_signal(&s->ckpt_cond);
@@ -482,7 +496,9 @@ store_main(void *arg)
 			if (s->stopping || s->pages_queued > 0 || s->n_queued >= BB_STORE_BATCH_MAX)
 				break;
 			if (s->head == NULL) {
+				s->sleeping = 1;
 				pthread_cond_wait(&s->cond, &s->lock);
+				s->sleeping = 0;
 				continue;
 			}
 			/* Only call records are waiting: nobody waits on them, so give the next page a moment
@@ -494,7 +510,10 @@ store_main(void *arg)
 				until.tv_sec++;
 				until.tv_nsec -= 1000000000L;
 			}
-			if (pthread_cond_timedwait(&s->cond, &s->lock, &until) == ETIMEDOUT)
+			s->sleeping = 1;
+			int rc = pthread_cond_timedwait(&s->cond, &s->lock, &until);
+			s->sleeping = 0;
+			if (rc == ETIMEDOUT)
 				break;
 		}
 		if (s->head == NULL && s->stopping) {
@@ -676,7 +695,8 @@ enqueue(struct store *s, enum item_kind kind, json_t *data, store_page_fn done, 
 	s->tail = it;
 	s->n_queued++;
 	s->pages_queued += kind == ITEM_PAGE;
-	pthread_cond_signal(&s->cond);
+	if (s->sleeping)
+		pthread_cond_signal(&s->cond);
 	pthread_mutex_unlock(&s->lock);
 }
 
