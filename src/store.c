@@ -462,6 +462,7 @@ static void *
 ckpt_main(void *arg)
 {
 	struct store *s = arg;
+	pthread_setname_np(pthread_self(), "bb-checkpoint");
 	char *err = NULL;
 	sqlite3 *db = open_conn(s->path, s->opts.sync_full, &err);
 	if (db == NULL) {
@@ -490,6 +491,7 @@ static void *
 store_main(void *arg)
 {
 	struct store *s = arg;
+	pthread_setname_np(pthread_self(), "bb-store");
 	for (;;) {
 		pthread_mutex_lock(&s->lock);
 		for (;;) {

@@ -595,6 +595,7 @@ static void *
 ws_main(void *arg)
 {
 	struct ws *ws = arg;
+	pthread_setname_np(pthread_self(), "bb-websocket");
 	while (!atomic_load(&ws->exit_loop))
 		if (lws_service(ws->ctx, 0) < 0)
 			break;
