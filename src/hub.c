@@ -364,6 +364,13 @@ hub_calls_in_flight(struct hub *h)
 	return n;
 }
 
+/* Page bytes not yet in the database (0 without a store). */
+size_t
+hub_store_backlog(struct hub *h)
+{
+	return h->store ? store_backlog(h->store) : 0;
+}
+
 /* One browser as JSON for status and events; lock held. */
 static json_t *
 browser_json(struct hub_browser *b)

@@ -86,6 +86,7 @@ void hub_call_free(struct hub_call *c);
 void hub_shutdown(struct hub *h);
 json_t *hub_status(struct hub *h);
 size_t hub_calls_in_flight(struct hub *h);
+size_t hub_store_backlog(struct hub *h);
 
 /* WebSocket thread only. */
 struct hub_browser *hub_browser_attach(struct hub *h, json_t *hello, void *conn, void **replaced);

@@ -64,6 +64,11 @@
 #define BB_HISTORY_LIMIT_DEFAULT 50
 #define BB_HISTORY_LIMIT_MAX 500
 #define BB_QUERY_MAX 1024
+/* Page bytes queued for the database above which browsers are not read from, and below which
+ * reading resumes: a flood of pages meets TCP backpressure instead of growing memory. */
+#define BB_STORE_BACKLOG_HIGH (64u * 1024 * 1024)
+#define BB_STORE_BACKLOG_LOW (16u * 1024 * 1024)
+#define BB_STORE_BACKLOG_CHECK_MS 20
 /* Rows written per transaction, at most, by the store thread's group commit. */
 #define BB_STORE_BATCH_MAX 512
 

@@ -124,6 +124,7 @@ struct store {
 	struct item *head, *tail;
 	size_t n_queued;    /* items in the queue */
 	size_t pages_queued; /* of which pages: someone is waiting for those */
+	size_t bytes_queued; /* Markdown bytes of the queued pages, for backpressure */
 	int sleeping;        /* the store thread waits on cond: only then is a signal needed */
 	int stopping;
 	int busy;
@@ -532,8 +533,12 @@ store_main(void *arg)
 		if (s->head == NULL)
 			s->tail = NULL;
 		last->next = NULL;
-		for (struct item *it = batch; it != NULL; it = it->next)
-			s->pages_queued -= it->kind == ITEM_PAGE;
+		for (struct item *it = batch; it != NULL; it = it->next) {
+			if (it->kind != ITEM_PAGE)
+				continue;
+			s->pages_queued--;
+			s->bytes_queued -= json_string_length(json_object_get(it->data, "markdown"));
+		}
 		s->n_queued -= (size_t)n;
 		s->busy = 1;
 		pthread_mutex_unlock(&s->lock);
@@ -696,7 +701,10 @@ enqueue(struct store *s, enum item_kind kind, json_t *data, store_page_fn done, 
 		s->head = it;
 	s->tail = it;
 	s->n_queued++;
-	s->pages_queued += kind == ITEM_PAGE;
+	if (kind == ITEM_PAGE) {
+		s->pages_queued++;
+		s->bytes_queued += json_string_length(json_object_get(data, "markdown"));
+	}
 	if (s->sleeping)
 		pthread_cond_signal(&s->cond);
 	pthread_mutex_unlock(&s->lock);
@@ -724,6 +732,16 @@ store_flush(struct store *s)
 	while (s->head != NULL || s->busy)
 		pthread_cond_wait(&s->idle, &s->lock);
 	pthread_mutex_unlock(&s->lock);
+}
+
+/* Markdown bytes waiting to be written: the WebSocket side stops reading a browser when this is high. */
+size_t
+store_backlog(struct store *s)
+{
+	pthread_mutex_lock(&s->lock);
+	size_t n = s->bytes_queued;
+	pthread_mutex_unlock(&s->lock);
+	return n;
 }
 
 /* The database file's path. */

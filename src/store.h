@@ -29,6 +29,7 @@ void store_close(struct store *st);
 void store_add_page(struct store *st, json_t *page, store_page_fn done, void *arg);
 void store_add_command(struct store *st, json_t *record);
 void store_flush(struct store *st);
+size_t store_backlog(struct store *st);
 
 struct store_query {
 	const char *q;   /* FTS5 query over title and Markdown, or NULL */

@@ -40,6 +40,7 @@ struct session {
 	struct local_msg *out_head, *out_tail;
 	int close_code;
 	char close_reason[100];
+	int throttled; /* not read from until the store catches up */
 	lws_sorted_usec_list_t hello_timer;
 	struct session *next, *prev;
 };
@@ -54,6 +55,7 @@ struct ws {
 	atomic_int stopping; /* close every connection with 1001 */
 	atomic_int exit_loop;
 	atomic_int n_sessions;
+	int n_throttled;
 	int started;
 	int closing_done;
 	lws_sorted_usec_list_t timer; /* call deadlines and event heartbeats */
@@ -130,6 +132,19 @@ timer_cb(lws_sorted_usec_list_t *sul)
 	struct ws *ws = container_of(sul, struct ws, timer);
 	int64_t now = util_mono_ms();
 	int64_t next = hub_expire(ws->hub, now);
+	if (ws->n_throttled > 0) {
+		if (hub_store_backlog(ws->hub) < BB_STORE_BACKLOG_LOW) {
+			for (struct session *s = ws->sessions; s != NULL; s = s->next) {
+				if (s->throttled) {
+					s->throttled = 0;
+					lws_rx_flow_control(s->wsi, 1);
+				}
+			}
+			ws->n_throttled = 0;
+		} else if (next < 0 || next > now + BB_STORE_BACKLOG_CHECK_MS) {
+			next = now + BB_STORE_BACKLOG_CHECK_MS;
+		}
+	}
 	if (events_has_subscribers(ws->events)) {
 		if (now >= ws->next_heartbeat) {
 			events_heartbeat(ws->events);
@@ -344,6 +359,14 @@ on_message(struct session *s, const char *text, size_t len)
 		if ((bad = check_page(d)) == NULL && hub_on_page(s->ws->hub, s->browser, d, &err) != 0)
 			send_error(s, type, json_string_value(json_object_get(d, "requestId")),
 			           "%s; the page was stored without answering a call", err);
+		if (!s->throttled && hub_store_backlog(s->ws->hub) > BB_STORE_BACKLOG_HIGH) {
+			lws_rx_flow_control(s->wsi, 0);
+			s->throttled = 1;
+			if (s->ws->n_throttled++ == 0)
+				log_warn("ws: pages arrive faster than they can be stored; pausing reads from browsers");
+			lws_sul_schedule(s->ws->ctx, 0, &s->ws->timer, timer_cb,
+			                 (lws_usec_t)BB_STORE_BACKLOG_CHECK_MS * 1000);
+		}
 	} else if (strcmp(type, "tabs") == 0) {
 		if ((bad = check_tabs(d)) == NULL)
 			hub_on_tabs(s->ws->hub, s->browser, json_object_get(d, "tabs"));
@@ -503,6 +526,10 @@ callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in
 		return on_writable(s);
 	case LWS_CALLBACK_CLOSED:
 		lws_sul_cancel(&s->hello_timer);
+		if (s->throttled) {
+			s->throttled = 0;
+			ws->n_throttled--;
+		}
 		if (s->browser != NULL) {
 			log_info("ws: browser disconnected");
 			hub_browser_detach(ws->hub, s->browser);

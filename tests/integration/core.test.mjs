@@ -257,6 +257,33 @@ describe('bad input, each answered clearly while the daemon keeps serving', () =
   });
 });
 
+describe('backpressure', () => {
+  test('a flood of big pages is paused, not queued without bound, and every page is stored', { timeout: 60000 }, async () => {
+    const d = await startDaemon();
+    const peer = await connectPeer(d, { clientId: 'flood' });
+    const N = 120;
+    const big = 'x'.repeat(1024 * 1024);
+    for (let i = 0; i < N; i++)
+      peer.send('pageInfoUpdate', { url: `http://flood/${i}`, title: `Flood ${i}`, markdown: `# ${i}\n${big}` });
+    let peak = 0;
+    let stored = 0;
+    for (let t = 0; t < 400 && stored < N; t++) {
+      const rss = Number(fs.readFileSync(`/proc/${d.proc.pid}/status`, 'utf8').match(/VmRSS:\s+(\d+)/)[1]);
+      peak = Math.max(peak, rss);
+      stored = Number(sql(d.db, 'SELECT count(*) AS n FROM captures').match(/\d+/)[0]);
+      await sleep(100);
+    }
+    assert.equal(stored, N);
+    // 120 MiB of pages went through; what is held at once stays far below that.
+    assert.ok(peak < 400 * 1024, `peak RSS ${peak} KiB`);
+    const r = await tool(d, 'browser_get_page', { client_id: 'flood' });
+    assert.equal(r.status, 200);
+    peer.close();
+    const ex = await d.stop();
+    assert.equal(ex.code, 0, d.log);
+  });
+});
+
 describe('history, durability, shutdown and binding', () => {
   test('history API, typed text never stored, pages survive kill -9', async () => {
     const d = await startDaemon();
