@@ -23,6 +23,14 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 	fi
 fi
 
+# The browser tests' playwright-core (and the dashboard's marked) need Node.js 20 or later;
+# Debian 12's own nodejs is 18, so a machine without a newer one cannot run the test suite.
+major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
+if [ "$major" -lt 20 ]; then
+	echo "bootstrap: Node.js $major found; version 20 or later is needed (playwright-core, marked)" >&2
+	[ "$mode" = test ] && exit 1
+fi
+
 npm ci --no-audit --no-fund --loglevel=error
 [ -x configure ] || autoreconf -fi
 
