@@ -214,6 +214,49 @@ START_TEST(identical_pages_stored_once)
 }
 END_TEST
 
+START_TEST(retention_days)
+{
+	struct store_opts o = {0, 0, 0};
+	char *err = NULL;
+	struct store *s = store_open(db_path(), &o, &err);
+	for (int i = 0; i < 3; i++) {
+		json_t *p = json_pack("{s:s, s:s, s:s, s:s, s:s}", "url", "http://old/", "title", "Old", "markdown",
+		                      i ? "old page" : "shared", "clientId", "c1", "captured_at", "2001-01-01T00:00:00.000Z");
+		store_add_page(s, p, on_page, NULL);
+	}
+	char now[32];
+	util_iso8601(util_now_ms(), now);
+	store_add_page(s, json_pack("{s:s, s:s, s:s, s:s, s:s}", "url", "https://new.example/", "title", "New", "markdown",
+	                            "shared", "clientId", "c1", "captured_at", now),
+	               on_page, NULL);
+	store_close(s);
+	/* Reopened with a 30-day limit: the 2001 pages go, content still used by a new page stays. */
+	o.retention_days = 30;
+	s = store_open(db_path(), &o, &err);
+	json_t *st = store_stats(s);
+	ck_assert_int_eq(json_integer_value(json_object_get(st, "pages")), 1);
+	json_decref(st);
+	struct store_query q = {"old", NULL, 50, 0};
+	int bad;
+	json_t *h = store_history(s, &q, &bad, &err);
+	ck_assert_int_eq(json_array_size(json_object_get(h, "pages")), 0);
+	json_decref(h);
+	q.q = "shared";
+	h = store_history(s, &q, &bad, &err);
+	ck_assert_int_eq(json_array_size(json_object_get(h, "pages")), 1);
+	json_decref(h);
+	store_close(s);
+	sqlite3 *db;
+	sqlite3_open(db_path(), &db);
+	sqlite3_stmt *stmt;
+	sqlite3_prepare_v2(db, "SELECT count(*) FROM contents", -1, &stmt, NULL);
+	ck_assert_int_eq(sqlite3_step(stmt), SQLITE_ROW);
+	ck_assert_int_eq(sqlite3_column_int(stmt, 0), 1);
+	sqlite3_finalize(stmt);
+	sqlite3_close(db);
+}
+END_TEST
+
 START_TEST(bad_path)
 {
 	struct store_opts o = {0, 0, 0};
@@ -237,6 +280,7 @@ main(void)
 	tcase_add_test(tc, commands_and_reopen);
 	tcase_add_test(tc, retention_rows);
 	tcase_add_test(tc, identical_pages_stored_once);
+	tcase_add_test(tc, retention_days);
 	tcase_add_test(tc, bad_path);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);

@@ -24,4 +24,26 @@ test('serve --headless: the daemon runs Chromium with the extension; tools work'
   assert.equal(r.status, 'success');
   assert.match(r.page.markdown, /# Welcome, dora!/);
   assert.ok(!r.page.markdown.includes('hunter2'));
+
+  // Supervision: when Chromium dies, the daemon starts it again and the browser comes back.
+  const pids = () => [...daemon.output().matchAll(/headless: started \S+ \(pid (\d+)\)/g)].map((m) => Number(m[1]));
+  const first = pids()[0];
+  assert.ok(first > 0, daemon.output());
+  process.kill(-first, 'SIGKILL'); // its whole process group, as a crash would take it
+  const deadline = Date.now() + 30_000;
+  while (pids().length < 2 && Date.now() < deadline) await new Promise((res) => setTimeout(res, 200));
+  assert.equal(pids().length, 2, daemon.output());
+  assert.match(daemon.output(), /Chromium exited/);
+  const again = await daemon.waitForBrowser(undefined, 30_000);
+  r = await daemon.call('browser_open_url', { url: fixtures.base + '/login.html', client_id: again.client_id });
+  assert.equal(r.status, 'success');
+
+  // Shutdown stops Chromium too.
+  const second = pids()[1];
+  await daemon.close();
+  let alive = true;
+  for (let i = 0; i < 50 && alive; i++) {
+    try { process.kill(second, 0); await new Promise((res) => setTimeout(res, 100)); } catch { alive = false; }
+  }
+  assert.equal(alive, false, 'Chromium outlived the daemon');
 });
