@@ -7,8 +7,10 @@
 //   node extension/build.mjs --all      -> extension/dist/ and extension/dist-headless/
 //   node extension/build.mjs --watch    -> rebuild dist/ on change
 //
-// Everything third-party (turndown, turndown-plugin-gfm) is bundled from
-// node_modules by esbuild; nothing is fetched at run time.
+// The bundles are self-contained (esbuild); nothing is fetched at run time. The
+// Markdown writer follows turndown's rules but is our own single DOM walk, for
+// speed (see README.md, "Snapshot speed"); turndown stays a dev dependency as the
+// benchmark baseline (bench/extmd.mjs).
 import { build, context } from 'esbuild';
 import { mkdir, readFile, writeFile, copyFile, rm } from 'node:fs/promises';
 import { deflateSync } from 'node:zlib';

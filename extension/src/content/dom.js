@@ -183,17 +183,6 @@ export function descriptionsOf(el, kind) {
   return [...new Set(out)];
 }
 
-// Child nodes to walk for rendering: the shadow tree (with slots resolved) when
-// there is an open shadow root, else the light children.
-export function renderedChildren(el) {
-  if (el.shadowRoot) return Array.from(el.shadowRoot.childNodes);
-  if (el.tagName === 'SLOT') {
-    const assigned = el.assignedNodes({ flatten: true });
-    return assigned.length ? assigned : Array.from(el.childNodes);
-  }
-  return Array.from(el.childNodes);
-}
-
 // The document of a same-origin iframe, or null.
 export function frameDoc(el) {
   try { return el.contentDocument || null; } catch { return null; }

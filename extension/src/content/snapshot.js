@@ -1,11 +1,11 @@
-// The page as Markdown. We walk the live DOM (through open shadow roots and
-// same-origin iframes), build a clean, inert copy in a detached document with only
-// what is visible, replace every interactive element by its token, and convert
-// that copy with turndown. Nothing from the page is evaluated; the detached
-// document has no browsing context, so nothing in it runs or loads.
-import TurndownService from 'turndown';
-import { tables, strikethrough } from 'turndown-plugin-gfm';
-import { controlKind, isRendered, styleOf, renderedChildren, frameDoc, norm, nameOf, clip } from './dom.js';
+// The page as Markdown. One walk over the live DOM (through open shadow roots and
+// same-origin iframes) writes Markdown directly: only what is rendered, every
+// interactive element as its token. Nothing from the page is evaluated, nothing is
+// cloned or inserted anywhere. The output follows what turndown + turndown-plugin-gfm
+// produced for the same content (same rules, same escaping, same whitespace
+// collapsing); see extension/README.md ("Snapshot speed") for why it no longer goes
+// through turndown.
+import { controlKind, isRendered, styleOf, frameDoc, norm, nameOf, clip } from './dom.js';
 import { token, tokenParts } from './describe.js';
 import { refFor } from './refs.js';
 
@@ -14,11 +14,29 @@ const MAX_NODES = 300_000;
 
 const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'LINK', 'META', 'HEAD', 'TITLE', 'BASE',
   'OBJECT', 'EMBED', 'CANVAS', 'svg', 'SVG', 'MATH', 'AUDIO', 'SOURCE', 'TRACK', 'PARAM', 'MAP', 'AREA', 'DATALIST', 'OPTION', 'OPTGROUP']);
-const KEEP_TAGS = new Set(['H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'P', 'UL', 'OL', 'LI', 'BLOCKQUOTE', 'BR', 'HR',
-  'STRONG', 'B', 'EM', 'I', 'DL', 'DT', 'DD', 'S', 'DEL', 'STRIKE', 'SUB', 'SUP', 'KBD', 'CODE', 'FIGURE', 'FIGCAPTION']);
+// Tags whose Markdown does not depend on their CSS display.
+const BLOCK_TAGS = new Set(['P', 'DL', 'DT', 'DD', 'FIGURE', 'FIGCAPTION']);
+const INLINE_TAGS = new Set(['SUB', 'SUP', 'KBD']);
+const HEADINGS = { H1: 1, H2: 2, H3: 3, H4: 4, H5: 5, H6: 6 };
 const BLOCK_DISPLAY = /^(block|flex|grid|list-item|table|flow-root|table-row|table-caption)$/;
 // These carry their own token; their children are not rendered.
 const ATOMIC_KINDS = new Set(['button', 'input', 'textarea', 'select', 'checkbox', 'radio', 'combobox', 'slider', 'editable', 'tab', 'option', 'menuitem', 'treeitem']);
+const NESTED_KEEP = new Set(['input', 'textarea', 'select', 'checkbox', 'radio', 'editable', 'combobox', 'slider']);
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+// turndown's markdownEscapes, applied per text node as turndown does.
+const ESCAPES = [[/\\/g, '\\\\'], [/\*/g, '\\*'], [/^-/g, '\\-'], [/^\+ /g, '\\+ '], [/^(=+)/g, '\\$1'],
+  [/^(#{1,6}) /g, '\\$1 '], [/`/g, '\\`'], [/^~~~/g, '\\~~~'], [/\[/g, '\\['], [/\]/g, '\\]'], [/^>/g, '\\>'],
+  [/_/g, '\\_'], [/^(\d+)\. /g, '$1\\. ']];
+const NEEDS_ESCAPE = /[\\*`[\]_]|^[-+=#~>\d]/;
+function escapeMd(s) {
+  if (!NEEDS_ESCAPE.test(s)) return s;
+  for (const [re, rep] of ESCAPES) s = s.replace(re, rep);
+  return s;
+}
+
+const WS = /[ \r\n\t]+/g;
+const oneLine = (s) => (s.indexOf('\n') >= 0 ? s.replace(/\s*\n+\s*/g, ' ') : s);
 
 function safeUrl(u) {
   if (!u) return '';
@@ -30,86 +48,122 @@ function mdUrl(u) {
   return u.replace(/[()\s]/g, (c) => encodeURIComponent(c));
 }
 
-class Builder {
+// Markdown writer. Output goes to `buf` (an array, joined once); block boundaries are
+// "pending newlines" (max of what both sides ask for, at most 2 — turndown's join),
+// written only when more text follows. `sp`: the last thing written ends a word
+// boundary (block start, space, token), so a following text drops its leading space
+// (turndown's collapseWhitespace).
+class Writer {
   constructor(maxNodes) {
-    this.doc = document.implementation.createHTMLDocument('');
+    this.buf = [];
+    this.nl = 0;
+    this.sp = true;
+    this.code = 0;
+    this.li = 0; // index of the next <li> in the innermost <ol>
     this.nodes = 0;
     this.maxNodes = maxNodes;
     this.overflow = false;
   }
 
-  el(tag, text) {
-    const e = this.doc.createElement(tag);
-    if (text != null) e.textContent = text;
-    return e;
+  raw(s) {
+    if (!s) return;
+    if (this.nl) {
+      if (this.buf.length) this.buf.push(this.nl > 1 ? '\n\n' : '\n');
+      this.nl = 0;
+    }
+    this.buf.push(s);
   }
 
-  para(child) {
-    const p = this.doc.createElement('p');
-    p.appendChild(child);
-    return p;
+  brk(n = 2) {
+    if (this.nl < n) this.nl = n;
+    this.sp = true;
+  }
+
+  text(data) {
+    let s = data.replace(WS, ' ');
+    if (this.sp && s.charCodeAt(0) === 32) s = s.slice(1);
+    if (!s) return;
+    this.sp = s.charCodeAt(s.length - 1) === 32;
+    this.raw(this.code ? s : escapeMd(s));
   }
 
   ctl(md) {
-    const e = this.doc.createElement('bb-ctl');
-    e.setAttribute('data-md', md);
-    e.textContent = 'x';
-    return e;
+    this.raw((this.sp ? '' : ' ') + md + ' ');
+    this.sp = true;
   }
 
-  // Render `node` (a live DOM node) into `out` (a node of the detached copy).
+  // Render into a fresh buffer; returns [markdown, trailing pending newlines].
+  sub(fn) {
+    const buf = this.buf, nl = this.nl;
+    this.buf = []; this.nl = 0;
+    fn();
+    const out = [this.buf.join(''), this.nl];
+    this.buf = buf; this.nl = nl;
+    return out;
+  }
+
+  // **x**, _x_, ~x~, `x`: whitespace at the edges goes outside the delimiters.
+  wrap(s, l, r) {
+    const lead = s.charCodeAt(0) === 32 ? ' ' : '';
+    const trail = s.length > 1 && s.charCodeAt(s.length - 1) === 32 ? ' ' : '';
+    if (lead || trail) s = s.trim();
+    this.raw(lead + l + s + r + trail);
+  }
+
+  kids(el, clickAnc) {
+    const sr = el.shadowRoot;
+    if (sr) {
+      for (let c = sr.firstChild; c; c = c.nextSibling) this.walk(c, clickAnc);
+      return;
+    }
+    if (el.tagName === 'SLOT') {
+      const assigned = el.assignedNodes({ flatten: true });
+      if (assigned.length) {
+        for (const c of assigned) this.walk(c, clickAnc);
+        return;
+      }
+    }
+    for (let c = el.firstChild; c; c = c.nextSibling) this.walk(c, clickAnc);
+  }
+
   // `clickAnc` is the nearest interactive ancestor element (for nested clickables).
-  walk(node, out, clickAnc) {
+  walk(node, clickAnc) {
     if (this.nodes++ > this.maxNodes) { this.overflow = true; return; }
-    if (node.nodeType === 3) { // text
-      if (node.data) out.appendChild(this.doc.createTextNode(node.data));
-      return;
-    }
-    if (node.nodeType === 11) { // shadow root / fragment
-      for (const c of node.childNodes) this.walk(c, out, clickAnc);
-      return;
-    }
-    if (node.nodeType !== 1) return;
+    const nt = node.nodeType;
+    if (nt === 3) { if (node.data) this.text(node.data); return; }
+    if (nt === 11) { for (let c = node.firstChild; c; c = c.nextSibling) this.walk(c, clickAnc); return; }
+    if (nt !== 1) return;
     const el = node;
     const tag = el.tagName;
-    if (SKIP.has(tag) || el.namespaceURI === 'http://www.w3.org/2000/svg') return;
+    if (SKIP.has(tag) || el.namespaceURI === SVG_NS) return;
     if (el.hidden && tag !== 'DETAILS') return;
     const st = styleOf(el);
-    if (!st || st.display === 'none') return;
-    const hiddenSelf = !isRendered(el, st);
-    if (hiddenSelf) {
-      // visibility:hidden hides the subtree unless a descendant sets visible again; rare — drop.
-      return;
-    }
-    if (tag === 'INPUT' && (el.type === 'hidden')) return;
+    // visibility:hidden hides the subtree unless a descendant sets visible again; rare — drop.
+    if (!st || !isRendered(el, st)) return;
+    if (tag === 'INPUT' && el.type === 'hidden') return;
 
     let kind = controlKind(el, st);
     if (kind && clickAnc && !this.keepNested(el, kind, clickAnc)) kind = null;
 
-    if (tag === 'IFRAME' || tag === 'FRAME') return this.frame(el, out, clickAnc);
-    if (tag === 'IMG') return this.img(el, out, kind);
-    if (tag === 'PRE') return this.pre(el, out);
-    if (tag === 'TABLE') return this.table(el, out, clickAnc);
-    if (tag === 'DETAILS' && !el.open) {
-      const sum = Array.from(el.children).find((c) => c.tagName === 'SUMMARY');
-      const box = this.el('div');
-      if (sum) this.walk(sum, box, clickAnc);
-      out.appendChild(box);
-      return;
+    switch (tag) {
+      case 'IFRAME': case 'FRAME': return this.frame(el, clickAnc);
+      case 'IMG': return this.img(el, kind);
+      case 'PRE': return this.pre(el);
+      case 'TABLE': return this.table(el, clickAnc);
+      case 'DETAILS':
+        if (!el.open) {
+          this.brk();
+          for (const c of el.children) if (c.tagName === 'SUMMARY') { this.walk(c, clickAnc); break; }
+          this.brk();
+          return;
+        }
+        break;
+      default: break;
     }
 
-    if (kind === 'link') {
-      const href = safeUrl(el.href);
-      const a = this.el('a');
-      a.setAttribute('data-ref', refFor(el));
-      a.setAttribute('data-name', nameOf(el, 'link'));
-      if (href) a.setAttribute('href', href);
-      for (const c of renderedChildren(el)) this.walk(c, a, el);
-      out.appendChild(a);
-      return;
-    }
+    if (kind === 'link') return this.link(el);
     if (kind && (ATOMIC_KINDS.has(kind) || (kind === 'clickable' && !this.hasBlockText(el)))) {
-      out.appendChild(this.ctl(token(el, kind)));
+      this.ctl(token(el, kind));
       return;
     }
 
@@ -117,32 +171,115 @@ class Builder {
       const ctls = el.querySelectorAll('input:not([type=hidden]),select,textarea');
       if (ctls.length === 1 && el.control === ctls[0]) {
         const c = ctls[0];
-        const ck = controlKind(c, styleOf(c));
-        if (ck && isRendered(c)) {
-          const box = this.el('span');
-          this.walk(c, box, clickAnc);
-          out.appendChild(box);
-          return;
-        }
+        if (controlKind(c, styleOf(c)) && isRendered(c)) { this.walk(c, clickAnc); return; }
       }
     }
 
-    let box;
-    if (KEEP_TAGS.has(tag)) {
-      box = this.el(tag);
-      if (tag === 'OL' && el.getAttribute('start')) box.setAttribute('start', el.getAttribute('start'));
-    } else if (el.getAttribute('role') === 'heading') {
-      box = this.el('H' + Math.min(6, Math.max(1, Number(el.getAttribute('aria-level')) || 2)));
-    } else {
-      box = this.el(BLOCK_DISPLAY.test(st.display) ? 'div' : 'span');
+    const anc = kind ? el : clickAnc;
+    const h = HEADINGS[tag] || (el.getAttribute('role') === 'heading' ? Math.min(6, Math.max(1, Number(el.getAttribute('aria-level')) || 2)) : 0);
+    if (h) return this.heading(el, h, kind, anc);
+    switch (tag) {
+      case 'UL': case 'OL': return this.list(el, kind, anc);
+      case 'LI': return this.item(el, kind, anc);
+      case 'BLOCKQUOTE': return this.quote(el, kind, anc);
+      case 'BR': this.raw('  '); this.brk(1); return;
+      case 'HR': this.brk(); this.raw('---'); this.brk(); return;
+      case 'STRONG': case 'B': return this.inline(el, kind, anc, '**', true);
+      case 'EM': case 'I': return this.inline(el, kind, anc, '_', true);
+      case 'S': case 'DEL': case 'STRIKE': return this.inline(el, kind, anc, '~', false);
+      case 'CODE': return this.codeSpan(el, kind, anc);
+      default: break;
     }
-    if (kind === 'clickable') {
-      // a big clickable region (a card): keep its content, mark it
-      box.appendChild(this.ctl(token(el, kind).replace(/ "[^"]*"/, '')));
-      box.appendChild(this.doc.createTextNode(' '));
+    const block = BLOCK_TAGS.has(tag) || (!INLINE_TAGS.has(tag) && BLOCK_DISPLAY.test(st.display));
+    if (block) this.brk();
+    this.mark(el, kind);
+    this.kids(el, anc);
+    if (block) this.brk();
+  }
+
+  // A big clickable region (a card): keep its content, mark it.
+  mark(el, kind) {
+    if (kind === 'clickable') this.ctl(token(el, kind).replace(/ "[^"]*"/, ''));
+  }
+
+  heading(el, level, kind, anc) {
+    let [s] = this.sub(() => { this.sp = true; this.mark(el, kind); this.kids(el, anc); });
+    s = oneLine(s).trim();
+    this.brk();
+    if (s) this.raw('#'.repeat(level) + ' ' + s);
+    this.brk();
+  }
+
+  list(el, kind, anc) {
+    const p = el.parentElement;
+    const tight = p && p.tagName === 'LI' && p.lastElementChild === el;
+    const li = this.li;
+    this.li = 0;
+    this.brk(tight ? 1 : 2);
+    this.mark(el, kind);
+    this.kids(el, anc);
+    this.li = li;
+    if (tight) this.sp = true; else this.brk();
+  }
+
+  item(el, kind, anc) {
+    let prefix = '-   ';
+    const p = el.parentElement;
+    if (p && p.tagName === 'OL') {
+      const start = p.getAttribute('start');
+      const i = this.li++;
+      prefix = (start ? Number(start) + i : i + 1) + '.  ';
     }
-    for (const c of renderedChildren(el)) this.walk(c, box, kind ? el : clickAnc);
-    out.appendChild(box);
+    let [s, nl] = this.sub(() => { this.sp = true; this.mark(el, kind); this.kids(el, anc); });
+    if (!s.trim()) { this.brk(1); return; }
+    if (nl) s += '\n';
+    if (s.indexOf('\n') >= 0) s = s.replace(/\n/g, '\n' + ' '.repeat(prefix.length));
+    this.brk(1);
+    this.raw(prefix + s);
+    this.sp = true;
+  }
+
+  quote(el, kind, anc) {
+    const [s] = this.sub(() => { this.sp = true; this.mark(el, kind); this.kids(el, anc); });
+    this.brk();
+    if (s.trim()) this.raw(s.replace(/\n+$/, '').replace(/^/gm, '> '));
+    this.brk();
+  }
+
+  inline(el, kind, anc, delim, dropEmpty) {
+    const [s] = this.sub(() => { this.mark(el, kind); this.kids(el, anc); });
+    if (!s) return;
+    if (dropEmpty && !s.trim()) { this.raw(' '); return; }
+    this.wrap(s, delim, delim);
+  }
+
+  codeSpan(el, kind, anc) {
+    this.code++;
+    let [s] = this.sub(() => { this.mark(el, kind); this.kids(el, anc); });
+    this.code--;
+    if (!s) return;
+    s = s.replace(/\r?\n|\r/g, ' ');
+    const lead = s.charCodeAt(0) === 32 && s.trim() ? ' ' : '';
+    const trail = s.length > 1 && s.charCodeAt(s.length - 1) === 32 && s.trim() ? ' ' : '';
+    if (lead || trail) s = s.trim();
+    const extra = /^`|^ .*?[^ ].* $|`$/.test(s) ? ' ' : '';
+    let d = '`';
+    const runs = s.match(/`+/g) || [];
+    while (runs.indexOf(d) !== -1) d += '`';
+    this.raw(lead + d + extra + s + extra + d + trail);
+  }
+
+  link(el) {
+    const ref = refFor(el);
+    const href = safeUrl(el.href);
+    const [s] = this.sub(() => this.kids(el, el));
+    let text = oneLine(s).trim();
+    if (!text) text = nameOf(el, 'link').replace(/([[\]])/g, '\\$1');
+    const md = href ? `[${text}](${mdUrl(href)}) [${ref}]` : `[link "${text}" ${ref}]`;
+    const lead = s.charCodeAt(0) === 32 ? ' ' : '';
+    const trail = s.length > 1 && s.charCodeAt(s.length - 1) === 32 ? ' ' : '';
+    this.raw(lead + md + trail);
+    this.sp = !!trail;
   }
 
   hasBlockText(el) {
@@ -154,7 +291,7 @@ class Builder {
   // A clickable inside a clickable: no ref unless it is a form control, has its own
   // aria-label, is a checkbox-like role, or sticks out of its parent.
   keepNested(el, kind, anc) {
-    if (['input', 'textarea', 'select', 'checkbox', 'radio', 'editable', 'combobox', 'slider'].includes(kind)) return true;
+    if (NESTED_KEEP.has(kind)) return true;
     if (el.hasAttribute('aria-label')) return true;
     const role = el.getAttribute('role');
     if (role === 'checkbox' || role === 'switch' || role === 'radio') return true;
@@ -163,131 +300,98 @@ class Builder {
     return !inside;
   }
 
-  img(el, out, kind) {
+  img(el, kind) {
+    if (kind && kind !== 'link') { this.ctl(token(el, kind)); return; }
     const alt = norm(el.getAttribute('alt'));
-    if (kind && kind !== 'link') { out.appendChild(this.ctl(token(el, kind))); return; }
     if (!alt) return; // decorative, or no description: nothing the agent can read
-    const i = this.el('img');
-    i.setAttribute('data-alt', alt);
     const src = safeUrl(el.currentSrc || el.src);
-    if (src && src.length < 500) i.setAttribute('data-src', src);
-    out.appendChild(i);
+    const a = alt.replace(/([[\]])/g, '\\$1');
+    this.raw(src && src.length < 500 ? `![${a}](${mdUrl(src)})` : `![${a}]`);
+    this.sp = false;
   }
 
-  pre(el, out) {
-    const pre = this.el('pre');
-    const code = this.el('code');
+  pre(el) {
     const c = el.querySelector('code');
     const m = ((c && c.className) || el.className || '').toString().match(/(?:language|lang)-([\w+#.-]+)/);
-    if (m) code.className = 'language-' + m[1];
-    let text = '';
-    try { text = el.innerText; } catch { text = el.textContent; }
-    code.textContent = text || el.textContent;
-    pre.appendChild(code);
-    out.appendChild(pre);
+    let code = '';
+    try { code = el.innerText; } catch { code = ''; }
+    code = code || el.textContent || '';
+    let size = 3;
+    const fences = code.match(/^`{3,}/gm);
+    if (fences) for (const f of fences) if (f.length >= size) size = f.length + 1;
+    const fence = '`'.repeat(size);
+    this.brk();
+    this.raw(fence + (m ? m[1] : '') + '\n' + code.replace(/\n$/, '') + '\n' + fence);
+    this.brk();
   }
 
-  frame(el, out, clickAnc) {
-    const box = this.el('div');
+  frame(el, clickAnc) {
     const label = norm(el.title || el.name || '') || clip(el.src || '', 120);
     const d = frameDoc(el);
+    const q = label ? ' ' + JSON.stringify(label) : '';
+    this.brk();
     if (d && d.body) {
-      box.appendChild(this.para(this.ctl(`[iframe${label ? ' ' + JSON.stringify(label) : ''}]`)));
-      this.walk(d.body, box, clickAnc);
-      box.appendChild(this.para(this.ctl('[/iframe]')));
+      this.raw(`[iframe${q}]`);
+      this.brk();
+      this.walk(d.body, clickAnc);
+      this.brk();
+      this.raw('[/iframe]');
     } else {
-      box.appendChild(this.para(this.ctl(`[iframe (other origin, not read)${label ? ' ' + JSON.stringify(label) : ''}]`)));
+      this.raw(`[iframe (other origin, not read)${q}]`);
     }
-    out.appendChild(box);
+    this.brk();
   }
 
-  table(el, out, clickAnc) {
+  cell(c, clickAnc) {
+    const [s] = this.sub(() => { this.sp = true; this.kids(c, clickAnc); });
+    this.sp = true;
+    return s;
+  }
+
+  table(el, clickAnc) {
     const rows = Array.from(el.rows).filter((r) => { const s = styleOf(r); return s && s.display !== 'none'; });
     const layout = rows.length === 0 || el.querySelector('table') ||
       rows.some((r) => Array.from(r.cells).some((c) => c.querySelector('p,div,ul,ol,h1,h2,h3,h4,h5,h6,pre,blockquote,form')));
     if (layout) {
       // layout table: rows become blocks, cells inline
-      const box = this.el('div');
-      if (el.caption) this.walk(el.caption, box, clickAnc);
+      this.brk();
+      if (el.caption) this.walk(el.caption, clickAnc);
       for (const r of rows) {
-        const rowBox = this.el('div');
-        for (const c of r.cells) {
-          const cell = this.el('span');
-          for (const ch of renderedChildren(c)) this.walk(ch, cell, clickAnc);
-          rowBox.appendChild(cell);
-          rowBox.appendChild(this.doc.createTextNode(' '));
-        }
-        box.appendChild(rowBox);
+        this.brk();
+        for (const c of r.cells) { this.kids(c, clickAnc); this.raw(' '); this.sp = true; }
+        this.brk();
       }
-      out.appendChild(box);
+      this.brk();
       return;
     }
-    const width = Math.max(...rows.map((r) => Array.from(r.cells).reduce((n, c) => n + Math.max(1, Math.min(50, c.colSpan || 1)), 0)));
-    const t = this.el('table');
-    const thead = this.el('thead');
-    const tbody = this.el('tbody');
-    t.append(thead, tbody);
-    rows.forEach((r, i) => {
-      const tr = this.el('tr');
-      let n = 0;
-      for (const c of r.cells) {
-        const cell = this.el(i === 0 ? 'th' : 'td');
-        for (const ch of renderedChildren(c)) this.walk(ch, cell, clickAnc);
-        tr.appendChild(cell);
-        n++;
-        for (let k = 1; k < Math.min(50, c.colSpan || 1); k++) { tr.appendChild(this.el(i === 0 ? 'th' : 'td')); n++; }
-      }
-      while (n < width) { tr.appendChild(this.el(i === 0 ? 'th' : 'td')); n++; }
-      (i === 0 ? thead : tbody).appendChild(tr);
-    });
     if (el.caption) {
-      const cap = this.el('p');
-      this.walk(el.caption, cap, clickAnc);
-      out.appendChild(cap);
+      const [cap] = this.sub(() => { this.sp = true; this.walk(el.caption, clickAnc); });
+      this.brk();
+      this.raw(cap);
+      this.brk();
     }
-    out.appendChild(t);
+    const grid = rows.map((r) => {
+      const out = [];
+      for (const c of r.cells) {
+        out.push(oneLine(this.cell(c, clickAnc)).replace(/\|/g, '\\|').trim());
+        for (let k = 1; k < Math.min(50, c.colSpan || 1); k++) out.push('');
+      }
+      return out;
+    });
+    const width = Math.max(...grid.map((r) => r.length));
+    const lines = [];
+    grid.forEach((r, i) => {
+      while (r.length < width) r.push('');
+      lines.push('| ' + r.join(' | ') + ' |');
+      if (i === 0) lines.push('|' + ' --- |'.repeat(width));
+    });
+    this.brk();
+    this.raw(lines.join('\n'));
+    this.brk();
   }
 }
 
-let td = null;
-function turndown() {
-  if (td) return td;
-  td = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-', emDelimiter: '_', hr: '---' });
-  td.use([tables, strikethrough]);
-  td.addRule('bbControl', {
-    filter: (n) => n.nodeName === 'BB-CTL',
-    replacement: (c, n) => (n.previousSibling ? ' ' : '') + n.getAttribute('data-md') + (n.nextSibling ? ' ' : ''),
-  });
-  td.addRule('bbLink', {
-    filter: (n) => n.nodeName === 'A' && n.hasAttribute('data-ref'),
-    replacement: (content, n) => {
-      let text = content.replace(/\s*\n+\s*/g, ' ').trim();
-      if (!text) text = (n.getAttribute('data-name') || '').replace(/([\[\]])/g, '\\$1');
-      const href = n.getAttribute('href');
-      const ref = n.getAttribute('data-ref');
-      return href ? `[${text}](${mdUrl(href)}) [${ref}]` : `[link "${text}" ${ref}]`;
-    },
-  });
-  td.addRule('bbImg', {
-    filter: 'img',
-    replacement: (c, n) => {
-      const alt = (n.getAttribute('data-alt') || '').replace(/([\[\]])/g, '\\$1');
-      const src = n.getAttribute('data-src');
-      return src ? `![${alt}](${mdUrl(src)})` : `![${alt}]`;
-    },
-  });
-  td.addRule('bbCell', {
-    filter: ['th', 'td'],
-    replacement: (content, node) => {
-      const index = Array.prototype.indexOf.call(node.parentNode.childNodes, node);
-      const text = content.replace(/\s*\n+\s*/g, ' ').replace(/\|/g, '\\|').trim();
-      return (index === 0 ? '| ' : ' ') + text + ' |';
-    },
-  });
-  return td;
-}
-
-// Collapse turndown's list padding ("-   item") and trailing spaces, outside code fences.
+// Collapse turndown-style list padding ("-   item") and trailing spaces, outside code fences.
 function tidy(md) {
   let fence = false;
   const out = [];
@@ -300,13 +404,12 @@ function tidy(md) {
 }
 
 export function snapshot({ maxChars = DEFAULT_MAX_CHARS } = {}) {
-  const b = new Builder(MAX_NODES);
-  const root = b.el('div');
+  const w = new Writer(MAX_NODES);
   const body = document.body || document.documentElement;
-  if (body) b.walk(body, root, null);
-  let md = tidy(turndown().turndown(root));
+  if (body) w.walk(body, null);
+  let md = tidy(w.buf.join(''));
   let truncated = false;
-  if (b.overflow) {
+  if (w.overflow) {
     truncated = true;
     md += `\n\n[… truncated: the page has more than ${MAX_NODES} nodes; only the first part is shown …]`;
   }
