@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "config.h"
+#include "testlib.h"
 
 static char *
 write_tmp(const char *text)
@@ -129,9 +130,5 @@ main(void)
 	tcase_add_test(tc, file_and_errors);
 	tcase_add_test(tc, origin_and_values);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return testlib_run(s, 1);
 }

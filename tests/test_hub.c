@@ -7,6 +7,7 @@
 
 #include "hub.h"
 #include "util.h"
+#include "testlib.h"
 
 static int wakes;
 static int n_done;
@@ -311,9 +312,5 @@ main(void)
 	tcase_add_test(tc, error_without_page);
 	tcase_add_test(tc, many_calls);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return testlib_run(s, 1);
 }

@@ -6,6 +6,7 @@
 #include <jansson.h>
 
 #include "jsonio.h"
+#include "testlib.h"
 
 /* Parse with both; both must accept (with equal values) or both refuse. */
 static void
@@ -44,7 +45,6 @@ START_TEST(depth_is_bounded)
 {
 	char deep[300];
 	memset(deep, '[', 200);
-	memset(deep + 200, ']', 0);
 	deep[200] = '\0';
 	struct jsonio_err e;
 	ck_assert_ptr_null(jsonio_parse(deep, 200, &e));
@@ -150,9 +150,5 @@ main(void)
 	tcase_add_test(tc, round_trips_both_ways);
 	tcase_add_test(tc, mutations_match_jansson);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return testlib_run(s, 1);
 }

@@ -9,6 +9,7 @@
 
 #include "store.h"
 #include "util.h"
+#include "testlib.h"
 
 static char dir[64];
 static int acked;
@@ -283,10 +284,5 @@ main(void)
 	tcase_add_test(tc, retention_days);
 	tcase_add_test(tc, bad_path);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_set_fork_status(sr, CK_NOFORK);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return testlib_run(s, 0);
 }

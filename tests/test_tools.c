@@ -6,6 +6,7 @@
 #include <jansson.h>
 
 #include "tools.h"
+#include "testlib.h"
 
 static struct tools *t;
 
@@ -86,11 +87,7 @@ main(void)
 	tcase_add_test(tc, catalog_shape);
 	tcase_add_test(tc, validation);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_set_fork_status(sr, CK_NOFORK);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
+	int rc = testlib_run(s, 0);
 	tools_free(t);
-	return failed ? 1 : 0;
+	return rc;
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "util.h"
+#include "testlib.h"
 
 START_TEST(parse_long_ranges)
 {
@@ -106,9 +107,5 @@ main(void)
 	tcase_add_test(tc, iso_time);
 	tcase_add_test(tc, buffer);
 	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	return testlib_run(s, 1);
 }
