@@ -3,8 +3,11 @@
 // access not granted yet, and reconnecting after the daemon restarts.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDaemon, launchBrowser, startFixtures, EXTENSION_ID, sleep } from './support/harness.mjs';
-import { startMockDaemon } from './support/mock-daemon.mjs';
+import { startDaemon, launchBrowser, startFixtures, EXTENSION_ID, sleep, daemonBin, freePort } from './support/harness.mjs';
+import { spawn } from 'node:child_process';
+import { mkdtemp, writeFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 
 const cleanups = [];
 after(async () => { for (const c of cleanups.reverse()) await c().catch(() => {}); });
@@ -58,38 +61,55 @@ test('pair from the options page: paste the token, save, connected', async () =>
   assert.match(await popup.textContent('#last-msg'), /no access/);
 });
 
-test('reconnects with backoff when the daemon restarts (and when it starts later)', async () => {
-  const token = 'restart-token';
-  // the browser starts first; nothing listens yet
-  const probe = await startMockDaemon({ token });
-  const { httpUrl, wsUrl } = probe;
-  await probe.close();
-  const httpPort = Number(new URL(httpUrl).port), wsPort = Number(new URL(wsUrl).port);
+test('reconnects by itself when the real daemon starts later and when it restarts; the next call works', async () => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'bb-e2e-restart-'));
+  const token = 'restart-token-0123456789abcdef';
+  const tokenFile = path.join(dir, 'token');
+  await writeFile(tokenFile, token + '\n', { mode: 0o600 });
+  const httpPort = await freePort(), wsPort = await freePort();
+  const httpUrl = `http://127.0.0.1:${httpPort}`, wsUrl = `ws://127.0.0.1:${wsPort}/ws/browser`;
+  const serve = () => {
+    const proc = spawn(daemonBin(), ['serve', '--config', '/dev/null', '--http', `127.0.0.1:${httpPort}`, '--ws', `127.0.0.1:${wsPort}`,
+      '--db', path.join(dir, 'h.db'), '--token-file', tokenFile], { stdio: 'ignore' });
+    const exited = new Promise((r) => proc.once('exit', r));
+    return { proc, exited, async stop() { proc.kill('SIGTERM'); await exited; } };
+  };
+  const api = async (p, body) => {
+    const r = await fetch(httpUrl + p, body ? { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) } : { headers: { Authorization: `Bearer ${token}` } });
+    return r.json();
+  };
+  const waitBrowser = async (ms) => {
+    const t0 = Date.now();
+    while (Date.now() - t0 < ms) {
+      try {
+        const st = await api('/api/status');
+        const b = st.browsers.find((x) => x.client_id === 'restart-1');
+        if (b && b.tabs.length > 0) return { b, took: Date.now() - t0 };
+      } catch { /* not up yet */ }
+      await sleep(100);
+    }
+    throw new Error(`browser not connected within ${ms} ms`);
+  };
+  // The browser starts first: nothing listens yet.
   const browser = await launchBrowser({ daemon: { wsUrl, token }, variant: 'headless', pairing: true, clientId: 'restart-1' });
   cleanups.push(() => browser.close());
   await sleep(1500);
-
-  let d = await startMockDaemon({ token, httpPort, wsPort });
-  d.call = undefined;
-  const waitConnected = async (dm, ms) => {
-    const t0 = Date.now();
-    while (Date.now() - t0 < ms) { if (dm.browsers.has('restart-1')) return Date.now() - t0; await sleep(100); }
-    throw new Error('not connected within ' + ms + ' ms');
-  };
-  await waitConnected(d, 15_000);
-  const hello = d.events.find((e) => e.type === 'hello').data;
-  assert.equal(hello.clientId, 'restart-1');
-  assert.equal(hello.token, token);
-  assert.ok(hello.capabilities.includes('click'));
-  for (let i = 0; i < 30 && !d.events.some((e) => e.type === 'tabs'); i++) await sleep(100);
-  assert.ok(d.events.some((e) => e.type === 'tabs'), 'tabs sent after welcome');
-  const tabs = d.events.find((e) => e.type === 'tabs').data.tabs;
-  assert.ok(tabs.length >= 1 && 'tabId' in tabs[0] && 'windowId' in tabs[0] && 'active' in tabs[0]);
-
-  await d.close();
+  let d = serve();
+  cleanups.push(() => d.stop());
+  const first = await waitBrowser(15_000);
+  assert.ok(first.b.capabilities.includes('click'));
+  const tab = first.b.tabs[0];
+  assert.ok('tabId' in tab && 'windowId' in tab && 'active' in tab, JSON.stringify(tab));
+  let r = await api('/api/tools/browser_get_page', { client_id: 'restart-1' });
+  assert.equal(r.status, 'success', JSON.stringify(r));
+  // Restart the daemon mid-session: the extension comes back by itself and the next call works.
+  await d.stop();
   await sleep(500);
-  d = await startMockDaemon({ token, httpPort, wsPort });
-  cleanups.push(() => d.close());
-  const took = await waitConnected(d, 15_000);
-  assert.ok(took < 12_000, `reconnected after ${took} ms`);
+  d = serve();
+  const again = await waitBrowser(15_000);
+  assert.ok(again.took < 12_000, `reconnected after ${again.took} ms`);
+  r = await api('/api/tools/browser_get_page', { client_id: 'restart-1' });
+  assert.equal(r.status, 'success', JSON.stringify(r));
+  await d.stop();
+  await rm(dir, { recursive: true, force: true });
 });

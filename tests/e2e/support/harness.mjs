@@ -40,7 +40,7 @@ export function freePort() {
   });
 }
 
-function daemonBin() {
+export function daemonBin() {
   return path.resolve(ROOT, process.env.BB_BIN || './browser-bridge');
 }
 
