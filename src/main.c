@@ -69,6 +69,7 @@ token_main(int argc, char **argv, int url)
 	return 0;
 }
 
+/* Dispatch to the daemon, the token helpers or a client command. */
 int
 main(int argc, char **argv)
 {

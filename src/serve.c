@@ -78,6 +78,7 @@ key_for(int opt)
 	}
 }
 
+/* `serve --help`: every flag with its default. */
 static void
 usage(FILE *f)
 {
