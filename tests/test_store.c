@@ -141,10 +141,14 @@ START_TEST(commands_and_reopen)
 	ck_assert_int_eq(json_integer_value(json_object_get(st, "commands")), 1);
 	json_decref(st);
 	store_close(s);
-	/* The schema is versioned. */
+	/* The schema is versioned, and the file is in WAL mode. */
 	sqlite3 *db;
 	sqlite3_open(db_path(), &db);
 	sqlite3_stmt *stmt;
+	sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &stmt, NULL);
+	ck_assert_int_eq(sqlite3_step(stmt), SQLITE_ROW);
+	ck_assert_str_eq((const char *)sqlite3_column_text(stmt, 0), "wal");
+	sqlite3_finalize(stmt);
 	sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &stmt, NULL);
 	ck_assert_int_eq(sqlite3_step(stmt), SQLITE_ROW);
 	ck_assert_int_ge(sqlite3_column_int(stmt, 0), 1);

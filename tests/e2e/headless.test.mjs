@@ -29,6 +29,13 @@ test('serve --headless: the daemon runs Chromium with the extension; tools work'
   const pids = () => [...daemon.output().matchAll(/headless: started \S+ \(pid (\d+)\)/g)].map((m) => Number(m[1]));
   const first = pids()[0];
   assert.ok(first > 0, daemon.output());
+  // Its own profile, no network chatter, and --no-sandbox only as root (and said so).
+  const argv = (await import('node:fs')).readFileSync(`/proc/${first}/cmdline`, 'utf8').split('\0');
+  for (const flag of ['--headless=new', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'])
+    assert.ok(argv.includes(flag), flag);
+  assert.ok(argv.some((a) => a.startsWith('--user-data-dir=')));
+  assert.equal(argv.includes('--no-sandbox'), process.getuid() === 0);
+  if (process.getuid() === 0) assert.match(daemon.output(), /--no-sandbox, because we run as root/);
   process.kill(-first, 'SIGKILL'); // its whole process group, as a crash would take it
   const deadline = Date.now() + 30_000;
   while (pids().length < 2 && Date.now() < deadline) await new Promise((res) => setTimeout(res, 200));
