@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "config.h"
 #include "events.h"
@@ -17,6 +18,7 @@
 #include "log.h"
 #include "router.h"
 #include "util.h"
+#include "ws.h"
 
 #if MHD_VERSION < 0x00097002
 typedef int MHD_RESULT;
@@ -31,7 +33,9 @@ struct http {
 	const struct config *cfg;
 	struct router *router;
 	struct MHD_Daemon *d;
+	struct ws_source *src; /* our place in the event loop */
 	atomic_int active;
+	atomic_int quiesce;
 };
 
 enum conn_state { C_NEW, C_RUNNING, C_SUSPENDED, C_READY };
@@ -51,6 +55,7 @@ struct conn {
 
 /* A Server-Sent-Events stream, owned by its MHD response (freed when MHD is done with it). */
 struct sse {
+	struct http *h;
 	struct events *ev;
 	struct events_sub *sub;
 	struct MHD_Connection *mc;
@@ -80,12 +85,16 @@ static void
 complete(struct rtr_req *r, struct rtr_resp *resp)
 {
 	struct conn *c = container_of(r, struct conn, req);
+	struct http *h = c->h; /* once resumed, c may be freed by the loop before we return */
 	pthread_mutex_lock(&c->lock);
 	c->resp = resp;
-	if (c->state == C_SUSPENDED)
+	int resume = c->state == C_SUSPENDED;
+	if (resume)
 		MHD_resume_connection(c->mc);
 	c->state = C_READY;
 	pthread_mutex_unlock(&c->lock);
+	if (resume)
+		ws_source_kick(h->src); /* MHD's own wakeup is not in its epoll set without a thread */
 }
 
 /* Events wake: data for a stream. Resume it if it sleeps, else note it so the reader looks again. */
@@ -93,14 +102,18 @@ static void
 sse_wake(void *arg)
 {
 	struct sse *s = arg;
+	struct http *h = s->h; /* once resumed, s may be freed by the loop before we return */
 	pthread_mutex_lock(&s->lock);
-	if (s->suspended) {
+	int resume = s->suspended;
+	if (resume) {
 		s->suspended = 0;
 		MHD_resume_connection(s->mc);
 	} else {
 		s->pending = 1;
 	}
 	pthread_mutex_unlock(&s->lock);
+	if (resume)
+		ws_source_kick(h->src);
 }
 
 /* MHD content reader for an event stream: copy what is queued, or suspend until there is more. */
@@ -153,6 +166,7 @@ send_resp(struct conn *c, struct rtr_resp *rr)
 	struct MHD_Response *r;
 	if (rr->stream != NULL) {
 		struct sse *s = xcalloc(1, sizeof *s);
+		s->h = c->h;
 		s->ev = router_events(c->h->router);
 		s->sub = rr->stream;
 		s->mc = c->mc;
@@ -297,7 +311,8 @@ http_start(const struct config *cfg, struct router *router, char **err)
 	h->router = router;
 	struct sockaddr_storage ss;
 	memset(&ss, 0, sizeof ss);
-	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG;
+	/* No thread of its own: the event loop runs it (see http_attach). */
+	unsigned flags = MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG;
 	if (strchr(cfg->http_host, ':')) {
 		struct sockaddr_in6 *a = (struct sockaddr_in6 *)&ss;
 		a->sin6_family = AF_INET6;
@@ -324,19 +339,44 @@ http_start(const struct config *cfg, struct router *router, char **err)
 	return h;
 }
 
-/* Stop accepting new connections; requests already in progress go on. */
+/* The event loop's run function: serve what is ready; the delay until MHD's next timeout. */
+static long
+http_run(void *arg)
+{
+	struct http *h = arg;
+	if (atomic_exchange(&h->quiesce, 0)) {
+		MHD_socket s = MHD_quiesce_daemon(h->d);
+		if (s != MHD_INVALID_SOCKET)
+			close(s); /* after quiescing, the listening socket is ours to close */
+	}
+	MHD_run(h->d);
+	MHD_UNSIGNED_LONG_LONG ms;
+	if (MHD_get_timeout(h->d, &ms) != MHD_YES)
+		return -1;
+	return ms > 86400000ULL ? 86400000L : (long)ms;
+}
+
+/* Run on the event loop, watching MHD's epoll descriptor (main thread, before ws_start). */
+void
+http_attach(struct http *h, struct ws *ws)
+{
+	const union MHD_DaemonInfo *di = MHD_get_daemon_info(h->d, MHD_DAEMON_INFO_EPOLL_FD);
+	h->src = ws_add_source(ws, di->epoll_fd, http_run, h);
+}
+
+/* Stop accepting new connections; requests already in progress go on. Main thread. */
 void
 http_quiesce(struct http *h)
 {
-	if (h == NULL)
+	if (h == NULL || h->src == NULL)
 		return;
-	MHD_socket s = MHD_quiesce_daemon(h->d);
-	(void)s;
+	atomic_store(&h->quiesce, 1);
+	ws_source_kick(h->src);
 }
 
-/* Give in-progress responses up to two seconds to go out, then stop the listener. NULL is fine. */
+/* Give in-progress responses up to two seconds to go out; the loop is still running. NULL is fine. */
 void
-http_stop(struct http *h)
+http_drain(struct http *h)
 {
 	if (h == NULL)
 		return;
@@ -344,6 +384,14 @@ http_stop(struct http *h)
 		struct timespec ts = {0, 10 * 1000 * 1000};
 		nanosleep(&ts, NULL);
 	}
+}
+
+/* Close the listener and every connection, after the event loop has stopped. NULL is fine. */
+void
+http_free(struct http *h)
+{
+	if (h == NULL)
+		return;
 	MHD_stop_daemon(h->d);
 	free(h);
 }

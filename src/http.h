@@ -1,9 +1,10 @@
 /*
- * http.h -- the HTTP listener (libmicrohttpd, one internal polling thread, epoll).
+ * http.h -- the HTTP listener (libmicrohttpd in epoll mode, run by the event loop in ws.c).
  *
- * http_start/http_quiesce/http_stop: main thread. libmicrohttpd runs every callback on its own
- * thread; a request that has to wait (a tool call, an event stream) is suspended, never given a
- * thread, and is resumed from whichever thread completes it (MHD_resume_connection is thread-safe).
+ * Main thread: http_start, http_attach (before ws_start), http_quiesce, http_drain (while the loop
+ * runs), http_free (after ws_stop). Every libmicrohttpd callback runs on the event loop thread; a
+ * request that has to wait (a tool call, an event stream) is suspended, never given a thread, and is
+ * resumed from whichever thread completes it (MHD_resume_connection is thread-safe).
  */
 #ifndef BB_HTTP_H
 #define BB_HTTP_H
@@ -11,9 +12,12 @@
 struct http;
 struct router;
 struct config;
+struct ws;
 
 struct http *http_start(const struct config *cfg, struct router *router, char **err);
+void http_attach(struct http *h, struct ws *ws);
 void http_quiesce(struct http *h);
-void http_stop(struct http *h);
+void http_drain(struct http *h);
+void http_free(struct http *h);
 
 #endif

@@ -46,7 +46,7 @@ struct hub {
 	struct hub_call **heap;    /* calls by deadline */
 	size_t heap_len, heap_cap;
 	int stopping;
-	int wake_pending; /* wake() was called and the WebSocket thread has not collected yet */
+	int wake_pending; /* wake() was called and the loop has not collected yet */
 };
 
 /* FNV-1a over the request id. */
@@ -328,7 +328,7 @@ hub_call_start(struct hub *h, const struct hub_call_spec *sp, struct hub_call **
 	}
 	if (out)
 		*out = c;
-	/* One wakeup per batch of calls, not per call: the WebSocket thread collects them all. */
+	/* One wakeup per batch of calls, not per call: the loop collects them all. */
 	int need_wake = !h->wake_pending;
 	h->wake_pending = 1;
 	pthread_mutex_unlock(&h->lock);

@@ -2,13 +2,13 @@
  * hub.h -- connected browsers, their tabs, and the tool calls waiting on them.
  *
  * One mutex guards everything here. Threads:
- *  - hub_call_start, hub_status, hub_calls_in_flight: any thread (HTTP, FastCGI);
- *  - hub_browser_*, hub_on_*, hub_next_out, hub_collect_writable, hub_expire: the WebSocket thread,
- *    which owns the connections (the hub only keeps an opaque pointer to each);
+ *  - hub_call_start, hub_status, hub_calls_in_flight: any thread (the event loop for HTTP, FastCGI);
+ *  - hub_browser_*, hub_on_*, hub_next_out, hub_collect_writable, hub_expire: the event loop thread
+ *    (ws.h), which owns the connections (the hub only keeps an opaque pointer to each);
  *  - a call's done callback runs exactly once, outside the lock, on whichever thread finished it
- *    (WebSocket thread: result, disconnect, timeout; store thread: page committed; any: shutdown).
- * The hub never does I/O: it queues outgoing messages and calls wake() so the WebSocket thread
- * sends them.
+ *    (the loop: result, disconnect, timeout; the store thread: page committed; main: shutdown).
+ * The hub never does I/O: it queues outgoing messages and calls wake() so the loop sends them (on
+ * the loop thread itself that costs no system call).
  */
 #ifndef BB_HUB_H
 #define BB_HUB_H
@@ -88,7 +88,7 @@ json_t *hub_status(struct hub *h);
 size_t hub_calls_in_flight(struct hub *h);
 size_t hub_store_backlog(struct hub *h);
 
-/* WebSocket thread only. */
+/* Event loop thread only. */
 struct hub_browser *hub_browser_attach(struct hub *h, json_t *hello, void *conn, void **replaced);
 void hub_browser_detach(struct hub *h, struct hub_browser *b);
 int hub_on_result(struct hub *h, struct hub_browser *b, json_t *data, char **err);

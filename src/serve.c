@@ -227,6 +227,7 @@ serve_main(int argc, char **argv)
 	router = router_create(&cfg, auth, hub, store, events, tools);
 	if ((http = http_start(&cfg, router, &err)) == NULL)
 		goto fail;
+	http_attach(http, ws);
 	if (cfg.fastcgi && (fcgi = fcgi_start(&cfg, router, &err)) == NULL)
 		goto fail;
 	if (ws_start(ws, &err) != 0)
@@ -274,8 +275,9 @@ fail:
 		hub_shutdown(hub);
 	events_close_all(events);
 	fcgi_stop(fcgi);
-	http_stop(http);
+	http_drain(http);
 	ws_stop(ws);
+	http_free(http);
 	ws_free(ws);
 	router_free(router);
 	tools_free(tools);

@@ -7,6 +7,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "auth.h"
 #include "config.h"
@@ -45,6 +46,17 @@ struct session {
 	struct session *next, *prev;
 };
 
+/* Work that shares this thread's loop: see ws_add_source. */
+struct ws_source {
+	struct ws *ws;
+	int fd;
+	long (*run)(void *arg);
+	void *arg;
+	atomic_int kicked;
+	lws_sorted_usec_list_t timer;
+	struct ws_source *next;
+};
+
 struct ws {
 	const struct config *cfg;
 	struct auth *auth;
@@ -61,14 +73,21 @@ struct ws {
 	lws_sorted_usec_list_t timer; /* call deadlines and event heartbeats */
 	int64_t next_heartbeat;
 	struct session *sessions;
+	struct ws_source *sources;
+	int collect_pending; /* ws_wake on this thread: collect writable after the pass */
 };
+
+/* Set on the loop thread while it handles ready descriptors or runs after_pass: work noted then is
+ * picked up by after_pass without a system call. Elsewhere (timers, which lws runs before it polls,
+ * and other threads) ws_wake and ws_source_kick must wake the poll. */
+static _Thread_local const struct ws *picked_up_by;
 
 static const lws_retry_bo_t keepalive = {
 	.secs_since_valid_ping = BB_WS_PING_AFTER_S,
 	.secs_since_valid_hangup = BB_WS_HANGUP_AFTER_S,
 };
 
-/* Queue a message that the WebSocket thread itself answers with (welcome, error, heartbeat_ack). */
+/* Queue a message that the loop itself answers with (welcome, error, heartbeat_ack). */
 static void
 send_local(struct session *s, json_t *msg)
 {
@@ -125,11 +144,12 @@ want_write(void *conn, void *arg)
 	lws_callback_on_writable(conn);
 }
 
+static void timer_cb(lws_sorted_usec_list_t *sul);
+
 /* Expire due calls, send heartbeats to event subscribers, and re-arm for the next deadline. */
 static void
-timer_cb(lws_sorted_usec_list_t *sul)
+expire_and_rearm(struct ws *ws)
 {
-	struct ws *ws = container_of(sul, struct ws, timer);
 	int64_t now = util_mono_ms();
 	int64_t next = hub_expire(ws->hub, now);
 	if (ws->n_throttled > 0) {
@@ -165,6 +185,14 @@ timer_cb(lws_sorted_usec_list_t *sul)
 	lws_sul_schedule(ws->ctx, 0, &ws->timer, timer_cb, (lws_usec_t)delay * 1000);
 }
 
+/* The loop's own timer: call deadlines, event heartbeats, the store backlog. */
+static void
+timer_cb(lws_sorted_usec_list_t *sul)
+{
+	struct ws *ws = container_of(sul, struct ws, timer);
+	expire_and_rearm(ws);
+}
+
 /* A connection that never said hello is closed with 4408. */
 static void
 hello_timeout_cb(lws_sorted_usec_list_t *sul)
@@ -174,6 +202,27 @@ hello_timeout_cb(lws_sorted_usec_list_t *sul)
 		log_info("ws: closing a connection that sent no hello within %d s", BB_WS_HELLO_TIMEOUT_S);
 		close_with(s, CLOSE_HELLO_TIMEOUT, "no hello within 10 seconds");
 	}
+}
+
+static void source_timer_cb(lws_sorted_usec_list_t *sul);
+
+/* Run a source now and arm its timer for when it asks to run again. */
+static void
+run_source(struct ws_source *src)
+{
+	atomic_store(&src->kicked, 0);
+	long next = src->run(src->arg);
+	if (next < 0)
+		lws_sul_cancel(&src->timer);
+	else
+		lws_sul_schedule(src->ws->ctx, 0, &src->timer, source_timer_cb, (lws_usec_t)next * 1000);
+}
+
+/* A source's own delay expired. */
+static void
+source_timer_cb(lws_sorted_usec_list_t *sul)
+{
+	run_source(container_of(sul, struct ws_source, timer));
 }
 
 /* Whether a string member is absent or a string of at most max bytes. */
@@ -470,12 +519,10 @@ close_all(struct ws *ws)
 	ws->closing_done = 1;
 }
 
-/* The libwebsockets callback for every event on this listener. */
+/* Every event on this listener, and on the descriptors of attached sources. */
 static int
-callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, size_t len)
+handle(struct ws *ws, struct lws *wsi, enum lws_callback_reasons reason, struct session *s, void *in, size_t len)
 {
-	struct ws *ws = lws_context_user(lws_get_context(wsi));
-	struct session *s = user;
 	switch (reason) {
 	case LWS_CALLBACK_HTTP_CONFIRM_UPGRADE:
 		return confirm_upgrade(ws, wsi);
@@ -550,16 +597,31 @@ callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in
 		atomic_fetch_sub(&ws->n_sessions, 1);
 		return 0;
 	case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
-		if (ws->hub == NULL)
-			return 0;
-		if (atomic_load(&ws->stopping) && !ws->closing_done)
-			close_all(ws);
-		hub_collect_writable(ws->hub, want_write, NULL);
-		timer_cb(&ws->timer);
+		ws->collect_pending = 1;
+		return 0;
+	case LWS_CALLBACK_RAW_RX_FILE:
+		run_source(lws_get_opaque_user_data(wsi));
+		return 0;
+	case LWS_CALLBACK_RAW_CLOSE_FILE:
 		return 0;
 	default:
 		return 0;
 	}
+}
+
+/* The libwebsockets callback: marks the reasons that only follow a poll, whose noted work after_pass
+ * picks up without a system call (see picked_up_by). */
+static int
+callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, size_t len)
+{
+	struct ws *ws = lws_context_user(lws_get_context(wsi));
+	const struct ws *saved = picked_up_by;
+	if (reason == LWS_CALLBACK_RECEIVE || reason == LWS_CALLBACK_SERVER_WRITEABLE ||
+	    reason == LWS_CALLBACK_RAW_RX_FILE)
+		picked_up_by = ws;
+	int rc = handle(ws, wsi, reason, user, in, len);
+	picked_up_by = saved;
+	return rc;
 }
 
 static const struct lws_protocols protocols[] = {
@@ -601,6 +663,9 @@ ws_create(const struct config *cfg, struct auth *auth, struct events *events, ch
 		info.options |= LWS_SERVER_OPTION_DISABLE_IPV6;
 	info.fd_limit_per_thread = BB_HTTP_MAX_CONNECTIONS;
 	info.timeout_secs = 20;
+	/* Read up to 64 KiB per pass, not lws's default 4 KiB: a pass then takes in many results and
+	 * pages at once, so they share one commit, and a big page needs far fewer reads. */
+	info.pt_serv_buf_size = 65536;
 	ws->ctx = lws_create_context(&info);
 	if (ws->ctx == NULL) {
 		*err = xasprintf("cannot listen for WebSocket on %s:%d (port in use?)", cfg->ws_host, cfg->ws_port);
@@ -617,36 +682,106 @@ ws_set_hub(struct ws *ws, struct hub *hub)
 	ws->hub = hub;
 }
 
-/* The WebSocket thread: serve until told to exit. */
+/* Share the loop with another source of work (see ws.h); main thread, before ws_start. */
+struct ws_source *
+ws_add_source(struct ws *ws, int fd, long (*run)(void *arg), void *arg)
+{
+	struct ws_source *src = xcalloc(1, sizeof *src);
+	src->ws = ws;
+	src->fd = fd;
+	src->run = run;
+	src->arg = arg;
+	src->next = ws->sources;
+	ws->sources = src;
+	return src;
+}
+
+/* Ask for a source to run after the current pass. Any thread. */
+void
+ws_source_kick(struct ws_source *src)
+{
+	atomic_store(&src->kicked, 1);
+	if (picked_up_by != src->ws)
+		lws_cancel_service(src->ws->ctx);
+}
+
+/* Work noted during a pass: hub messages to send, deadlines to re-arm, kicked sources. Each may
+ * note more (a commit completes calls, whose answers queue writes), so go round until quiet. */
+static void
+after_pass(struct ws *ws)
+{
+	for (int round = 0; round < 16; round++) {
+		int did = 0;
+		for (struct ws_source *src = ws->sources; src != NULL; src = src->next) {
+			if (atomic_load(&src->kicked)) {
+				run_source(src);
+				did = 1;
+			}
+		}
+		if (ws->collect_pending && ws->hub != NULL) {
+			ws->collect_pending = 0;
+			if (atomic_load(&ws->stopping) && !ws->closing_done)
+				close_all(ws);
+			hub_collect_writable(ws->hub, want_write, NULL);
+			expire_and_rearm(ws);
+			did = 1;
+		}
+		if (!did)
+			return;
+	}
+	lws_cancel_service(ws->ctx); /* still busy: do not let the next poll sleep */
+}
+
+/* The event loop thread: browsers' WebSockets and every attached source, until told to exit. */
 static void *
 ws_main(void *arg)
 {
 	struct ws *ws = arg;
-	pthread_setname_np(pthread_self(), "bb-websocket");
-	while (!atomic_load(&ws->exit_loop))
+	pthread_setname_np(pthread_self(), "bb-loop");
+	struct lws_vhost *vh = lws_get_vhost_by_name(ws->ctx, "default");
+	for (struct ws_source *src = ws->sources; src != NULL; src = src->next) {
+		if (src->fd >= 0) {
+			/* lws closes what it adopts; give it a duplicate so the owner can close the original. */
+			lws_adopt_desc_t ad = {.vh = vh, .type = LWS_ADOPT_RAW_FILE_DESC, .vh_prot_name = "browser-bridge",
+			                       .opaque = src};
+			ad.fd.filefd = dup(src->fd);
+			if (ad.fd.filefd < 0 || lws_adopt_descriptor_vhost_via_info(&ad) == NULL)
+				log_error("ws: cannot watch fd %d for the event loop", src->fd);
+		}
+		run_source(src);
+	}
+	while (!atomic_load(&ws->exit_loop)) {
 		if (lws_service(ws->ctx, 0) < 0)
 			break;
+		picked_up_by = ws;
+		after_pass(ws);
+		picked_up_by = NULL;
+	}
 	return NULL;
 }
 
-/* Start the WebSocket thread. */
+/* Start the event loop thread. */
 int
 ws_start(struct ws *ws, char **err)
 {
 	if (pthread_create(&ws->thread, NULL, ws_main, ws) != 0) {
-		*err = xstrdup("cannot start the WebSocket thread");
+		*err = xstrdup("cannot start the event loop thread");
 		return -1;
 	}
 	ws->started = 1;
 	return 0;
 }
 
-/* Wake the WebSocket thread so it sends queued messages and re-arms its timer. Any thread. */
+/* Have the loop send queued hub messages and re-arm its timer. Any thread; on the loop thread itself
+ * it costs no system call, the work happens after the current pass. */
 void
 ws_wake(void *arg)
 {
 	struct ws *ws = arg;
-	lws_cancel_service(ws->ctx);
+	if (picked_up_by == ws)
+		ws->collect_pending = 1;
+	else
+		lws_cancel_service(ws->ctx); /* the loop sets collect_pending when it wakes */
 }
 
 /* Close every connection with 1001, give the close frames a moment, and stop the thread. */
@@ -674,6 +809,12 @@ ws_free(struct ws *ws)
 	if (ws == NULL)
 		return;
 	lws_sul_cancel(&ws->timer);
+	for (struct ws_source *src = ws->sources; src != NULL; src = src->next)
+		lws_sul_cancel(&src->timer);
 	lws_context_destroy(ws->ctx);
+	for (struct ws_source *src = ws->sources, *n; src != NULL; src = n) {
+		n = src->next;
+		free(src);
+	}
 	free(ws);
 }
