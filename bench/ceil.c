@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -212,7 +213,11 @@ static int run_ws(int port, int window, double secs) {
         if (now() > end + 5) break;
     }
     double el = now() - t0;
-    printf("answered %ld results %ld in %.2f s: %.0f commands/s (window %d)\n", answered, results, el, answered / el, window);
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    double cpu = ru.ru_utime.tv_sec + ru.ru_stime.tv_sec + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+    printf("answered %ld results %ld in %.2f s: %.0f commands/s (window %d), %.2f us CPU per command\n", answered,
+           results, el, answered / el, window, answered ? cpu * 1e6 / answered : 0.0);
     return 0;
 }
 

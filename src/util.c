@@ -92,7 +92,7 @@ buf_reserve(struct buf *b, size_t n)
 {
 	if (b->len + n + 1 <= b->cap)
 		return;
-	size_t cap = b->cap ? b->cap : 256;
+	size_t cap = b->cap ? b->cap : 64; /* small: a waiting call's body is usually a few dozen bytes */
 	while (cap < b->len + n + 1)
 		cap *= 2;
 	b->data = xrealloc(b->data, cap);
@@ -211,17 +211,34 @@ util_hex(const unsigned char *p, size_t n, char *out)
 	out[2 * n] = '\0';
 }
 
-/* A random (version 4) UUID, so request ids cannot be guessed or collide across restarts. */
+/* A random (version 4) UUID, so request ids cannot be guessed or collide across restarts. The
+ * kernel's bytes are fetched 4 KiB at a time per thread: one system call per 256 ids, not per id. */
 void
 util_uuid4(char out[37])
 {
-	unsigned char r[16];
-	util_random(r, sizeof r);
+	static _Thread_local unsigned char pool[4096];
+	static _Thread_local size_t used = sizeof pool;
+	if (used + 16 > sizeof pool) {
+		util_random(pool, sizeof pool);
+		used = 0;
+	}
+	unsigned char *r = pool + used;
+	used += 16;
 	r[6] = (unsigned char)((r[6] & 0x0f) | 0x40);
 	r[8] = (unsigned char)((r[8] & 0x3f) | 0x80);
 	char hex[33];
 	util_hex(r, 16, hex);
-	snprintf(out, 37, "%.8s-%.4s-%.4s-%.4s-%.12s", hex, hex + 8, hex + 12, hex + 16, hex + 20);
+	static const int groups[5] = {8, 4, 4, 4, 12};
+	char *o = out;
+	const char *h = hex;
+	for (int g = 0; g < 5; g++) {
+		if (g > 0)
+			*o++ = '-';
+		memcpy(o, h, (size_t)groups[g]);
+		o += groups[g];
+		h += groups[g];
+	}
+	*o = '\0';
 }
 
 /* Compare two secrets in time that depends only on their lengths, not on where they differ. */

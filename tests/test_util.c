@@ -58,6 +58,19 @@ START_TEST(uuid_v4)
 	ck_assert_int_eq(a[14], '4');
 	ck_assert(strchr("89ab", a[19]) != NULL);
 	ck_assert(a[8] == '-' && a[13] == '-' && a[18] == '-' && a[23] == '-');
+	/* Across several refills of the per-thread pool: every id well-formed and distinct. */
+	enum { N = 1000 };
+	static char ids[N][37];
+	for (int i = 0; i < N; i++) {
+		util_uuid4(ids[i]);
+		ck_assert_int_eq(strlen(ids[i]), 36);
+		ck_assert_int_eq(ids[i][14], '4');
+		ck_assert(strchr("89ab", ids[i][19]) != NULL);
+		ck_assert_int_eq(strspn(ids[i], "0123456789abcdef-"), 36);
+	}
+	for (int i = 0; i < N; i++)
+		for (int j = i + 1; j < N; j++)
+			ck_assert_str_ne(ids[i], ids[j]);
 }
 END_TEST
 
