@@ -422,12 +422,12 @@ prune(struct store *s)
 	}
 	if (s->opts.retention_pages > 0) {
 		snprintf(sql, sizeof sql,
-		         "DELETE FROM commands WHERE id <= (SELECT id FROM commands ORDER BY id DESC LIMIT 1 OFFSET %ld);",
+		         "DELETE FROM commands WHERE id <= (SELECT max(id) FROM commands) - %ld;",
 		         s->opts.retention_pages);
 		exec(s->db, sql);
 		size_t n = strlen(cond);
 		snprintf(cond + n, sizeof cond - n,
-		         "%sid <= (SELECT id FROM captures ORDER BY id DESC LIMIT 1 OFFSET %ld)", n ? " OR " : "",
+		         "%sid <= (SELECT max(id) FROM captures) - %ld", n ? " OR " : "",
 		         s->opts.retention_pages);
 	}
 	if (cond[0] != '\0') {

@@ -700,8 +700,8 @@ ws_add_source(struct ws *ws, int fd, long (*run)(void *arg), void *arg)
 void
 ws_source_kick(struct ws_source *src)
 {
-	atomic_store(&src->kicked, 1);
-	if (picked_up_by != src->ws)
+	/* Already kicked: the loop has not run it yet, so a wakeup is on its way (or not needed). */
+	if (atomic_exchange(&src->kicked, 1) == 0 && picked_up_by != src->ws)
 		lws_cancel_service(src->ws->ctx);
 }
 
