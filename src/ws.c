@@ -77,9 +77,9 @@ struct ws {
 	int collect_pending; /* ws_wake on this thread: collect writable after the pass */
 };
 
-/* Set on the loop thread while it handles ready descriptors or runs after_pass: work noted then is
- * picked up by after_pass without a system call. Elsewhere (timers, which lws runs before it polls,
- * and other threads) ws_wake and ws_source_kick must wake the poll. */
+/* Set on the loop thread while it handles ready descriptors, runs our timers or runs after_pass:
+ * work noted then is picked up by after_pass without a system call. Elsewhere (lws's own timers,
+ * which run before it polls, and other threads) ws_wake and ws_source_kick must wake the poll. */
 static _Thread_local const struct ws *picked_up_by;
 
 static const lws_retry_bo_t keepalive = {
@@ -185,12 +185,19 @@ expire_and_rearm(struct ws *ws)
 	lws_sul_schedule(ws->ctx, 0, &ws->timer, timer_cb, (lws_usec_t)delay * 1000);
 }
 
-/* The loop's own timer: call deadlines, event heartbeats, the store backlog. */
+static void after_pass(struct ws *ws);
+
+/* The loop's own timer: call deadlines, event heartbeats, the store backlog. What that completes
+ * (answers to expired calls, heartbeats to resume) is picked up right here, before lws polls. */
 static void
 timer_cb(lws_sorted_usec_list_t *sul)
 {
 	struct ws *ws = container_of(sul, struct ws, timer);
+	const struct ws *saved = picked_up_by;
+	picked_up_by = ws;
 	expire_and_rearm(ws);
+	after_pass(ws);
+	picked_up_by = saved;
 }
 
 /* A connection that never said hello is closed with 4408. */
@@ -218,11 +225,16 @@ run_source(struct ws_source *src)
 		lws_sul_schedule(src->ws->ctx, 0, &src->timer, source_timer_cb, (lws_usec_t)next * 1000);
 }
 
-/* A source's own delay expired. */
+/* A source's own delay expired: run it, and pick up what it noted before lws polls. */
 static void
 source_timer_cb(lws_sorted_usec_list_t *sul)
 {
-	run_source(container_of(sul, struct ws_source, timer));
+	struct ws_source *src = container_of(sul, struct ws_source, timer);
+	const struct ws *saved = picked_up_by;
+	picked_up_by = src->ws;
+	run_source(src);
+	after_pass(src->ws);
+	picked_up_by = saved;
 }
 
 /* Whether a string member is absent or a string of at most max bytes. */
