@@ -750,18 +750,11 @@ ws_main(void *arg)
 {
 	struct ws *ws = arg;
 	pthread_setname_np(pthread_self(), "bb-loop");
-	struct lws_vhost *vh = lws_get_vhost_by_name(ws->ctx, "default");
-	for (struct ws_source *src = ws->sources; src != NULL; src = src->next) {
-		if (src->fd >= 0) {
-			/* lws closes what it adopts; give it a duplicate so the owner can close the original. */
-			lws_adopt_desc_t ad = {.vh = vh, .type = LWS_ADOPT_RAW_FILE_DESC, .vh_prot_name = "browser-bridge",
-			                       .opaque = src};
-			ad.fd.filefd = dup(src->fd);
-			if (ad.fd.filefd < 0 || lws_adopt_descriptor_vhost_via_info(&ad) == NULL)
-				log_error("ws: cannot watch fd %d for the event loop", src->fd);
-		}
-		run_source(src);
-	}
+	picked_up_by = ws;
+	for (struct ws_source *src = ws->sources; src != NULL; src = src->next)
+		run_source(src); /* whatever was ready before the loop began */
+	after_pass(ws);
+	picked_up_by = NULL;
 	while (!atomic_load(&ws->exit_loop)) {
 		if (lws_service(ws->ctx, 0) < 0)
 			break;
@@ -772,10 +765,23 @@ ws_main(void *arg)
 	return NULL;
 }
 
-/* Start the event loop thread. */
+/* Watch the sources' descriptors, then start the event loop thread. */
 int
 ws_start(struct ws *ws, char **err)
 {
+	struct lws_vhost *vh = lws_get_vhost_by_name(ws->ctx, "default");
+	for (struct ws_source *src = ws->sources; src != NULL; src = src->next) {
+		if (src->fd < 0)
+			continue;
+		/* lws closes what it adopts; give it a duplicate so the owner can close the original. */
+		lws_adopt_desc_t ad = {.vh = vh, .type = LWS_ADOPT_RAW_FILE_DESC, .vh_prot_name = "browser-bridge",
+		                       .opaque = src};
+		ad.fd.filefd = dup(src->fd);
+		if (vh == NULL || ad.fd.filefd < 0 || lws_adopt_descriptor_vhost_via_info(&ad) == NULL) {
+			*err = xasprintf("the event loop cannot watch descriptor %d", src->fd);
+			return -1;
+		}
+	}
 	if (pthread_create(&ws->thread, NULL, ws_main, ws) != 0) {
 		*err = xstrdup("cannot start the event loop thread");
 		return -1;
