@@ -252,7 +252,8 @@ content_hash(const char *title, size_t tl, const char *md, size_t ml, char out[3
 			hash_step(&a, &b, w);
 		}
 		uint64_t tail = 0;
-		memcpy(&tail, parts[k] + i, lens[k] - i);
+		if (i < lens[k])
+			memcpy(&tail, parts[k] + i, lens[k] - i);
 		hash_step(&a, &b, tail);
 		hash_step(&a, &b, (uint64_t)lens[k]); /* so ("ab","c") differs from ("a","bc") */
 	}
