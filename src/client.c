@@ -1045,11 +1045,25 @@ query_add(struct buf *b, const char *key, const char *v)
 	}
 }
 
+/* GET a path and insist on 200: the reply (and its JSON) is left for the caller to render, any
+ * other answer is reported here; the exit code either way. */
+static int
+get_ok(const struct cli *o, const char *path, const char *accept, long tmo, struct reply *r, json_t **ans)
+{
+	struct conn c;
+	int rc = conn_open(&c, o, 1);
+	if (rc == CLIENT_EXIT_OK)
+		rc = request(&c, o, "GET", path, accept, NULL, tmo, r, ans);
+	if (rc == CLIENT_EXIT_OK && r->status != 200)
+		rc = report_failure(o, r, *ans);
+	conn_close(&c);
+	return rc;
+}
+
 /* `history`: the pages kept, as a table of id, time, title and URL. */
 static int
 run_history(const struct cli *o)
 {
-	struct conn c;
 	struct reply r = {0};
 	struct buf path = {0};
 	json_t *ans = NULL;
@@ -1068,21 +1082,12 @@ run_history(const struct cli *o)
 		        BB_HISTORY_LIMIT_MAX);
 		return CLIENT_EXIT_USAGE;
 	}
-	if ((rc = conn_open(&c, o, 1)) != CLIENT_EXIT_OK)
-		goto fail;
 	buf_adds(&path, "/api/history");
 	query_add(&path, "q", o->npos ? o->pos[0] : NULL);
 	query_add(&path, "url", o->url);
 	query_add(&path, "limit", o->limit);
 	query_add(&path, "before", o->before);
-	rc = request(&c, o, "GET", path.data, "application/json", NULL, tmo, &r, &ans);
-	if (rc != CLIENT_EXIT_OK)
-		goto fail;
-	if (r.status != 200) {
-		rc = report_failure(o, &r, ans);
-		goto fail;
-	}
-	if (o->json)
+	if ((rc = get_ok(o, path.data, "application/json", tmo, &r, &ans)) != CLIENT_EXIT_OK || o->json)
 		goto fail;
 	json_t *pages = json_object_get(ans, "pages"), *p;
 	size_t i;
@@ -1104,7 +1109,6 @@ run_history(const struct cli *o)
 	if (json_is_integer(nb))
 		fprintf(stderr, "(more: --before %lld)\n", (long long)json_integer_value(nb));
 fail:
-	conn_close(&c);
 	buf_free(&path);
 	free(r.body);
 	json_decref(ans);
@@ -1115,7 +1119,6 @@ fail:
 static int
 run_show(const struct cli *o)
 {
-	struct conn c;
 	struct reply r = {0};
 	json_t *ans = NULL;
 	char *path = NULL;
@@ -1127,20 +1130,10 @@ run_show(const struct cli *o)
 		fprintf(stderr, "browser-bridge show: expected one page id (see browser-bridge history)\n");
 		return CLIENT_EXIT_USAGE;
 	}
-	if ((rc = conn_open(&c, o, 1)) != CLIENT_EXIT_OK)
-		goto fail;
 	path = xasprintf("/api/history/%ld", id);
-	rc = request(&c, o, "GET", path, o->json ? "application/json" : "text/markdown", NULL, tmo, &r, &ans);
-	if (rc != CLIENT_EXIT_OK)
-		goto fail;
-	if (r.status != 200) {
-		rc = report_failure(o, &r, ans);
-		goto fail;
-	}
-	if (!o->json)
+	rc = get_ok(o, path, o->json ? "application/json" : "text/markdown", tmo, &r, &ans);
+	if (rc == CLIENT_EXIT_OK && !o->json)
 		put_markdown(r.body, r.len);
-fail:
-	conn_close(&c);
 	free(path);
 	free(r.body);
 	json_decref(ans);
@@ -1151,7 +1144,6 @@ fail:
 static int
 run_status(const struct cli *o)
 {
-	struct conn c;
 	struct reply r = {0};
 	json_t *ans = NULL;
 	long tmo;
@@ -1162,16 +1154,7 @@ run_status(const struct cli *o)
 		fprintf(stderr, "browser-bridge status: unexpected argument \"%s\"\n", o->pos[0]);
 		return CLIENT_EXIT_USAGE;
 	}
-	if ((rc = conn_open(&c, o, 1)) != CLIENT_EXIT_OK)
-		goto fail;
-	rc = request(&c, o, "GET", "/api/status", "application/json", NULL, tmo, &r, &ans);
-	if (rc != CLIENT_EXIT_OK)
-		goto fail;
-	if (r.status != 200) {
-		rc = report_failure(o, &r, ans);
-		goto fail;
-	}
-	if (o->json)
+	if ((rc = get_ok(o, "/api/status", "application/json", tmo, &r, &ans)) != CLIENT_EXIT_OK || o->json)
 		goto fail;
 	json_t *browsers = json_object_get(ans, "browsers"), *b, *db = json_object_get(ans, "database");
 	printf("browser-bridge %s: HTTP %s, WebSocket %s\n", jstr(ans, "version", "?"),
@@ -1199,7 +1182,6 @@ run_status(const struct cli *o)
 		print_tabs(json_object_get(b, "tabs"));
 	}
 fail:
-	conn_close(&c);
 	free(r.body);
 	json_decref(ans);
 	return rc;

@@ -74,7 +74,7 @@ struct ws {
 	int64_t next_heartbeat;
 	struct session *sessions;
 	struct ws_source *sources;
-	int collect_pending; /* ws_wake on this thread: collect writable after the pass */
+	struct ws_source *self; /* the loop's own work: hub messages to send, deadlines, shutdown */
 };
 
 /* Set on the loop thread while it handles ready descriptors, runs our timers or runs after_pass:
@@ -609,8 +609,7 @@ handle(struct ws *ws, struct lws *wsi, enum lws_callback_reasons reason, struct 
 		atomic_fetch_sub(&ws->n_sessions, 1);
 		return 0;
 	case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
-		ws->collect_pending = 1;
-		return 0;
+		return 0; /* a kick from another thread: after_pass runs what was kicked */
 	case LWS_CALLBACK_RAW_RX_FILE:
 		run_source(lws_get_opaque_user_data(wsi));
 		return 0;
@@ -653,6 +652,8 @@ lws_log(int level, const char *line)
 	log_msg(level == LLL_ERR ? LOG_ERROR : level == LLL_WARN ? LOG_WARN : LOG_DEBUG, "lws: %s", copy);
 }
 
+static long run_self(void *arg);
+
 /* Create the listener (bound now, so a busy port is reported before we say we are up). */
 struct ws *
 ws_create(const struct config *cfg, struct auth *auth, struct events *events, char **err)
@@ -684,6 +685,7 @@ ws_create(const struct config *cfg, struct auth *auth, struct events *events, ch
 		free(ws);
 		return NULL;
 	}
+	ws->self = ws_add_source(ws, -1, run_self, ws);
 	return ws;
 }
 
@@ -717,8 +719,8 @@ ws_source_kick(struct ws_source *src)
 		lws_cancel_service(src->ws->ctx);
 }
 
-/* Work noted during a pass: hub messages to send, deadlines to re-arm, kicked sources. Each may
- * note more (a commit completes calls, whose answers queue writes), so go round until quiet. */
+/* Run the sources kicked during a pass. Each may kick more (a resumed request answers a call,
+ * whose completion queues writes), so go round until quiet. */
 static void
 after_pass(struct ws *ws)
 {
@@ -730,18 +732,25 @@ after_pass(struct ws *ws)
 				did = 1;
 			}
 		}
-		if (ws->collect_pending && ws->hub != NULL) {
-			ws->collect_pending = 0;
-			if (atomic_load(&ws->stopping) && !ws->closing_done)
-				close_all(ws);
-			hub_collect_writable(ws->hub, want_write, NULL);
-			expire_and_rearm(ws);
-			did = 1;
-		}
 		if (!did)
 			return;
 	}
 	lws_cancel_service(ws->ctx); /* still busy: do not let the next poll sleep */
+}
+
+/* The loop's own source: close everything once stopping, send queued hub messages, re-arm the
+ * deadline timer. */
+static long
+run_self(void *arg)
+{
+	struct ws *ws = arg;
+	if (ws->hub == NULL)
+		return -1;
+	if (atomic_load(&ws->stopping) && !ws->closing_done)
+		close_all(ws);
+	hub_collect_writable(ws->hub, want_write, NULL);
+	expire_and_rearm(ws);
+	return -1;
 }
 
 /* The event loop thread: browsers' WebSockets and every attached source, until told to exit. */
@@ -796,10 +805,7 @@ void
 ws_wake(void *arg)
 {
 	struct ws *ws = arg;
-	if (picked_up_by == ws)
-		ws->collect_pending = 1;
-	else
-		lws_cancel_service(ws->ctx); /* the loop sets collect_pending when it wakes */
+	ws_source_kick(ws->self);
 }
 
 /* Close every connection with 1001, give the close frames a moment, and stop the thread. */
@@ -809,7 +815,7 @@ ws_stop(struct ws *ws)
 	if (ws == NULL || !ws->started)
 		return;
 	atomic_store(&ws->stopping, 1);
-	lws_cancel_service(ws->ctx);
+	ws_source_kick(ws->self);
 	for (int i = 0; i < 50 && atomic_load(&ws->n_sessions) > 0; i++) {
 		struct timespec ts = {0, 10 * 1000 * 1000};
 		nanosleep(&ts, NULL);
