@@ -50,7 +50,7 @@ struct conn {
 	pthread_mutex_t lock;
 	enum conn_state state;
 	struct rtr_resp *resp;
-	char *path;
+	const char *path;
 };
 
 /* A Server-Sent-Events stream, owned by its MHD response (freed when MHD is done with it). */
@@ -213,7 +213,7 @@ access_cb(void *cls, struct MHD_Connection *mc, const char *url, const char *met
 		c = xcalloc(1, sizeof *c);
 		c->h = h;
 		c->mc = mc;
-		c->path = xstrdup(url);
+		c->path = url; /* MHD keeps it until the request is complete */
 		pthread_mutex_init(&c->lock, NULL);
 		c->req.method = method;
 		c->req.path = c->path;
@@ -252,6 +252,10 @@ access_cb(void *cls, struct MHD_Connection *mc, const char *url, const char *met
 		c->state = C_RUNNING;
 		pthread_mutex_unlock(&c->lock);
 		router_handle(h->router, &c->req);
+		/* Handlers parse the body before they return; a waiting call need not keep it. */
+		buf_free(&c->body);
+		c->req.body = NULL;
+		c->req.body_len = 0;
 		pthread_mutex_lock(&c->lock);
 		if (c->state != C_READY) {
 			c->state = C_SUSPENDED;
@@ -282,7 +286,6 @@ completed_cb(void *cls, struct MHD_Connection *mc, void **ctx, enum MHD_RequestT
 		return;
 	rtr_resp_free(c->resp);
 	buf_free(&c->body);
-	free(c->path);
 	pthread_mutex_destroy(&c->lock);
 	free(c);
 	*ctx = NULL;
@@ -328,7 +331,7 @@ http_start(const struct config *cfg, struct router *router, char **err)
 	h->d = MHD_start_daemon(flags, (uint16_t)cfg->http_port, NULL, NULL, access_cb, h, MHD_OPTION_SOCK_ADDR, &ss,
 	                        MHD_OPTION_NOTIFY_COMPLETED, completed_cb, h, MHD_OPTION_CONNECTION_LIMIT,
 	                        (unsigned)BB_HTTP_MAX_CONNECTIONS, MHD_OPTION_CONNECTION_TIMEOUT,
-	                        (unsigned)BB_HTTP_IDLE_TIMEOUT_S, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)8192,
+	                        (unsigned)BB_HTTP_IDLE_TIMEOUT_S, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)BB_HTTP_CONN_MEMORY,
 	                        MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
 	                        MHD_OPTION_END);
 	if (h->d == NULL) {

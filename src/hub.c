@@ -233,10 +233,8 @@ hub_call_free(struct hub_call *c)
 {
 	if (c == NULL)
 		return;
-	free(c->tool);
-	free(c->command);
 	free(c->client_id);
-	json_decref(c->params);
+	free(c->params);
 	json_decref(c->result);
 	json_decref(c->page);
 	free(c);
@@ -296,10 +294,13 @@ hub_call_start(struct hub *h, const struct hub_call_spec *sp, struct hub_call **
 	}
 	struct hub_call *c = xcalloc(1, sizeof *c);
 	util_uuid4(c->request_id);
-	c->tool = xstrdup(sp->tool);
-	c->command = xstrdup(sp->command);
+	c->tool = sp->tool;
+	c->command = sp->command;
 	c->client_id = xstrdup(b->client_id);
-	c->params = json_incref(sp->params);
+	size_t plen;
+	c->params = sp->params ? jsonio_write(sp->params, &plen) : xstrdup("{}");
+	if (sp->params)
+		c->params = xrealloc(c->params, plen + 1); /* writer slack; this waits with the call */
 	c->wait_page = sp->wait_page;
 	c->started_ms = util_now_ms();
 	c->deadline = util_mono_ms() + sp->timeout_ms;
@@ -324,7 +325,7 @@ hub_call_start(struct hub *h, const struct hub_call_spec *sp, struct hub_call **
 		util_iso8601(c->started_ms, ts);
 		events_publish(h->events, "call_start",
 		               json_pack("{s:s, s:s, s:O, s:s, s:s}", "request_id", c->request_id, "tool", c->tool,
-		                         "params", c->params, "client_id", c->client_id, "started_at", ts));
+		                         "params", sp->params, "client_id", c->client_id, "started_at", ts));
 	}
 	if (out)
 		*out = c;

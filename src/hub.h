@@ -43,10 +43,11 @@ typedef void (*hub_call_fn)(struct hub_call *call, void *arg);
 /* A call. Fields are written by the hub under its lock; the done callback may read them all. */
 struct hub_call {
 	char request_id[37];
-	char *tool;
-	char *command;
+	const char *tool;    /* borrowed from the spec: must outlive the call */
+	const char *command; /* borrowed from the spec: must outlive the call */
 	char *client_id;     /* the browser that serves it */
-	json_t *params;      /* the agent's parameters */
+	char *params;        /* the agent's parameters as compact JSON: text is a tenth of a json_t tree,
+	                      * and 10,000 calls may wait at once */
 	int wait_page;
 	int64_t started_ms;  /* wall clock */
 	int64_t deadline;    /* monotonic */
@@ -64,8 +65,8 @@ struct hub_call {
 };
 
 struct hub_call_spec {
-	const char *tool;
-	const char *command;
+	const char *tool;      /* borrowed for the whole call (a static table's entry) */
+	const char *command;   /* borrowed for the whole call */
 	json_t *params;        /* borrowed: the agent's parameters, logged and shown */
 	json_t *browser_args;  /* borrowed: fields added to the command message */
 	const char *client_id; /* NULL: the most recently active browser */

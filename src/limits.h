@@ -31,6 +31,10 @@
 #define BB_HTTP_MAX_CONNECTIONS 20000
 /* Idle seconds before an HTTP keep-alive connection is closed (waiting calls are exempt). */
 #define BB_HTTP_IDLE_TIMEOUT_S 60
+/* libmicrohttpd's memory per connection. It reads the request line and headers into half of it,
+ * so about 3.5 KiB of headers fit (more: 431). Each waiting call holds one; a smaller pool saves
+ * little resident memory (pages are touched only at its two ends) and halves the header room. */
+#define BB_HTTP_CONN_MEMORY 8192u
 
 /*
  * FastCGI (see docs/fastcgi.md): connections served at once (behind nginx each waiting call holds

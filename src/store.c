@@ -375,13 +375,12 @@ write_item(struct store *s, struct item *it)
 	if (it->kind == ITEM_PAGE)
 		return write_page(s, d);
 	sqlite3_stmt *st = s->ins_cmd;
-	char *params = jsonio_write(json_object_get(d, "params"), NULL);
+	const char *params = json_string_value(json_object_get(d, "params"));
 	bind_json_str(st, 1, d, "request_id");
 	bind_json_str(st, 2, d, "tool");
 	bind_json_str(st, 3, d, "command");
 	bind_json_str(st, 4, d, "client_id");
-	sqlite3_bind_text(st, 5, params ? params : "{}", -1, SQLITE_TRANSIENT);
-	free(params);
+	sqlite3_bind_text(st, 5, params ? params : "{}", -1, SQLITE_STATIC);
 	bind_json_str(st, 6, d, "status");
 	bind_json_int(st, 7, d, "http_status");
 	bind_json_str(st, 8, d, "message");

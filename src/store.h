@@ -27,6 +27,7 @@ typedef void (*store_page_fn)(json_t *page, int64_t id, void *arg);
 struct store *store_open(const char *path, const struct store_opts *opts, char **err);
 void store_close(struct store *st);
 void store_add_page(struct store *st, json_t *page, store_page_fn done, void *arg);
+/* record: the commands row by column name; "params" is the agent's parameters as JSON text. */
 void store_add_command(struct store *st, json_t *record);
 void store_flush(struct store *st);
 size_t store_backlog(struct store *st);

@@ -343,20 +343,24 @@ struct pending {
 	struct tools *t;
 	const struct tool *tool;
 	long timeout_ms;
-	size_t text_length; /* the typed text itself is not kept */
+	const char *attempt; /* the tool's sentences with the parameters filled in, made at the start so */
+	const char *done;    /* the parameters need not be kept as a tree while the call waits */
 	tools_answer_fn cb;
 	void *arg;
+	char text[]; /* attempt and done, each NUL-terminated: one allocation per waiting call */
 };
 
 /* Fill {param} placeholders from the call's parameters ({text_length} is the length of text). */
-static void
-expand(struct buf *b, const char *tpl, json_t *params, size_t text_length)
+static char *
+expand(const char *tpl, json_t *params)
 {
+	struct buf bb = {0}, *b = &bb;
+	size_t text_length = json_string_length(json_object_get(params, "text"));
 	for (const char *p = tpl; *p;) {
 		const char *open = strchr(p, '{'), *close = open ? strchr(open, '}') : NULL;
 		if (open == NULL || close == NULL) {
 			buf_adds(b, p);
-			return;
+			break;
 		}
 		buf_add(b, p, (size_t)(open - p));
 		char key[64];
@@ -372,37 +376,36 @@ expand(struct buf *b, const char *tpl, json_t *params, size_t text_length)
 			buf_adds(b, "down");
 		p = close + 1;
 	}
+	return buf_steal(b);
 }
 
 /* One sentence saying what happened, for a model or a person (seed 003's summary). */
 static char *
-summarize(const struct pending *p, json_t *params, const char *status, json_t *result, json_t *page,
-          enum hub_outcome outcome)
+summarize(const struct pending *p, const char *status, json_t *result, json_t *page, enum hub_outcome outcome)
 {
-	const struct tool *tool = p->tool;
 	long timeout_ms = p->timeout_ms;
 	struct buf b = {0};
 	if (outcome == HUB_DISCONNECTED || outcome == HUB_SHUTDOWN) {
 		buf_adds(&b, outcome == HUB_SHUTDOWN ? "The daemon is shutting down; could not " :
 		                                       "The browser disconnected before it could ");
-		expand(&b, tool->attempt, params, p->text_length);
+		buf_adds(&b, p->attempt);
 		buf_adds(&b, ".");
 	} else if (outcome == HUB_TIMEOUT && result == NULL) {
 		buf_printf(&b, "No answer from the browser within %ld ms while trying to ", timeout_ms);
-		expand(&b, tool->attempt, params, p->text_length);
+		buf_adds(&b, p->attempt);
 		buf_adds(&b, ".");
 	} else if (!strcmp(status, "error")) {
 		const char *why = json_string_value(json_object_get(result, "error"));
 		if (why == NULL)
 			why = json_string_value(json_object_get(result, "message"));
 		buf_adds(&b, "Could not ");
-		expand(&b, tool->attempt, params, p->text_length);
+		buf_adds(&b, p->attempt);
 		buf_printf(&b, ": %.500s", why ? why : "the browser reported an error");
 		size_t n = b.len;
 		if (n > 0 && b.data[n - 1] != '.')
 			buf_adds(&b, ".");
 	} else {
-		expand(&b, tool->done, params, p->text_length);
+		buf_adds(&b, p->done);
 		if (outcome == HUB_TIMEOUT)
 			buf_printf(&b, ", but the page after it did not arrive within %ld ms.", timeout_ms);
 		else if (page != NULL)
@@ -458,7 +461,7 @@ call_done(struct hub_call *c, void *arg)
 		code = "browser_disconnected";
 		break;
 	}
-	char *summary = summarize(p, c->params, status, result, c->page, c->outcome);
+	char *summary = summarize(p, status, result, c->page, c->outcome);
 	json_t *res = json_object();
 	if (result != NULL) {
 		json_object_update(res, json_object_get(result, "result"));
@@ -484,7 +487,7 @@ call_done(struct hub_call *c, void *arg)
 	util_iso8601(now, finished);
 	json_t *hid = c->page ? json_object_get(c->page, "history_id") : NULL;
 	if (p->t->store != NULL) {
-		json_t *rec = json_pack("{s:s, s:s, s:s, s:s, s:O, s:s, s:i, s:s, s:s, s:I}", "request_id",
+		json_t *rec = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:i, s:s, s:s, s:I}", "request_id",
 		                        c->request_id, "tool", c->tool, "command", c->command, "client_id", c->client_id,
 		                        "params", c->params, "status", status, "http_status", http, "started_at", started,
 		                        "finished_at", finished, "duration_ms", (json_int_t)(now - c->started_ms));
@@ -545,11 +548,18 @@ tools_call(struct tools *t, const struct tool *tool, json_t *params, tools_answe
 	}
 	sp.params = logged;
 	sp.browser_args = args;
-	struct pending *p = xcalloc(1, sizeof *p);
+	char *attempt = expand(tool->attempt, params), *done = expand(tool->done, params);
+	size_t na = strlen(attempt) + 1, nd = strlen(done) + 1;
+	struct pending *p = xcalloc(1, sizeof *p + na + nd);
+	memcpy(p->text, attempt, na);
+	memcpy(p->text + na, done, nd);
+	free(attempt);
+	free(done);
+	p->attempt = p->text;
+	p->done = p->text + na;
 	p->t = t;
 	p->tool = tool;
 	p->timeout_ms = sp.timeout_ms;
-	p->text_length = json_string_length(json_object_get(params, "text"));
 	p->cb = cb;
 	p->arg = arg;
 	sp.done = call_done;

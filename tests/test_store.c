@@ -123,8 +123,8 @@ START_TEST(commands_and_reopen)
 	struct store_opts o = {0, 0, 0};
 	char *err = NULL;
 	struct store *s = store_open(db_path(), &o, &err);
-	json_t *rec = json_pack("{s:s, s:s, s:s, s:{s:s}, s:s, s:i, s:s, s:s, s:i}", "request_id", "r1", "tool",
-	                        "browser_click", "command", "click", "params", "target", "x", "status", "success",
+	json_t *rec = json_pack("{s:s, s:s, s:s, s:s, s:s, s:i, s:s, s:s, s:i}", "request_id", "r1", "tool",
+	                        "browser_click", "command", "click", "params", "{\"target\":\"x\"}", "status", "success",
 	                        "http_status", 200, "started_at", "2026-01-01T00:00:00.000Z", "finished_at",
 	                        "2026-01-01T00:00:01.000Z", "duration_ms", 1000);
 	store_add_command(s, rec);

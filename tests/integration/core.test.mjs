@@ -176,6 +176,10 @@ describe('bad input, each answered clearly while the daemon keeps serving', () =
       });
     });
     assert.equal(raw, 403);
+    // Headers beyond what libmicrohttpd keeps per connection (about 3.5 KiB): 431, then business as usual.
+    const huge = await api(d, '/api/status', { method: 'GET', headers: { Cookie: `x=${'a'.repeat(6000)}` } });
+    assert.equal(huge.status, 431);
+    assert.equal((await api(d, '/api/status', { method: 'GET', headers: { Cookie: `x=${'a'.repeat(2000)}` } })).status, 200);
     const cross = await api(d, '/api/tools/browser_get_page', { body: {}, headers: { Origin: 'https://evil.example' } });
     assert.equal(cross.status, 403);
     assert.equal(cross.headers.get('access-control-allow-origin'), null);
