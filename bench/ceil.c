@@ -7,7 +7,9 @@
  *                             accepts one WebSocket (any Origin; answers `hello` with `welcome`),
  *                             keeps WINDOW `command`s outstanding for SECS seconds, counts
  *                             answered commands (its pageInfoUpdate arrived): the most the
- *                             scripted browser (fastext or fake_extension.js) can answer
+ *                             scripted browser (fastext or fake_extension.js) can answer;
+ *                             with WINDOW 1, the mean round trip of one command is the latency
+ *                             floor of the WebSocket hop
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -216,8 +218,10 @@ static int run_ws(int port, int window, double secs) {
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     double cpu = ru.ru_utime.tv_sec + ru.ru_stime.tv_sec + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
-    printf("answered %ld results %ld in %.2f s: %.0f commands/s (window %d), %.2f us CPU per command\n", answered,
-           results, el, answered / el, window, answered ? cpu * 1e6 / answered : 0.0);
+    /* Little's law: with WINDOW commands always outstanding, each takes WINDOW/rate on average. */
+    printf("answered %ld results %ld in %.2f s: %.0f commands/s (window %d), %.2f us CPU per command, %.1f us mean round trip\n",
+           answered, results, el, answered / el, window, answered ? cpu * 1e6 / answered : 0.0,
+           answered ? window * el * 1e6 / answered : 0.0);
     return 0;
 }
 
