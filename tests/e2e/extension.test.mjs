@@ -194,18 +194,36 @@ test('refs stay stable across snapshots of the same page', async () => {
   assert.match(r.page.markdown, /4 items/);
 });
 
-test('same-origin iframe and open shadow root are in the page and can be used', async () => {
+test('same-origin and cross-origin iframes and an open shadow root are in the page and can be used', async () => {
   let r = await open('/frames.html');
   const md = r.page.markdown;
   assert.match(md, /Inside the frame/);
   assert.match(md, /\[button "Press in frame" e\d+\]/);
   assert.match(md, /Shadow count: \*\*0\*\*|Shadow count: 0/);
   assert.match(md, /\[input text "Shadow search"[^\]]* e\d+\]/);
-  assert.match(md, /\[iframe \(other origin, not read\) "Foreign frame"\]/);
-  assert.equal((md.match(/Press in frame/g) || []).length, 1, 'the cross-origin frame is not read');
-  r = await env.call('browser_click', { target: 'Press in frame' });
+  // The cross-origin frame is read by a content script of its own, in place of its placeholder.
+  const foreign = md.match(/\[iframe "Foreign frame"\]\n\n([\s\S]*?)\n\n\[\/iframe\]/);
+  assert.ok(foreign, md);
+  assert.match(foreign[1], /^## Inside the frame/);
+  assert.match(foreign[1], /\[button "Only in the foreign frame" e\d+\]/);
+  assert.doesNotMatch(md, /⟦frame|not read/);
+  assert.equal((md.match(/Press in frame/g) || []).length, 2);
+  const pressed = (m) => (m.match(/Frame button was pressed/g) || []).length;
+  r = await env.call('browser_click', { target: 'Press in frame' }); // the top frame (and its same-origin frame) first
   ok(r);
-  assert.match(r.page.markdown, /Frame button was pressed/);
+  assert.equal(pressed(r.page.markdown), 1);
+  // A ref from the cross-origin frame is that frame's: the click lands there.
+  r = await env.call('browser_click', { target: foreign[1].match(/\[button "Press in frame" (e\d+)\]/)[1] });
+  ok(r);
+  assert.equal(pressed(r.page.markdown), 2);
+  // A description that only the cross-origin frame matches.
+  r = await env.call('browser_click', { target: 'Only in the foreign frame' });
+  ok(r);
+  assert.match(r.page.markdown, /Foreign button was pressed/);
+  // Still nothing where nothing matches: the top frame's answer, not some frame's.
+  r = await env.call('browser_click', { target: 'A button that is nowhere' });
+  assert.equal(r.status, 'error');
+  assert.match(JSON.stringify(r.result), /No element matches/);
   r = await env.call('browser_click', { target: 'Increment' });
   ok(r);
   assert.match(r.page.markdown, /Shadow count: (\*\*)?1/);

@@ -2,6 +2,8 @@
 // wait_for_page_info) a pageInfoUpdate for the same requestId.
 import { send } from './connection.js';
 import { callContent, PageError } from './content-bridge.js';
+import { fillFrames, actAnywhere } from './frames.js';
+import { MAX_PAGE_CHARS } from '../shared/limits.js';
 import { NavTracker, settleAfterAction, waitLoaded, waitTabComplete, quiet } from './settle.js';
 import { listTabs, resolveTab, tabInfo, reportTabsSoon } from './tabs.js';
 import { setLastCommand } from './state.js';
@@ -51,7 +53,13 @@ export async function pageInfo(tabId, requestId) {
     await sleep(300);
   }
   if (!snap?.ok) return { ...base, markdown: `(the page could not be read: ${snap?.error || 'unknown error'})`, truncated: false };
-  return { ...base, url: snap.url || base.url, title: snap.title ?? base.title, markdown: snap.markdown, truncated: !!snap.truncated };
+  let { markdown, truncated } = snap;
+  if (snap.frames?.length) {
+    const f = await fillFrames(tabId, snap, MAX_PAGE_CHARS);
+    markdown = f.markdown;
+    truncated = truncated || f.truncated;
+  }
+  return { ...base, url: snap.url || base.url, title: snap.title ?? base.title, markdown, truncated: !!truncated };
 }
 
 function pngSize(b64) {
@@ -231,7 +239,7 @@ async function execute(cmd) {
     delete params.requestId; delete params.command; delete params.tabId; delete params.wait_for_page_info;
     const tracker = new NavTracker(tab.id);
     try {
-      const r = await callContent(tab.id, 'act', { command: c, params });
+      const r = await actAnywhere(tab.id, { command: c, params });
       if (!r.ok) {
         const err = new CommandError(r.error);
         err.pageTabId = tab.id;

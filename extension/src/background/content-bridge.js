@@ -1,4 +1,4 @@
-// Talking to the content script in a tab's top frame.
+// Talking to the content script in a tab's frames (the top one unless a frame id is given).
 const NO_ACCESS_HINT = 'Browser Bridge has no access to this site: open the extension options and click "Allow on all sites"';
 
 export class PageError extends Error {}
@@ -24,17 +24,22 @@ async function refFloor() {
   return floor;
 }
 
-async function inject(tabId) {
-  await chrome.scripting.executeScript({ target: { tabId, frameIds: [0] }, files: ['content.js'] });
+async function inject(tabId, frameId) {
+  await chrome.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, files: ['content.js'] });
 }
 
-// Run op in the tab's content script, injecting it first when needed.
-export async function callContent(tabId, op, args = {}) {
+// Run op in the content script of the tab's top frame, injecting it first when needed.
+export function callContent(tabId, op, args = {}) {
+  return callFrame(tabId, 0, op, args);
+}
+
+// Run op in the content script of one frame of a tab (each frame has its own).
+export async function callFrame(tabId, frameId, op, args = {}) {
   let tab;
   try { tab = await chrome.tabs.get(tabId); } catch { throw new PageError(`tab ${tabId} does not exist`); }
   const url = tab.url || tab.pendingUrl || '';
   const exec = async () => chrome.scripting.executeScript({
-    target: { tabId, frameIds: [0] },
+    target: { tabId, frameIds: [frameId] },
     func: (o, a, f) => (globalThis.__browserBridge ? globalThis.__browserBridge.run(o, a, f) : { ok: false, notInjected: true }),
     args: [op, args, await refFloor()],
   });
@@ -42,7 +47,7 @@ export async function callContent(tabId, op, args = {}) {
   try {
     res = await exec();
     if (res?.[0]?.result?.notInjected) {
-      await inject(tabId);
+      await inject(tabId, frameId);
       res = await exec();
     }
   } catch (e) {

@@ -8,8 +8,8 @@
 import { controlKind, isRendered, styleOf, frameDoc, norm, nameOf, clip } from './dom.js';
 import { token, tokenParts } from './describe.js';
 import { refFor } from './refs.js';
+import { MAX_PAGE_CHARS } from '../shared/limits.js';
 
-export const DEFAULT_MAX_CHARS = 1_000_000;
 const MAX_NODES = 300_000;
 
 const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'LINK', 'META', 'HEAD', 'TITLE', 'BASE',
@@ -63,6 +63,8 @@ class Writer {
     this.nodes = 0;
     this.maxNodes = maxNodes;
     this.overflow = false;
+    this.frames = []; // the cross-origin iframes left as placeholders: {k, src}
+    this.nonce = '';
   }
 
   raw(s) {
@@ -337,7 +339,15 @@ class Writer {
       this.brk();
       this.raw('[/iframe]');
     } else {
-      this.raw(`[iframe (other origin, not read)${q}]`);
+      // This world cannot read another origin's document. The service worker snapshots that
+      // frame on its own and puts its Markdown where the placeholder stands (background/frames.js).
+      const k = this.frames.length;
+      this.frames.push({ k, src: el.src || '' });
+      this.raw(`[iframe${q}]`);
+      this.brk();
+      this.raw(frameToken(k, this.nonce));
+      this.brk();
+      this.raw('[/iframe]');
     }
     this.brk();
   }
@@ -403,8 +413,15 @@ function tidy(md) {
   return out.join('\n').replace(/\n{3,}/g, '\n\n').trim();
 }
 
-export function snapshot({ maxChars = DEFAULT_MAX_CHARS } = {}) {
+// The placeholder for the k-th cross-origin iframe's Markdown. The nonce is fresh per
+// snapshot, so text on the page cannot pose as a placeholder.
+export function frameToken(k, nonce) {
+  return `⟦frame ${k} ${nonce}⟧`;
+}
+
+export function snapshot({ maxChars = MAX_PAGE_CHARS } = {}) {
   const w = new Writer(MAX_NODES);
+  w.nonce = globalThis.crypto?.randomUUID?.() || String(Math.random()).slice(2);
   const body = document.body || document.documentElement;
   if (body) w.walk(body, null);
   let md = tidy(w.buf.join(''));
@@ -419,7 +436,8 @@ export function snapshot({ maxChars = DEFAULT_MAX_CHARS } = {}) {
     md = md.slice(0, cut > maxChars * 0.9 ? cut : maxChars) +
       `\n\n[… truncated: the page Markdown was ${md.length} characters, the cap is ${maxChars} …]`;
   }
-  return { url: location.href, title: document.title, markdown: md, truncated };
+  const frames = w.frames.filter((f) => md.includes(frameToken(f.k, w.nonce)));
+  return { url: location.href, title: document.title, markdown: md, truncated, frames, frameNonce: w.nonce };
 }
 
 export { tokenParts };

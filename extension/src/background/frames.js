@@ -1,0 +1,135 @@
+// Cross-origin iframes. A content script cannot read a frame of another origin, but the
+// extension can run its own content script in that frame. A frame's snapshot leaves a
+// placeholder for each cross-origin iframe it meets (with the iframe's src); here each
+// placeholder is matched to one of the tab's frames and replaced by that frame's own
+// snapshot, and actions whose target is not in the top frame are tried in those frames.
+import { callContent, callFrame } from './content-bridge.js';
+
+const MAX_FRAMES = 20; // frames read per page, all levels together
+const MAX_DEPTH = 3;   // iframes inside iframes inside iframes
+// Errors after which another frame may hold the target (refs are unique across frames).
+const TRY_OTHER_FRAMES = new Set(['stale_ref', 'target_not_found']);
+
+// The frames shown in each tab's latest page: where a described target may also be looked for.
+const shown = new Map();
+
+function token(k, nonce) {
+  return `⟦frame ${k} ${nonce}⟧`;
+}
+
+function originOf(url) {
+  try {
+    const u = new URL(url);
+    return u.protocol === 'about:' || u.protocol === 'data:' ? null : u.origin;
+  } catch {
+    return null;
+  }
+}
+
+// The frames whose document the frame `id` cannot read but its snapshot may show: its
+// cross-origin children, and theirs through same-origin (or about:blank) children, which the
+// frame's own walk goes into.
+function unreadable(all, id) {
+  const parent = all.find((f) => f.frameId === id);
+  const own = parent ? originOf(parent.url) : null;
+  const out = [];
+  for (const f of all) {
+    if (f.parentFrameId !== id) continue;
+    const o = originOf(f.url);
+    if (o === null || o === own) out.push(...unreadable(all, f.frameId));
+    else out.push(f);
+  }
+  return out;
+}
+
+// Which frame each placeholder stands for: the same URL first (in order), then what is left,
+// in order (a frame that navigated away from its src).
+function match(placeholders, candidates) {
+  const used = new Set();
+  const out = new Map();
+  for (const p of placeholders) {
+    const f = candidates.find((c) => !used.has(c.frameId) && c.url === p.src);
+    if (f) { used.add(f.frameId); out.set(p.k, f.frameId); }
+  }
+  for (const p of placeholders) {
+    if (out.has(p.k)) continue;
+    const f = candidates.find((c) => !used.has(c.frameId));
+    if (f) { used.add(f.frameId); out.set(p.k, f.frameId); }
+  }
+  return out;
+}
+
+// The Markdown of the top frame's snapshot with every cross-origin iframe's placeholder filled in.
+export async function fillFrames(tabId, snap, maxChars) {
+  let all = [];
+  try { all = await chrome.webNavigation.getAllFrames({ tabId }) || []; } catch { /* tab gone */ }
+  const state = { all, left: MAX_FRAMES, chars: maxChars - snap.markdown.length, truncated: false, ids: [] };
+  const markdown = await fill(tabId, 0, snap, 1, state);
+  shown.set(tabId, state.ids);
+  return { markdown, truncated: state.truncated };
+}
+
+async function fill(tabId, frameId, snap, depth, state) {
+  let md = snap.markdown;
+  const ids = match(snap.frames || [], unreadable(state.all, frameId));
+  for (const p of snap.frames || []) {
+    const id = ids.get(p.k);
+    let text;
+    if (id === undefined) {
+      text = '(not read: the frame has not loaded)';
+    } else if (depth > MAX_DEPTH || state.left <= 0) {
+      text = '(not read: too many frames on this page)';
+    } else if (state.chars <= 0) {
+      text = '(not read: the page is already at the size cap)';
+      state.truncated = true;
+    } else {
+      state.left--;
+      try {
+        const sub = await callFrame(tabId, id, 'snapshot', { maxChars: state.chars });
+        if (sub.ok) {
+          state.ids.push(id);
+          state.chars -= sub.markdown.length;
+          if (sub.truncated) state.truncated = true;
+          text = await fill(tabId, id, sub, depth + 1, state);
+        } else {
+          text = `(not read: ${sub.error})`;
+        }
+      } catch (e) {
+        text = `(not read: ${e.message})`;
+      }
+    }
+    md = md.replace(token(p.k, snap.frameNonce), () => text);
+  }
+  return md;
+}
+
+// Run a page action: in the top frame first (which also sees same-origin iframes), then in
+// the cross-origin frames. A ref is tried in every frame, as only its own frame knows it; a
+// described target only in the frames the agent was shown, so that a description matching
+// nothing visible never lands in some hidden third-party frame.
+export async function actAnywhere(tabId, args) {
+  const first = await callContent(tabId, 'act', args);
+  if (first.ok || !TRY_OTHER_FRAMES.has(first.code)) return first;
+  let ids;
+  if (first.code === 'stale_ref') {
+    try {
+      ids = (await chrome.webNavigation.getAllFrames({ tabId })).map((f) => f.frameId).filter((id) => id > 0);
+    } catch {
+      return first;
+    }
+  } else {
+    ids = shown.get(tabId) || [];
+  }
+  for (const id of ids.slice(0, MAX_FRAMES)) {
+    let r;
+    try { r = await callFrame(tabId, id, 'act', args); } catch { continue; }
+    if (r.ok) return r;
+    if (!TRY_OTHER_FRAMES.has(r.code)) return r; // found there, but it failed: that is the answer
+  }
+  return first;
+}
+
+// A tab went away: forget its frames.
+export function forgetTab(tabId) {
+  shown.delete(tabId);
+}
