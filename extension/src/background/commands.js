@@ -53,13 +53,8 @@ export async function pageInfo(tabId, requestId) {
     await sleep(300);
   }
   if (!snap?.ok) return { ...base, markdown: `(the page could not be read: ${snap?.error || 'unknown error'})`, truncated: false };
-  let { markdown, truncated } = snap;
-  if (snap.frames?.length) {
-    const f = await fillFrames(tabId, snap, MAX_PAGE_CHARS);
-    markdown = f.markdown;
-    truncated = truncated || f.truncated;
-  }
-  return { ...base, url: snap.url || base.url, title: snap.title ?? base.title, markdown, truncated: !!truncated };
+  const f = await fillFrames(tabId, snap, MAX_PAGE_CHARS);
+  return { ...base, url: snap.url || base.url, title: snap.title ?? base.title, markdown: f.markdown, truncated: !!(snap.truncated || f.truncated) };
 }
 
 function pngSize(b64) {

@@ -61,6 +61,10 @@ function match(placeholders, candidates) {
 
 // The Markdown of the top frame's snapshot with every cross-origin iframe's placeholder filled in.
 export async function fillFrames(tabId, snap, maxChars) {
+  if (!snap.frames?.length) {
+    shown.delete(tabId);
+    return { markdown: snap.markdown, truncated: false };
+  }
   let all = [];
   try { all = await chrome.webNavigation.getAllFrames({ tabId }) || []; } catch { /* tab gone */ }
   const state = { all, left: MAX_FRAMES, chars: maxChars - snap.markdown.length, truncated: false, ids: [] };
