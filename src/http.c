@@ -331,9 +331,9 @@ http_start(const struct config *cfg, struct router *router, char **err)
 	h->d = MHD_start_daemon(flags, (uint16_t)cfg->http_port, NULL, NULL, access_cb, h, MHD_OPTION_SOCK_ADDR, &ss,
 	                        MHD_OPTION_NOTIFY_COMPLETED, completed_cb, h, MHD_OPTION_CONNECTION_LIMIT,
 	                        (unsigned)BB_HTTP_MAX_CONNECTIONS, MHD_OPTION_CONNECTION_TIMEOUT,
-	                        (unsigned)BB_HTTP_IDLE_TIMEOUT_S, MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)BB_HTTP_CONN_MEMORY,
-	                        MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
-	                        MHD_OPTION_END);
+	                        (unsigned)BB_HTTP_IDLE_TIMEOUT_S, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+	                        (size_t)BB_HTTP_CONN_MEMORY, MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u,
+	                        MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL, MHD_OPTION_END);
 	if (h->d == NULL) {
 		*err = xasprintf("cannot listen for HTTP on %s:%d (port in use?)", cfg->http_host, cfg->http_port);
 		free(h);
