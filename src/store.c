@@ -260,6 +260,13 @@ content_hash(const char *title, size_t tl, const char *md, size_t ml, char out[3
 	snprintf(out, 33, "%016llx%016llx", (unsigned long long)a, (unsigned long long)b);
 }
 
+/* n bytes at a and b are equal; SQLite gives NULL for an empty value, which memcmp may not get. */
+static int
+same_bytes(const void *a, const void *b, size_t n)
+{
+	return n == 0 || (a != NULL && b != NULL && memcmp(a, b, n) == 0);
+}
+
 /* The id of stored content equal to (title, md), or 0; the bytes are compared, not just the hash. */
 static int64_t
 find_content(struct store *s, const char *hash, const char *title, size_t tl, const char *md, size_t ml)
@@ -268,8 +275,8 @@ find_content(struct store *s, const char *hash, const char *title, size_t tl, co
 	int64_t id = 0;
 	sqlite3_bind_text(st, 1, hash, -1, SQLITE_STATIC);
 	if (sqlite3_step(st) == SQLITE_ROW && (size_t)sqlite3_column_bytes(st, 1) == tl &&
-	    (size_t)sqlite3_column_bytes(st, 2) == ml && memcmp(sqlite3_column_blob(st, 1), title, tl) == 0 &&
-	    memcmp(sqlite3_column_blob(st, 2), md, ml) == 0)
+	    (size_t)sqlite3_column_bytes(st, 2) == ml && same_bytes(sqlite3_column_blob(st, 1), title, tl) &&
+	    same_bytes(sqlite3_column_blob(st, 2), md, ml))
 		id = sqlite3_column_int64(st, 0);
 	sqlite3_reset(st);
 	return id;

@@ -215,6 +215,22 @@ START_TEST(identical_pages_stored_once)
 	json_t *h = store_history(s, &q, &bad, &err);
 	ck_assert_int_eq(json_array_size(json_object_get(h, "pages")), 6);
 	json_decref(h);
+	/* Empty title or Markdown, twice: SQLite hands back NULL for the stored empty value (found
+	 * by tests/integration/wsfuzz.test.mjs: memcmp(NULL, ..., 0) under UBSan). */
+	acked = 0;
+	for (int i = 0; i < 2; i++) {
+		add(s, "https://example.com/empty", "", "");
+		add(s, "https://example.com/empty", "", "# body only");
+		add(s, "https://example.com/empty", "Title only", "");
+	}
+	store_flush(s);
+	ck_assert_int_eq(acked, 6);
+	sqlite3_open(db_path(), &db);
+	sqlite3_prepare_v2(db, "SELECT count(*) FROM contents", -1, &stmt, NULL);
+	ck_assert_int_eq(sqlite3_step(stmt), SQLITE_ROW);
+	ck_assert_int_eq(sqlite3_column_int(stmt, 0), 6);
+	sqlite3_finalize(stmt);
+	sqlite3_close(db);
 	store_close(s);
 }
 END_TEST
