@@ -80,7 +80,7 @@ session_end(struct mcp *m, const char *id)
 {
 	int found = 0;
 	pthread_mutex_lock(&m->lock);
-	for (int i = 0; id && i < MCP_SESSIONS_MAX; i++)
+	for (int i = 0; id && *id && i < MCP_SESSIONS_MAX; i++)
 		if (strcmp(m->sessions[i], id) == 0) {
 			m->sessions[i][0] = '\0';
 			found = 1;
@@ -271,12 +271,17 @@ void
 mcp_handle(struct mcp *m, struct rtr_req *req)
 {
 	if (strcmp(req->method, "DELETE") == 0) {
-		int found = session_end(m, req->header(req, MCP_SESSION_HEADER));
-		req->complete(req, rtr_json(found ? 200 : 404, json_pack("{s:s}", "status", found ? "ok" : "not_found")));
+		if (session_end(m, req->header(req, MCP_SESSION_HEADER)))
+			req->complete(req, rtr_json(200, json_pack("{s:s}", "status", "ok")));
+		else
+			req->complete(req, rtr_json(404, json_pack("{s:s, s:s, s:s}", "status", "error", "error",
+			                                           "session_not_found", "message",
+			                                           "no MCP session has that Mcp-Session-Id")));
 		return;
 	}
 	if (strcmp(req->method, "POST") != 0) {
-		struct rtr_resp *resp = rtr_json(405, json_pack("{s:s, s:s}", "status", "error", "message",
+		struct rtr_resp *resp = rtr_json(405, json_pack("{s:s, s:s, s:s}", "status", "error", "error",
+		                                                 "method_not_allowed", "message",
 		                                                 "this server offers no server-initiated stream; POST "
 		                                                 "JSON-RPC messages"));
 		resp->extra_name = xstrdup("Allow");

@@ -111,5 +111,11 @@ describe('MCP', () => {
     assert.equal((await api(d, '/mcp', { method: 'GET', headers: H })).status, 405);
     assert.equal((await api(d, '/mcp', { method: 'DELETE', headers: H })).status, 200);
     assert.equal((await post({ jsonrpc: '2.0', id: 6, method: 'ping' }, H)).status, 404);
+    // Ending it again, or ending no session (no header, an empty one): 404 with an error code.
+    for (const h of [H, {}, { 'Mcp-Session-Id': '' }]) {
+      const end = await api(d, '/mcp', { method: 'DELETE', headers: h });
+      assert.equal(end.status, 404);
+      assert.equal(end.body.error, 'session_not_found');
+    }
   });
 });
