@@ -500,6 +500,56 @@ http {
     } finally { good.sock.destroy(); bad.sock.destroy(); }
   });
 
+  test('raw FastCGI: seeded random records on 60 connections; the daemon keeps serving', async () => {
+    let a = (Number(process.env.BB_FUZZ_SEED) || 20261123) >>> 0;
+    const rnd = () => { a = (a + 0x6d2b79f5) >>> 0; let t = a; t = Math.imul(t ^ (t >>> 15), t | 1); t ^= t + Math.imul(t ^ (t >>> 7), t | 61); return ((t ^ (t >>> 14)) >>> 0) / 4294967296; };
+    const int = (n) => Math.floor(rnd() * n);
+    const bytes = (n) => Buffer.from(Array.from({ length: n }, () => int(256)));
+    // A record with a random header: any version, type, id, lengths (padding and content may lie).
+    const junk = () => {
+      const content = bytes(int(4) === 0 ? int(2000) : int(40));
+      const h = Buffer.from([int(8) === 0 ? int(256) : 1, int(14), 0, int(4), 0, 0, int(8) === 0 ? int(256) : 0, 0]);
+      h.writeUInt16BE(int(8) === 0 ? int(65536) : content.length, 4);
+      return Buffer.concat([h, content]);
+    };
+    // Name-value pairs with lying lengths (1- and 4-byte forms).
+    const pairs = () => {
+      const parts = [];
+      for (let i = int(6); i > 0; i--) {
+        const n = int(3) === 0 ? Buffer.from([0x80 | int(128), int(256), int(256), int(256)]) : Buffer.from([int(128)]);
+        parts.push(n, Buffer.from([int(128)]), bytes(int(30)));
+      }
+      return Buffer.concat(parts);
+    };
+    const good = await fcgiConnect();
+    try {
+      for (let k = 0; k < 60; k++) {
+        const c = await fcgiConnect();
+        const recs = [];
+        for (let i = 1 + int(20); i > 0; i--) {
+          const id = int(4);
+          switch (int(6)) {
+            case 0: recs.push(junk()); break;
+            case 1: recs.push(fcgiRecord(4, id, pairs())); break;
+            case 2: recs.push(fcgiRecord(1, id, Buffer.from([0, 1 + int(3), int(2), 0, 0, 0, 0, 0]))); break;
+            case 3: recs.push(fcgiRecord(5, id, bytes(int(100)))); break;
+            case 4: recs.push(fcgiRecord(int(2) ? 2 : 9, id, int(2) ? pairs() : Buffer.alloc(0))); break;
+            default: recs.push(fcgiRequest(id || 1, { method: int(2) ? 'GET' : 'POST', uri: ['/api/status', '/api/history', '/mcp', '/api/tools/browser_click', '/x'][int(5)], query: bytes(int(20)).toString('latin1'), body: int(2) ? '{"target":"fuzz","timeout_ms":500}' : '' }));
+          }
+        }
+        let all = Buffer.concat(recs);
+        if (int(4) === 0) all = all.subarray(0, int(all.length + 1)); // cut mid-record
+        c.sock.write(all);
+        if (int(2)) c.sock.end(); else setTimeout(() => c.sock.destroy(), 300);
+      }
+      await sleep(1200);
+      good.sock.write(fcgiRequest(1, { uri: '/api/health' }));
+      await good.until(() => good.ended.has(1), 'the good connection to be answered');
+      assert.equal(good.response(1).status, 200);
+      assert.equal((await request('GET', '/api/health')).status, 200);
+    } finally { good.sock.destroy(); }
+  });
+
   test('raw FastCGI: params over the limit get 431, a wrong role FCGI_UNKNOWN_ROLE, no Host 403', async () => {
     const c = await fcgiConnect();
     try {
