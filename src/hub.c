@@ -651,6 +651,16 @@ hub_next_out(struct hub *h, struct hub_browser *b, size_t *len)
 	return (char *)m;
 }
 
+/* Whether more messages wait for a browser. */
+int
+hub_out_pending(struct hub *h, struct hub_browser *b)
+{
+	pthread_mutex_lock(&h->lock);
+	int more = b->out_head != NULL;
+	pthread_mutex_unlock(&h->lock);
+	return more;
+}
+
 /* Call fn for each browser connection that has new output queued since the last collection. */
 void
 hub_collect_writable(struct hub *h, void (*fn)(void *conn, void *arg), void *arg)

@@ -3,8 +3,8 @@
  *
  * One mutex guards everything here. Threads:
  *  - hub_call_start, hub_status, hub_calls_in_flight: any thread (the event loop for HTTP, FastCGI);
- *  - hub_browser_*, hub_on_*, hub_next_out, hub_collect_writable, hub_expire: the event loop thread
- *    (ws.h), which owns the connections (the hub only keeps an opaque pointer to each);
+ *  - hub_browser_*, hub_on_*, hub_next_out, hub_out_pending, hub_collect_writable, hub_expire: the
+ *    event loop thread (ws.h), which owns the connections (the hub only keeps an opaque pointer to each);
  *  - a call's done callback runs exactly once, outside the lock, on whichever thread finished it
  *    (the loop: result, disconnect, timeout; the store thread: page committed; main: shutdown).
  * The hub never does I/O: it queues outgoing messages and calls wake() so the loop sends them (on
@@ -97,6 +97,7 @@ int hub_on_page(struct hub *h, struct hub_browser *b, json_t *data, char **err);
 void hub_on_tabs(struct hub *h, struct hub_browser *b, json_t *tabs);
 void hub_on_heartbeat(struct hub *h, struct hub_browser *b);
 char *hub_next_out(struct hub *h, struct hub_browser *b, size_t *len);
+int hub_out_pending(struct hub *h, struct hub_browser *b);
 void hub_collect_writable(struct hub *h, void (*fn)(void *conn, void *arg), void *arg);
 int64_t hub_expire(struct hub *h, int64_t now_mono);
 

@@ -20,6 +20,8 @@
 #define BB_WS_HEARTBEAT_S 20
 /* Messages queued towards one browser before new calls to it are refused. */
 #define BB_WS_MAX_QUEUED 100000
+/* Messages written to one browser per writable callback (then the other connections get a turn). */
+#define BB_WS_WRITES_PER_CALLBACK 32
 /* Browsers connected at once. */
 #define BB_MAX_BROWSERS 64
 

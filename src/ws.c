@@ -484,7 +484,23 @@ confirm_upgrade(struct ws *ws, struct lws *wsi)
 	return 1;
 }
 
-/* Write the next queued message for a connection; -1 closes it. */
+/* Take the next message queued for a connection (ours first, then the hub's), or NULL. */
+static char *
+next_out(struct session *s, size_t *len)
+{
+	struct local_msg *lm = s->out_head;
+	if (lm == NULL)
+		return s->browser != NULL ? hub_next_out(s->ws->hub, s->browser, len) : NULL;
+	s->out_head = lm->next;
+	if (s->out_head == NULL)
+		s->out_tail = NULL;
+	*len = lm->len;
+	memmove(lm, lm->text, lm->len + 1); /* the text to the front, so the caller frees one pointer */
+	return (char *)lm;
+}
+
+/* Write what is queued for a connection while its socket takes it; -1 closes it. Several messages
+ * per callback save a loop pass each; asking again only when more is queued saves an empty one. */
 static int
 on_writable(struct session *s)
 {
@@ -493,31 +509,23 @@ on_writable(struct session *s)
 		                 strlen(s->close_reason));
 		return -1;
 	}
-	char *text = NULL;
-	size_t len = 0;
-	struct local_msg *lm = s->out_head;
-	if (lm != NULL) {
-		s->out_head = lm->next;
-		if (s->out_head == NULL)
-			s->out_tail = NULL;
-		text = lm->text;
-		len = lm->len;
-	} else if (s->browser != NULL) {
-		text = hub_next_out(s->ws->hub, s->browser, &len);
-	}
-	if (text == NULL)
-		return 0;
-	unsigned char *frame = xmalloc(LWS_PRE + len);
-	memcpy(frame + LWS_PRE, text, len);
-	if (lm)
-		free(lm);
-	else
+	for (int i = 0; i < BB_WS_WRITES_PER_CALLBACK; i++) {
+		if (i > 0 && lws_send_pipe_choked(s->wsi))
+			break; /* the rest when the socket drains */
+		size_t len = 0;
+		char *text = next_out(s, &len);
+		if (text == NULL)
+			return 0;
+		unsigned char *frame = xmalloc(LWS_PRE + len);
+		memcpy(frame + LWS_PRE, text, len);
 		free(text);
-	int n = lws_write(s->wsi, frame + LWS_PRE, len, LWS_WRITE_TEXT);
-	free(frame);
-	if (n < (int)len)
-		return -1;
-	/* More may be waiting: ask again rather than writing twice in one callback. */
+		int n = lws_write(s->wsi, frame + LWS_PRE, len, LWS_WRITE_TEXT);
+		free(frame);
+		if (n < (int)len)
+			return -1;
+		if (s->out_head == NULL && (s->browser == NULL || !hub_out_pending(s->ws->hub, s->browser)))
+			return 0;
+	}
 	lws_callback_on_writable(s->wsi);
 	return 0;
 }
