@@ -331,6 +331,11 @@ class Writer {
     const label = norm(el.title || el.name || '') || clip(el.src || '', 120);
     const d = frameDoc(el);
     const q = label ? ' ' + JSON.stringify(label) : '';
+    if (!(d && d.body)) {
+      // A cross-origin frame under 2×2 px shows nothing (tracking pixels, beacons): reading it
+      // would cost a content script in a third-party frame for nothing.
+      if (el.clientWidth < 2 || el.clientHeight < 2) return; // the inside, without the border
+    }
     this.brk();
     if (d && d.body) {
       this.raw(`[iframe${q}]`);
