@@ -8,7 +8,7 @@
 //   BB_E2E_DEBUG=1  log daemon/browser output
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, cp, writeFile, readFile, rm } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,11 +24,40 @@ const DEBUG = !!process.env.BB_E2E_DEBUG;
 const dbg = (...a) => { if (DEBUG) console.error('[e2e]', ...a); };
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+// The newest modification time of a file or of anything under a directory.
+function newest(p) {
+  const st = statSync(p);
+  if (!st.isDirectory()) return st.mtimeMs;
+  return readdirSync(p).reduce((m, f) => Math.max(m, newest(path.join(p, f))), st.mtimeMs);
+}
+
+function sleepSync(ms) {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+// Build the extension when a source is newer than the build. Test files run in parallel
+// processes, and a rebuild empties extension/dist* first: one at a time (a lock directory), so
+// no test copies a half-written extension while another rebuilds it.
 let built = false;
 export function buildExtension() {
   if (built || process.env.BB_E2E_NO_BUILD) return;
-  const r = spawnSync(process.execPath, [path.join(ROOT, 'extension/build.mjs'), '--all'], { stdio: DEBUG ? 'inherit' : 'pipe', encoding: 'utf8' });
-  if (r.status !== 0) throw new Error('extension build failed:\n' + r.stdout + r.stderr);
+  const lock = path.join(ROOT, 'extension', '.build-lock');
+  for (const t0 = Date.now(); ;) {
+    try { mkdirSync(lock); break; } catch (e) { if (e.code !== 'EEXIST') throw e; }
+    try { if (Date.now() - statSync(lock).mtimeMs > 120_000) rmSync(lock, { recursive: true, force: true }); } catch { /* released meanwhile */ }
+    if (Date.now() - t0 > 180_000) throw new Error(`the extension build lock ${lock} is held for too long`);
+    sleepSync(100);
+  }
+  try {
+    const src = Math.max(...['src', 'build.mjs', 'manifest.json'].map((f) => newest(path.join(ROOT, 'extension', f))));
+    const out = ['dist', 'dist-headless'].map((d) => path.join(ROOT, 'extension', d, 'manifest.json'));
+    if (!out.every((f) => existsSync(f) && statSync(f).mtimeMs > src)) {
+      const r = spawnSync(process.execPath, [path.join(ROOT, 'extension/build.mjs'), '--all'], { stdio: DEBUG ? 'inherit' : 'pipe', encoding: 'utf8' });
+      if (r.status !== 0) throw new Error('extension build failed:\n' + r.stdout + r.stderr);
+    }
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
   built = true;
 }
 
