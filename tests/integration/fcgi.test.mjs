@@ -17,6 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
+import { rng } from './support/harness.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const BIN = process.env.BB_BIN || '/work/main/browser-bridge';
@@ -501,9 +502,7 @@ http {
   });
 
   test('raw FastCGI: seeded random records on 60 connections; the daemon keeps serving', async () => {
-    let a = (Number(process.env.BB_FUZZ_SEED) || 20261123) >>> 0;
-    const rnd = () => { a = (a + 0x6d2b79f5) >>> 0; let t = a; t = Math.imul(t ^ (t >>> 15), t | 1); t ^= t + Math.imul(t ^ (t >>> 7), t | 61); return ((t ^ (t >>> 14)) >>> 0) / 4294967296; };
-    const int = (n) => Math.floor(rnd() * n);
+    const int = rng().int;
     const bytes = (n) => Buffer.from(Array.from({ length: n }, () => int(256)));
     // A record with a random header: any version, type, id, lengths (padding and content may lie).
     const junk = () => {

@@ -6,24 +6,9 @@
 // prints the tail of the daemon log.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDaemon, connectPeer, tool } from './support/harness.mjs';
+import { startDaemon, connectPeer, tool, rng, FUZZ_SEED } from './support/harness.mjs';
 
-const SEED = Number(process.env.BB_FUZZ_SEED) || 20261123;
 const N = Math.max(100, Number(process.env.BB_FUZZ_N) || 1500);
-
-function rng(seed) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  next.int = (n) => Math.floor(next() * n);
-  next.pick = (xs) => xs[next.int(xs.length)];
-  return next;
-}
 
 const TOOLS = ['browser_click', 'browser_type', 'browser_open_url', 'browser_get_page', 'browser_scroll',
   'browser_wait_for', 'browser_press_key', 'browser_select_option', 'browser_screenshot', 'browser_list_tabs', 'nope'];
@@ -77,10 +62,10 @@ function request(r) {
   return { method, path, headers, body };
 }
 
-test(`${N} seeded hostile HTTP requests (seed ${SEED})`, { timeout: 180000 }, async (t) => {
+test(`${N} seeded hostile HTTP requests (seed ${FUZZ_SEED})`, { timeout: 180000 }, async (t) => {
   const d = await startDaemon({ args: ['--max-body-bytes', '65536'] });
   try {
-    const r = rng(SEED);
+    const r = rng();
     await connectPeer(d, { clientId: 'answers' });
     const bad = [];
     const statuses = new Map();

@@ -5,25 +5,9 @@
 // prints the tail of the daemon log.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startDaemon, connectPeer, api, tool, sleep } from './support/harness.mjs';
+import { startDaemon, connectPeer, api, tool, sleep, rng, FUZZ_SEED } from './support/harness.mjs';
 
-const SEED = Number(process.env.BB_FUZZ_SEED) || 20261123;
 const N = Math.max(100, Number(process.env.BB_FUZZ_N) || 3000);
-
-// mulberry32: small, seedable, good enough to pick shapes.
-function rng(seed) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  next.int = (n) => Math.floor(next() * n);
-  next.pick = (xs) => xs[next.int(xs.length)];
-  return next;
-}
 
 const NUMBERS = [0, -0, 1, -1, 2 ** 31, 2 ** 53 + 2, -(2 ** 63), 1e308, -1e-308, 0.5, 123456789.125];
 const STRINGS = ['', 'x', 'ünïcödé ✓', '\u0000nul', '\ud800 lone', 'a"b\\c\n', '<script>alert(1)</script>',
@@ -71,10 +55,10 @@ function message(r, live) {
   return JSON.stringify({ type, data });
 }
 
-test(`a browser sending ${N} seeded hostile messages (seed ${SEED}) while calls run through it`, { timeout: 120000 }, async () => {
+test(`a browser sending ${N} seeded hostile messages (seed ${FUZZ_SEED}) while calls run through it`, { timeout: 120000 }, async () => {
   const d = await startDaemon({ args: ['--max-message-bytes', '65536'] });
   try {
-    const r = rng(SEED);
+    const r = rng();
     const live = [];
     // The browser answers some commands properly, some with junk, some never.
     const p = await connectPeer(d, {

@@ -130,3 +130,20 @@ export async function connectPeer(d, { clientId = 'peer-1', token = d.token, ori
 export function sql(db, query) {
   return execFileSync('sqlite3', ['-json', db, query], { encoding: 'utf8' }).trim();
 }
+
+// A small seedable random source (mulberry32) for the seeded hostile-input tests; the seed comes
+// from BB_FUZZ_SEED when set, so a failing run can be repeated and others explored.
+export const FUZZ_SEED = Number(process.env.BB_FUZZ_SEED) || 20261123;
+export function rng(seed = FUZZ_SEED) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  next.int = (n) => Math.floor(next() * n);
+  next.pick = (xs) => xs[next.int(xs.length)];
+  return next;
+}
