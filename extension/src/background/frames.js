@@ -17,10 +17,12 @@ function token(k, nonce) {
   return `⟦frame ${k} ${nonce}⟧`;
 }
 
+// A frame's origin: null for about:blank and about:srcdoc (they share their parent's), else the
+// URL's origin, where 'null' (data:, file:, sandboxed: opaque) equals no other.
 function originOf(url) {
   try {
     const u = new URL(url);
-    return u.protocol === 'about:' || u.protocol === 'data:' ? null : u.origin;
+    return u.protocol === 'about:' ? null : u.origin;
   } catch {
     return null;
   }
@@ -36,7 +38,7 @@ function unreadable(all, id) {
   for (const f of all) {
     if (f.parentFrameId !== id) continue;
     const o = originOf(f.url);
-    if (o === null || o === own) out.push(...unreadable(all, f.frameId));
+    if (o === null || (o === own && o !== 'null')) out.push(...unreadable(all, f.frameId));
     else out.push(f);
   }
   return out;
