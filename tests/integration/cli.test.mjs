@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import WebSocket from 'ws';
+import { rng } from './support/harness.mjs';
 
 const BIN = process.env.BB_BIN || '/work/main/browser-bridge';
 const EXT_ORIGIN = 'chrome-extension://lpjafomjfpchgbopnmlebcocfkelgpgo';
@@ -368,6 +369,33 @@ test('history lists the pages; show prints one; the query filters', async () => 
   r = await cli(['show', '999999999']);
   assert.equal(r.code, 1);
   assert.match(r.stderr, /no page with that id/);
+});
+
+test('seeded random arguments: a documented exit status, a message on failure, never a crash', async () => {
+  const r = rng();
+  // Every subcommand but serve (the daemon, tested on its own) and mcp (a relay that reads stdin).
+  const cmds = ['token', 'login-url', 'open', 'click', 'type', 'press', 'scroll', 'select', 'back', 'forward', 'reload',
+    'page', 'tabs', 'switch-tab', 'close-tab', 'screenshot', 'wait-for', 'call', 'history', 'show', 'status', 'tools',
+    'version', 'bogus', '', '--help'];
+  const flags = ['--client-id', '--tab', '--timeout', '--json', '--no-wait', '--limit', '--before', '--url', '--text',
+    '--selector', '--clear', '--submit', '--new-tab', '--state', '--direction', '--amount', '--value', '--help', '-h',
+    '--', '-', '--x', '--timeout=', '--tab=abc'];
+  const vals = ['', '0', '-1', '99999999999999999999', '1e9', 'abc', 'Login', 'e12', 'ü', '%s%n', '\u0001', 'x'.repeat(3000),
+    '{', '{"target":"x"}', 'browser_click', '/nonexistent/dir/out.png', '/dev/null', 'down', 'true'];
+  for (let i = 0; i < 250; i++) {
+    const args = [r.pick(cmds)].filter(Boolean);
+    for (let k = r.int(5); k > 0; k--) {
+      const x = r();
+      if (x < 0.45) args.push(r.pick(flags));
+      if (x < 0.8) args.push(r.pick(vals));
+      else args.push(`${r.pick(flags)}=${r.pick(vals)}`);
+    }
+    const res = await cli(args);
+    const what = `browser-bridge ${args.map((a) => JSON.stringify(a.slice(0, 40))).join(' ')}`;
+    assert.ok(res.code >= 0 && res.code <= 5, `${what} exited ${res.code}: ${res.stderr.slice(0, 300)}`);
+    if (res.code !== 0) assert.ok(res.stderr.trim(), `${what} exited ${res.code} without a message`);
+    assert.doesNotMatch(res.stderr, /Sanitizer|runtime error/, what);
+  }
 });
 
 test('status names the connected browser', async () => {
