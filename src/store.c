@@ -185,6 +185,20 @@ migrate(sqlite3 *db, char **err)
 		version = sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
 	int newest = (int)(sizeof migrations / sizeof migrations[0]);
+	/* Development builds before 1.0 wrote a version-1 file with a plain pages table; this layout
+	 * keeps pages in contents + captures. Say so rather than fail on a missing table. */
+	int old_layout = 0;
+	if (version >= 1 &&
+	    sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'pages'", -1, &st,
+	                       NULL) == SQLITE_OK) {
+		old_layout = sqlite3_step(st) == SQLITE_ROW;
+		sqlite3_finalize(st);
+	}
+	if (old_layout) {
+		*err = xasprintf("the history database was made by a development build before 1.0, whose layout "
+		                 "this version does not read: move it aside (it is left untouched) and start again");
+		return -1;
+	}
 	if (version > newest) {
 		*err = xasprintf("the database has schema version %d, newer than this program knows (%d)", version,
 		                 newest);
@@ -573,9 +587,8 @@ store_main(void *arg)
 		size_t batch_bytes = 0;
 		for (struct item *it = batch, *nx; it != NULL; it = nx) {
 			nx = it->next;
-			if (it->kind == ITEM_PAGE)
-				batch_bytes += json_string_length(json_object_get(it->data, "markdown"));
 			if (it->kind == ITEM_PAGE) {
+				batch_bytes += json_string_length(json_object_get(it->data, "markdown"));
 				s->since_prune++;
 				if (it->id > 0)
 					json_object_set_new(it->data, "history_id", json_integer(it->id));
@@ -624,8 +637,12 @@ store_open(const char *path, const struct store_opts *opts, char **err)
 	if (s->db == NULL)
 		goto fail;
 	chmod(path, 0600);
-	if (migrate(s->db, err) != 0)
+	if (migrate(s->db, err) != 0) {
+		char *why = *err;
+		*err = xasprintf("%s: %s", path, why);
+		free(why);
 		goto fail;
+	}
 	if (sqlite3_prepare_v2(s->db, "SELECT id, title, markdown FROM contents WHERE hash = ?", -1, &s->find_content,
 	                       NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(s->db, "INSERT INTO contents(hash, title, markdown, bytes) VALUES (?,?,?,?)", -1,

@@ -350,11 +350,11 @@ struct pending {
 	char text[]; /* attempt and done, each NUL-terminated: one allocation per waiting call */
 };
 
-/* Fill {param} placeholders from the call's parameters ({text_length} is the length of text). */
-static char *
-expand(const char *tpl, json_t *params)
+/* Append tpl with its {param} placeholders filled from the call's parameters ({text_length} is the
+ * length of text). */
+static void
+expand(struct buf *b, const char *tpl, json_t *params)
 {
-	struct buf bb = {0}, *b = &bb;
 	size_t text_length = json_string_length(json_object_get(params, "text"));
 	for (const char *p = tpl; *p;) {
 		const char *open = strchr(p, '{'), *close = open ? strchr(open, '}') : NULL;
@@ -376,7 +376,6 @@ expand(const char *tpl, json_t *params)
 			buf_adds(b, "down");
 		p = close + 1;
 	}
-	return buf_steal(b);
 }
 
 /* One sentence saying what happened, for a model or a person (seed 003's summary). */
@@ -548,13 +547,14 @@ tools_call(struct tools *t, const struct tool *tool, json_t *params, tools_answe
 	}
 	sp.params = logged;
 	sp.browser_args = args;
-	char *attempt = expand(tool->attempt, params), *done = expand(tool->done, params);
-	size_t na = strlen(attempt) + 1, nd = strlen(done) + 1;
-	struct pending *p = xcalloc(1, sizeof *p + na + nd);
-	memcpy(p->text, attempt, na);
-	memcpy(p->text + na, done, nd);
-	free(attempt);
-	free(done);
+	struct buf texts = {0};
+	expand(&texts, tool->attempt, params);
+	size_t na = texts.len + 1;
+	buf_add(&texts, "", 1);
+	expand(&texts, tool->done, params);
+	struct pending *p = xcalloc(1, sizeof *p + texts.len + 1);
+	memcpy(p->text, texts.data, texts.len + 1);
+	buf_free(&texts);
 	p->attempt = p->text;
 	p->done = p->text + na;
 	p->t = t;

@@ -228,17 +228,7 @@ util_uuid4(char out[37])
 	r[8] = (unsigned char)((r[8] & 0x3f) | 0x80);
 	char hex[33];
 	util_hex(r, 16, hex);
-	static const int groups[5] = {8, 4, 4, 4, 12};
-	char *o = out;
-	const char *h = hex;
-	for (int g = 0; g < 5; g++) {
-		if (g > 0)
-			*o++ = '-';
-		memcpy(o, h, (size_t)groups[g]);
-		o += groups[g];
-		h += groups[g];
-	}
-	*o = '\0';
+	snprintf(out, 37, "%.8s-%.4s-%.4s-%.4s-%.12s", hex, hex + 8, hex + 12, hex + 16, hex + 20);
 }
 
 /* Compare two secrets in time that depends only on their lengths, not on where they differ. */

@@ -425,8 +425,7 @@ on_message(struct session *s, const char *text, size_t len)
 			s->throttled = 1;
 			if (s->ws->n_throttled++ == 0)
 				log_warn("ws: pages arrive faster than they can be stored; pausing reads from browsers");
-			lws_sul_schedule(s->ws->ctx, 0, &s->ws->timer, timer_cb,
-			                 (lws_usec_t)BB_STORE_BACKLOG_CHECK_MS * 1000);
+			ws_source_kick(s->ws->self); /* re-arms the timer, which now also watches the backlog */
 		}
 	} else if (strcmp(type, "tabs") == 0) {
 		if ((bad = check_tabs(d)) == NULL)

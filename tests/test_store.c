@@ -290,6 +290,35 @@ START_TEST(bad_path)
 }
 END_TEST
 
+/* A file from a development build before 1.0 (a plain pages table) is refused with a clear
+ * message and left as it was. */
+START_TEST(old_layout_refused)
+{
+	sqlite3 *db;
+	ck_assert_int_eq(sqlite3_open(db_path(), &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(db,
+	                              "CREATE TABLE pages (id INTEGER PRIMARY KEY, url TEXT, markdown TEXT);"
+	                              "INSERT INTO pages VALUES (1, 'http://old/', '# kept');"
+	                              "PRAGMA user_version=1;",
+	                              NULL, NULL, NULL),
+	                 SQLITE_OK);
+	sqlite3_close(db);
+	struct store_opts o = {0, 0, 0};
+	char *err = NULL;
+	ck_assert_ptr_null(store_open(db_path(), &o, &err));
+	ck_assert_ptr_nonnull(err);
+	ck_assert_ptr_nonnull(strstr(err, "before 1.0"));
+	free(err);
+	ck_assert_int_eq(sqlite3_open(db_path(), &db), SQLITE_OK);
+	sqlite3_stmt *st;
+	ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT markdown FROM pages WHERE id = 1", -1, &st, NULL), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+	ck_assert_str_eq((const char *)sqlite3_column_text(st, 0), "# kept");
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -301,6 +330,7 @@ main(void)
 	tcase_add_test(tc, commands_and_reopen);
 	tcase_add_test(tc, retention_rows);
 	tcase_add_test(tc, identical_pages_stored_once);
+	tcase_add_test(tc, old_layout_refused);
 	tcase_add_test(tc, retention_days);
 	tcase_add_test(tc, bad_path);
 	suite_add_tcase(s, tc);
