@@ -3,7 +3,8 @@
 #   scripts/bootstrap.sh install   build and install to /usr/local (then: browser-bridge serve)
 #   scripts/bootstrap.sh test      build with ASan/UBSan in build-check/ and run the whole test suite
 # Installs what it needs: Debian packages (compiler, autotools, libraries, Chromium, nginx, sqlite3,
-# Node.js when missing) and the npm packages in package-lock.json.
+# Node.js and npm when missing), Node.js 20 from npm when the machine's is older, and the npm
+# packages in package-lock.json.
 set -eu
 mode=${1:-install}
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -12,7 +13,8 @@ cd "$top"
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 	pkgs="build-essential autoconf automake libtool pkg-config libmicrohttpd-dev libwebsockets-dev
 	      libjansson-dev libsqlite3-dev sqlite3 check chromium nginx-light ca-certificates"
-	command -v node >/dev/null 2>&1 || pkgs="$pkgs nodejs npm"
+	command -v node >/dev/null 2>&1 || pkgs="$pkgs nodejs"
+	command -v npm >/dev/null 2>&1 || pkgs="$pkgs npm"
 	need=""
 	for p in $pkgs; do dpkg -s "$p" >/dev/null 2>&1 || need="$need $p"; done
 	if [ -n "$need" ]; then
@@ -23,12 +25,27 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 	fi
 fi
 
-# The browser tests' playwright-core (and the dashboard's marked) need Node.js 20 or later;
-# Debian 12's own nodejs is 18, so a machine without a newer one cannot run the test suite.
-major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
-if [ "$major" -lt 20 ]; then
-	echo "bootstrap: Node.js $major found; version 20 or later is needed (playwright-core, marked)" >&2
-	[ "$mode" = test ] && exit 1
+# The bundles and the browser tests (playwright-core, marked) need Node.js 20 or later, and Debian
+# 12's own nodejs is 18. Then take Node.js 20 from the npm registry (node-linux-* ships the official
+# binary) into .node/ in this checkout, first on PATH for everything below (configure records it).
+NODE_VERSION=20.20.2
+node_major() { node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0; }
+if [ "$(node_major)" -lt 20 ]; then
+	case "$(uname -m)" in
+	x86_64) arch=x64 ;;
+	aarch64) arch=arm64 ;;
+	*) echo "bootstrap: Node.js 20 or later is needed, and npm has none for $(uname -m)" >&2; exit 1 ;;
+	esac
+	nodebin="$top/.node/node_modules/node-linux-$arch/bin"
+	[ -x "$nodebin/node" ] ||
+		npm install --prefix "$top/.node" --no-audit --no-fund --loglevel=error "node-linux-$arch@$NODE_VERSION"
+	PATH="$nodebin:$PATH"
+	export PATH
+	if [ "$(node_major)" -lt 20 ]; then
+		echo "bootstrap: could not set up Node.js $NODE_VERSION in $top/.node" >&2
+		exit 1
+	fi
+	echo "bootstrap: using Node.js $(node --version) from $nodebin"
 fi
 
 npm ci --no-audit --no-fund --loglevel=error
