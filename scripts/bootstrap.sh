@@ -2,26 +2,37 @@
 # Take a fresh Debian 12 machine (as root) to a built Browser Bridge.
 #   scripts/bootstrap.sh install   build and install to /usr/local (then: browser-bridge serve)
 #   scripts/bootstrap.sh test      build with ASan/UBSan in build-check/ and run the whole test suite
-# Installs what it needs: Debian packages (compiler, autotools, libraries, Chromium, nginx, sqlite3,
-# Node.js and npm when missing), Node.js 20 from npm when the machine's is older, and the npm
-# packages in package-lock.json.
+# Installs what each mode needs: Debian packages (compiler, autotools, libraries, Chromium, sqlite3,
+# Node.js and npm when missing; for tests also Check, nginx, systemd, man-db), Node.js 20 from npm
+# when the machine's is older, and the npm packages in package-lock.json.
 set -eu
 mode=${1:-install}
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-	pkgs="build-essential autoconf automake libtool pkg-config libmicrohttpd-dev libwebsockets-dev
-	      libjansson-dev libsqlite3-dev sqlite3 check chromium nginx-light ca-certificates"
+	# What the daemon needs to build and run (Chromium for `serve --headless`, sqlite3 for reading
+	# the history); the test mode adds the test tools: Check (C unit tests), nginx (FastCGI tests),
+	# systemd and man-db (`systemd-analyze verify` of the unit checks its man: link with man).
+	pkgs="build-essential autoconf automake pkg-config libmicrohttpd-dev libwebsockets-dev
+	      libjansson-dev libsqlite3-dev libssl-dev sqlite3 chromium ca-certificates"
+	if [ "$mode" = test ]; then pkgs="$pkgs check nginx-light systemd man-db"; fi
 	command -v node >/dev/null 2>&1 || pkgs="$pkgs nodejs"
 	command -v npm >/dev/null 2>&1 || pkgs="$pkgs npm"
 	need=""
 	for p in $pkgs; do dpkg -s "$p" >/dev/null 2>&1 || need="$need $p"; done
 	if [ -n "$need" ]; then
 		export DEBIAN_FRONTEND=noninteractive
+		# Installing nginx would start its default site on port 80 of every interface: the tests
+		# run their own nginx on loopback, so keep package scripts from starting services.
+		norc=""
+		if [ ! -e /usr/sbin/policy-rc.d ]; then
+			printf '#!/bin/sh\nexit 101\n' >/usr/sbin/policy-rc.d && chmod 755 /usr/sbin/policy-rc.d && norc=1
+		fi
 		apt-get update -qq
 		# shellcheck disable=SC2086
-		apt-get install -y -qq --no-install-recommends $need
+		apt-get install -y -qq --no-install-recommends $need || { [ -z "$norc" ] || rm -f /usr/sbin/policy-rc.d; exit 1; }
+		[ -z "$norc" ] || rm -f /usr/sbin/policy-rc.d
 	fi
 fi
 

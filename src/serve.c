@@ -87,7 +87,8 @@ usage(FILE *f)
 	        "\n"
 	        "Run the daemon in the foreground (SIGINT/SIGTERM stop it cleanly).\n"
 	        "\n"
-	        "  --config PATH           settings file (default $XDG_CONFIG_HOME/browser-bridge/browser-bridge.conf)\n"
+	        "  --config PATH           settings file (default $XDG_CONFIG_HOME/browser-bridge/browser-bridge.conf,\n"
+	        "                          else " SYSCONFDIR "/browser-bridge/browser-bridge.conf)\n"
 	        "  --http ADDR:PORT        HTTP API and dashboard (default 127.0.0.1:8765; loopback only)\n"
 	        "  --ws ADDR:PORT          WebSocket for the extension (default 127.0.0.1:8766; loopback only)\n"
 	        "  --db PATH               history database (default $XDG_DATA_HOME/browser-bridge/history.db)\n"
@@ -106,7 +107,8 @@ usage(FILE *f)
 	        "  --extension DIR         built extension, for --headless (default: the installed one)\n"
 	        "  --fastcgi unix:PATH|ADDR:PORT  also serve the API as a FastCGI responder\n"
 	        "\n"
-	        "Flags override the settings file; see etc/browser-bridge.conf for every key.\n",
+	        "Flags override the settings file; every key is described in\n"
+	        SYSCONFDIR "/browser-bridge/browser-bridge.conf.\n",
 	        BB_EXTENSION_ORIGIN);
 }
 
