@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "limits.h"
 #include "util.h"
@@ -315,4 +316,34 @@ config_free(struct config *c)
 	free(c->extension_dir);
 	free(c->fastcgi);
 	memset(c, 0, sizeof *c);
+}
+
+/*
+ * A loopback name on any port (the DNS-rebinding check protects the host *name*; a front such as
+ * nginx may listen on any port, and the port adds nothing), or exactly an --allow-host value.
+ */
+int
+config_host_allowed(const struct config *c, const char *host)
+{
+	if (host == NULL)
+		return 0;
+	static const char *const loopback[] = {"127.0.0.1", "localhost", "[::1]"};
+	for (size_t i = 0; i < sizeof loopback / sizeof loopback[0]; i++) {
+		size_t n = strlen(loopback[i]);
+		if (strncasecmp(host, loopback[i], n) != 0)
+			continue;
+		const char *p = host + n;
+		if (*p == '\0')
+			return 1;
+		if (*p++ != ':' || *p == '\0' || strlen(p) > 5)
+			continue;
+		char *end;
+		long port = strtol(p, &end, 10);
+		if (*end == '\0' && p[0] >= '0' && p[0] <= '9' && port >= 1 && port <= 65535)
+			return 1;
+	}
+	for (int i = 0; i < c->n_allow_hosts; i++)
+		if (strcmp(host, c->allow_hosts[i]) == 0)
+			return 1;
+	return 0;
 }

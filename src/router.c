@@ -114,26 +114,11 @@ fail(struct rtr_req *req, int status, const char *code, const char *msg)
 	req->complete(req, rtr_json(status, tools_error(code, "%s", msg)));
 }
 
-/* Host must name this daemon on a loopback address (or an allowed front), against DNS rebinding. */
+/* Host must name a loopback address (or an allowed front), against DNS rebinding. */
 static int
 host_ok(struct router *r, struct rtr_req *req)
 {
-	const char *host = req->header(req, "Host");
-	if (host == NULL)
-		return 0;
-	if (req->own_port > 0) {
-		char want[3][80];
-		snprintf(want[0], sizeof want[0], "127.0.0.1:%d", req->own_port);
-		snprintf(want[1], sizeof want[1], "localhost:%d", req->own_port);
-		snprintf(want[2], sizeof want[2], "[::1]:%d", req->own_port);
-		for (int i = 0; i < 3; i++)
-			if (strcmp(host, want[i]) == 0)
-				return 1;
-	}
-	for (int i = 0; i < r->cfg->n_allow_hosts; i++)
-		if (strcmp(host, r->cfg->allow_hosts[i]) == 0)
-			return 1;
-	return 0;
+	return config_host_allowed(r->cfg, req->header(req, "Host"));
 }
 
 /* An Origin, when sent, must be this daemon's own (the dashboard); no other site may call us. */
@@ -452,7 +437,7 @@ router_handle(struct router *r, struct rtr_req *req)
 	int get = strcmp(m, "GET") == 0 || strcmp(m, "HEAD") == 0, post = strcmp(m, "POST") == 0;
 	if (!host_ok(r, req)) {
 		log_info("http: refused a request with a foreign Host header");
-		fail(req, 403, "forbidden_host", "the Host header must be 127.0.0.1:PORT, localhost:PORT or [::1]:PORT");
+		fail(req, 403, "forbidden_host", "the Host header must be 127.0.0.1, localhost or [::1] (any port), or an --allow-host value");
 		return;
 	}
 	if (!origin_ok(r, req)) {

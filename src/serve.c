@@ -94,7 +94,7 @@ usage(FILE *f)
 	        "  --db PATH               history database (default $XDG_DATA_HOME/browser-bridge/history.db)\n"
 	        "  --token-file PATH       pairing token (default $XDG_CONFIG_HOME/browser-bridge/token; made on first start)\n"
 	        "  --allow-origin ORIGIN   WebSocket Origin to accept, repeatable (default %s)\n"
-	        "  --allow-host HOST:PORT  extra Host header to accept, e.g. an nginx front; repeatable\n"
+	        "  --allow-host HOST[:PORT] Host header to accept besides loopback names; repeatable\n"
 	        "  --log-level LEVEL       error, warn, info (default) or debug\n"
 	        "  --max-message-bytes N   largest WebSocket message (default 16777216)\n"
 	        "  --max-body-bytes N      largest HTTP request body (default 1048576)\n"

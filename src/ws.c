@@ -455,19 +455,8 @@ confirm_upgrade(struct ws *ws, struct lws *wsi)
 	const char *why = NULL;
 	if (strcmp(uri, WS_PATH) != 0)
 		why = "not found: the WebSocket endpoint is /ws/browser";
-	if (why == NULL) {
-		char want[3][80];
-		snprintf(want[0], sizeof want[0], "127.0.0.1:%d", ws->cfg->ws_port);
-		snprintf(want[1], sizeof want[1], "localhost:%d", ws->cfg->ws_port);
-		snprintf(want[2], sizeof want[2], "[::1]:%d", ws->cfg->ws_port);
-		int ok = 0;
-		for (int i = 0; i < 3; i++)
-			ok |= strcmp(host, want[i]) == 0;
-		for (int i = 0; i < ws->cfg->n_allow_hosts; i++)
-			ok |= strcmp(host, ws->cfg->allow_hosts[i]) == 0;
-		if (!ok)
-			why = "forbidden: Host must be the loopback address of this port";
-	}
+	if (why == NULL && !config_host_allowed(ws->cfg, host))
+		why = "forbidden: Host must be a loopback address (or an --allow-host value)";
 	if (why == NULL) {
 		int ok = 0;
 		for (int i = 0; olen > 0 && i < ws->cfg->n_origins; i++)
