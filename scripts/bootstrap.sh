@@ -12,7 +12,7 @@ cd "$top"
 
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 	pkgs="build-essential autoconf automake libtool pkg-config libmicrohttpd-dev libwebsockets-dev
-	      libjansson-dev libsqlite3-dev sqlite3 check chromium nginx-light ca-certificates"
+	      libjansson-dev libsqlite3-dev libssl-dev sqlite3 check chromium nginx-light ca-certificates"
 	command -v node >/dev/null 2>&1 || pkgs="$pkgs nodejs"
 	command -v npm >/dev/null 2>&1 || pkgs="$pkgs npm"
 	need=""
