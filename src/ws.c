@@ -602,8 +602,11 @@ handle(struct ws *ws, struct lws *wsi, enum lws_callback_reasons reason, struct 
 		if (s->close_code)
 			return 0; /* closing: drop what else arrives, buffer nothing */
 		if (lws_frame_is_binary(wsi)) {
-			send_error(s, NULL, NULL, "binary frames are not part of the protocol; send JSON text");
-			return 0;
+			if (s->browser == NULL)
+				close_with(s, CLOSE_PROTOCOL, "binary frames are not part of the protocol; send hello as JSON text");
+			else if (lws_is_first_fragment(wsi))
+				send_error(s, NULL, NULL, "binary frames are not part of the protocol; send JSON text");
+			return 0; /* dropped, never buffered; one error per message, not per read */
 		}
 		if (s->rx.len + len + remaining > cap) {
 			log_warn("ws: message over %zu bytes from %s: closing with 1009", cap,
