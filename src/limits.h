@@ -81,6 +81,10 @@
 /* Rows written per transaction, at most, by the store thread's group commit. */
 #define BB_STORE_BATCH_MAX 512
 
+/* Unix socket of the HTTP API: the longest path sockaddr_un holds (with its NUL), and the backlog. */
+#define BB_UNIX_PATH_MAX 108
+#define BB_UNIX_BACKLOG 128
+
 /* Config file. */
 #define BB_CONFIG_LINE_MAX 4096
 #define BB_CONFIG_MAX_ORIGINS 32
