@@ -80,7 +80,8 @@ static const struct command commands[] = {
 	 "history database."},
 	{"mcp", NULL, {NULL}, K_MCP, "",
 	 "Relay the Model Context Protocol between stdio and the daemon's /mcp endpoint, for MCP clients that only "
-	 "speak stdio: one JSON-RPC message per line in, one per line out. Reads the token itself."},
+	 "speak stdio: one JSON-RPC message per line in, one per line out. Uses the daemon's Unix socket (no token), "
+	 "else reads the token itself."},
 	{"tools", NULL, {NULL}, K_TOOLS, "",
 	 "List the tools of the catalog with their command-line names (needs no daemon). With --json, the catalog with "
 	 "each tool's JSON Schema, as GET /api/tools gives it."},

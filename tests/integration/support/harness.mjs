@@ -32,15 +32,16 @@ export async function startDaemon({ args = [], dir, env = {} } = {}) {
   const ws = await freePort();
   const db = path.join(dir, 'history.db');
   const tokenFile = path.join(dir, 'token');
+  const apiSocket = path.join(dir, 'api.sock'); // its own, not the user's default shared by every daemon
   const argv = ['serve', '--http', `127.0.0.1:${http}`, '--ws', `127.0.0.1:${ws}`, '--db', db,
-    '--token-file', tokenFile, '--config', '/dev/null', ...args];
+    '--token-file', tokenFile, '--config', '/dev/null', '--api-socket', apiSocket, ...args];
   const proc = spawn(BIN, argv, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   proc.stdout.on('data', (d) => { log += d; });
   proc.stderr.on('data', (d) => { log += d; });
   const exited = new Promise((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
   const d = {
-    proc, dir, db, tokenFile, httpPort: http, wsPort: ws, exited,
+    proc, dir, db, tokenFile, apiSocket, httpPort: http, wsPort: ws, exited,
     get log() { return log; },
     base: `http://127.0.0.1:${http}`,
     wsUrl: `ws://127.0.0.1:${ws}/ws/browser`,
