@@ -118,7 +118,7 @@ export async function connect() {
 
   sock.onopen = () => {
     if (ws !== sock) return;
-    challengeTimer = setTimeout(() => refuseImpostor(sock, `no challenge within ${CHALLENGE_WAIT_MS / 1000} s`), CHALLENGE_WAIT_MS);
+    challengeTimer = setTimeout(() => refuseImpostor(sock, `it sent no challenge within ${CHALLENGE_WAIT_MS / 1000} s, as a daemon older than protocol 2 would not either`), CHALLENGE_WAIT_MS);
   };
 
   // Answer the challenge with a hello that proves the token without sending it.
