@@ -9,7 +9,8 @@
  *     -c HOST:PORT     daemon WebSocket address (default 127.0.0.1:8766)
  *     -p PATH          upgrade path (default /ws/browser)
  *     -o ORIGIN        Origin header (default the pinned extension origin)
- *     -t TOKEN         send a `hello` with this token and wait for `welcome`
+ *     -t TOKEN         answer the daemon's `challenge` with a `hello` that proves this token
+ *                      (protocol 2, docs/protocol.md), and check the `welcome`'s proof
  *     -n N             open N connections (clientId bench-0 .. bench-N-1)
  *     -m BYTES         Markdown bytes per page (default $MD_BYTES or 2000)
  *     -d               distinct pages: every page has its own words (for history/FTS)
@@ -59,8 +60,73 @@ static void buf_consume(buf_t *b, size_t n) {
 
 typedef struct { int conn; char rid[80]; char target[256]; } held_t;
 
+/* ---- protocol 2: HMAC-SHA256 proofs (a small SHA-256, so the tool builds with no library) ---- */
+typedef struct { uint32_t h[8]; unsigned char blk[64]; size_t n; uint64_t total; } sha256_t;
+static const uint32_t K256[64] = {
+    0x428a2f98,0x71374491,0xb5c0fbcf,0xe9b5dba5,0x3956c25b,0x59f111f1,0x923f82a4,0xab1c5ed5,0xd807aa98,0x12835b01,
+    0x243185be,0x550c7dc3,0x72be5d74,0x80deb1fe,0x9bdc06a7,0xc19bf174,0xe49b69c1,0xefbe4786,0x0fc19dc6,0x240ca1cc,
+    0x2de92c6f,0x4a7484aa,0x5cb0a9dc,0x76f988da,0x983e5152,0xa831c66d,0xb00327c8,0xbf597fc7,0xc6e00bf3,0xd5a79147,
+    0x06ca6351,0x14292967,0x27b70a85,0x2e1b2138,0x4d2c6dfc,0x53380d13,0x650a7354,0x766a0abb,0x81c2c92e,0x92722c85,
+    0xa2bfe8a1,0xa81a664b,0xc24b8b70,0xc76c51a3,0xd192e819,0xd6990624,0xf40e3585,0x106aa070,0x19a4c116,0x1e376c08,
+    0x2748774c,0x34b0bcb5,0x391c0cb3,0x4ed8aa4a,0x5b9cca4f,0x682e6ff3,0x748f82ee,0x78a5636f,0x84c87814,0x8cc70208,
+    0x90befffa,0xa4506ceb,0xbef9a3f7,0xc67178f2};
+#define ROR(x, n) (((x) >> (n)) | ((x) << (32 - (n))))
+static void sha_block(sha256_t *c, const unsigned char *p) {
+    uint32_t w[64], a, b, cc, d, e, f, g, h;
+    for (int i = 0; i < 16; i++) w[i] = (uint32_t)p[4*i] << 24 | (uint32_t)p[4*i+1] << 16 | (uint32_t)p[4*i+2] << 8 | p[4*i+3];
+    for (int i = 16; i < 64; i++) {
+        uint32_t s0 = ROR(w[i-15], 7) ^ ROR(w[i-15], 18) ^ (w[i-15] >> 3), s1 = ROR(w[i-2], 17) ^ ROR(w[i-2], 19) ^ (w[i-2] >> 10);
+        w[i] = w[i-16] + s0 + w[i-7] + s1;
+    }
+    a = c->h[0]; b = c->h[1]; cc = c->h[2]; d = c->h[3]; e = c->h[4]; f = c->h[5]; g = c->h[6]; h = c->h[7];
+    for (int i = 0; i < 64; i++) {
+        uint32_t t1 = h + (ROR(e, 6) ^ ROR(e, 11) ^ ROR(e, 25)) + ((e & f) ^ (~e & g)) + K256[i] + w[i];
+        uint32_t t2 = (ROR(a, 2) ^ ROR(a, 13) ^ ROR(a, 22)) + ((a & b) ^ (a & cc) ^ (b & cc));
+        h = g; g = f; f = e; e = d + t1; d = cc; cc = b; b = a; a = t1 + t2;
+    }
+    c->h[0] += a; c->h[1] += b; c->h[2] += cc; c->h[3] += d; c->h[4] += e; c->h[5] += f; c->h[6] += g; c->h[7] += h;
+}
+static void sha_init(sha256_t *c) {
+    static const uint32_t iv[8] = {0x6a09e667,0xbb67ae85,0x3c6ef372,0xa54ff53a,0x510e527f,0x9b05688c,0x1f83d9ab,0x5be0cd19};
+    memcpy(c->h, iv, sizeof iv); c->n = 0; c->total = 0;
+}
+static void sha_add(sha256_t *c, const void *d, size_t n) {
+    const unsigned char *p = d; c->total += n;
+    while (n--) { c->blk[c->n++] = *p++; if (c->n == 64) { sha_block(c, c->blk); c->n = 0; } }
+}
+static void sha_end(sha256_t *c, unsigned char out[32]) {
+    uint64_t bits = c->total * 8; unsigned char pad = 0x80, z = 0, len[8];
+    sha_add(c, &pad, 1);
+    while (c->n != 56) sha_add(c, &z, 1);
+    for (int i = 0; i < 8; i++) len[i] = (unsigned char)(bits >> (56 - 8 * i));
+    sha_add(c, len, 8);
+    for (int i = 0; i < 8; i++) { out[4*i] = c->h[i] >> 24; out[4*i+1] = c->h[i] >> 16; out[4*i+2] = c->h[i] >> 8; out[4*i+3] = c->h[i]; }
+}
+static void hmac_sha256(const char *key, const char *msg, unsigned char out[32]) {
+    unsigned char k[64] = {0}, ip[64], op[64], inner[32]; size_t kl = strlen(key); sha256_t c;
+    if (kl > 64) { sha_init(&c); sha_add(&c, key, kl); sha_end(&c, k); } else memcpy(k, key, kl);
+    for (int i = 0; i < 64; i++) { ip[i] = k[i] ^ 0x36; op[i] = k[i] ^ 0x5c; }
+    sha_init(&c); sha_add(&c, ip, 64); sha_add(&c, msg, strlen(msg)); sha_end(&c, inner);
+    sha_init(&c); sha_add(&c, op, 64); sha_add(&c, inner, 32); sha_end(&c, out);
+}
+static void b64url32(const unsigned char in[32], char out[44]) {
+    static const char al[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    size_t o = 0, i = 0;
+    for (; i + 2 < 32; i += 3) { uint32_t v = in[i] << 16 | in[i+1] << 8 | in[i+2];
+        out[o++] = al[v >> 18 & 63]; out[o++] = al[v >> 12 & 63]; out[o++] = al[v >> 6 & 63]; out[o++] = al[v & 63]; }
+    { uint32_t v = in[30] << 16 | in[31] << 8; out[o++] = al[v >> 18 & 63]; out[o++] = al[v >> 12 & 63]; out[o++] = al[v >> 6 & 63]; }
+    out[o] = 0;
+}
+/* base64url(HMAC-SHA256(token, "browser-bridge LABEL\n" A "\n" B)) */
+static void proof(const char *token, const char *label, const char *a, const char *b, char out[44]) {
+    char msg[256]; unsigned char mac[32];
+    snprintf(msg, sizeof msg, "browser-bridge %s\n%s\n%s", label, a, b);
+    hmac_sha256(token, msg, mac); b64url32(mac, out);
+}
+
 typedef struct {
-    int fd, idx, state; /* 0 upgrading, 1 waiting welcome, 2 ready */
+    int fd, idx, state; /* 0 upgrading, 3 waiting challenge, 1 waiting welcome, 2 ready */
+    char snonce[64], cnonce[44]; /* the daemon's challenge and our own nonce */
     buf_t in, out, msg;  /* msg: reassembled fragmented message */
     int want_out;
 } conn_t;
@@ -211,12 +277,15 @@ static int json_str(const char *s, size_t n, const char *key, char *dst, size_t 
 }
 
 static void send_hello(conn_t *c) {
-    buf_t *b = &c->out; size_t h; char tmp[512];
+    buf_t *b = &c->out; size_t h; char tmp[768], pf[44]; unsigned char raw[32];
+    for (int i = 0; i < 32; i++) raw[i] = (unsigned char)xs();
+    b64url32(raw, c->cnonce);
+    proof(g_token, "hello", c->snonce, c->cnonce, pf);
     frame_begin(b, &h);
     int k = snprintf(tmp, sizeof tmp,
-        "{\"type\":\"hello\",\"data\":{\"clientId\":\"bench-%d\",\"token\":\"%s\",\"browser\":\"Chromium\","
+        "{\"type\":\"hello\",\"data\":{\"clientId\":\"bench-%d\",\"nonce\":\"%s\",\"proof\":\"%s\",\"browser\":\"Chromium\","
         "\"browserVersion\":\"156.0.8078.79\",\"extensionVersion\":\"1.0.0\","
-        "\"capabilities\":[\"open_url\",\"click\",\"type\",\"get_page\"]}}", c->idx, g_token);
+        "\"capabilities\":[\"open_url\",\"click\",\"type\",\"get_page\"]}}", c->idx, c->cnonce, pf);
     buf_add(b, tmp, k);
     frame_end(b, h);
 }
@@ -254,7 +323,21 @@ static void on_message(conn_t *c, const char *m, size_t n) {
         answer(c, rid, target);
         return;
     }
-    if (memmem(m, e - m, "\"welcome\"", 9)) { if (c->state == 1) mark_ready(c); return; }
+    if (memmem(m, e - m, "\"challenge\"", 11)) {
+        if (c->state == 3 && json_str(m, n, "nonce", c->snonce, sizeof c->snonce)) { c->state = 1; send_hello(c); }
+        return;
+    }
+    if (memmem(m, e - m, "\"welcome\"", 9)) {
+        char got[64] = "", want[44];
+        if (c->state != 1) return;
+        proof(g_token, "welcome", c->cnonce, c->snonce, want);
+        if (!json_str(m, n, "proof", got, sizeof got) || strcmp(got, want) != 0) {
+            fprintf(stderr, "fastext: the welcome does not prove the token: not the Browser Bridge daemon\n");
+            exit(7);
+        }
+        mark_ready(c);
+        return;
+    }
     if (memmem(m, e - m, "\"error\"", 7)) {
         if (g_errors++ < 5) fprintf(stderr, "fastext: error from daemon: %.*s\n", (int)(n < 300 ? n : 300), m);
         return;
@@ -290,7 +373,7 @@ static int on_readable(conn_t *c) {
                 exit(4);
             }
             buf_consume(&c->in, (const unsigned char *)end + 4 - p);
-            if (g_token) { c->state = 1; send_hello(c); flush(c); }
+            if (g_token) c->state = 3; /* the hello answers the daemon's challenge */
             else mark_ready(c);
             continue;
         }

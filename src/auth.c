@@ -10,6 +10,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+
 #include "auth.h"
 #include "limits.h"
 #include "log.h"
@@ -151,6 +155,87 @@ auth_check_bearer(const struct auth *a, const char *h)
 	while (*h == ' ')
 		h++;
 	return auth_check_token(a, h);
+}
+
+/* Unpadded base64url of n bytes into out (4n/3 rounded up, plus the NUL). */
+static void
+b64url(const unsigned char *in, size_t n, char *out)
+{
+	static const char al[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+	size_t o = 0, i = 0;
+	for (; i + 2 < n; i += 3) {
+		unsigned v = (unsigned)in[i] << 16 | (unsigned)in[i + 1] << 8 | in[i + 2];
+		out[o++] = al[v >> 18 & 63];
+		out[o++] = al[v >> 12 & 63];
+		out[o++] = al[v >> 6 & 63];
+		out[o++] = al[v & 63];
+	}
+	if (n - i == 1) {
+		unsigned v = (unsigned)in[i] << 16;
+		out[o++] = al[v >> 18 & 63];
+		out[o++] = al[v >> 12 & 63];
+	} else if (n - i == 2) {
+		unsigned v = (unsigned)in[i] << 16 | (unsigned)in[i + 1] << 8;
+		out[o++] = al[v >> 18 & 63];
+		out[o++] = al[v >> 12 & 63];
+		out[o++] = al[v >> 6 & 63];
+	}
+	out[o] = '\0';
+}
+
+/* A fresh challenge or client nonce: 32 random bytes, unpadded base64url (43 characters). */
+void
+auth_nonce(char out[AUTH_NONCE_LEN + 1])
+{
+	unsigned char raw[32];
+	util_random(raw, sizeof raw);
+	b64url(raw, sizeof raw, out);
+}
+
+/* Whether a peer's nonce has exactly the shape auth_nonce makes (so it cannot smuggle a newline). */
+int
+auth_valid_nonce(const char *s)
+{
+	if (s == NULL || strlen(s) != AUTH_NONCE_LEN)
+		return 0;
+	for (const char *p = s; *p; p++)
+		if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '-' ||
+		      *p == '_'))
+			return 0;
+	/* 43 characters carry 258 bits: the last one must leave the two spare bits zero. */
+	return strchr("AEIMQUYcgkosw048", s[AUTH_NONCE_LEN - 1]) != NULL;
+}
+
+/* base64url(HMAC-SHA256(token, "browser-bridge LABEL\n" FIRST "\n" SECOND)): a proof that whoever made
+ * it holds the token, bound to both nonces of this one connection. */
+void
+auth_proof(const struct auth *a, const char *label, const char *first, const char *second,
+           char out[AUTH_NONCE_LEN + 1])
+{
+	char *msg = xasprintf("browser-bridge %s\n%s\n%s", label, first, second);
+	unsigned char mac[EVP_MAX_MD_SIZE];
+	unsigned int maclen = 0;
+	if (HMAC(EVP_sha256(), a->token, (int)strlen(a->token), (const unsigned char *)msg, strlen(msg), mac, &maclen) ==
+	        NULL ||
+	    maclen != 32)
+		abort(); /* libcrypto without SHA-256: nothing sensible to do */
+	b64url(mac, 32, out);
+	explicit_bzero(mac, sizeof mac);
+	free(msg);
+}
+
+/* Check a peer's proof in constant time; a missing or misshapen one is simply wrong. */
+int
+auth_check_proof(const struct auth *a, const char *label, const char *first, const char *second,
+                 const char *presented)
+{
+	if (presented == NULL || strlen(presented) != AUTH_NONCE_LEN)
+		return 0;
+	char want[AUTH_NONCE_LEN + 1];
+	auth_proof(a, label, first, second, want);
+	int ok = CRYPTO_memcmp(want, presented, AUTH_NONCE_LEN) == 0;
+	explicit_bzero(want, sizeof want);
+	return ok;
 }
 
 /* Start a dashboard session: a fresh random id; the oldest session is dropped when all slots are full. */

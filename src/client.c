@@ -11,7 +11,9 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/time.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -22,6 +24,7 @@
 #include "limits.h"
 #include "serve.h"
 #include "tools.h"
+#include "unixsock.h"
 #include "util.h"
 
 /* Largest answer we accept from the daemon: a page is at most a WebSocket message, plus JSON escaping. */
@@ -77,7 +80,8 @@ static const struct command commands[] = {
 	 "history database."},
 	{"mcp", NULL, {NULL}, K_MCP, "",
 	 "Relay the Model Context Protocol between stdio and the daemon's /mcp endpoint, for MCP clients that only "
-	 "speak stdio: one JSON-RPC message per line in, one per line out. Reads the token itself."},
+	 "speak stdio: one JSON-RPC message per line in, one per line out. Uses the daemon's Unix socket (no token), "
+	 "else reads the token itself."},
 	{"tools", NULL, {NULL}, K_TOOLS, "",
 	 "List the tools of the catalog with their command-line names (needs no daemon). With --json, the catalog with "
 	 "each tool's JSON Schema, as GET /api/tools gives it."},
@@ -88,7 +92,7 @@ static const struct command commands[] = {
 /* What the command line said. */
 struct cli {
 	const struct command *cmd;
-	const char *config, *token_file, *http;
+	const char *config, *token_file, *http, *api_socket;
 	const char *client_id, *tab, *timeout;
 	int no_page, json;
 	const char *url, *limit, *before, *json_params;
@@ -276,7 +280,11 @@ help_common(json_t *props)
 	          "Settings file, the daemon's (default $XDG_CONFIG_HOME/browser-bridge/browser-bridge.conf).");
 	help_line("--token-file PATH",
 	          "Token file (default: the token_file setting, else $XDG_CONFIG_HOME/browser-bridge/token).");
-	help_line("--http ADDR:PORT", "The daemon's HTTP address (default: the http setting, else 127.0.0.1:8765).");
+	help_line("--http ADDR:PORT", "The daemon's HTTP address (default: the http setting, else 127.0.0.1:8765). Given "
+	                              "without --api-socket, the CLI talks TCP to it and sends the token.");
+	help_line("--api-socket PATH", "The daemon's Unix socket (default: the api_socket setting, else "
+	                               "$XDG_RUNTIME_DIR/browser-bridge/api.sock). Used whenever it exists: no token is "
+	                               "sent, and the server must run as your user.");
 }
 
 /* Exit codes, at the end of every help text. */
@@ -577,21 +585,55 @@ parse_reply(struct buf *b, struct reply *r, char **err)
 	return 0;
 }
 
-/*
- * One blocking HTTP/1.1 exchange over a fresh TCP connection: send, read to the close, parse.
- * -1 (with *err) when the daemon cannot be reached or answers garbage.
- */
+/* Everything needed to talk to the daemon: the same settings file and token file it uses, and the
+ * way to reach it: its Unix socket (sock; no token needed, none sent) or TCP with the token. */
+struct conn {
+	struct config cfg;
+	char *token;
+	const char *sock; /* cfg.api_socket when we use it, else NULL (TCP) */
+};
+
+/* Connect to the daemon's Unix socket and make sure the server runs as us: -1 (with *err) otherwise. */
 static int
-http_call(const struct config *cfg, const char *token, const char *method, const char *path, const char *accept,
-          const char *extra, const char *body, long timeout_ms, struct reply *r, char **err)
+connect_local(const char *path, char **err)
+{
+	struct sockaddr_un sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sun_family = AF_UNIX;
+	snprintf(sa.sun_path, sizeof sa.sun_path, "%s", path);
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		*err = xasprintf("socket: %s", strerror(errno));
+		return -1;
+	}
+	if (connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0) {
+		*err = xasprintf("cannot connect to the daemon's socket %s: %s; is the daemon running? (browser-bridge serve)",
+		                 path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	long uid;
+	if (!unixsock_peer_is_me(fd, &uid)) {
+		*err = xasprintf("the server on %s runs as uid %ld, not as you (uid %ld): it is not your Browser Bridge "
+		                 "daemon, refusing to talk to it",
+		                 path, uid, (long)geteuid());
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Connect over TCP to the configured loopback address; *v6 says which family it was. */
+static int
+connect_tcp(const struct config *cfg, int *v6, char **err)
 {
 	struct sockaddr_storage ss;
 	socklen_t sl;
 	memset(&ss, 0, sizeof ss);
 	struct sockaddr_in *s4 = (struct sockaddr_in *)&ss;
 	struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)&ss;
-	int v6 = 0, fd = -1, rc = -1;
-	struct buf req = {0}, in = {0};
+	int fd = -1;
+	*v6 = 0;
 	if (inet_pton(AF_INET, cfg->http_host, &s4->sin_addr) == 1) {
 		s4->sin_family = AF_INET;
 		s4->sin_port = htons((uint16_t)cfg->http_port);
@@ -600,29 +642,52 @@ http_call(const struct config *cfg, const char *token, const char *method, const
 		s6->sin6_family = AF_INET6;
 		s6->sin6_port = htons((uint16_t)cfg->http_port);
 		sl = sizeof *s6;
-		v6 = 1;
+		*v6 = 1;
 	} else {
 		*err = xasprintf("bad daemon address %s", cfg->http_host);
-		goto fail;
+		return -1;
 	}
 	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0) {
 		*err = xasprintf("socket: %s", strerror(errno));
-		goto fail;
+		return -1;
 	}
-	struct timeval tv = {timeout_ms / 1000, (timeout_ms % 1000) * 1000};
-	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
-	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
 	if (connect(fd, (struct sockaddr *)&ss, sl) != 0) {
 		*err = xasprintf("cannot connect to the daemon at %s%s%s:%d: %s; "
 		                 "is the daemon running? (browser-bridge serve)",
-		                 v6 ? "[" : "", cfg->http_host, v6 ? "]" : "", cfg->http_port, strerror(errno));
-		goto fail;
+		                 *v6 ? "[" : "", cfg->http_host, *v6 ? "]" : "", cfg->http_port, strerror(errno));
+		close(fd);
+		return -1;
 	}
-	/* The daemon accepts only these Host values (DNS-rebinding defence), whatever loopback address it is on. */
-	buf_printf(&req, "%s %s HTTP/1.1\r\nHost: %s:%d\r\nAuthorization: Bearer %s\r\nAccept: %s\r\n"
-	                 "Connection: close\r\nUser-Agent: browser-bridge/%s\r\n",
-	           method, path, v6 ? "[::1]" : "127.0.0.1", cfg->http_port, token, accept, BB_VERSION);
+	return fd;
+}
+
+/*
+ * One blocking HTTP/1.1 exchange over a fresh connection (the Unix socket, else TCP): send, read to
+ * the close, parse. -1 (with *err) when the daemon cannot be reached or answers garbage.
+ */
+static int
+http_call(const struct conn *c, const char *method, const char *path, const char *accept, const char *extra,
+          const char *body, long timeout_ms, struct reply *r, char **err)
+{
+	const struct config *cfg = &c->cfg;
+	int v6 = 0, fd = -1, rc = -1;
+	struct buf req = {0}, in = {0};
+	fd = c->sock != NULL ? connect_local(c->sock, err) : connect_tcp(cfg, &v6, err);
+	if (fd < 0)
+		goto fail;
+	struct timeval tv = {timeout_ms / 1000, (timeout_ms % 1000) * 1000};
+	setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+	setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+	if (c->sock != NULL) {
+		/* Our own user's daemon, as the kernel vouches: no token goes anywhere. */
+		buf_printf(&req, "%s %s HTTP/1.1\r\nHost: localhost\r\nAccept: %s\r\n", method, path, accept);
+	} else {
+		/* The daemon accepts only these Host values (DNS-rebinding defence), whatever loopback address it is on. */
+		buf_printf(&req, "%s %s HTTP/1.1\r\nHost: %s:%d\r\nAuthorization: Bearer %s\r\nAccept: %s\r\n", method,
+		           path, v6 ? "[::1]" : "127.0.0.1", cfg->http_port, c->token, accept);
+	}
+	buf_printf(&req, "Connection: close\r\nUser-Agent: browser-bridge/%s\r\n", BB_VERSION);
 	if (extra)
 		buf_adds(&req, extra);
 	if (body)
@@ -652,17 +717,11 @@ fail:
 	return rc;
 }
 
-/* Everything needed to talk to the daemon: the same settings file and token file it uses. */
-struct conn {
-	struct config cfg;
-	char *token;
-};
-
 /* Load the settings through the daemon's own loader, giving it only the flags it knows. */
 static int
 conn_open(struct conn *c, const struct cli *o, int need_token)
 {
-	char *argv[8], *err = NULL;
+	char *argv[10], *err = NULL;
 	int argc = 0, stop_at;
 	argv[argc++] = (char *)o->cmd->name;
 	if (o->config) {
@@ -677,14 +736,25 @@ conn_open(struct conn *c, const struct cli *o, int need_token)
 		argv[argc++] = (char *)"--http";
 		argv[argc++] = (char *)o->http;
 	}
+	if (o->api_socket) {
+		argv[argc++] = (char *)"--api-socket";
+		argv[argc++] = (char *)o->api_socket;
+	}
 	argv[argc] = NULL;
 	c->token = NULL;
+	c->sock = NULL;
 	if (serve_load_config(&c->cfg, argc, argv, &stop_at, &err) != 0) {
 		fprintf(stderr, "browser-bridge %s: %s\n", o->cmd->name, err);
 		free(err);
 		return CLIENT_EXIT_USAGE;
 	}
-	if (!need_token)
+	/* The daemon's Unix socket when it is there (or asked for): the token stays home. TCP with the token
+	 * only when there is no socket, or when --http names an address and no --api-socket was given. */
+	struct stat st;
+	if (c->cfg.api_socket != NULL &&
+	    (o->api_socket != NULL || (o->http == NULL && lstat(c->cfg.api_socket, &st) == 0 && S_ISSOCK(st.st_mode))))
+		c->sock = c->cfg.api_socket;
+	if (!need_token || c->sock != NULL)
 		return CLIENT_EXIT_OK;
 	c->token = auth_read_token(c->cfg.token_file, 0, &err);
 	if (c->token == NULL) {
@@ -732,7 +802,7 @@ request(struct conn *c, const struct cli *o, const char *method, const char *pat
 	char *err = NULL;
 	*out = NULL;
 	memset(r, 0, sizeof *r);
-	if (http_call(&c->cfg, c->token, method, path, accept, NULL, body, timeout_ms, r, &err) != 0) {
+	if (http_call(c, method, path, accept, NULL, body, timeout_ms, r, &err) != 0) {
 		fprintf(stderr, "browser-bridge %s: %s\n", o->cmd->name, err);
 		free(err);
 		return CLIENT_EXIT_DAEMON;
@@ -1392,6 +1462,8 @@ parse_args(struct cli *o, struct tools *tt, int argc, char **argv)
 			slot = &o->token_file;
 		else if (IS("http"))
 			slot = &o->http;
+		else if (IS("api-socket"))
+			slot = &o->api_socket;
 		else if (IS("client-id"))
 			slot = &o->client_id;
 		else if (IS("tab"))
@@ -1481,7 +1553,7 @@ run_mcp(const struct cli *o)
 		struct reply r;
 		char *err = NULL;
 		memset(&r, 0, sizeof r);
-		if (http_call(&c.cfg, c.token, "POST", "/mcp", "application/json, text/event-stream", extra.data, line,
+		if (http_call(&c, "POST", "/mcp", "application/json, text/event-stream", extra.data, line,
 		              BB_CALL_TIMEOUT_MAX_MS + CLIENT_GRACE_MS, &r, &err) != 0) {
 			fprintf(stderr, "browser-bridge mcp: %s\n", err);
 			if (id)
@@ -1513,7 +1585,7 @@ run_mcp(const struct cli *o)
 static int
 takes_value(const char *arg)
 {
-	static const char *const with_value[] = {"--config", "--token-file", "--http", "--client-id", "--tab",
+	static const char *const with_value[] = {"--config", "--token-file", "--http", "--api-socket", "--client-id", "--tab",
 	                                         "--timeout", "--url", "--limit", "--before", "--json-params"};
 	for (size_t i = 0; i < sizeof with_value / sizeof with_value[0]; i++)
 		if (strcmp(arg, with_value[i]) == 0)

@@ -1,6 +1,8 @@
 /*
  * client.h -- the command-line client: `browser-bridge open URL`, `click`, `type`, `page`, ...
- * It talks to a running daemon over its HTTP API, reading the token file and address itself.
+ * It talks to a running daemon's HTTP API over the daemon's Unix socket (api_socket) when that exists,
+ * checking that its server runs as the same user and sending no token; else over TCP to the loopback
+ * address with the token file's bearer token.
  * Main thread only (a short-lived process).
  */
 #ifndef BB_CLIENT_H

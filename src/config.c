@@ -215,6 +215,22 @@ config_set(struct config *c, const char *key, const char *v, char **err)
 		set_str(&c->fastcgi, v);
 		return 0;
 	}
+	if (!strcmp(key, "api_socket")) {
+		if (!strcmp(v, "off")) {
+			free(c->api_socket);
+			c->api_socket = NULL;
+			c->api_socket_set = 1;
+			return 0;
+		}
+		if (v[0] != '/' || strlen(v) >= BB_UNIX_PATH_MAX) {
+			*err = xasprintf("api_socket: expected an absolute path of at most %d bytes, or off, got \"%s\"",
+			                 BB_UNIX_PATH_MAX - 1, v);
+			return -1;
+		}
+		set_str(&c->api_socket, v);
+		c->api_socket_set = 1;
+		return 0;
+	}
 	*err = xasprintf("unknown setting \"%s\" (see etc/browser-bridge.conf for the list)", key);
 	return -1;
 }
@@ -296,6 +312,12 @@ config_finish(struct config *c, char **err)
 		c->www_dir = xstrdup(PKGDATADIR "/www");
 	if (c->extension_dir == NULL)
 		c->extension_dir = xstrdup(PKGDATADIR "/extension");
+	if (c->api_socket == NULL && !c->api_socket_set) {
+		/* The runtime directory when there is one (it is the user's own, 0700), else the config's. */
+		const char *rt = getenv("XDG_RUNTIME_DIR");
+		c->api_socket = rt != NULL && rt[0] == '/' ? xasprintf("%s/browser-bridge/api.sock", rt)
+		                                           : util_default_path("XDG_CONFIG_HOME", ".config", "api.sock");
+	}
 	return 0;
 }
 
@@ -315,6 +337,7 @@ config_free(struct config *c)
 	free(c->www_dir);
 	free(c->extension_dir);
 	free(c->fastcgi);
+	free(c->api_socket);
 	memset(c, 0, sizeof *c);
 }
 

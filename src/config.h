@@ -39,6 +39,8 @@ struct config {
 	char *www_dir;
 	char *extension_dir;
 	char *fastcgi;
+	char *api_socket;   /* the HTTP API on a Unix socket for same-user clients; NULL: none ("off") */
+	int api_socket_set; /* given by the user (a failure to serve it is then fatal), not the default */
 };
 
 void config_init(struct config *c);

@@ -2,12 +2,15 @@
 #include "autoconfig.h"
 
 #include <arpa/inet.h>
+#include <errno.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -201,6 +204,15 @@ send_early(struct conn *c, int status, const char *code, const char *msg)
 	return send_resp(c, rtr_json(status, b));
 }
 
+/* Whether a connection came in over the Unix socket: only http_add_local adds those, and only after
+ * SO_PEERCRED showed the daemon's own user (see unixsock.c). */
+static int
+is_local_peer(struct MHD_Connection *mc)
+{
+	const union MHD_ConnectionInfo *ci = MHD_get_connection_info(mc, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	return ci != NULL && ci->client_addr != NULL && ci->client_addr->sa_family == AF_UNIX;
+}
+
 /* The MHD access handler: collect the body, route once, and answer now or when resumed. */
 static MHD_RESULT
 access_cb(void *cls, struct MHD_Connection *mc, const char *url, const char *method, const char *version,
@@ -222,6 +234,7 @@ access_cb(void *cls, struct MHD_Connection *mc, const char *url, const char *met
 		c->req.query = get_query;
 		c->req.complete = complete;
 		c->req.can_stream = 1;
+		c->req.local_peer = is_local_peer(mc);
 		*ctx = c;
 		atomic_fetch_add(&h->active, 1);
 		const char *cl = MHD_lookup_connection_value(mc, MHD_HEADER_KIND, "Content-Length");
@@ -365,6 +378,18 @@ http_attach(struct http *h, struct ws *ws)
 {
 	const union MHD_DaemonInfo *di = MHD_get_daemon_info(h->d, MHD_DAEMON_INFO_EPOLL_FD);
 	h->src = ws_add_source(ws, di->epoll_fd, http_run, h);
+}
+
+/* Serve a same-user connection from the Unix socket (loop thread); MHD owns fd from here on. */
+void
+http_add_local(struct http *h, int fd)
+{
+	struct sockaddr_un sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sun_family = AF_UNIX;
+	if (MHD_add_connection(h->d, fd, (const struct sockaddr *)&sa, (socklen_t)sizeof sa) != MHD_YES)
+		log_warn("api socket: the HTTP listener could not take a connection: %s", strerror(errno));
+	ws_source_kick(h->src); /* MHD serves it on its next run */
 }
 
 /* Stop accepting new connections; requests already in progress go on. Main thread. */

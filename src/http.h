@@ -1,5 +1,7 @@
 /*
  * http.h -- the HTTP listener (libmicrohttpd in epoll mode, run by the event loop in ws.c).
+ * It also serves the connections unixsock.c accepts on the API's Unix socket (http_add_local, loop
+ * thread), as requests marked local_peer.
  *
  * Main thread: http_start, http_attach (before ws_start), http_quiesce, http_drain (while the loop
  * runs), http_free (after ws_stop). Every libmicrohttpd callback runs on the event loop thread; a
@@ -16,6 +18,7 @@ struct ws;
 
 struct http *http_start(const struct config *cfg, struct router *router, char **err);
 void http_attach(struct http *h, struct ws *ws);
+void http_add_local(struct http *h, int fd);
 void http_quiesce(struct http *h);
 void http_drain(struct http *h);
 void http_free(struct http *h);

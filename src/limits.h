@@ -11,6 +11,9 @@
 #define BB_WS_MAX_MESSAGE_DEFAULT (16u * 1024 * 1024)
 #define BB_WS_MAX_MESSAGE_MIN (64u * 1024)
 #define BB_WS_MAX_MESSAGE_MAX (256u * 1024 * 1024)
+/* Largest message a WebSocket may send before its hello is accepted (the hello itself fits easily):
+ * an unauthenticated peer never makes the daemon buffer more than this. */
+#define BB_WS_PRE_HELLO_MAX (8u * 1024)
 /* Seconds a new WebSocket has to send hello. */
 #define BB_WS_HELLO_TIMEOUT_S 10
 /* Idle seconds before the daemon pings, and before it hangs up on a silent peer. */
@@ -77,6 +80,10 @@
 #define BB_STORE_BACKLOG_CHECK_MS 20
 /* Rows written per transaction, at most, by the store thread's group commit. */
 #define BB_STORE_BATCH_MAX 512
+
+/* Unix socket of the HTTP API: the longest path sockaddr_un holds (with its NUL), and the backlog. */
+#define BB_UNIX_PATH_MAX 108
+#define BB_UNIX_BACKLOG 128
 
 /* Config file. */
 #define BB_CONFIG_LINE_MAX 4096

@@ -43,6 +43,7 @@ struct rtr_req {
 	const char *(*query)(struct rtr_req *r, const char *name);
 	void (*complete)(struct rtr_req *r, struct rtr_resp *resp);
 	int can_stream; /* the transport can send a Server-Sent-Events stream */
+	int local_peer; /* came over the API's Unix socket from the daemon's own user: authenticated, no Host check */
 };
 
 struct router;

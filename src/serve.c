@@ -23,6 +23,7 @@
 #include "serve.h"
 #include "store.h"
 #include "tools.h"
+#include "unixsock.h"
 #include "util.h"
 #include "ws.h"
 
@@ -49,6 +50,7 @@ static const struct option long_opts[] = {
 	{"www", required_argument, NULL, 'w'},
 	{"extension", required_argument, NULL, 'e'},
 	{"fastcgi", required_argument, NULL, 'f'},
+	{"api-socket", required_argument, NULL, 'U'},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
@@ -74,6 +76,7 @@ key_for(int opt)
 	case 'w': return "www";
 	case 'e': return "extension";
 	case 'f': return "fastcgi";
+	case 'U': return "api_socket";
 	default: return NULL;
 	}
 }
@@ -106,6 +109,8 @@ usage(FILE *f)
 	        "  --www DIR               dashboard files (default: the installed ones)\n"
 	        "  --extension DIR         built extension, for --headless (default: the installed one)\n"
 	        "  --fastcgi unix:PATH|ADDR:PORT  also serve the API as a FastCGI responder\n"
+	        "  --api-socket PATH|off   the API for this user's CLI and MCP relay, no token needed (default\n"
+	        "                          $XDG_RUNTIME_DIR/browser-bridge/api.sock, else next to the token file)\n"
 	        "\n"
 	        "Flags override the settings file; every key is described in\n"
 	        SYSCONFDIR "/browser-bridge/browser-bridge.conf.\n",
@@ -191,6 +196,7 @@ serve_main(int argc, char **argv)
 	struct http *http = NULL;
 	struct fcgi *fcgi = NULL;
 	struct headless *hl = NULL;
+	struct unixsock *usock = NULL;
 
 	if (serve_load_config(&cfg, argc, argv, &stop_at, &err) != 0) {
 		fprintf(stderr, "browser-bridge serve: %s\n", err);
@@ -230,6 +236,17 @@ serve_main(int argc, char **argv)
 	if ((http = http_start(&cfg, router, &err)) == NULL)
 		goto fail;
 	http_attach(http, ws);
+	if (cfg.api_socket != NULL) {
+		if ((usock = unixsock_open(cfg.api_socket, &err)) != NULL) {
+			unixsock_attach(usock, ws, http);
+		} else if (cfg.api_socket_set) {
+			goto fail; /* the user asked for this socket */
+		} else {
+			log_warn("%s; the CLI and the MCP relay of this daemon need --http and its token", err);
+			free(err);
+			err = NULL;
+		}
+	}
 	if (cfg.fastcgi && (fcgi = fcgi_start(&cfg, router, &err)) == NULL)
 		goto fail;
 	if (ws_start(ws, &err) != 0)
@@ -240,6 +257,8 @@ serve_main(int argc, char **argv)
 		log_info("accepting browsers from origin %s", cfg.origins[i]);
 	if (cfg.fastcgi)
 		log_info("FastCGI responder on %s", cfg.fastcgi);
+	if (usock)
+		log_info("API for this user (CLI, MCP relay) on the Unix socket %s", cfg.api_socket);
 	if (isatty(STDOUT_FILENO)) {
 		/* The login URL carries the token: it goes to the terminal only, never to a log. */
 		printf("\n  Dashboard: http://%s:%d/login?token=%s\n\n", strchr(cfg.http_host, ':') ? "[::1]" : cfg.http_host,
@@ -273,6 +292,7 @@ fail:
 	/* Stop taking requests, answer every waiting call, let the answers go out, then stop. */
 	if (http)
 		http_quiesce(http);
+	unixsock_quiesce(usock);
 	if (hub)
 		hub_shutdown(hub);
 	events_close_all(events);
@@ -280,6 +300,7 @@ fail:
 	http_drain(http);
 	ws_stop(ws);
 	http_free(http);
+	unixsock_free(usock);
 	ws_free(ws);
 	router_free(router);
 	tools_free(tools);

@@ -23,7 +23,9 @@
 #define CLOSE_UNAUTHORIZED 4401
 #define CLOSE_HELLO_TIMEOUT 4408
 #define CLOSE_REPLACED 4409
+#define CLOSE_OLD_PROTOCOL 4426
 #define CLOSE_TOO_MANY 4429
+#define PROTOCOL_VERSION 2
 #define WS_PATH "/ws/browser"
 
 struct local_msg {
@@ -40,7 +42,9 @@ struct session {
 	struct buf rx;               /* the message being reassembled */
 	struct local_msg *out_head, *out_tail;
 	int close_code;
-	char close_reason[100];
+	int hello_seen; /* a hello was answered (welcome or close): never a second one */
+	char challenge[AUTH_NONCE_LEN + 1]; /* our nonce S, sent right after the upgrade */
+	char close_reason[124]; /* a close frame carries at most 123 bytes of reason */
 	int throttled; /* not read from until the store catches up */
 	lws_sorted_usec_list_t hello_timer;
 	struct session *next, *prev;
@@ -268,8 +272,6 @@ on_hello(struct session *s, json_t *d)
 	const char *bad = NULL;
 	if (cid == NULL || !valid_client_id(cid))
 		bad = "hello.clientId: expected 1-64 characters of A-Z a-z 0-9 . _ : -";
-	else if (!json_is_string(json_object_get(d, "token")))
-		bad = "hello.token: expected a string (the pairing token)";
 	else if (!opt_string(d, "browser", BB_SHORT_STRING_MAX) || !opt_string(d, "browserVersion", BB_SHORT_STRING_MAX) ||
 	         !opt_string(d, "extensionVersion", BB_SHORT_STRING_MAX))
 		bad = "hello: browser, browserVersion and extensionVersion must be short strings";
@@ -286,9 +288,20 @@ on_hello(struct session *s, json_t *d)
 		close_with(s, CLOSE_PROTOCOL, bad);
 		return;
 	}
-	if (!auth_check_token(s->ws->auth, json_string_value(json_object_get(d, "token")))) {
-		log_warn("ws: refusing hello from clientId %s: wrong token", cid);
-		close_with(s, CLOSE_UNAUTHORIZED, "wrong token: pair again (browser-bridge token)");
+	/* Protocol 1 sent the token itself; whoever listened on the port got it. Refuse, never compare. */
+	if (json_object_get(d, "token") != NULL) {
+		log_warn("ws: refusing a protocol 1 hello (it carries the token) from clientId %s", cid);
+		close_with(s, CLOSE_OLD_PROTOCOL,
+		           "protocol 1 is not supported: this daemon speaks protocol 2; update the extension");
+		return;
+	}
+	const char *cnonce = json_string_value(json_object_get(d, "nonce"));
+	if (!auth_valid_nonce(cnonce) || strcmp(cnonce, s->challenge) == 0 ||
+	    !auth_check_proof(s->ws->auth, "hello", s->challenge, cnonce,
+	                      json_string_value(json_object_get(d, "proof")))) {
+		log_warn("ws: refusing hello from clientId %s: missing or wrong proof of the token", cid);
+		close_with(s, CLOSE_UNAUTHORIZED, "wrong or missing proof of the pairing token: pair again "
+		                                  "(browser-bridge token)");
 		return;
 	}
 	void *replaced = NULL;
@@ -308,9 +321,21 @@ on_hello(struct session *s, json_t *d)
 	         json_string_value(json_object_get(d, "browser")) ?: "?",
 	         json_string_value(json_object_get(d, "browserVersion")) ?: "?",
 	         json_string_value(json_object_get(d, "extensionVersion")) ?: "?");
-	send_local(s, json_pack("{s:s, s:{s:s, s:i, s:s, s:i, s:I}}", "type", "welcome", "data", "serverVersion",
-	                        BB_VERSION, "protocolVersion", 1, "clientId", cid, "heartbeatSeconds",
-	                        BB_WS_HEARTBEAT_S, "maxMessageBytes", (json_int_t)s->ws->cfg->max_message_bytes));
+	char proof[AUTH_NONCE_LEN + 1];
+	auth_proof(s->ws->auth, "welcome", cnonce, s->challenge, proof);
+	send_local(s, json_pack("{s:s, s:{s:s, s:i, s:s, s:i, s:I, s:s}}", "type", "welcome", "data", "serverVersion",
+	                        BB_VERSION, "protocolVersion", PROTOCOL_VERSION, "clientId", cid, "heartbeatSeconds",
+	                        BB_WS_HEARTBEAT_S, "maxMessageBytes", (json_int_t)s->ws->cfg->max_message_bytes,
+	                        "proof", proof));
+}
+
+/* Send the challenge that opens protocol 2: a fresh nonce S that this connection's hello must prove. */
+static void
+send_challenge(struct session *s)
+{
+	auth_nonce(s->challenge);
+	send_local(s, json_pack("{s:s, s:{s:s, s:i}}", "type", "challenge", "data", "nonce", s->challenge,
+	                        "protocolVersion", PROTOCOL_VERSION));
 }
 
 /* Validate a command_result's fields; NULL when fine, else which field is wrong. */
@@ -387,6 +412,8 @@ on_message(struct session *s, const char *text, size_t len)
 	const char *type = m ? json_string_value(json_object_get(m, "type")) : NULL;
 	const char *bad = NULL;
 	char *err = NULL;
+	if (s->close_code)
+		goto out; /* closing: whatever else arrived is not acted on */
 	if (m == NULL) {
 		if (s->browser == NULL)
 			close_with(s, CLOSE_PROTOCOL, "invalid JSON before hello");
@@ -402,10 +429,14 @@ on_message(struct session *s, const char *text, size_t len)
 		goto out;
 	}
 	if (s->browser == NULL) {
-		if (strcmp(type, "hello") != 0)
+		if (s->hello_seen)
+			close_with(s, CLOSE_PROTOCOL, "hello was already answered on this connection");
+		else if (strcmp(type, "hello") != 0)
 			close_with(s, CLOSE_PROTOCOL, "the first message must be hello");
-		else
+		else {
+			s->hello_seen = 1; /* the challenge answers one hello, right or wrong */
 			on_hello(s, d);
+		}
 		goto out;
 	}
 	if (strcmp(type, "heartbeat") == 0) {
@@ -550,19 +581,30 @@ handle(struct ws *ws, struct lws *wsi, enum lws_callback_reasons reason, struct 
 		                 (lws_usec_t)BB_WS_HELLO_TIMEOUT_S * LWS_US_PER_SEC);
 		if (atomic_load(&ws->stopping))
 			close_with(s, LWS_CLOSE_STATUS_GOINGAWAY, "browser-bridge is shutting down");
+		else
+			send_challenge(s);
 		return 0;
 	case LWS_CALLBACK_RECEIVE: {
-		size_t cap = ws->cfg->max_message_bytes;
+		/* Before hello a peer has proved nothing: it gets a few KiB, not max_message_bytes. */
+		size_t cap = s->browser != NULL ? ws->cfg->max_message_bytes : BB_WS_PRE_HELLO_MAX;
 		size_t remaining = lws_remaining_packet_payload(wsi);
+		if (s->close_code)
+			return 0; /* closing: drop what else arrives, buffer nothing */
 		if (lws_frame_is_binary(wsi)) {
-			send_error(s, NULL, NULL, "binary frames are not part of the protocol; send JSON text");
-			return 0;
+			if (s->browser == NULL)
+				close_with(s, CLOSE_PROTOCOL, "binary frames are not part of the protocol; send hello as JSON text");
+			else if (lws_is_first_fragment(wsi))
+				send_error(s, NULL, NULL, "binary frames are not part of the protocol; send JSON text");
+			return 0; /* dropped, never buffered; one error per message, not per read */
 		}
 		if (s->rx.len + len + remaining > cap) {
 			log_warn("ws: message over %zu bytes from %s: closing with 1009", cap,
-			         s->browser ? "a browser" : "an unpaired peer");
-			static const char why[] = "message too large";
-			lws_close_reason(wsi, LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE, (unsigned char *)why, sizeof why - 1);
+			         s->browser ? "a browser" : "an unpaired peer (before hello)");
+			char why[100];
+			int wn = snprintf(why, sizeof why, s->browser ? "message too large (over %zu bytes)"
+			                                              : "message before hello too large (over %zu bytes)",
+			                  cap);
+			lws_close_reason(wsi, LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE, (unsigned char *)why, (size_t)wn);
 			buf_free(&s->rx);
 			return -1;
 		}

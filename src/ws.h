@@ -6,6 +6,9 @@
  * epoll descriptor): its run function is called on the loop thread when its fd is readable, when
  * the delay it last returned expires, and after any pass in which it was kicked.
  *
+ * The browsers speak protocol 2 (docs/protocol.md): a challenge, then a hello and a welcome that each
+ * prove the token with an HMAC (auth.h) and never carry it; before its hello a peer may send 8 KiB.
+ *
  * ws_create/ws_add_source/ws_start/ws_stop/ws_free: main thread (sources before ws_start).
  * ws_wake, ws_source_kick: any thread; on the loop thread they make no system call.
  * Everything else in ws.c runs on the loop thread.

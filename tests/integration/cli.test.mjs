@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import WebSocket from 'ws';
-import { rng } from './support/harness.mjs';
+import { rng, helloFor } from './support/harness.mjs';
 
 const BIN = process.env.BB_BIN || '/work/main/browser-bridge';
 const EXT_ORIGIN = 'chrome-extension://lpjafomjfpchgbopnmlebcocfkelgpgo';
@@ -77,6 +77,10 @@ async function connectBrowser() {
   const welcome = new Promise((resolve, reject) => {
     ws.on('message', (raw) => {
       const m = JSON.parse(raw.toString());
+      if (m.type === 'challenge') {
+        send('hello', helloFor(m.data.nonce, token, { clientId: 'cli-test', browser: 'Scripted', browserVersion: '1.0', extensionVersion: '1.0',
+          capabilities: ['open_url', 'click', 'type', 'press_key', 'scroll', 'get_page', 'list_tabs', 'switch_tab', 'screenshot', 'wait_for'] }));
+      }
       if (m.type === 'welcome') resolve(m.data);
       if (m.type !== 'command') return;
       const c = m.data;
@@ -106,9 +110,7 @@ async function connectBrowser() {
     ws.on('close', (code) => reject(new Error(`browser closed ${code}`)));
   });
   await new Promise((resolve, reject) => { ws.on('open', resolve); ws.on('error', reject); });
-  send('hello', { clientId: 'cli-test', token, browser: 'Scripted', browserVersion: '1.0', extensionVersion: '1.0',
-    capabilities: ['open_url', 'click', 'type', 'press_key', 'scroll', 'get_page', 'list_tabs', 'switch_tab', 'screenshot', 'wait_for'] });
-  await welcome;
+  await welcome; // the hello goes out when the daemon's challenge arrives
   return b;
 }
 

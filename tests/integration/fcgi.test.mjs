@@ -17,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
-import { rng } from './support/harness.mjs';
+import { rng, helloFor } from './support/harness.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const BIN = process.env.BB_BIN || '/work/main/browser-bridge';
@@ -98,14 +98,14 @@ function startBrowser(url, token) {
     const b = { ws, commands: [] };
     ws.once('error', reject);
     ws.once('unexpected-response', (_req, res) => reject(new Error(`WebSocket upgrade refused: HTTP ${res.statusCode}`)));
-    ws.on('open', () => {
-      ws.send(JSON.stringify({ type: 'hello', data: {
-        clientId: 'fcgi-test', token, browser: 'Scripted', browserVersion: '1.0',
-        extensionVersion: '1.0.0', capabilities: ['open_url', 'click', 'type', 'get_page'],
-      } }));
-    });
     ws.on('message', (raw) => {
       const m = JSON.parse(raw.toString());
+      if (m.type === 'challenge') {
+        ws.send(JSON.stringify({ type: 'hello', data: helloFor(m.data.nonce, token, {
+          clientId: 'fcgi-test', browser: 'Scripted', browserVersion: '1.0',
+          extensionVersion: '1.0.0', capabilities: ['open_url', 'click', 'type', 'get_page'],
+        }) }));
+      }
       if (m.type === 'welcome') resolve(b);
       if (m.type !== 'command') return;
       const d = m.data;

@@ -3,15 +3,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import WebSocket from 'ws';
-import { startDaemon, connectPeer, tool, sleep, EXT_ORIGIN } from './support/harness.mjs';
+import { startDaemon, connectPeer, tool, sleep, EXT_ORIGIN, helloFor } from './support/harness.mjs';
 
 test('a silent peer is dropped within 30 s; a live one is kept', { timeout: 60000 }, async () => {
   const d = await startDaemon();
   const live = await connectPeer(d, { clientId: 'live' });
   // A peer whose WebSocket library does not answer pings: a frozen or vanished browser.
   const ws = new WebSocket(d.wsUrl, { headers: { Origin: EXT_ORIGIN }, autoPong: false });
-  await new Promise((r) => ws.on('open', r));
-  ws.send(JSON.stringify({ type: 'hello', data: { clientId: 'frozen', token: d.token, browser: 'Frozen' } }));
+  const challenge = await new Promise((r) => ws.once('message', (m) => r(JSON.parse(m.toString()))));
+  ws.send(JSON.stringify({ type: 'hello', data: helloFor(challenge.data.nonce, d.token, { clientId: 'frozen', browser: 'Frozen' }) }));
   const closed = new Promise((r) => ws.on('close', (code) => r({ code, at: Date.now() })));
   const t0 = Date.now();
   const call = tool(d, 'browser_click', { target: 'x', client_id: 'frozen', timeout_ms: 120000 });

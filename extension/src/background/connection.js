@@ -1,5 +1,7 @@
-// The one WebSocket to the daemon: hello/welcome, heartbeat, reconnect with backoff.
+// The one WebSocket to the daemon: challenge/hello/welcome (protocol 2, see handshake.js),
+// heartbeat, reconnect with backoff.
 import { getConfig } from './config.js';
+import { IMPOSTOR_TEXT, newNonce, proof, sameString, validNonce } from './handshake.js';
 import { browserInfo } from './browser-info.js';
 import { setConnState as setState } from './state.js';
 
@@ -12,12 +14,17 @@ function setConnState(state, ...rest) {
 const BACKOFF_MIN_MS = 500;
 const BACKOFF_MAX_MS = 10_000;
 const HEARTBEAT_MS = 20_000;
+// A daemon sends its challenge right after the upgrade; a server that does not is not our daemon.
+const CHALLENGE_WAIT_MS = 5_000;
+// After an impostor, retry no faster than this (the real daemon may come up on the port later).
+const IMPOSTOR_RETRY_ATTEMPT = 5;
 
 let ws = null;            // current socket (connecting or open)
 let welcomed = false;
 let attempt = 0;
 let retryTimer = null;
 let heartbeatTimer = null;
+let challengeTimer = null;
 let holdUntil = 0;        // after 4409 (replaced) we wait for the alarm instead of fighting
 let handlers = { onCommand: () => {}, onWelcome: () => {} };
 let capabilities = [];
@@ -44,6 +51,21 @@ export function send(type, data) {
 function clearTimers() {
   clearTimeout(retryTimer); retryTimer = null;
   clearInterval(heartbeatTimer); heartbeatTimer = null;
+  clearTimeout(challengeTimer); challengeTimer = null;
+}
+
+// The peer failed to prove it holds the token: drop it, say so in the popup and options page, and
+// try again later (the real daemon may start on this port). Nothing it sent is acted on.
+function refuseImpostor(sock, why) {
+  if (ws !== sock) return;
+  ws = null;
+  welcomed = false;
+  clearTimers();
+  try { sock.close(4000, 'not the Browser Bridge daemon'); } catch { /* ignore */ }
+  handlers.onDisconnect?.();
+  attempt = Math.max(attempt, IMPOSTOR_RETRY_ATTEMPT);
+  scheduleReconnect('refused the server');
+  setConnState('impostor', `Refused: ${IMPOSTOR_TEXT} (${why}). It was sent no token and no command from it was run; retrying later.`);
 }
 
 function scheduleReconnect(reason) {
@@ -87,14 +109,28 @@ export async function connect() {
   }
   ws = sock;
   welcomed = false;
-  if (!(lastState === 'unauthorized' && attempt > 0)) setConnState('connecting', cfg.wsUrl, { wsUrl: cfg.wsUrl, clientId: cfg.clientId });
+  if (!((lastState === 'unauthorized' || lastState === 'impostor') && attempt > 0)) setConnState('connecting', cfg.wsUrl, { wsUrl: cfg.wsUrl, clientId: cfg.clientId });
 
-  sock.onopen = async () => {
+  // The handshake of this socket: 'challenge' (waiting for it), 'welcome' (hello sent), 'done'.
+  let phase = 'challenge';
+  let serverNonce = null;
+  let clientNonce = null;
+
+  sock.onopen = () => {
     if (ws !== sock) return;
-    const info = await browserInfo();
+    challengeTimer = setTimeout(() => refuseImpostor(sock, `it sent no challenge within ${CHALLENGE_WAIT_MS / 1000} s, as a daemon older than protocol 2 would not either`), CHALLENGE_WAIT_MS);
+  };
+
+  // Answer the challenge with a hello that proves the token without sending it.
+  const sayHello = async (s) => {
+    serverNonce = s;
+    clientNonce = newNonce();
+    const [info, p] = await Promise.all([browserInfo(), proof(cfg.token, 'hello', serverNonce, clientNonce)]);
+    if (ws !== sock) return;
     const hello = {
       clientId: cfg.clientId,
-      token: cfg.token,
+      nonce: clientNonce,
+      proof: p,
       browser: info.browser,
       browserVersion: info.browserVersion,
       extensionVersion: chrome.runtime.getManifest().version,
@@ -103,14 +139,40 @@ export async function connect() {
     sock.send(JSON.stringify({ type: 'hello', data: hello }));
   };
 
+  // Messages are handled in order: a command right behind the welcome waits for its proof check.
+  let queue = Promise.resolve();
   sock.onmessage = (ev) => {
+    queue = queue.then(() => onMessage(ev)).catch((e) => console.error('[browser-bridge] message failed', e));
+  };
+
+  const onMessage = async (ev) => {
     if (ws !== sock) return;
     let msg;
     try { msg = JSON.parse(ev.data); } catch { return; }
     if (!msg || typeof msg.type !== 'string') return;
     const data = msg.data && typeof msg.data === 'object' ? msg.data : {};
+    if (phase !== 'done') {
+      // Before the welcome's proof has checked out only the handshake is accepted.
+      if (msg.type === 'error') { console.warn('[browser-bridge] daemon reported an error:', data.message); return; }
+      if (phase === 'challenge' && msg.type === 'challenge') {
+        if (!validNonce(data.nonce)) return refuseImpostor(sock, 'its challenge is malformed');
+        clearTimeout(challengeTimer); challengeTimer = null;
+        phase = 'welcome';
+        await sayHello(data.nonce);
+        return;
+      }
+      if (phase === 'welcome' && msg.type === 'welcome') {
+        const want = await proof(cfg.token, 'welcome', clientNonce, serverNonce);
+        if (ws !== sock) return;
+        if (!sameString(data.proof, want)) return refuseImpostor(sock, typeof data.proof === 'string' ? 'its welcome has a wrong proof' : 'its welcome carries no proof');
+        phase = 'done';
+      } else {
+        return refuseImpostor(sock, `it sent "${String(msg.type).slice(0, 40)}" before proving the token`);
+      }
+    }
     switch (msg.type) {
       case 'welcome': {
+        if (welcomed) break;
         welcomed = true;
         attempt = 0;
         const hb = Math.min(HEARTBEAT_MS, Math.max(5, Number(data.heartbeatSeconds) || 20) * 1000);
@@ -145,6 +207,12 @@ export async function connect() {
       attempt = Math.max(attempt, 5);
       scheduleReconnect('unauthorized');
       setConnState('unauthorized', `The daemon refused the pairing token (${why}). Paste the current token in the options page.`);
+      return;
+    }
+    if (ev.code === 4426) {
+      attempt = Math.max(attempt, 5);
+      scheduleReconnect('protocol refused');
+      setConnState('error', `The daemon refused this extension's protocol (${why}); update Browser Bridge so both speak the same version.`);
       return;
     }
     if (ev.code === 4409) {

@@ -10,6 +10,7 @@ import { join, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deflateSync } from 'node:zlib';
 import { WebSocket } from 'ws';
+import { helloFor } from '../../integration/support/proto2.mjs';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 export const BB_BIN = process.env.BB_BIN || join(ROOT, 'browser-bridge');
@@ -165,6 +166,13 @@ export async function startScriptedBrowser({ wsUrl, token, pages = {}, clientId 
     ws.on('close', (code, reason) => rej(new Error(`scripted browser closed: ${code} ${reason}`)));
     ws.on('message', (raw) => {
       const msg = JSON.parse(raw.toString());
+      if (msg.type === 'challenge') {
+        send('hello', helloFor(msg.data.nonce, token, {
+          clientId, browser: 'Scripted', browserVersion: '1', extensionVersion: '1',
+          capabilities: ['open_url', 'click', 'type', 'press_key', 'scroll', 'select_option', 'back', 'forward', 'reload', 'get_page', 'list_tabs', 'switch_tab', 'close_tab', 'screenshot', 'wait_for'],
+        }));
+        return;
+      }
       if (msg.type === 'welcome') {
         send('tabs', { tabs });
         res(msg.data);
@@ -197,11 +205,7 @@ export async function startScriptedBrowser({ wsUrl, token, pages = {}, clientId 
     });
   });
   await new Promise((res, rej) => { ws.once('open', res); ws.once('error', rej); });
-  send('hello', {
-    clientId, token, browser: 'Scripted', browserVersion: '1', extensionVersion: '1',
-    capabilities: ['open_url', 'click', 'type', 'press_key', 'scroll', 'select_option', 'back', 'forward', 'reload', 'get_page', 'list_tabs', 'switch_tab', 'close_tab', 'screenshot', 'wait_for'],
-  });
-  await welcome;
+  await welcome; // the hello goes out when the daemon's challenge arrives
   return {
     ws, received,
     /** An update the browser sends on its own (navigation). */

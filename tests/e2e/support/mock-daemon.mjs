@@ -7,6 +7,7 @@
 import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { WebSocketServer } from 'ws';
+import { challengeMessage, proof } from '../../integration/support/proto2.mjs';
 
 export const EXTENSION_ORIGIN = 'chrome-extension://lpjafomjfpchgbopnmlebcocfkelgpgo';
 
@@ -41,15 +42,23 @@ export async function startMockDaemon({ token = randomUUID(), httpPort = 0, wsPo
 
   function onConn(ws) {
     let clientId = null;
+    let helloSeen = false;
+    const challenge = challengeMessage(); // protocol 2: the hello must prove the token for this nonce
+    ws.send(JSON.stringify(challenge));
     const helloTimer = setTimeout(() => ws.close(4408, 'no hello'), 10_000);
     ws.on('message', (buf) => {
       let msg;
       try { msg = JSON.parse(buf.toString()); } catch { ws.send(JSON.stringify({ type: 'error', data: { message: 'invalid JSON' } })); return; }
       const data = msg.data || {};
       if (!clientId) {
-        if (msg.type !== 'hello') return ws.close(4400, 'first message must be hello');
+        if (msg.type !== 'hello' || helloSeen) return ws.close(4400, 'first message must be hello');
+        helloSeen = true;
         if (!/^[A-Za-z0-9._:-]{1,64}$/.test(data.clientId || '')) return ws.close(4400, 'clientId');
-        if (data.token !== token) return ws.close(4401, 'unauthorized');
+        if ('token' in data) return ws.close(4426, 'protocol 1 is not supported: this daemon speaks protocol 2');
+        const S = challenge.data.nonce;
+        if (typeof data.nonce !== 'string' || !/^[A-Za-z0-9_-]{43}$/.test(data.nonce) || data.proof !== proof(token, 'hello', S, data.nonce)) {
+          return ws.close(4401, 'wrong or missing proof of the pairing token');
+        }
         clearTimeout(helloTimer);
         clientId = data.clientId;
         const old = browsers.get(clientId);
@@ -58,7 +67,8 @@ export async function startMockDaemon({ token = randomUUID(), httpPort = 0, wsPo
         lastActive = clientId;
         events.push({ type: 'hello', data });
         log(`hello from ${clientId} ${data.browser} ${data.browserVersion}`);
-        ws.send(JSON.stringify({ type: 'welcome', data: { serverVersion: 'mock', protocolVersion: 1, clientId, heartbeatSeconds: 20, maxMessageBytes: 16777216 } }));
+        ws.send(JSON.stringify({ type: 'welcome', data: { serverVersion: 'mock', protocolVersion: 2, clientId, heartbeatSeconds: 20, maxMessageBytes: 16777216,
+          proof: proof(token, 'welcome', data.nonce, S) } }));
         return;
       }
       const b = browsers.get(clientId);

@@ -7,6 +7,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
+import { helloFor, welcomeOk } from './proto2.mjs';
+
+export { nonce, proof, helloFor, welcomeOk, challengeMessage } from './proto2.mjs';
 
 export const EXT_ORIGIN = 'chrome-extension://lpjafomjfpchgbopnmlebcocfkelgpgo';
 export const BIN = process.env.BB_BIN || path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../browser-bridge');
@@ -29,15 +32,16 @@ export async function startDaemon({ args = [], dir, env = {} } = {}) {
   const ws = await freePort();
   const db = path.join(dir, 'history.db');
   const tokenFile = path.join(dir, 'token');
+  const apiSocket = path.join(dir, 'api.sock'); // its own, not the user's default shared by every daemon
   const argv = ['serve', '--http', `127.0.0.1:${http}`, '--ws', `127.0.0.1:${ws}`, '--db', db,
-    '--token-file', tokenFile, '--config', '/dev/null', ...args];
+    '--token-file', tokenFile, '--config', '/dev/null', '--api-socket', apiSocket, ...args];
   const proc = spawn(BIN, argv, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   proc.stdout.on('data', (d) => { log += d; });
   proc.stderr.on('data', (d) => { log += d; });
   const exited = new Promise((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
   const d = {
-    proc, dir, db, tokenFile, httpPort: http, wsPort: ws, exited,
+    proc, dir, db, tokenFile, apiSocket, httpPort: http, wsPort: ws, exited,
     get log() { return log; },
     base: `http://127.0.0.1:${http}`,
     wsUrl: `ws://127.0.0.1:${ws}/ws/browser`,
@@ -77,7 +81,9 @@ export const tool = (d, name, params = {}, opts = {}) =>
   api(d, `/api/tools/${name}`, { body: params, ...opts });
 
 // A scripted browser. `answer(cmd, peer)` decides what to do with each command; by default it
-// answers at once with success and a page that names the command's target.
+// answers at once with success and a page that names the command's target. It speaks protocol 2:
+// it waits for the daemon's challenge, proves the token in its hello and checks the welcome's proof
+// (`peer.challenge` is the daemon's nonce; with hello: false the test says hello itself, if at all).
 export async function connectPeer(d, { clientId = 'peer-1', token = d.token, origin = EXT_ORIGIN, answer, hello = true } = {}) {
   const ws = new WebSocket(d.wsUrl, { headers: origin ? { Origin: origin } : {} });
   const peer = {
@@ -118,10 +124,16 @@ export async function connectPeer(d, { clientId = 'peer-1', token = d.token, ori
     ws.on('error', reject);
     ws.on('unexpected-response', (req, res) => reject(Object.assign(new Error(`handshake refused: ${res.statusCode}`), { statusCode: res.statusCode })));
   });
+  const ch = await Promise.race([peer.next('challenge'), peer.closedPromise]);
+  if (ch.code) throw Object.assign(new Error(`closed ${ch.code} ${ch.reason} before the challenge`), ch);
+  peer.challenge = ch.data.nonce;
   if (hello) {
-    peer.send('hello', { clientId, token, browser: 'Scripted', browserVersion: '1.0', extensionVersion: '1.0', capabilities: ['open_url', 'click', 'type', 'get_page'] });
+    const data = helloFor(peer.challenge, token, { clientId, browser: 'Scripted', browserVersion: '1.0', extensionVersion: '1.0', capabilities: ['open_url', 'click', 'type', 'get_page'] });
+    peer.send('hello', data);
     const first = await Promise.race([peer.next('welcome'), peer.closedPromise]);
     if (first.code) throw Object.assign(new Error(`closed ${first.code} ${first.reason}`), first);
+    if (!welcomeOk(first.data, token, peer.challenge, data.nonce)) throw new Error('the welcome does not prove the token');
+    peer.welcome = first.data;
   }
   return peer;
 }
