@@ -167,9 +167,14 @@ test('typed text is in no result, summary, call log or extension storage; a secr
   assert.match(secret.page.markdown, /\[input text "PIN" filled e\d+\]/);
   r = await env.call('browser_get_page', {});
   assert.match(r.page.markdown, /\[input text "PIN" filled e\d+\]/);
+  // Text typed into a select that has no such option: the error does not repeat it.
+  const size = marker('SIZE');
+  const wrong = await env.call('browser_type', { target: 'Size', text: size });
+  assert.equal(wrong.status, 'error');
+  assert.match(wrong.result.error, /has no option matching the text typed\. Options: "Small", "Large"/);
 
-  for (const s of [nick, pin]) {
-    for (const a of [normal, secret]) {
+  for (const s of [nick, pin, size]) {
+    for (const a of [normal, secret, wrong]) {
       assert.ok(!JSON.stringify(a.result).includes(s), `result of a type call contains ${s}: ${JSON.stringify(a.result)}`);
       assert.ok(!a.summary.includes(s), `summary contains ${s}: ${a.summary}`);
     }

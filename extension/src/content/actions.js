@@ -222,7 +222,7 @@ export function type(el, text, { clear = false, submit = false } = {}) {
     setChecked(el, want);
     checkedWord = want ? 'Checked' : 'Unchecked';
   } else if (el.tagName === 'SELECT') {
-    return selectOption(el, text);
+    return selectOption(el, text, { typed: true });
   } else if (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA') {
     if (el.readOnly) throw new Error(`${desc} is read-only`);
     if (inputType(el) === 'file') throw new Error(`${desc} is a file input; uploading files is not supported`);
@@ -241,7 +241,8 @@ export function type(el, text, { clear = false, submit = false } = {}) {
   return { message: `${what}${submit ? ' and pressed Enter' : ''}${note ? ' (' + note + ')' : ''}`, desc };
 }
 
-export function selectOption(el, value) {
+// typed: the value is text given to `type`, which no message may repeat.
+export function selectOption(el, value, { typed = false } = {}) {
   if (el.tagName !== 'SELECT') {
     const inner = el.querySelector?.('select');
     if (inner) el = inner;
@@ -255,9 +256,10 @@ export function selectOption(el, value) {
     opts.find((o) => norm(o.label || o.textContent).toLowerCase() === nv) ||
     opts.find((o) => norm(o.label || o.textContent).toLowerCase().includes(nv) && nv);
   if (!opt) {
-    throw new Error(`${describe(el)} has no option "${v}". Options: ${opts.slice(0, 20).map((o) => JSON.stringify(norm(o.label || o.textContent))).join(', ')}`);
+    const what = typed ? 'matching the text typed' : `"${v}"`;
+    throw new Error(`${describe(el)} has no option ${what}. Options: ${opts.slice(0, 20).map((o) => JSON.stringify(norm(o.label || o.textContent))).join(', ')}`);
   }
-  if (opt.disabled) throw new Error(`option "${norm(opt.textContent)}" is disabled`);
+  if (opt.disabled) throw new Error(`option "${norm(opt.textContent)}" of ${describe(el)} is disabled`);
   setSelect(el, opt);
   return { message: `Selected "${selectedText(el)}" in ${describe(el)}` };
 }

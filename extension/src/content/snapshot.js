@@ -89,9 +89,11 @@ function invisible(el, st) {
   return false;
 }
 
-// The element's own text cannot be seen: font-size 0, or pushed away by a large negative text-indent.
+// The element's own text cannot be seen: font-size 0, or pushed out of its clipping box by a large
+// negative text-indent (the image-replacement trick; text-indent is read only for clipping boxes).
 function mutedText(st) {
-  return st.fontSize === '0px' || parseFloat(st.textIndent) < -999;
+  if (st.fontSize === '0px') return true;
+  return st.overflowX !== 'visible' && parseFloat(st.textIndent) < -999;
 }
 
 // turndown's markdownEscapes, applied per text node as turndown does.
