@@ -349,11 +349,16 @@ async function queueFor(cmd) {
   return { key: `tab:${t.id}`, cmd: { ...cmd, tabId: t.id } };
 }
 
+// Commands join their queues in the order they arrived (finding the active tab is asynchronous).
+let arrival = Promise.resolve();
+
 export async function handleCommand(cmd0) {
   const requestId = cmd0.requestId;
   if (typeof requestId !== 'string') return;
   const started = Date.now();
-  const { key, cmd } = await queueFor(cmd0);
+  const queued = arrival.then(() => queueFor(cmd0));
+  arrival = queued.catch(() => {});
+  const { key, cmd } = await queued;
   await serialize(key, async () => {
     const params = summarize(cmd0);
     await setLastCommand({ requestId, command: cmd.command, params, status: 'running', at: started });
