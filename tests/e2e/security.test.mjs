@@ -184,6 +184,7 @@ test('typed text is in no result, summary, call log or extension storage; a secr
     assert.ok(!JSON.stringify(stored).includes(s), `chrome.storage.session contains ${s}: ${JSON.stringify(stored.lastCommand)}`);
     const local = await env.browser.serviceWorker.evaluate(() => chrome.storage.local.get(null));
     assert.ok(!JSON.stringify(local).includes(s), `chrome.storage.local contains ${s}`);
+    if (env.daemon.output) assert.ok(!env.daemon.output().includes(s), `the daemon's log contains ${s}`);
   }
   // In the database the normal field's value is only in the stored pages (as the user saw it);
   // the secret one is in no byte of the file.
