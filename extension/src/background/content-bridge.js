@@ -8,7 +8,7 @@ export class PageError extends Error {}
 // fails with `unresponsive` set, and the tab is remembered as not answering until one call
 // into it succeeds again (so that the page capture after a failed action does not wait again).
 export const PAGE_CALL_MS = 5000;
-const OP_MS = { snapshot: 10_000 };
+const OP_MS = { snapshot: 15_000 };
 const unresponsive = new Map(); // tabId -> since (ms)
 
 export function isUnresponsive(tabId) {
@@ -17,6 +17,9 @@ export function isUnresponsive(tabId) {
 
 function budget(op, args) {
   if (op === 'quiet') return (Number(args.capMs) || 3000) + 2000;
+  // Typing sends several events per character: a long text gets more time (at most a minute).
+  const text = op === 'act' ? args.params?.text : null;
+  if (typeof text === 'string') return PAGE_CALL_MS + Math.min(55_000, 10 * text.length);
   return OP_MS[op] || PAGE_CALL_MS;
 }
 
