@@ -99,6 +99,15 @@ test('a navigation that fails is an error with its net:: code, and no page is st
   assert.ok(logged, 'the failed call is in the call log');
   assert.equal(logged.status, 'error');
 
+  // A click on a link whose navigation fails: an error with the code, not the error page as a page.
+  await open(`/sec-nav.html?port=${closed}`);
+  r = await env.call('browser_click', { target: 'Follow the broken link' });
+  assert.equal(r.http, 200);
+  assert.equal(r.status, 'error', JSON.stringify(r.result));
+  assert.match(r.result.error, new RegExp(`^Clicked \\[link "Follow the broken link" e\\d+\\], but loading http://127\\.0\\.0\\.1:${closed}/gone failed with net::ERR_CONNECTION_REFUSED`));
+  assert.equal(r.page, null);
+  assert.deepEqual(await pagesOf(r.request_id), []);
+
   // The tab is usable again afterwards.
   await open('/page2.html');
 });
