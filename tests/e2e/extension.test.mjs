@@ -202,8 +202,10 @@ test('same-origin and cross-origin iframes and an open shadow root are in the pa
   assert.match(md, /Shadow count: \*\*0\*\*|Shadow count: 0/);
   assert.match(md, /\[input text "Shadow search"[^\]]* e\d+\]/);
   // The cross-origin frame is read by a content script of its own, in place of its placeholder.
-  const foreign = md.match(/\[iframe "Foreign frame"\]\n\n([\s\S]*?)\n\n\[\/iframe\]/);
+  // Each frame's marker names its origin (the title is the page's to choose, the origin is not).
+  const foreign = md.match(/\[iframe "Foreign frame" origin=http:\/\/localhost:\d+\]\n\n([\s\S]*?)\n\n\[\/iframe\]/);
   assert.ok(foreign, md);
+  assert.match(md, /\[iframe "Inner frame" origin=http:\/\/127\.0\.0\.1:\d+\]/);
   assert.match(foreign[1], /^## Inside the frame/);
   assert.match(foreign[1], /\[button "Only in the foreign frame" e\d+\]/);
   assert.doesNotMatch(md, /⟦frame|not read|Pixel frame/);
@@ -216,8 +218,15 @@ test('same-origin and cross-origin iframes and an open shadow root are in the pa
   r = await env.call('browser_click', { target: foreign[1].match(/\[button "Press in frame" (e\d+)\]/)[1] });
   ok(r);
   assert.equal(pressed(r.page.markdown), 2);
-  // A description that only the cross-origin frame matches.
+  assert.match(r.result.message, /\(in an iframe of http:\/\/localhost:\d+\)/);
+  assert.match(r.result.frameOrigin, /^http:\/\/localhost:\d+$/);
+  // A description that only the cross-origin frame matches: refused, with the ref to use.
   r = await env.call('browser_click', { target: 'Only in the foreign frame' });
+  assert.equal(r.status, 'error');
+  assert.match(r.result.error, /only \[button "Only in the foreign frame" e\d+\] inside an iframe of http:\/\/localhost:\d+; actions inside another site's frame need the element's ref \(use e\d+\)/);
+  assert.doesNotMatch(r.page.markdown, /Foreign button was pressed/);
+  // By the ref it names, it works.
+  r = await env.call('browser_click', { target: r.result.error.match(/\(use (e\d+)\)/)[1] });
   ok(r);
   assert.match(r.page.markdown, /Foreign button was pressed/);
   // Still nothing where nothing matches: the top frame's answer, not some frame's.
@@ -295,7 +304,7 @@ test('scroll and press_key', async () => {
 test('open_url refuses javascript: URLs', async () => {
   const r = await env.call('browser_open_url', { url: 'javascript:alert(1)' });
   assert.equal(r.status, 'error');
-  assert.match(r.result.error, /only http, https and file/);
+  assert.match(r.result.error, /javascript:alert\(1\) was refused: only http and https URLs are opened/);
 });
 
 test('wait_for_page_info false: result without waiting for a page', async () => {

@@ -48,7 +48,9 @@ test('pair from the options page: paste the token, save, connected', async () =>
   assert.equal(await page.textContent('#access-state'), 'No site access yet');
   const r = await daemon.call('browser_open_url', { url: fixtures.base + '/page2.html', client_id: b.client_id });
   assert.equal(r.status, 'success'); // navigating needs no host access
-  assert.match(r.page.markdown, /no access to this site|Allow on all sites/);
+  // The page cannot be read: no page is sent (nothing fake is stored), the result says why.
+  assert.equal(r.page, null);
+  assert.match(r.result.message, /the page after it could not be read: .*(no access to this site|Allow on all sites)/);
   const c = await daemon.call('browser_click', { target: 'Back to start', client_id: b.client_id });
   assert.equal(c.status, 'error');
   assert.match(c.result.error, /no access to this site/);

@@ -4,9 +4,10 @@ import { send } from './connection.js';
 import { callContent, PageError } from './content-bridge.js';
 import { fillFrames, actAnywhere } from './frames.js';
 import { MAX_PAGE_CHARS } from '../shared/limits.js';
-import { NavTracker, settleAfterAction, waitLoaded, waitTabComplete, quiet } from './settle.js';
-import { listTabs, resolveTab, tabInfo, reportTabsSoon } from './tabs.js';
+import { NavTracker, settleAfterAction, waitLoaded, waitTabComplete, quiet, tabNavError, NAV_WINDOW_MS } from './settle.js';
+import { listTabs, resolveTab, reportTabsSoon } from './tabs.js';
 import { setLastCommand } from './state.js';
+import { refusal } from './url-policy.js';
 
 export const CAPABILITIES = ['open_url', 'click', 'type', 'press_key', 'scroll', 'select_option', 'back', 'forward',
   'reload', 'get_page', 'list_tabs', 'switch_tab', 'close_tab', 'screenshot', 'wait_for'];
@@ -14,9 +15,56 @@ export const CAPABILITIES = ['open_url', 'click', 'type', 'press_key', 'scroll',
 const PAGE_ACTIONS = new Set(['click', 'type', 'press_key', 'scroll', 'select_option']);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-class CommandError extends Error {}
+// A failed command. `extra`: pageTabId (the tab whose page to send), noPage (send none: there is
+// no true page to show, e.g. Chrome's error page), result (command data for the agent).
+class CommandError extends Error {
+  constructor(message, extra = {}) {
+    super(message);
+    Object.assign(this, extra);
+  }
+}
+
+// What a net:: error means, in words, for the common ones.
+const NET_WHY = {
+  'net::ERR_CONNECTION_REFUSED': 'the connection was refused: nothing accepts connections at that address',
+  'net::ERR_NAME_NOT_RESOLVED': 'the host name could not be resolved',
+  'net::ERR_NAME_RESOLUTION_FAILED': 'the host name could not be resolved',
+  'net::ERR_INTERNET_DISCONNECTED': 'the computer is offline',
+  'net::ERR_CONNECTION_TIMED_OUT': 'the connection timed out',
+  'net::ERR_TIMED_OUT': 'the request timed out',
+  'net::ERR_CONNECTION_RESET': 'the connection was reset',
+  'net::ERR_CONNECTION_CLOSED': 'the server closed the connection without an answer',
+  'net::ERR_EMPTY_RESPONSE': 'the server closed the connection without an answer',
+  'net::ERR_ADDRESS_UNREACHABLE': 'the address is unreachable',
+  'net::ERR_FILE_NOT_FOUND': 'the file does not exist',
+  'net::ERR_ACCESS_DENIED': 'access was denied',
+  'net::ERR_TOO_MANY_REDIRECTS': 'the page redirects in a loop',
+  'net::ERR_BLOCKED_BY_CLIENT': 'the browser blocked the request',
+  'net::ERR_BLOCKED_BY_RESPONSE': 'the site does not allow the page to be shown this way',
+  'net::ERR_UNSAFE_PORT': 'the browser does not connect to that port',
+  'net::ERR_INVALID_URL': 'the URL is not valid',
+};
+
+function netSentence(url, code) {
+  let why = NET_WHY[code];
+  if (!why && /^net::ERR_(CERT|SSL)_/.test(code)) why = 'the site\'s certificate or TLS setup is not trusted';
+  return `loading ${url} failed with ${code}${why ? ` (${why})` : ''}`;
+}
+
+const upper = (t) => t.charAt(0).toUpperCase() + t.slice(1);
+
+// A navigation that failed: an error with the net:: code, and no page (the tab shows Chrome's
+// error page, not the site).
+function navError(url, code, tabId, before = '') {
+  const s = netSentence(url, code);
+  return new CommandError(before ? `${before}, but ${s}.` : `${upper(s)}.`, {
+    noPage: true, pageTabId: tabId, result: { tabId, url, netError: code },
+  });
+}
 
 // One command at a time per tab: settling two actions on one page at once would mix them up.
+// Each tab has its own queue, so a page that stopped answering (a JavaScript dialog) holds up
+// only the calls for that tab, and each of those for a bounded time (content-bridge.js).
 const tabQueues = new Map();
 function serialize(key, fn) {
   const prev = tabQueues.get(key) || Promise.resolve();
@@ -30,14 +78,19 @@ function isScriptableUrl(url) {
   return /^(https?|file|ftp):/i.test(url || '');
 }
 
-export async function pageInfo(tabId, requestId) {
+// The page of a tab as it is now: { page } or, when there is no true page to send (a closed tab,
+// Chrome's error page, a browser page, a page that does not answer), { why, netError? } —
+// never a placeholder text posing as the page.
+export async function readPage(tabId) {
   let tab;
   try { tab = await chrome.tabs.get(tabId); } catch { tab = null; }
-  const base = { tabId, url: tab?.url || '', title: tab?.title || '' };
-  if (requestId) base.requestId = requestId;
-  if (!tab) return { ...base, markdown: `(tab ${tabId} is closed)`, truncated: false };
+  if (!tab) return { why: `tab ${tabId} is closed` };
+  const base = { tabId, url: tab.url || '', title: tab.title || '' };
+  const failed = tabNavError(tabId);
+  if (failed) return { why: `the tab shows the browser's error page: ${netSentence(failed.url || tab.url, failed.error)}`, netError: failed.error, url: failed.url || tab.url };
+  if (tab.url === 'about:blank') return { page: { ...base, markdown: '', truncated: false } };
   if (!isScriptableUrl(tab.url)) {
-    return { ...base, markdown: `(this page, ${tab.url || 'an empty tab'}, is a browser page that extensions cannot read)`, truncated: false };
+    return { why: `this page (${tab.url || tab.pendingUrl || 'an empty tab'}) is a browser page that extensions cannot read` };
   }
   // A load still in progress (e.g. get_page right after the user clicked): wait for it, briefly.
   if (tab.status === 'loading') await waitTabComplete(tabId, Date.now() + 10_000);
@@ -48,13 +101,17 @@ export async function pageInfo(tabId, requestId) {
       if (snap.ok) break;
     } catch (e) {
       snap = { ok: false, error: e.message };
-      if (/no access|cannot be read/.test(e.message)) break;
+      if (e.unresponsive || /no access|cannot be read/.test(e.message)) break;
     }
     await sleep(300);
   }
-  if (!snap?.ok) return { ...base, markdown: `(the page could not be read: ${snap?.error || 'unknown error'})`, truncated: false };
+  if (!snap?.ok) {
+    const again = tabNavError(tabId); // the page failed to load meanwhile
+    if (again) return { why: `the tab shows the browser's error page: ${netSentence(again.url || tab.url, again.error)}`, netError: again.error, url: again.url || tab.url };
+    return { why: `the page could not be read: ${snap?.error || 'unknown error'}` };
+  }
   const f = await fillFrames(tabId, snap, MAX_PAGE_CHARS);
-  return { ...base, url: snap.url || base.url, title: snap.title ?? base.title, markdown: f.markdown, truncated: !!(snap.truncated || f.truncated) };
+  return { page: { ...base, url: snap.url || base.url, title: snap.title ?? base.title, markdown: f.markdown, truncated: !!(snap.truncated || f.truncated) } };
 }
 
 function pngSize(b64) {
@@ -83,9 +140,9 @@ function validUrl(u) {
   if (!/^[a-z][a-z0-9+.-]*:/i.test(s)) s = (/^(localhost|127\.|\[::1\])/.test(s) ? 'http://' : 'https://') + s;
   let parsed;
   try { parsed = new URL(s); } catch { throw new CommandError(`not a valid URL: ${u}`); }
-  if (!/^(https?|file|ftp):$/.test(parsed.protocol) && parsed.href !== 'about:blank') {
-    throw new CommandError(`only http, https and file URLs can be opened (got ${parsed.protocol})`);
-  }
+  if (/^https?:$/.test(parsed.protocol) && /\s/.test(s)) throw new CommandError(`not a valid URL: ${u}`);
+  const no = refusal(parsed.href);
+  if (no) throw new CommandError(upper(no) + '.');
   return parsed.href;
 }
 
@@ -121,6 +178,8 @@ async function execute(cmd) {
       const base = await resolveTab(null).catch(() => null);
       const tab = await chrome.tabs.create({ url, active: true, ...(base ? { windowId: base.windowId } : {}) });
       await waitTabComplete(tab.id, Date.now() + 20_000);
+      const failed = tabNavError(tab.id);
+      if (failed) throw navError(url, failed.error, tab.id);
       if (needsPage) await quiet(tab.id);
       return { message: `Opened ${url} in a new tab (${tab.id})`, result: { tabId: tab.id }, pageTabId: tab.id };
     }
@@ -133,9 +192,8 @@ async function execute(cmd) {
       while (!tracker.started && !tracker.sameDoc && Date.now() - t0 < 2000) await tracker.changed(200);
       if (tracker.started) await waitLoaded(tracker, deadline);
       else await waitTabComplete(tab.id, deadline);
-      if (tracker.error && tracker.error !== 'net::ERR_ABORTED') {
-        return { message: `Opened ${url} but loading failed: ${tracker.error}`, result: { tabId: tab.id }, pageTabId: tab.id, warn: tracker.error };
-      }
+      const code = tracker.error && tracker.error !== 'net::ERR_ABORTED' ? tracker.error : !tracker.started ? tabNavError(tab.id)?.error : null;
+      if (code) throw navError(url, code, tab.id);
     } finally { tracker.stop(); }
     if (needsPage) await quiet(tab.id);
     return { message: `Opened ${url}`, result: { tabId: tab.id }, pageTabId: tab.id };
@@ -187,6 +245,8 @@ async function execute(cmd) {
       else await historyGo(tab, c === 'back' ? -1 : 1);
       const pageTabId = await settleAfterAction(tracker, { navWindowMs: 1500 });
       const t = await chrome.tabs.get(pageTabId).catch(() => null);
+      const failed = tabNavError(pageTabId);
+      if (failed) throw navError(failed.url || t?.url || '', failed.error, pageTabId, c === 'reload' ? 'Reloaded' : c === 'back' ? 'Went back' : 'Went forward');
       return { message: `${c === 'reload' ? 'Reloaded' : c === 'back' ? 'Went back to' : 'Went forward to'} ${t?.url || ''}`.trim(), result: { tabId: pageTabId }, pageTabId };
     } finally { tracker.stop(); }
   }
@@ -235,10 +295,20 @@ async function execute(cmd) {
     const tracker = new NavTracker(tab.id);
     try {
       const r = await actAnywhere(tab.id, { command: c, params });
-      if (!r.ok) {
-        const err = new CommandError(r.error);
-        err.pageTabId = tab.id;
-        throw err;
+      if (!r.ok) throw new CommandError(r.error, { pageTabId: tab.id, noPage: !!r.unresponsive });
+      // A target=_blank link whose URL open_url would refuse (file:, data:, javascript: …): the
+      // extension does not open it, and a tab Chrome opened for it (left empty, as Chrome blocks
+      // such navigations from pages) is closed again, so the answer is the refusal, not a blank tab.
+      const no = r.newTabUrl ? refusal(r.newTabUrl) : null;
+      if (no) {
+        const t0 = Date.now();
+        while (tracker.newTabId == null && Date.now() - t0 < NAV_WINDOW_MS) await tracker.changed(NAV_WINDOW_MS - (Date.now() - t0));
+        if (tracker.newTabId != null) {
+          const nt = await chrome.tabs.get(tracker.newTabId).catch(() => null);
+          const u = nt ? nt.url || nt.pendingUrl || '' : '';
+          if (nt && !/^https?:/i.test(u)) await chrome.tabs.remove(nt.id).catch(() => {});
+        }
+        throw new CommandError(`${r.message}, but its link was not followed: ${no}.`, { pageTabId: tab.id, result: { tabId: tab.id, refusedUrl: String(r.newTabUrl).slice(0, 2000) } });
       }
       let pageTabId = tab.id;
       if (needsPage) {
@@ -246,14 +316,17 @@ async function execute(cmd) {
       } else {
         await sleep(50);
       }
-      // A target=_blank link that the popup blocker swallowed: open it ourselves.
+      // A target=_blank link that the popup blocker swallowed: open it ourselves (its URL passed
+      // the policy above: only what open_url would open).
       if (r.newTabUrl && tracker.newTabId == null && !tracker.started) {
         const nt = await chrome.tabs.create({ url: r.newTabUrl, active: true, openerTabId: tab.id, windowId: tab.windowId });
         await waitTabComplete(nt.id, Date.now() + 20_000);
         await quiet(nt.id);
         pageTabId = nt.id;
       }
-      const result = { tabId: pageTabId };
+      const failed = tracker.started || pageTabId !== tab.id ? tabNavError(pageTabId) : null;
+      if (failed) throw navError(failed.url, failed.error, pageTabId, r.message);
+      const result = { tabId: pageTabId, ...(r.frameOrigin ? { frameOrigin: r.frameOrigin } : {}) };
       let message = r.message;
       if (pageTabId !== tab.id) message += `; it opened tab ${pageTabId}`;
       return { message, result, pageTabId };
@@ -263,44 +336,82 @@ async function execute(cmd) {
   throw new CommandError(`unknown command "${c}" (supported: ${CAPABILITIES.join(', ')})`);
 }
 
-export async function handleCommand(cmd) {
-  const requestId = cmd.requestId;
+// The queue a command waits in: its tab's (the active tab's when it names none), or its own for
+// commands that touch no page (list_tabs, switch_tab, open_url in a new tab). Returns the key
+// and the command with the tab it was queued for filled in, so it acts on that same tab.
+async function queueFor(cmd) {
+  if (cmd.command === 'list_tabs' || cmd.command === 'switch_tab' || (cmd.command === 'open_url' && cmd.new_tab)) {
+    return { key: `misc:${cmd.requestId}`, cmd };
+  }
+  if (cmd.tabId != null) return { key: `tab:${cmd.tabId}`, cmd };
+  const t = await resolveTab(null).catch(() => null);
+  if (!t) return { key: `misc:${cmd.requestId}`, cmd };
+  return { key: `tab:${t.id}`, cmd: { ...cmd, tabId: t.id } };
+}
+
+// Commands join their queues in the order they arrived (finding the active tab is asynchronous).
+let arrival = Promise.resolve();
+
+export async function handleCommand(cmd0) {
+  const requestId = cmd0.requestId;
   if (typeof requestId !== 'string') return;
   const started = Date.now();
-  const key = cmd.tabId != null ? `tab:${cmd.tabId}` : ['open_url', 'list_tabs', 'switch_tab'].includes(cmd.command) ? `misc:${requestId}` : 'active';
+  const queued = arrival.then(() => queueFor(cmd0));
+  arrival = queued.catch(() => {});
+  const { key, cmd } = await queued;
   await serialize(key, async () => {
-    await setLastCommand({ requestId, command: cmd.command, params: summarize(cmd), status: 'running', at: started });
+    const params = summarize(cmd0);
+    await setLastCommand({ requestId, command: cmd.command, params, status: 'running', at: started });
     const wantPage = cmd.wait_for_page_info !== false;
-    let out;
+    let status = 'success', message, error = null, result = null, pageTabId = null, sendPage = wantPage, noPage = false;
     try {
-      out = await execute(cmd);
-      send('command_result', { requestId, status: 'success', message: out.message, ...(out.result ? { result: out.result } : {}) });
-      if ((wantPage || out.alwaysPage) && out.pageTabId != null) {
-        send('pageInfoUpdate', await pageInfo(out.pageTabId, requestId));
-      } else if (wantPage) {
-        send('pageInfoUpdate', { requestId, tabId: -1, url: '', title: '', markdown: '(no tab)', truncated: false });
-      }
-      await setLastCommand({ requestId, command: cmd.command, params: summarize(cmd), status: 'success', message: out.message, at: started, ms: Date.now() - started });
+      const out = await execute(cmd);
+      message = out.message;
+      result = out.result || null;
+      pageTabId = out.pageTabId;
+      sendPage = wantPage || !!out.alwaysPage;
     } catch (e) {
-      const msg = e && e.message ? e.message : String(e);
-      send('command_result', { requestId, status: 'error', message: `${cmd.command} failed`, error: msg });
-      // The page too (the daemon waits for it; it shows the agent what is there).
-      if (wantPage) {
-        let tabId = e.pageTabId;
-        if (tabId == null) tabId = (await resolveTab(cmd.tabId).catch(() => null))?.id;
-        if (tabId != null) send('pageInfoUpdate', await pageInfo(tabId, requestId));
-        else send('pageInfoUpdate', { requestId, tabId: -1, url: '', title: '', markdown: '(no tab)', truncated: false });
-      }
-      await setLastCommand({ requestId, command: cmd.command, params: summarize(cmd), status: 'error', message: msg, at: started, ms: Date.now() - started });
+      status = 'error';
+      message = `${cmd.command} failed`;
+      error = e && e.message ? e.message : String(e);
+      result = e?.result || null;
+      noPage = !!(e?.noPage || e?.unresponsive);
+      pageTabId = e?.pageTabId;
+      if (pageTabId == null && !noPage && wantPage) pageTabId = (await resolveTab(cmd.tabId).catch(() => null))?.id;
     }
+    // The page (the daemon waits for it; after a failure it shows the agent what is there) —
+    // or, when there is no true page, none, and the result says so with pageFollows: false.
+    let page = null;
+    if (sendPage && !noPage && pageTabId != null) {
+      const got = await readPage(pageTabId);
+      page = got.page || null;
+      if (!page && status === 'success') {
+        if (cmd.command === 'get_page') {
+          status = 'error';
+          message = 'get_page failed';
+          error = upper(got.why) + '.';
+          if (got.netError) result = { ...(result || {}), netError: got.netError, url: got.url };
+        } else {
+          message += ` (the page after it could not be read: ${got.why})`;
+        }
+      }
+    }
+    const data = { requestId, status, message };
+    if (error !== null) data.error = error;
+    if (result) data.result = result;
+    if (sendPage && !page) data.pageFollows = false;
+    send('command_result', data);
+    if (page) send('pageInfoUpdate', { requestId, ...page });
+    await setLastCommand({ requestId, command: cmd.command, params, status, message: error ?? message, at: started, ms: Date.now() - started });
   });
 }
 
+// The command as the popup shows it: never the text typed (it may be a password).
 function summarize(cmd) {
   const p = {};
   for (const [k, v] of Object.entries(cmd)) {
     if (['requestId', 'command'].includes(k)) continue;
-    p[k] = k === 'text' && typeof v === 'string' ? (v.length > 40 ? v.slice(0, 39) + '…' : v) : v;
+    p[k] = k === 'text' && typeof v === 'string' ? `(${v.length} character${v.length === 1 ? '' : 's'})` : v;
   }
   return p;
 }

@@ -3,6 +3,39 @@ const NO_ACCESS_HINT = 'Browser Bridge has no access to this site: open the exte
 
 export class PageError extends Error {}
 
+// No call into a page waits forever: a page blocked by a JavaScript dialog (alert, confirm,
+// prompt) or a busy loop never answers executeScript. Each op gets a budget; past it the call
+// fails with `unresponsive` set, and the tab is remembered as not answering until one call
+// into it succeeds again (so that the page capture after a failed action does not wait again).
+export const PAGE_CALL_MS = 5000;
+const OP_MS = { snapshot: 15_000 };
+const unresponsive = new Map(); // tabId -> since (ms)
+
+export function isUnresponsive(tabId) {
+  return unresponsive.has(tabId);
+}
+
+function budget(op, args) {
+  if (op === 'quiet') return (Number(args.capMs) || 3000) + 2000;
+  // Typing sends several events per character: a long text gets more time (at most a minute).
+  const text = op === 'act' ? args.params?.text : null;
+  if (typeof text === 'string') return PAGE_CALL_MS + Math.min(55_000, 10 * text.length);
+  return OP_MS[op] || PAGE_CALL_MS;
+}
+
+function withTimeout(promise, ms, tabId) {
+  let timer;
+  const t = new Promise((_, reject) => {
+    timer = setTimeout(() => {
+      unresponsive.set(tabId, Date.now());
+      const e = new PageError(`the page did not answer within ${ms} ms (a JavaScript dialog may be open)`);
+      e.unresponsive = true;
+      reject(e);
+    }, ms);
+  });
+  return Promise.race([promise, t]).finally(() => clearTimeout(timer));
+}
+
 function explain(e, url = '') {
   const m = String(e && e.message ? e.message : e);
   if (/Cannot access|cannot be scripted|Missing host permission|permission/i.test(m)) {
@@ -45,14 +78,19 @@ export async function callFrame(tabId, frameId, op, args = {}) {
   });
   let res;
   try {
-    res = await exec();
-    if (res?.[0]?.result?.notInjected) {
-      await inject(tabId, frameId);
-      res = await exec();
-    }
+    res = await withTimeout((async () => {
+      let out = await exec();
+      if (out?.[0]?.result?.notInjected) {
+        await inject(tabId, frameId);
+        out = await exec();
+      }
+      return out;
+    })(), budget(op, args), tabId);
   } catch (e) {
+    if (e.unresponsive) throw e;
     throw new PageError(explain(e, url));
   }
+  unresponsive.delete(tabId);
   const r = res?.[0]?.result;
   if (!r) throw new PageError(`the page did not answer (it may be navigating)`);
   if (r.refCounter > floor) {

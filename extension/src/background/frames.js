@@ -80,6 +80,8 @@ async function fill(tabId, frameId, snap, depth, state) {
   const ids = match(snap.frames || [], unreadable(state.all, frameId));
   for (const p of snap.frames || []) {
     const id = ids.get(p.k);
+    const frame = id === undefined ? null : state.all.find((f) => f.frameId === id);
+    const origin = originOf(frame?.url || p.src) ?? 'null';
     let text;
     if (id === undefined) {
       text = '(not read: the frame has not loaded)';
@@ -104,33 +106,52 @@ async function fill(tabId, frameId, snap, depth, state) {
         text = `(not read: ${e.message})`;
       }
     }
-    md = md.replace(token(p.k, snap.frameNonce), () => text);
+    // The marker names the frame's real origin (from the browser, not from the page).
+    const label = p.label ? ' ' + JSON.stringify(p.label) : '';
+    const block = `[iframe${label} origin=${origin}]\n\n${text}\n\n[/iframe]`;
+    md = md.replace(token(p.k, snap.frameNonce), () => block);
   }
   return md;
 }
 
+const isRef = (t) => /^\[?(?:ref\s*=\s*)?e\d+\]?$/i.test(String(t ?? '').trim());
+
 // Run a page action: in the top frame first (which also sees same-origin iframes), then in
-// the cross-origin frames. A ref is tried in every frame, as only its own frame knows it; a
-// described target only in the frames the agent was shown, so that a description matching
-// nothing visible never lands in some hidden third-party frame.
+// the cross-origin frames — by ref only. A ref is tried in every frame, as only its own frame
+// knows it, and it names exactly the element the agent saw (with the frame's origin around it).
+// A description or selector is never carried out in another origin's frame: a frame's title is
+// the page's to choose, and a description that happens to match there (a card number typed into
+// an advert) must not be acted on. When it matches only in a frame the agent was shown, the
+// error names the element, its frame's origin and its ref.
 export async function actAnywhere(tabId, args) {
   const first = await callContent(tabId, 'act', args);
   if (first.ok || !TRY_OTHER_FRAMES.has(first.code)) return first;
-  let ids;
-  if (first.code === 'stale_ref') {
+  const target = args.params?.target;
+  if (first.code === 'stale_ref' || isRef(target)) {
+    let ids;
     try {
       ids = (await chrome.webNavigation.getAllFrames({ tabId })).map((f) => f.frameId).filter((id) => id > 0);
     } catch {
       return first;
     }
-  } else {
-    ids = shown.get(tabId) || [];
+    for (const id of ids.slice(0, MAX_FRAMES)) {
+      let r;
+      try { r = await callFrame(tabId, id, 'act', args); } catch { continue; }
+      if (r.ok) return r;
+      if (!TRY_OTHER_FRAMES.has(r.code)) return r; // found there, but it failed: that is the answer
+    }
+    return first;
   }
-  for (const id of ids.slice(0, MAX_FRAMES)) {
+  if (target == null || target === '') return first;
+  for (const id of (shown.get(tabId) || []).slice(0, MAX_FRAMES)) {
     let r;
-    try { r = await callFrame(tabId, id, 'act', args); } catch { continue; }
-    if (r.ok) return r;
-    if (!TRY_OTHER_FRAMES.has(r.code)) return r; // found there, but it failed: that is the answer
+    try { r = await callFrame(tabId, id, 'locate', { target, command: args.command }); } catch { continue; }
+    if (!r.ok) continue;
+    return {
+      ok: false, code: 'cross_origin_frame',
+      error: `${JSON.stringify(String(target))} matches nothing in the page itself, only ${r.desc} inside an iframe of ${r.origin}; ` +
+        `actions inside another site's frame need the element's ref (use ${r.desc.match(/\b(e\d+)\]$/)?.[1] || 'its ref'}), not a description`,
+    };
   }
   return first;
 }

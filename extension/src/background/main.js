@@ -3,13 +3,15 @@ import * as conn from './connection.js';
 import { handleCommand, CAPABILITIES } from './commands.js';
 import { installNavListeners } from './settle.js';
 import { installTabListeners, reportTabsNow } from './tabs.js';
+import { setPolicyFromWelcome } from './url-policy.js';
 
 const ALARM = 'browser-bridge-keepalive';
 
 conn.init({
   capabilities: CAPABILITIES,
   onCommand: (cmd) => { handleCommand(cmd).catch((e) => console.error('[browser-bridge] command failed', e)); },
-  onWelcome: () => { reportTabsNow(); },
+  // welcome.allowFileUrls: whether file: URLs may be opened (the daemon's allow_file_urls).
+  onWelcome: (data) => { setPolicyFromWelcome(data); reportTabsNow(); },
 });
 
 // Listeners must be registered synchronously at the top level.

@@ -10,7 +10,23 @@ export const NAV_TIMEOUT_MS = 20_000; // give up waiting for a load after this
 export const QUIET_MS = 250;
 export const QUIET_CAP_MS = 3000;
 
+// The last failed main-frame navigation of each tab ({error, url}), until the next one starts:
+// a tab that shows Chrome's error page holds no page of the site, only this error.
+const navErrors = new Map();
+
+export function tabNavError(tabId) {
+  return navErrors.get(tabId) || null;
+}
+
+export function forgetNavError(tabId) {
+  navErrors.delete(tabId);
+}
+
 function dispatch(kind, d) {
+  if (d && d.frameId === 0) {
+    if (kind === 'start') navErrors.delete(d.tabId);
+    else if (kind === 'error' && d.error && d.error !== 'net::ERR_ABORTED') navErrors.set(d.tabId, { error: d.error, url: d.url });
+  }
   for (const t of trackers) t.on(kind, d);
 }
 // Registered at top level (see main.js) so the listeners exist whenever the worker runs.

@@ -1,6 +1,7 @@
 // The browser's tabs, as the daemon sees them; reported on welcome and on change.
 import { send, isConnected } from './connection.js';
 import { forgetTab } from './frames.js';
+import { forgetNavError } from './settle.js';
 
 export function tabInfo(t) {
   return { tabId: t.id, windowId: t.windowId, url: t.url || t.pendingUrl || '', title: t.title || '', active: !!t.active };
@@ -25,7 +26,7 @@ export async function reportTabsNow() {
 
 export function installTabListeners() {
   chrome.tabs.onCreated.addListener(() => reportTabsSoon());
-  chrome.tabs.onRemoved.addListener((id) => { forgetTab(id); reportTabsSoon(); });
+  chrome.tabs.onRemoved.addListener((id) => { forgetTab(id); forgetNavError(id); reportTabsSoon(); });
   chrome.tabs.onActivated.addListener(() => reportTabsSoon());
   chrome.tabs.onUpdated.addListener((id, info) => {
     if ('url' in info || 'title' in info || info.status === 'complete') reportTabsSoon();

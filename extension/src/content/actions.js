@@ -4,6 +4,7 @@
 import { winOf, isDisabled, isEditable, inputType, norm, isVisibleBox, allRoots } from './dom.js';
 import { describe } from './targeting.js';
 import { selectedText } from './describe.js';
+import { isSecret } from './secret.js';
 
 function scrollIntoView(el) {
   try {
@@ -201,18 +202,27 @@ function setSelect(sel, opt) {
   changeEvent(sel);
 }
 
+// The text typed never goes into the message (it is stored in the call log and shown in the
+// popup): only how many characters. Whether the field is secret is decided here, before the first
+// key reaches the page, and remembered (secret.js): a page that turns its password field into a
+// text field on keydown does not get the value shown afterwards.
 export function type(el, text, { clear = false, submit = false } = {}) {
   if (text == null) text = '';
   text = String(text);
+  isSecret(el);
   if (isDisabled(el)) throw new Error(`${describe(el)} is disabled`);
   const desc = describe(el);
+  let checkedWord = null;
   if (el.tagName === 'INPUT' && (inputType(el) === 'checkbox' || inputType(el) === 'radio')) {
     const want = !/^(false|off|no|0|unchecked|)$/i.test(text.trim());
     setChecked(el, want);
+    checkedWord = want ? 'Checked' : 'Unchecked';
   } else if (el.getAttribute?.('role') === 'checkbox' || el.getAttribute?.('role') === 'switch') {
-    setChecked(el, !/^(false|off|no|0|unchecked|)$/i.test(text.trim()));
+    const want = !/^(false|off|no|0|unchecked|)$/i.test(text.trim());
+    setChecked(el, want);
+    checkedWord = want ? 'Checked' : 'Unchecked';
   } else if (el.tagName === 'SELECT') {
-    return selectOption(el, text);
+    return selectOption(el, text, { typed: true });
   } else if (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA') {
     if (el.readOnly) throw new Error(`${desc} is read-only`);
     if (inputType(el) === 'file') throw new Error(`${desc} is a file input; uploading files is not supported`);
@@ -226,11 +236,13 @@ export function type(el, text, { clear = false, submit = false } = {}) {
   }
   let note = '';
   if (submit) note = pressEnter(el);
-  const shown = el.tagName === 'INPUT' && inputType(el) === 'password' ? `${text.length} characters` : JSON.stringify(text.length > 80 ? text.slice(0, 79) + '…' : text);
-  return { message: `Typed ${shown} into ${describe(el)}${submit ? ' and pressed Enter' : ''}${note ? ' (' + note + ')' : ''}`, desc };
+  const n = [...text].length;
+  const what = checkedWord ? `${checkedWord} ${describe(el)}` : `Typed ${n} character${n === 1 ? '' : 's'} into ${describe(el)}`;
+  return { message: `${what}${submit ? ' and pressed Enter' : ''}${note ? ' (' + note + ')' : ''}`, desc };
 }
 
-export function selectOption(el, value) {
+// typed: the value is text given to `type`, which no message may repeat.
+export function selectOption(el, value, { typed = false } = {}) {
   if (el.tagName !== 'SELECT') {
     const inner = el.querySelector?.('select');
     if (inner) el = inner;
@@ -244,9 +256,10 @@ export function selectOption(el, value) {
     opts.find((o) => norm(o.label || o.textContent).toLowerCase() === nv) ||
     opts.find((o) => norm(o.label || o.textContent).toLowerCase().includes(nv) && nv);
   if (!opt) {
-    throw new Error(`${describe(el)} has no option "${v}". Options: ${opts.slice(0, 20).map((o) => JSON.stringify(norm(o.label || o.textContent))).join(', ')}`);
+    const what = typed ? 'matching the text typed' : `"${v}"`;
+    throw new Error(`${describe(el)} has no option ${what}. Options: ${opts.slice(0, 20).map((o) => JSON.stringify(norm(o.label || o.textContent))).join(', ')}`);
   }
-  if (opt.disabled) throw new Error(`option "${norm(opt.textContent)}" is disabled`);
+  if (opt.disabled) throw new Error(`option "${norm(opt.textContent)}" of ${describe(el)} is disabled`);
   setSelect(el, opt);
   return { message: `Selected "${selectedText(el)}" in ${describe(el)}` };
 }

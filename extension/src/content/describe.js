@@ -1,20 +1,41 @@
 // The inline token for an interactive element, e.g. [button "Sign in" e13].
 import { nameOf, inputType, isDisabled, norm, clip } from './dom.js';
 import { refFor } from './refs.js';
+import { isSecret } from './secret.js';
 
 const q = (s) => '"' + String(s).replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n') + '"';
+
+// The name an element has from its attributes alone (not from its content).
+function ownName(el) {
+  const lb = el.getAttribute('aria-labelledby');
+  if (lb) {
+    const root = el.getRootNode();
+    const t = norm(lb.split(/\s+/).map((id) => (root.getElementById ? root.getElementById(id) : null)?.textContent || '').join(' '));
+    if (t) return clip(t);
+  }
+  return clip(norm(el.getAttribute('aria-label') || el.getAttribute('title') || el.getAttribute('placeholder') || el.getAttribute('data-placeholder')));
+}
 
 export function selectedText(sel) {
   const o = sel.selectedOptions?.[0];
   return o ? norm(o.label || o.textContent) : '';
 }
 
-// Parts without the brackets: ['button', '"Sign in"', 'disabled', 'e13']
-export function tokenParts(el, kind) {
+// A secret field shows only whether it holds something.
+const filled = (v) => (v ? 'filled' : 'empty');
+
+// Parts without the brackets: ['button', '"Sign in"', 'disabled', 'e13'].
+// values: false leaves out what fields hold (for action messages and errors, which are stored in
+// the call log and the popup and so must never carry typed text); the Markdown has values, except
+// of secret fields (secret.js), which show only filled/empty.
+export function tokenParts(el, kind, { values = true } = {}) {
   const ref = refFor(el);
-  const name = nameOf(el, kind);
-  const parts = [];
   const tag = el.tagName;
+  let name = nameOf(el, kind);
+  // An editable element's name defaults to its content: without values (or for a secret), only a
+  // name that is not its content.
+  if ((kind === 'editable' || (kind === 'input' && tag !== 'INPUT')) && (!values || isSecret(el))) name = ownName(el);
+  const parts = [];
   switch (kind) {
     case 'input': {
       const t = tag === 'INPUT' ? inputType(el) : (el.getAttribute('role') || 'text');
@@ -23,12 +44,14 @@ export function tokenParts(el, kind) {
       if (tag === 'INPUT') {
         const ph = norm(el.getAttribute('placeholder'));
         if (ph && ph !== name) parts.push('placeholder=' + q(clip(ph, 80)));
-        if (t === 'password') {
-          if (el.value) parts.push('filled'); // NEVER the value
-        } else if (el.value) {
+        if (isSecret(el)) {
+          parts.push(filled(el.value)); // NEVER the value
+        } else if (el.value && values) {
           parts.push('value=' + q(clip(el.value, 500)));
         }
-      } else {
+      } else if (isSecret(el)) {
+        parts.push(filled(norm(el.textContent)));
+      } else if (values) {
         const v = norm(el.getAttribute('aria-valuetext') || el.getAttribute('aria-valuenow') || el.textContent);
         if (v && v !== name) parts.push('value=' + q(clip(v, 500)));
       }
@@ -38,13 +61,16 @@ export function tokenParts(el, kind) {
     case 'textarea':
       parts.push('textarea');
       if (name) parts.push(q(name));
-      if (el.value) parts.push('value=' + q(clip(el.value, 1000)));
+      if (isSecret(el)) parts.push(filled(el.value));
+      else if (el.value && values) parts.push('value=' + q(clip(el.value, 1000)));
       break;
     case 'editable': {
       parts.push('editable');
-      if (name && name !== norm(el.innerText)) parts.push(q(name));
       const v = norm(el.innerText);
-      if (v) parts.push('value=' + q(clip(v, 1000)));
+      const secret = isSecret(el);
+      if (name && (secret || !values || name !== v)) parts.push(q(name));
+      if (secret) parts.push(filled(v));
+      else if (v && values) parts.push('value=' + q(clip(v, 1000)));
       break;
     }
     case 'select': {
@@ -84,7 +110,8 @@ export function tokenParts(el, kind) {
     case 'combobox':
       parts.push('combobox');
       if (name) parts.push(q(name));
-      if (el.value) parts.push('value=' + q(clip(el.value, 300)));
+      if (isSecret(el)) parts.push(filled(el.value));
+      else if (el.value && values) parts.push('value=' + q(clip(el.value, 300)));
       if (el.getAttribute('aria-expanded') === 'true') parts.push('expanded');
       break;
     case 'slider':
@@ -103,6 +130,6 @@ export function tokenParts(el, kind) {
   return parts;
 }
 
-export function token(el, kind) {
-  return '[' + tokenParts(el, kind).join(' ') + ']';
+export function token(el, kind, opts) {
+  return '[' + tokenParts(el, kind, opts).join(' ') + ']';
 }

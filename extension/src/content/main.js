@@ -8,33 +8,54 @@ import { findTarget, describe } from './targeting.js';
 import { click, type, pressKey, scroll, selectOption, checkPresence } from './actions.js';
 import { startObserving, waitQuiet } from './quiet.js';
 import { pruneRefs, raiseFloor, refCounter } from './refs.js';
+import { rememberPasswordFields } from './secret.js';
+
+const PURPOSE = { click: 'click', type: 'type', select_option: 'select', press_key: 'any', scroll: 'any' };
 
 async function act(command, p) {
   startObserving();
+  let el = null;
+  let r;
   switch (command) {
-    case 'click': {
-      const { el } = findTarget(p.target, 'click');
-      return click(el);
-    }
-    case 'type': {
-      const { el } = findTarget(p.target, 'type');
-      return type(el, p.text, { clear: !!p.clear, submit: !!p.submit });
-    }
-    case 'press_key': {
-      const el = p.target != null && p.target !== '' ? findTarget(p.target, 'any').el : (deepActive() || document.body);
-      return pressKey(el, p.key);
-    }
-    case 'scroll': {
-      const el = p.target != null && p.target !== '' ? findTarget(p.target, 'any').el : null;
-      return scroll(el, p.direction, p.amount);
-    }
-    case 'select_option': {
-      const { el } = findTarget(p.target, 'select');
-      return selectOption(el, p.value);
-    }
+    case 'click':
+      el = findTarget(p.target, 'click').el;
+      r = click(el);
+      break;
+    case 'type':
+      el = findTarget(p.target, 'type').el;
+      r = type(el, p.text, { clear: !!p.clear, submit: !!p.submit });
+      break;
+    case 'press_key':
+      el = p.target != null && p.target !== '' ? findTarget(p.target, 'any').el : (deepActive() || document.body);
+      r = pressKey(el, p.key);
+      break;
+    case 'scroll':
+      el = p.target != null && p.target !== '' ? findTarget(p.target, 'any').el : null;
+      r = scroll(el, p.direction, p.amount);
+      break;
+    case 'select_option':
+      el = findTarget(p.target, 'select').el;
+      r = selectOption(el, p.value);
+      break;
     default:
       throw new Error(`unknown page action ${command}`);
   }
+  // An element inside an iframe: say whose frame it is (its origin, which the page cannot fake).
+  const doc = el?.ownerDocument;
+  if (doc && (doc !== document || window !== window.top)) {
+    let origin = 'null';
+    try { origin = doc.defaultView?.location.origin || 'null'; } catch { /* ignore */ }
+    r.frameOrigin = origin;
+    r.message += ` (in an iframe of ${origin})`;
+  }
+  return r;
+}
+
+// Where a target would resolve, without acting: for the service worker to tell the agent that a
+// description matches in a cross-origin frame and which ref to use there.
+function locate(target, command) {
+  const { el } = findTarget(target, PURPOSE[command] || 'any');
+  return { desc: describe(el), origin: location.origin };
 }
 
 function deepActive() {
@@ -51,6 +72,7 @@ function deepActive() {
 
 async function run(op, args = {}, refFloor = 0) {
   raiseFloor(refFloor);
+  rememberPasswordFields(document);
   const r = await run1(op, args);
   r.refCounter = refCounter();
   return r;
@@ -65,6 +87,7 @@ async function run1(op, args) {
       case 'quiet': return { ok: true, ...(await waitQuiet(args.quietMs, args.capMs)) };
       case 'history': history.go(args.delta); return { ok: true };
       case 'check': return { ok: true, present: checkPresence(args) };
+      case 'locate': return { ok: true, ...locate(args.target, args.command) };
       case 'describe': return { ok: true, text: describe(findTarget(args.target).el) };
       default: return { ok: false, error: `unknown op ${op}` };
     }

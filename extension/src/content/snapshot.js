@@ -5,7 +5,7 @@
 // produced for the same content (same rules, same escaping, same whitespace
 // collapsing); see extension/README.md ("Snapshot speed") for why it no longer goes
 // through turndown.
-import { controlKind, isRendered, styleOf, frameDoc, norm, nameOf, clip } from './dom.js';
+import { controlKind, isRendered, styleOf, frameDoc, norm, nameOf, clip, winOf } from './dom.js';
 import { token, tokenParts } from './describe.js';
 import { refFor } from './refs.js';
 import { MAX_PAGE_CHARS } from '../shared/limits.js';
@@ -23,6 +23,78 @@ const BLOCK_DISPLAY = /^(block|flex|grid|list-item|table|flow-root|table-row|tab
 const ATOMIC_KINDS = new Set(['button', 'input', 'textarea', 'select', 'checkbox', 'radio', 'combobox', 'slider', 'editable', 'tab', 'option', 'menuitem', 'treeitem']);
 const NESTED_KEEP = new Set(['input', 'textarea', 'select', 'checkbox', 'radio', 'editable', 'combobox', 'slider']);
 const SVG_NS = 'http://www.w3.org/2000/svg';
+// Form controls keep their token even when drawn invisible (a styled checkbox over an opacity:0
+// native one, a visually hidden input with a visible label): their name is their label's.
+const FORM_TAGS = new Set(['INPUT', 'SELECT', 'TEXTAREA']);
+
+// ---- what a sighted user cannot see ------------------------------------------------------------
+// Text that is rendered but invisible is the usual way to show a prompt injection to the agent
+// and not to the user. These checks use the computed style the walk reads anyway, and a layout
+// box only for positioned or clipping elements.
+
+// clip: rect(t, r, b, l) with no area (the .sr-only / .visually-hidden pattern).
+function zeroClip(clipValue) {
+  const m = clipValue.match(/^rect\(([^)]*)\)$/);
+  if (!m) return false;
+  const v = m[1].split(/[\s,]+/).filter(Boolean).map((x) => (x === 'auto' ? NaN : parseFloat(x)));
+  if (v.length !== 4) return false;
+  const [t, r, b, l] = v;
+  return (r - l <= 1) || (b - t <= 1);
+}
+
+// clip-path: inset(…) that leaves nothing, or a circle/ellipse of radius 0.
+function emptyClipPath(cp) {
+  let m = cp.match(/^inset\(([^)]*)\)/);
+  if (m) {
+    const parts = m[1].split(/\s+round\s+/)[0].trim().split(/\s+/).map((x) => (x.endsWith('%') ? parseFloat(x) : NaN));
+    if (!parts.length || parts.some((x) => Number.isNaN(x))) return false;
+    const [t, r = t, b = t, l = r] = parts;
+    return t + b >= 100 || l + r >= 100;
+  }
+  m = cp.match(/^(circle|ellipse)\(\s*0(px|%)?[\s)]/);
+  return !!m;
+}
+
+// A transform that flattens the element to nothing (scale(0), scaleX(0), rotateX(90deg)…).
+function flatTransform(tf) {
+  const m = tf.match(/^matrix(3d)?\(([^)]*)\)$/);
+  if (!m) return false;
+  const v = m[2].split(',').map(Number);
+  const [a, b, c, d] = m[1] ? [v[0], v[1], v[4], v[5]] : v;
+  return Math.abs(a * d - b * c) < 1e-6;
+}
+
+// Is the element (and so everything in it) invisible to a sighted user?
+function invisible(el, st) {
+  if (st.opacity === '0') return true;
+  if (el.getAttribute('aria-hidden') === 'true') return true;
+  if (st.display === 'contents') return false;
+  if (st.transform !== 'none' && flatTransform(st.transform)) return true;
+  if (st.clipPath !== 'none' && emptyClipPath(st.clipPath)) return true;
+  const pos = st.position;
+  const clipsOverflow = st.overflowX !== 'visible' || st.overflowY !== 'visible';
+  if (pos === 'static' && !clipsOverflow) return false;
+  if ((pos === 'absolute' || pos === 'fixed') && st.clip !== 'auto' && zeroClip(st.clip)) return true;
+  const r = el.getBoundingClientRect();
+  if (clipsOverflow && (r.width <= 1 || r.height <= 1)) return true;
+  if (pos !== 'static') {
+    // Moved where no scrolling reaches: left of or above the page (left: -9999px).
+    const W = winOf(el);
+    if (pos === 'fixed') {
+      if (r.right <= 0 || r.bottom <= 0 || r.left >= W.innerWidth || r.top >= W.innerHeight) return true;
+    } else if (r.right + W.scrollX <= 0 || r.bottom + W.scrollY <= 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// The element's own text cannot be seen: font-size 0, or pushed out of its clipping box by a large
+// negative text-indent (the image-replacement trick; text-indent is read only for clipping boxes).
+function mutedText(st) {
+  if (st.fontSize === '0px') return true;
+  return st.overflowX !== 'visible' && parseFloat(st.textIndent) < -999;
+}
 
 // turndown's markdownEscapes, applied per text node as turndown does.
 const ESCAPES = [[/\\/g, '\\\\'], [/\*/g, '\\*'], [/^-/g, '\\-'], [/^\+ /g, '\\+ '], [/^(=+)/g, '\\$1'],
@@ -63,8 +135,9 @@ class Writer {
     this.nodes = 0;
     this.maxNodes = maxNodes;
     this.overflow = false;
-    this.frames = []; // the cross-origin iframes left as placeholders: {k, src}
+    this.frames = []; // the cross-origin iframes left as placeholders: {k, src, label}
     this.nonce = '';
+    this.mute = false; // the text nodes of the current element are invisible (font-size 0 …)
   }
 
   raw(s) {
@@ -132,7 +205,7 @@ class Writer {
   walk(node, clickAnc) {
     if (this.nodes++ > this.maxNodes) { this.overflow = true; return; }
     const nt = node.nodeType;
-    if (nt === 3) { if (node.data) this.text(node.data); return; }
+    if (nt === 3) { if (node.data && !this.mute) this.text(node.data); return; }
     if (nt === 11) { for (let c = node.firstChild; c; c = c.nextSibling) this.walk(c, clickAnc); return; }
     if (nt !== 1) return;
     const el = node;
@@ -143,7 +216,14 @@ class Writer {
     // visibility:hidden hides the subtree unless a descendant sets visible again; rare — drop.
     if (!st || !isRendered(el, st)) return;
     if (tag === 'INPUT' && el.type === 'hidden') return;
+    if (!FORM_TAGS.has(tag) && invisible(el, st)) return;
+    const mute = this.mute;
+    this.mute = mutedText(st);
+    this.element(el, tag, st, clickAnc);
+    this.mute = mute;
+  }
 
+  element(el, tag, st, clickAnc) {
     let kind = controlKind(el, st);
     if (kind && clickAnc && !this.keepNested(el, kind, clickAnc)) kind = null;
 
@@ -306,6 +386,9 @@ class Writer {
     if (kind && kind !== 'link') { this.ctl(token(el, kind)); return; }
     const alt = norm(el.getAttribute('alt'));
     if (!alt) return; // decorative, or no description: nothing the agent can read
+    // A 1×1 (or smaller) image shows neither itself nor its alt text: its alt is not for the user.
+    const box = el.getBoundingClientRect();
+    if (box.width <= 1 || box.height <= 1) return;
     const src = safeUrl(el.currentSrc || el.src);
     const a = alt.replace(/([[\]])/g, '\\$1');
     this.raw(src && src.length < 500 ? `![${a}](${mdUrl(src)})` : `![${a}]`);
@@ -338,21 +421,21 @@ class Writer {
     }
     this.brk();
     if (d && d.body) {
-      this.raw(`[iframe${q}]`);
+      // The frame's origin is in its marker: the title is the page's to choose, the origin is not.
+      let origin = 'null';
+      try { origin = d.defaultView?.location.origin || 'null'; } catch { /* ignore */ }
+      this.raw(`[iframe${q} origin=${origin}]`);
       this.brk();
       this.walk(d.body, clickAnc);
       this.brk();
       this.raw('[/iframe]');
     } else {
       // This world cannot read another origin's document. The service worker snapshots that
-      // frame on its own and puts its Markdown where the placeholder stands (background/frames.js).
+      // frame on its own and puts the whole block — marker with the frame's real origin, its
+      // Markdown, end marker — where the placeholder stands (background/frames.js).
       const k = this.frames.length;
-      this.frames.push({ k, src: el.src || '' });
-      this.raw(`[iframe${q}]`);
-      this.brk();
+      this.frames.push({ k, src: el.src || '', label });
       this.raw(frameToken(k, this.nonce));
-      this.brk();
-      this.raw('[/iframe]');
     }
     this.brk();
   }

@@ -26,9 +26,11 @@ function kindOf(el) {
   return controlKind(el, styleOf(el));
 }
 
+// An element as action messages and errors show it: its token without what fields hold (these
+// sentences are stored in the call log and the popup, where typed text must never go).
 export function describe(el) {
   const k = kindOf(el);
-  if (k) return token(el, k);
+  if (k) return token(el, k, { values: false });
   const t = norm(el.innerText || el.textContent).slice(0, 60);
   return `[${el.tagName.toLowerCase()}${t ? ' "' + t.replace(/"/g, '\\"') + '"' : ''}]`;
 }

@@ -121,7 +121,7 @@ export async function startMockDaemon({ token = randomUUID(), httpPort = 0, wsPo
         ws: b.ws, result: null, page: null, done: false,
         check() {
           if (c.done) return;
-          if (c.result && (!wantPage || c.page || c.result.status === 'error' && c.page)) c.finish();
+          if (c.result && (!wantPage || c.page || c.result.pageFollows === false)) c.finish();
         },
         finish() {
           c.done = true; clearTimeout(c.timer);

@@ -1,0 +1,33 @@
+// Which fields hold secrets, so that their value never reaches the Markdown: a password field
+// (also after the page turned it into a text field: "show password", or a switch on keydown), a
+// field drawn with -webkit-text-security, and the autocomplete kinds for passwords, one-time
+// codes and payment cards. Once a field is seen as secret it stays secret for the life of the
+// document (a WeakSet in this isolated world, which the page cannot see or change).
+import { styleOf } from './dom.js';
+
+const secrets = new WeakSet();
+const SECRET_AUTOCOMPLETE = /^(current-password|new-password|one-time-code|cc-[a-z-]+)$/;
+
+function secretNow(el, st) {
+  if (el.tagName === 'INPUT' && (el.getAttribute('type') || '').toLowerCase() === 'password') return true;
+  const ac = el.getAttribute('autocomplete');
+  if (ac && ac.toLowerCase().split(/\s+/).some((t) => SECRET_AUTOCOMPLETE.test(t))) return true;
+  st = st || styleOf(el);
+  const ts = st && (st.webkitTextSecurity || st.getPropertyValue('-webkit-text-security'));
+  return !!ts && ts !== 'none';
+}
+
+// Is `el` a secret field (now, or at any moment we looked at it before)? Remembers the answer.
+export function isSecret(el, st) {
+  if (secrets.has(el)) return true;
+  if (secretNow(el, st)) { secrets.add(el); return true; }
+  return false;
+}
+
+// Remember the password fields of a document now (each call into the page does this first, so a
+// field the page turns into a text field later, even before it was ever shown, stays secret).
+export function rememberPasswordFields(doc = document) {
+  try {
+    for (const el of doc.querySelectorAll('input[type=password i]')) secrets.add(el);
+  } catch { /* ignore */ }
+}
