@@ -41,9 +41,10 @@ teardown(void)
 
 /* The page callback runs after commit: the row must be visible to a fresh connection by then. */
 static void
-on_page(json_t *page, int64_t id, void *arg)
+on_page(json_t *page, int64_t id, const char *error, void *arg)
 {
 	(void)arg;
+	ck_assert_ptr_null(error);
 	sqlite3 *db;
 	ck_assert_int_eq(sqlite3_open(db_path(), &db), SQLITE_OK);
 	sqlite3_stmt *st;
@@ -63,7 +64,7 @@ add(struct store *s, const char *url, const char *title, const char *md)
 {
 	json_t *p = json_pack("{s:s, s:s, s:s, s:s, s:s, s:i}", "url", url, "title", title, "markdown", md, "clientId",
 	                      "c1", "captured_at", "2026-01-01T00:00:00.000Z", "tabId", 3);
-	store_add_page(s, p, on_page, NULL);
+	store_add_page(s, p, 0, on_page, NULL);
 }
 
 START_TEST(pages_roundtrip)
@@ -109,11 +110,11 @@ START_TEST(pages_roundtrip)
 	h = store_history(s, &q, &bad, &err);
 	ck_assert_int_eq(json_array_size(json_object_get(h, "pages")), 1);
 	json_decref(h);
-	json_t *p = store_page(s, last_id);
+	json_t *p = store_page(s, last_id, &err);
 	ck_assert_str_eq(json_string_value(json_object_get(p, "markdown")), "# Gamma\n\nfox again, 登录");
 	ck_assert_int_eq(json_integer_value(json_object_get(p, "tab_id")), 3);
 	json_decref(p);
-	ck_assert_ptr_null(store_page(s, 9999));
+	ck_assert_ptr_null(store_page(s, 9999, &err));
 	store_close(s);
 }
 END_TEST
@@ -131,7 +132,7 @@ START_TEST(commands_and_reopen)
 	store_close(s);
 	s = store_open(db_path(), &o, &err);
 	ck_assert_ptr_nonnull(s);
-	json_t *c = store_commands(s, 10, 0);
+	json_t *c = store_commands(s, 10, 0, &err);
 	json_t *arr = json_object_get(c, "commands");
 	ck_assert_int_eq(json_array_size(arr), 1);
 	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(json_array_get(arr, 0), "params"), "target")),
@@ -177,7 +178,7 @@ START_TEST(retention_rows)
 	json_t *h = store_history(s, &q, &bad, &err);
 	ck_assert_int_le(json_array_size(json_object_get(h, "pages")), 110);
 	json_decref(h);
-	json_t *p = store_page(s, last_id);
+	json_t *p = store_page(s, last_id, &err);
 	ck_assert_ptr_nonnull(p);
 	json_decref(p);
 	store_close(s);
@@ -207,7 +208,7 @@ START_TEST(identical_pages_stored_once)
 	sqlite3_finalize(stmt);
 	sqlite3_close(db);
 	/* Every capture still reads back as its own page, and search finds all of them. */
-	json_t *p = store_page(s, last_id);
+	json_t *p = store_page(s, last_id, &err);
 	ck_assert_str_eq(json_string_value(json_object_get(p, "title")), "Other title");
 	json_decref(p);
 	struct store_query q = {"unchanged", NULL, 50, 0};
@@ -243,13 +244,14 @@ START_TEST(retention_days)
 	for (int i = 0; i < 3; i++) {
 		json_t *p = json_pack("{s:s, s:s, s:s, s:s, s:s}", "url", "http://old/", "title", "Old", "markdown",
 		                      i ? "old page" : "shared", "clientId", "c1", "captured_at", "2001-01-01T00:00:00.000Z");
-		store_add_page(s, p, on_page, NULL);
+		store_add_page(s, p, 0, on_page, NULL);
 	}
 	char now[32];
 	util_iso8601(util_now_ms(), now);
-	store_add_page(s, json_pack("{s:s, s:s, s:s, s:s, s:s}", "url", "https://new.example/", "title", "New", "markdown",
-	                            "shared", "clientId", "c1", "captured_at", now),
-	               on_page, NULL);
+	store_add_page(s,
+	               json_pack("{s:s, s:s, s:s, s:s, s:s}", "url", "https://new.example/", "title", "New", "markdown",
+	                         "shared", "clientId", "c1", "captured_at", now),
+	               0, on_page, NULL);
 	store_close(s);
 	/* Reopened with a 30-day limit: the 2001 pages go, content still used by a new page stays. */
 	o.retention_days = 30;
