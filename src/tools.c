@@ -391,9 +391,17 @@ summarize(const struct pending *p, const char *status, json_t *result, json_t *p
 		buf_adds(&b, p->attempt);
 		buf_adds(&b, ".");
 	} else if (outcome == HUB_STORE_FAILED) {
-		/* The browser did act; only the history failed. Say both, and why. */
-		buf_adds(&b, p->done);
-		buf_printf(&b, ", but the page after it could not be stored in the history, so it is not returned: %s.",
+		/* The browser did act (or tried); only the history failed. Say both, and why. */
+		const char *why = json_string_value(json_object_get(result, "error"));
+		if (strcmp(json_string_value(json_object_get(result, "status")) ?: "", "error") == 0) {
+			buf_adds(&b, "Could not ");
+			buf_adds(&b, p->attempt);
+			buf_printf(&b, " (%.300s), and the page after it", why ? why : "the browser reported an error");
+		} else {
+			buf_adds(&b, p->done);
+			buf_adds(&b, ", but the page after it");
+		}
+		buf_printf(&b, " could not be stored in the history, so it is not returned: %s.",
 		           p->store_error ? p->store_error : "the database cannot be written");
 	} else if (outcome == HUB_TIMEOUT && result == NULL) {
 		buf_printf(&b, "No answer from the browser within %ld ms while trying to ", timeout_ms);

@@ -5,11 +5,11 @@
 // committed row; otherwise it fails with 503 history_unavailable and says why.
 import { test, describe, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, execFileSync } from 'node:child_process';
+import { spawn, execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startDaemon, connectPeer, tool, api, sql } from './support/harness.mjs';
+import { startDaemon, connectPeer, tool, api, sql, BIN } from './support/harness.mjs';
 
 // Poll a condition (bounded): for states of another process we cannot be told about.
 async function waitFor(what, cond, timeoutMs = 20000) {
@@ -93,6 +93,13 @@ describe('store faults', () => {
       assert.match(late.body.message, /could not be stored/);
       assert.match(late.body.message, /locked by another process/);
       assert.equal(late.body.page, null);
+      // The CLI says the same and exits 1 (a failed request), not 3 (no browser).
+      const cli = await new Promise((resolve) => {
+        execFile(BIN, ['click', 'viacli', '--timeout', '1000', '--config', '/dev/null', '--token-file', d.tokenFile,
+          '--http', `127.0.0.1:${d.httpPort}`], (err, stdout, stderr) => resolve({ code: err ? err.code : 0, stderr }));
+      });
+      assert.equal(cli.code, 1, cli.stderr);
+      assert.match(cli.stderr, /could not be stored in the history.*locked by another process/);
       // A call with time to spare waits for the lock and then gets a committed id.
       const before = peer.commands.length;
       const waiting = tool(d, 'browser_click', { target: 'waiting', timeout_ms: 30000 });
@@ -103,11 +110,12 @@ describe('store faults', () => {
       assert.equal(ok.body.status, 'success');
       assert.equal(typeof ok.body.page.history_id, 'number');
       assertAllStored(d.db, [first.body.page.history_id, ok.body.page.history_id]);
-      // The call log lost nothing either: all three calls are in it (written after the lock).
-      await waitFor('the call log rows', () => rows(d.db, 'SELECT count(*) AS n FROM commands')[0].n >= 3);
+      // The call log lost nothing either: all four calls are in it (written after the lock).
+      await waitFor('the call log rows', () => rows(d.db, 'SELECT count(*) AS n FROM commands')[0].n >= 4);
       const logged = rows(d.db, 'SELECT status, error FROM commands ORDER BY id');
-      assert.deepEqual(logged.map((r) => r.status), ['success', 'error', 'success']);
+      assert.deepEqual(logged.map((r) => r.status), ['success', 'error', 'error', 'success']);
       assert.equal(logged[1].error, 'history_unavailable');
+      assert.equal(logged[2].error, 'history_unavailable');
     } finally {
       await sh.quit();
       peer.close();
