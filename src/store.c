@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sqlite3.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "limits.h"
@@ -19,6 +21,7 @@
 
 #define READERS_MAX 4
 #define WRITER_BUSY_MS 50   /* the writer's own busy wait per attempt; the retry loop does the rest */
+#define READER_NICE 10        /* history reads run at a lower priority than calls */
 #define FAULT_LOG_AFTER_MS 1000 /* a fault shorter than this (a checkpoint's moment) is not logged */
 #define PRUNE_EVERY_ROWS 1000
 #define PRUNE_EVERY_MS 60000
@@ -1043,6 +1046,9 @@ reader_main(void *arg)
 {
 	struct store *s = arg;
 	pthread_setname_np(pthread_self(), "bb-reader");
+	/* A long search yields the CPU to the threads that answer calls (Linux: nice is per thread). */
+	if (setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), READER_NICE) != 0)
+		log_debug("reader thread: cannot lower its priority: %s", strerror(errno));
 	pthread_mutex_lock(&s->lock);
 	for (;;) {
 		while (s->jhead == NULL && !s->jstopping)
