@@ -287,6 +287,7 @@ START_TEST(bad_path)
 	struct store *s = store_open("/proc/nope/h.db", &o, &err);
 	ck_assert_ptr_null(s);
 	ck_assert_ptr_nonnull(err);
+	ck_assert_ptr_nonnull(strstr(err, "No such file or directory")); /* the system's reason */
 	free(err);
 	store_close(NULL);
 }
