@@ -971,7 +971,9 @@ store_main(void *arg)
 				backoff = BB_STORE_RETRY_MAX_MS;
 			/* Keep what may still be written; give up what waited too long. */
 			int64_t now = util_mono_ms();
-			int stop_now = stop_deadline != 0 && now >= stop_deadline;
+			/* At shutdown only a lock is worth waiting for (briefly): a full disk or a moved file
+			 * will not mend itself in the seconds a stop may take. */
+			int stop_now = stop_deadline != 0 && (now >= stop_deadline || f != FAULT_LOCKED);
 			for (struct item *it = batch, *nx; it != NULL; it = nx) {
 				nx = it->next;
 				it->next = NULL;
@@ -1009,8 +1011,6 @@ store_main(void *arg)
 		if (f != FAULT_NONE) {
 			if (s->given_up_pages + s->given_up_rows > given_before && given_before == 0)
 				log_error("history: giving up rows that waited too long to be stored: %s", why);
-			if (stop_deadline != 0 && util_mono_ms() >= stop_deadline)
-				s->lost = 1;
 		}
 		if (f == FAULT_NONE) {
 			if (s->since_prune >= PRUNE_EVERY_ROWS ||
