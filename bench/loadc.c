@@ -1,6 +1,7 @@
 /* loadc: small HTTP load client for the Browser Bridge bench (keep-alive, HTTP/1.1).
  *
- *   loadc lat  HOST:PORT SECONDS            1 caller, POST browser_click back to back;
+ *   loadc lat  HOST:PORT SECONDS            1 caller, POST browser_click back to back (after
+ *                                            $WARMUP warm-up calls, default 200);
  *                                            prints p50/p99/mean in microseconds
  *   loadc get  HOST:PORT N PATH [PATH...]   N GETs round robin over PATHs, one connection;
  *                                            prints p50/p99 (history queries)
@@ -126,7 +127,8 @@ static double pct(double *v, size_t n, double p) { if (!n) return 0; size_t i = 
 static int mode_lat(double secs) {
     char req[2048]; int rl = build_post(req, sizeof req, "{\"target\":\"Login\"}");
     buf_t b = {0}; int fd = -1;
-    for (int i = 0; i < 200; i++) roundtrip(&fd, req, rl, &b, 0); /* warm up */
+    int warm = getenv("WARMUP") ? atoi(getenv("WARMUP")) : 200;
+    for (int i = 0; i < warm; i++) roundtrip(&fd, req, rl, &b, 0); /* warm up (WARMUP calls, default 200) */
     size_t cap = 1 << 20, n = 0, errs = 0; double *v = malloc(cap * sizeof *v);
     double end = now() + secs;
     while (n < cap) {

@@ -1060,7 +1060,9 @@ run_tool(const struct cli *o, struct tools *tt, const struct tool *t, json_t *pa
 		fputc('\n', stderr);
 	}
 	if (r.status != 200) {
-		rc = exit_for_http(r.status);
+		/* The browser did act but its page could not be stored: a failed request, not a missing browser. */
+		const char *code = json_string_value(json_object_get(ans, "error"));
+		rc = code && !strcmp(code, "history_unavailable") ? CLIENT_EXIT_TOOL_ERROR : exit_for_http(r.status);
 		goto fail;
 	}
 	if (status == NULL || strcmp(status, "success") != 0) {

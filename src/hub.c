@@ -235,6 +235,7 @@ hub_call_free(struct hub_call *c)
 		return;
 	free(c->client_id);
 	free(c->params);
+	free(c->store_error);
 	json_decref(c->result);
 	json_decref(c->page);
 	free(c);
@@ -531,8 +532,8 @@ hub_on_result(struct hub *h, struct hub_browser *b, json_t *data, char **err)
 	if (c != NULL && c->result == NULL) {
 		c->result = json_incref(data);
 		int no_page = json_is_false(json_object_get(data, "pageFollows"));
-		if (!c->wait_page || c->page != NULL || (no_page && !c->page_requested)) {
-			call_unlink(h, c, HUB_COMPLETE);
+		if (!c->wait_page || c->page != NULL || c->store_error != NULL || (no_page && !c->page_requested)) {
+			call_unlink(h, c, c->store_error != NULL ? HUB_STORE_FAILED : HUB_COMPLETE);
 			done = c;
 		}
 	}
@@ -541,12 +542,13 @@ hub_on_result(struct hub *h, struct hub_browser *b, json_t *data, char **err)
 	return c ? 0 : -1;
 }
 
-/* Publish the page event and attach the stored page to its call; runs on the store thread. */
+/* Publish the page event and attach the stored page to its call, or fail the call when the page
+ * could not be stored; runs on the store thread. */
 static void
-page_stored(json_t *page, int64_t id, void *arg)
+page_stored(json_t *page, int64_t id, const char *error, void *arg)
 {
 	struct hub *h = arg;
-	if (events_has_subscribers(h->events)) {
+	if (error == NULL && events_has_subscribers(h->events)) {
 		json_t *ev = json_pack("{s:I, s:O, s:O, s:O, s:O, s:O, s:O, s:I}", "id", (json_int_t)id,
 		                       "captured_at", json_object_get(page, "captured_at"), "client_id",
 		                       json_object_get(page, "clientId"), "tab_id",
@@ -566,10 +568,14 @@ page_stored(json_t *page, int64_t id, void *arg)
 	pthread_mutex_lock(&h->lock);
 	struct hub_call *c = hash_find(h, rid);
 	const char *cid = json_string_value(json_object_get(page, "clientId"));
-	if (c != NULL && c->page_requested && c->page == NULL && cid && strcmp(cid, c->client_id) == 0) {
-		c->page = json_incref(page);
+	if (c != NULL && c->page_requested && c->page == NULL && c->store_error == NULL && cid &&
+	    strcmp(cid, c->client_id) == 0) {
+		if (error == NULL)
+			c->page = json_incref(page); /* id 0 only without a store (tests) */
+		else
+			c->store_error = xstrdup(error);
 		if (c->result != NULL) {
-			call_unlink(h, c, HUB_COMPLETE);
+			call_unlink(h, c, error == NULL ? HUB_COMPLETE : HUB_STORE_FAILED);
 			done = c;
 		}
 	}
@@ -584,6 +590,7 @@ hub_on_page(struct hub *h, struct hub_browser *b, json_t *data, char **err)
 	char ts[32];
 	util_iso8601(util_now_ms(), ts);
 	int rc = 0;
+	int64_t keep_until = 0;
 	pthread_mutex_lock(&h->lock);
 	touch(h, b, 1);
 	json_object_set_new(data, "clientId", json_string(b->client_id));
@@ -594,13 +601,15 @@ hub_on_page(struct hub *h, struct hub_browser *b, json_t *data, char **err)
 			rc = -1;
 		else if (c->wait_page && !c->page_requested)
 			c->page_requested = 1;
+		if (c != NULL)
+			keep_until = c->deadline;
 	}
 	pthread_mutex_unlock(&h->lock);
 	json_incref(data);
 	if (h->store)
-		store_add_page(h->store, data, page_stored, h);
+		store_add_page(h->store, data, keep_until, page_stored, h);
 	else {
-		page_stored(data, 0, h);
+		page_stored(data, 0, NULL, h);
 		json_decref(data);
 	}
 	return rc;
@@ -677,18 +686,34 @@ hub_collect_writable(struct hub *h, void (*fn)(void *conn, void *arg), void *arg
 	pthread_mutex_unlock(&h->lock);
 }
 
-/* Time out every call whose deadline has passed; returns the next deadline, or -1 if none. */
+/* Time out every call whose deadline has passed; returns the next deadline, or -1 if none. A call
+ * whose page reached us but is still waiting for the database fails as HUB_STORE_FAILED with the
+ * store's reason, when it has one: the page did arrive, it could not be stored. */
 int64_t
 hub_expire(struct hub *h, int64_t now)
 {
 	struct hub_call *done = NULL, **tail = &done;
+	char *fault = NULL;
+	int fault_read = 0;
 	pthread_mutex_lock(&h->lock);
 	while (h->heap_len > 0 && h->heap[0]->deadline <= now) {
 		struct hub_call *c = h->heap[0];
-		call_unlink(h, c, HUB_TIMEOUT);
+		enum hub_outcome why = HUB_TIMEOUT;
+		if (c->page_requested && c->page == NULL && c->result != NULL && h->store != NULL) {
+			if (!fault_read) {
+				fault = store_fault(h->store); /* the store's own lock nests inside the hub's */
+				fault_read = 1;
+			}
+			if (fault != NULL && c->store_error == NULL) {
+				c->store_error = xstrdup(fault);
+				why = HUB_STORE_FAILED;
+			}
+		}
+		call_unlink(h, c, why);
 		*tail = c;
 		tail = &c->hnext;
 	}
+	free(fault);
 	int64_t next = h->heap_len > 0 ? h->heap[0]->deadline : -1;
 	pthread_mutex_unlock(&h->lock);
 	run_done(done);

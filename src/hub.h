@@ -26,7 +26,8 @@ enum hub_outcome {
 	HUB_COMPLETE,     /* the result (and the page, if asked for) arrived */
 	HUB_DISCONNECTED, /* the browser went away during the call */
 	HUB_TIMEOUT,      /* timeout_ms passed */
-	HUB_SHUTDOWN      /* the daemon is stopping */
+	HUB_SHUTDOWN,     /* the daemon is stopping */
+	HUB_STORE_FAILED  /* the browser answered, but its page could not be stored (store_error says why) */
 };
 
 enum hub_start_error {
@@ -55,6 +56,7 @@ struct hub_call {
 	json_t *result;      /* command_result data, or NULL */
 	json_t *page;        /* stored page (with history_id, captured_at), or NULL */
 	int page_requested;  /* a page for this call is on its way to the database */
+	char *store_error;   /* HUB_STORE_FAILED: why the page was not stored (one sentence) */
 	hub_call_fn done;
 	void *arg;
 	/* hub-private links */

@@ -80,6 +80,20 @@
 #define BB_STORE_BACKLOG_CHECK_MS 20
 /* Rows written per transaction, at most, by the store thread's group commit. */
 #define BB_STORE_BATCH_MAX 512
+/* While the database cannot be written (locked by another process, disk full, file moved), rows
+ * are kept and retried with backoff (from the first to the last figure, in ms); a row no call
+ * waits on any more is given up, with a log line, this long after it arrived. */
+#define BB_STORE_RETRY_FIRST_MS 5
+#define BB_STORE_RETRY_MAX_MS 200
+#define BB_STORE_KEEP_MS 120000
+/* At shutdown, how long rows still queued are retried before they are given up. */
+#define BB_STORE_SHUTDOWN_RETRY_MS 5000
+/* A reader that keeps the WAL from being checkpointed this long is logged (once per episode). */
+#define BB_STORE_READER_WARN_MS 5000
+/* The WAL file is cut back to this size whenever it starts over (PRAGMA journal_size_limit). */
+#define BB_STORE_WAL_LIMIT_BYTES (16 * 1024 * 1024)
+/* Threads that answer history reads off the event loop. */
+#define BB_STORE_READ_THREADS 2
 
 /* Unix socket of the HTTP API: the longest path sockaddr_un holds (with its NUL), and the backlog. */
 #define BB_UNIX_PATH_MAX 108

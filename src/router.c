@@ -223,6 +223,77 @@ query_long(struct rtr_req *req, const char *name, long min, long max, long dflt,
 	return -1;
 }
 
+/*
+ * History reads (search, a page, the call log, the database figures of /api/status) run on a store
+ * reader thread, never on the transport's: a slow full-text query there would stall every browser
+ * and every waiting call. What a read needs is copied first (the request's accessors belong to the
+ * transport's thread); the job answers through req->complete, which any thread may call.
+ */
+enum read_kind { READ_HISTORY, READ_PAGE, READ_COMMANDS, READ_STATUS };
+
+struct read_job {
+	struct router *r;
+	struct rtr_req *req;
+	enum read_kind kind;
+	char *q, *url;
+	long limit;
+	int64_t before, id;
+	int markdown;
+	json_t *status; /* READ_STATUS: the rest of the answer, made before */
+};
+
+/* Run one history read on a reader thread and answer it. */
+static void
+read_run(void *arg)
+{
+	struct read_job *j = arg;
+	struct rtr_req *req = j->req;
+	struct store *st = j->r->store;
+	char *err = NULL;
+	int bad = 0;
+	json_t *out = NULL;
+	if (j->kind == READ_HISTORY) {
+		struct store_query q = {j->q, j->url, j->limit, j->before};
+		out = store_history(st, &q, &bad, &err);
+	} else if (j->kind == READ_PAGE) {
+		out = store_page(st, j->id, &err);
+	} else if (j->kind == READ_COMMANDS) {
+		out = store_commands(st, j->limit, j->before, &err);
+	} else {
+		out = j->status;
+		json_object_set_new(out, "database", store_stats(st));
+	}
+	if (out == NULL && err == NULL) {
+		fail(req, 404, "not_found", "no page with that id (it may have been pruned by retention)");
+	} else if (out == NULL) {
+		fail(req, bad ? 400 : 503, bad ? "invalid_query" : "history_unavailable", err);
+	} else if (j->kind == READ_PAGE && j->markdown) {
+		struct rtr_resp *resp = xcalloc(1, sizeof *resp);
+		resp->status = 200;
+		resp->content_type = "text/markdown; charset=utf-8";
+		json_t *md = json_object_get(out, "markdown");
+		resp->body = xstrndup(json_string_value(md), json_string_length(md));
+		resp->len = json_string_length(md);
+		json_decref(out);
+		req->complete(req, resp);
+	} else {
+		req->complete(req, rtr_json(200, out));
+	}
+	free(err);
+	free(j->q);
+	free(j->url);
+	free(j);
+}
+
+/* Hand a read to the store's reader threads. */
+static void
+read_submit(struct router *r, struct rtr_req *req, struct read_job *j)
+{
+	j->r = r;
+	j->req = req;
+	store_submit(r->store, read_run, j);
+}
+
 /* GET /api/history. */
 static void
 route_history(struct router *r, struct rtr_req *req)
@@ -238,15 +309,13 @@ route_history(struct router *r, struct rtr_req *req)
 	}
 	if (q.url && *q.url == '\0')
 		q.url = NULL;
-	int bad = 0;
-	char *err = NULL;
-	json_t *out = store_history(r->store, &q, &bad, &err);
-	if (out == NULL) {
-		fail(req, bad ? 400 : 500, bad ? "invalid_query" : "database_error", err ? err : "query failed");
-		free(err);
-		return;
-	}
-	req->complete(req, rtr_json(200, out));
+	struct read_job *j = xcalloc(1, sizeof *j);
+	j->kind = READ_HISTORY;
+	j->q = q.q ? xstrdup(q.q) : NULL;
+	j->url = q.url ? xstrdup(q.url) : NULL;
+	j->limit = limit;
+	j->before = before;
+	read_submit(r, req, j);
 }
 
 /* GET /api/history/<id>, as JSON or (Accept: text/markdown) raw Markdown. */
@@ -258,24 +327,12 @@ route_page(struct router *r, struct rtr_req *req, const char *ids)
 		fail(req, 400, "invalid_params", "the page id must be a positive integer");
 		return;
 	}
-	json_t *p = store_page(r->store, id);
-	if (p == NULL) {
-		fail(req, 404, "not_found", "no page with that id (it may have been pruned by retention)");
-		return;
-	}
 	const char *accept = req->header(req, "Accept");
-	if (accept && strstr(accept, "text/markdown")) {
-		struct rtr_resp *resp = xcalloc(1, sizeof *resp);
-		resp->status = 200;
-		resp->content_type = "text/markdown; charset=utf-8";
-		json_t *md = json_object_get(p, "markdown");
-		resp->body = xstrndup(json_string_value(md), json_string_length(md));
-		resp->len = json_string_length(md);
-		json_decref(p);
-		req->complete(req, resp);
-		return;
-	}
-	req->complete(req, rtr_json(200, p));
+	struct read_job *j = xcalloc(1, sizeof *j);
+	j->kind = READ_PAGE;
+	j->id = id;
+	j->markdown = accept && strstr(accept, "text/markdown");
+	read_submit(r, req, j);
 }
 
 /* GET /api/status. */
@@ -285,16 +342,19 @@ route_status(struct router *r, struct rtr_req *req)
 	json_t *origins = json_array();
 	for (int i = 0; i < r->cfg->n_origins; i++)
 		json_array_append_new(origins, json_string(r->cfg->origins[i]));
-	json_t *o = json_pack("{s:s, s:s, s:o, s:I, s:o, s:s, s:s, s:o, s:s}", "status", "ok", "version", BB_VERSION,
+	json_t *o = json_pack("{s:s, s:s, s:o, s:I, s:n, s:s, s:s, s:o, s:s}", "status", "ok", "version", BB_VERSION,
 	                      "browsers", hub_status(r->hub), "calls_in_flight",
-	                      (json_int_t)hub_calls_in_flight(r->hub), "database", store_stats(r->store), "http",
+	                      (json_int_t)hub_calls_in_flight(r->hub), "database", "http",
 	                      "", "ws", "", "allowed_origins", origins, "extension_id", BB_EXTENSION_ID);
 	int v6h = strchr(r->cfg->http_host, ':') != NULL, v6w = strchr(r->cfg->ws_host, ':') != NULL;
 	json_object_set_new(o, "http", json_sprintf("http://%s%s%s:%d", v6h ? "[" : "", r->cfg->http_host, v6h ? "]" : "",
 	                                            r->cfg->http_port));
 	json_object_set_new(o, "ws", json_sprintf("ws://%s%s%s:%d/ws/browser", v6w ? "[" : "", r->cfg->ws_host,
 	                                          v6w ? "]" : "", r->cfg->ws_port));
-	req->complete(req, rtr_json(200, o));
+	struct read_job *j = xcalloc(1, sizeof *j); /* the database figures are read off this thread */
+	j->kind = READ_STATUS;
+	j->status = o;
+	read_submit(r, req, j);
 }
 
 /* GET /api/pairing: what the dashboard's pairing view shows (token included: it is authenticated). */
@@ -493,7 +553,11 @@ router_handle(struct router *r, struct rtr_req *req)
 		if (query_long(req, "limit", 1, BB_HISTORY_LIMIT_MAX, BB_HISTORY_LIMIT_DEFAULT, &limit) ||
 		    query_long(req, "before", 1, 9007199254740991L, 0, &before))
 			return;
-		req->complete(req, rtr_json(200, store_commands(r->store, limit, before)));
+		struct read_job *j = xcalloc(1, sizeof *j);
+		j->kind = READ_COMMANDS;
+		j->limit = limit;
+		j->before = before;
+		read_submit(r, req, j);
 	} else if (strcmp(p, "/api/events") == 0 && get) {
 		route_events(r, req);
 	} else if (api) {

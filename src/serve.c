@@ -305,7 +305,8 @@ fail:
 	router_free(router);
 	tools_free(tools);
 	hub_free(hub);
-	store_close(store);
+	if (store_close(store) != 0)
+		rc = 1; /* something could not be stored or checkpointed: logged, and not a clean stop */
 	events_free(events);
 	auth_free(auth);
 	if (rc == 0)

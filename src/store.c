@@ -8,7 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sqlite3.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "limits.h"
 #include "log.h"
@@ -17,6 +20,9 @@
 #include "util.h"
 
 #define READERS_MAX 4
+#define WRITER_BUSY_MS 50   /* the writer's own busy wait per attempt; the retry loop does the rest */
+#define READER_NICE 10        /* history reads run at a lower priority than calls */
+#define FAULT_LOG_AFTER_MS 1000 /* a fault shorter than this (a checkpoint's moment) is not logged */
 #define PRUNE_EVERY_ROWS 1000
 #define PRUNE_EVERY_MS 60000
 #define INDEX_BATCH 1000
@@ -95,6 +101,40 @@ static const char *const migrations[] = {
 	"    ELSE url END AS site,\n"
 	"         count(*) AS pages, max(captured_at) AS last_seen\n"
 	"  FROM captures GROUP BY site ORDER BY pages DESC;\n",
+	/* 2: content ids are never reused (AUTOINCREMENT). Before, pruning the newest contents let their
+	 * ids come back below meta.fts_upto: new pages were never indexed and the delete trigger broke
+	 * the index ("database disk image is malformed"). The table is rebuilt, the sequence starts
+	 * above every id ever indexed, and the full-text index is rebuilt from scratch. Runs with
+	 * foreign keys off (see migrate). */
+	"DROP VIEW recent_pages;\n"
+	"DROP VIEW pages;\n"
+	"CREATE TABLE contents_v2 (\n"
+	"  id INTEGER PRIMARY KEY AUTOINCREMENT,\n"
+	"  hash TEXT NOT NULL UNIQUE,\n"
+	"  title TEXT NOT NULL,\n"
+	"  markdown TEXT NOT NULL,\n"
+	"  bytes INTEGER NOT NULL\n"
+	");\n"
+	"INSERT INTO contents_v2(id, hash, title, markdown, bytes) SELECT id, hash, title, markdown, bytes FROM contents;\n"
+	"DROP TABLE contents;\n"
+	"ALTER TABLE contents_v2 RENAME TO contents;\n"
+	"INSERT INTO sqlite_sequence(name, seq) SELECT 'contents', 0 WHERE NOT EXISTS\n"
+	"  (SELECT 1 FROM sqlite_sequence WHERE name = 'contents');\n"
+	"UPDATE sqlite_sequence SET seq = max(seq, coalesce((SELECT max(id) FROM contents), 0),\n"
+	"  coalesce((SELECT value FROM meta WHERE key = 'fts_upto'), 0)) WHERE name = 'contents';\n"
+	"CREATE VIEW pages AS\n"
+	"  SELECT c.id, c.captured_at, c.client_id, c.tab_id, c.request_id, c.url, k.title, k.markdown, k.bytes,\n"
+	"         c.truncated, c.content_id\n"
+	"  FROM captures c JOIN contents k ON k.id = c.content_id;\n"
+	"CREATE VIEW recent_pages AS\n"
+	"  SELECT id, captured_at, url, title, bytes FROM pages ORDER BY id DESC;\n"
+	"INSERT INTO pages_fts(pages_fts) VALUES ('rebuild');\n"
+	"UPDATE meta SET value = coalesce((SELECT max(id) FROM contents), 0) WHERE key = 'fts_upto';\n"
+	"CREATE TRIGGER contents_fts_delete AFTER DELETE ON contents\n"
+	"  WHEN old.id <= (SELECT value FROM meta WHERE key = 'fts_upto') BEGIN\n"
+	"  INSERT INTO pages_fts(pages_fts, rowid, title, markdown)\n"
+	"    VALUES ('delete', old.id, old.title, old.markdown);\n"
+	"END;\n",
 };
 
 enum item_kind { ITEM_PAGE, ITEM_COMMAND };
@@ -106,6 +146,18 @@ struct item {
 	store_page_fn done;
 	void *arg;
 	int64_t id;
+	int64_t keep_until; /* monotonic ms: retried at least until then, given up after */
+	char *error;        /* this row alone cannot be stored (a constraint): why */
+};
+
+/* Why writes fail right now (store thread; the text is copied under the lock for store_fault). */
+enum fault { FAULT_NONE, FAULT_LOCKED, FAULT_FULL, FAULT_MOVED, FAULT_READONLY, FAULT_OTHER };
+
+/* A function to run on a reader thread (store_submit). */
+struct job {
+	struct job *next;
+	void (*fn)(void *arg);
+	void *arg;
 };
 
 struct store {
@@ -137,6 +189,26 @@ struct store {
 	pthread_cond_t ckpt_cond;
 	int ckpt_wanted;
 	int ckpt_started;
+	int ckpt_restart;    /* the log is long: start it over once it is all copied */
+	int64_t held_since;  /* checkpointer: monotonic ms since a reader keeps the WAL from being copied */
+	int held_logged;
+	/* Faults: the store thread decides, store_fault reads fault_text under the lock. */
+	dev_t dev;
+	ino_t ino;
+	enum fault fault;
+	int64_t fault_since;
+	int fault_logged;
+	char fault_text[300];
+	long given_up_pages, given_up_rows; /* rows given up during this fault, for one log line */
+	int lost;            /* something was given up or the last checkpoint failed: not a clean stop */
+	char *test_max_pages_file; /* BB_TEST_MAX_PAGE_COUNT_FILE: tests simulate a full disk with it */
+	long test_max_pages;
+	/* Reader threads for store_submit. */
+	pthread_t rthreads[BB_STORE_READ_THREADS];
+	int n_rthreads;
+	pthread_cond_t jcond;
+	struct job *jhead, *jtail;
+	int jstopping;
 };
 
 /* Run SQL that returns no rows; logs and returns -1 on error. */
@@ -152,22 +224,54 @@ exec(sqlite3 *db, const char *sql)
 	return 0;
 }
 
-/* Open a connection with the settings every connection needs. */
+enum conn_role { CONN_WRITER, CONN_CHECKPOINTER, CONN_READER };
+
+/* Open a connection with the settings its role needs. Only the writer may create the file; the
+ * others fail on a missing file rather than make a new empty one. Errors carry the system's reason. */
 static sqlite3 *
-open_conn(const char *path, int sync_full, char **err)
+open_conn(const char *path, enum conn_role role, int sync_full, char **err)
 {
 	sqlite3 *db = NULL;
-	int rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
+	int flags = SQLITE_OPEN_NOMUTEX;
+	if (role == CONN_WRITER)
+		flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+	else if (role == CONN_CHECKPOINTER)
+		flags |= SQLITE_OPEN_READWRITE;
+	else
+		flags |= SQLITE_OPEN_READONLY;
+	int rc = sqlite3_open_v2(path, &db, flags, NULL);
 	if (rc != SQLITE_OK) {
-		*err = xasprintf("cannot open database %s: %s", path, db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+		int e = db ? sqlite3_system_errno(db) : 0;
+		*err = xasprintf("cannot open the history database %s: %s%s%s%s", path,
+		                 db ? sqlite3_errmsg(db) : sqlite3_errstr(rc), e ? " (" : "", e ? strerror(e) : "",
+		                 e ? ")" : "");
 		sqlite3_close(db);
 		return NULL;
 	}
-	sqlite3_busy_timeout(db, 5000);
-	if (exec(db, "PRAGMA journal_mode=WAL") != 0 ||
-	    exec(db, sync_full ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL") != 0 ||
-	    exec(db, "PRAGMA foreign_keys=ON") != 0) {
-		*err = xasprintf("cannot set up database %s: %s", path, sqlite3_errmsg(db));
+	if (role != CONN_READER && sqlite3_db_readonly(db, "main") == 1) {
+		/* SQLite quietly falls back to read-only; every write would then fail. Say so now. */
+		int e = access(path, W_OK) != 0 ? errno : EACCES;
+		*err = xasprintf("the history database %s is read-only (%s): make it (and its directory) writable, or "
+		                 "choose another file with --db",
+		                 path, strerror(e));
+		sqlite3_close(db);
+		return NULL;
+	}
+	sqlite3_busy_timeout(db, role == CONN_WRITER ? WRITER_BUSY_MS : role == CONN_READER ? 5000 : 0);
+	char limit[64];
+	snprintf(limit, sizeof limit, "PRAGMA journal_size_limit=%d", BB_STORE_WAL_LIMIT_BYTES);
+	if (role != CONN_READER &&
+	    (exec(db, "PRAGMA journal_mode=WAL") != 0 ||
+	     exec(db, sync_full ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL") != 0 ||
+	     exec(db, limit) != 0)) {
+		int e = sqlite3_system_errno(db);
+		*err = xasprintf("cannot set up the history database %s: %s%s%s%s", path, sqlite3_errmsg(db),
+		                 e ? " (" : "", e ? strerror(e) : "", e ? ")" : "");
+		sqlite3_close(db);
+		return NULL;
+	}
+	if (exec(db, "PRAGMA foreign_keys=ON") != 0) {
+		*err = xasprintf("cannot set up the history database %s: %s", path, sqlite3_errmsg(db));
 		sqlite3_close(db);
 		return NULL;
 	}
@@ -204,17 +308,23 @@ migrate(sqlite3 *db, char **err)
 		                 newest);
 		return -1;
 	}
+	/* Table rebuilds (version 2) drop a table others refer to: foreign keys stay off meanwhile
+	 * (the pragma is a no-op inside a transaction, hence here). */
+	exec(db, "PRAGMA foreign_keys=OFF");
 	for (int v = version; v < newest; v++) {
-		char *sql = xasprintf("BEGIN;\n%s\nPRAGMA user_version=%d;\nCOMMIT;", migrations[v], v + 1);
+		char *sql = xasprintf("BEGIN IMMEDIATE;\n%s\nPRAGMA user_version=%d;\nCOMMIT;", migrations[v], v + 1);
 		int rc = exec(db, sql);
 		free(sql);
 		if (rc != 0) {
-			exec(db, "ROLLBACK");
 			*err = xasprintf("database migration to version %d failed: %s", v + 1, sqlite3_errmsg(db));
+			if (!sqlite3_get_autocommit(db))
+				exec(db, "ROLLBACK");
+			exec(db, "PRAGMA foreign_keys=ON");
 			return -1;
 		}
 		log_info("database schema migrated to version %d", v + 1);
 	}
+	exec(db, "PRAGMA foreign_keys=ON");
 	return 0;
 }
 
@@ -296,9 +406,10 @@ find_content(struct store *s, const char *hash, const char *title, size_t tl, co
 	return id;
 }
 
-/* Store a page: its content once (shared by identical pages), then the capture; the capture id or -1. */
+/* Store a page: its content once (shared by identical pages), then the capture; the capture id, or
+ * -1 with the SQLite result code in *rcp. */
 static int64_t
-write_page(struct store *s, json_t *d)
+write_page(struct store *s, json_t *d, int *rcp)
 {
 	json_t *tj = json_object_get(d, "title"), *mj = json_object_get(d, "markdown");
 	const char *title = json_string_value(tj), *md = json_string_value(mj);
@@ -324,15 +435,17 @@ write_page(struct store *s, json_t *d)
 				break;
 			}
 			if (rc != SQLITE_CONSTRAINT) {
-				log_error("sqlite insert content: %s", sqlite3_errmsg(s->db));
+				*rcp = rc;
 				return -1;
 			}
 			snprintf(alt, sizeof alt, "%s:%d", hash, n);
 			if ((cid = find_content(s, alt, title, tl, md, ml)) != 0)
 				break;
 		}
-		if (cid == 0)
+		if (cid == 0) {
+			*rcp = SQLITE_CONSTRAINT;
 			return -1;
+		}
 	}
 	sqlite3_stmt *st = s->ins_capture;
 	bind_json_str(st, 1, d, "captured_at");
@@ -345,7 +458,7 @@ write_page(struct store *s, json_t *d)
 	int rc = sqlite3_step(st);
 	int64_t id = rc == SQLITE_DONE ? sqlite3_last_insert_rowid(s->db) : -1;
 	if (rc != SQLITE_DONE)
-		log_error("sqlite insert capture: %s", sqlite3_errmsg(s->db));
+		*rcp = rc;
 	sqlite3_reset(st);
 	sqlite3_clear_bindings(st);
 	return id;
@@ -367,11 +480,12 @@ index_pending(struct store *s)
 		return;
 	}
 	snprintf(sql, sizeof sql,
-	         "BEGIN; INSERT INTO pages_fts(rowid, title, markdown) SELECT id, title, markdown FROM contents "
+	         "BEGIN IMMEDIATE; INSERT INTO pages_fts(rowid, title, markdown) SELECT id, title, markdown FROM contents "
 	         "WHERE id > %lld AND id <= %lld; UPDATE meta SET value = %lld WHERE key = 'fts_upto'; COMMIT;",
 	         (long long)s->fts_upto, (long long)upto, (long long)upto);
 	if (exec(s->db, sql) != 0) {
-		exec(s->db, "ROLLBACK");
+		if (!sqlite3_get_autocommit(s->db))
+			exec(s->db, "ROLLBACK");
 		return;
 	}
 	s->fts_upto = upto;
@@ -388,13 +502,13 @@ wal_hook(void *arg, sqlite3 *db, const char *name, int frames)
 	return SQLITE_OK;
 }
 
-/* Insert one queued row with the prepared statements; returns the row id or -1. */
+/* Insert one queued row with the prepared statements; the row id, or -1 with the result code in *rcp. */
 static int64_t
-write_item(struct store *s, struct item *it)
+write_item(struct store *s, struct item *it, int *rcp)
 {
 	json_t *d = it->data;
 	if (it->kind == ITEM_PAGE)
-		return write_page(s, d);
+		return write_page(s, d, rcp);
 	sqlite3_stmt *st = s->ins_cmd;
 	const char *params = json_string_value(json_object_get(d, "params"));
 	bind_json_str(st, 1, d, "request_id");
@@ -414,7 +528,7 @@ write_item(struct store *s, struct item *it)
 	int rc = sqlite3_step(st);
 	int64_t id = rc == SQLITE_DONE ? sqlite3_last_insert_rowid(s->db) : -1;
 	if (rc != SQLITE_DONE)
-		log_error("sqlite insert: %s", sqlite3_errmsg(s->db));
+		*rcp = rc;
 	sqlite3_reset(st);
 	sqlite3_clear_bindings(st);
 	return id;
@@ -453,7 +567,7 @@ prune(struct store *s)
 	}
 	if (cond[0] != '\0') {
 		snprintf(sql, sizeof sql,
-		         "BEGIN;"
+		         "BEGIN IMMEDIATE;"
 		         "CREATE TEMP TABLE IF NOT EXISTS gone(content_id INTEGER PRIMARY KEY);"
 		         "DELETE FROM gone;"
 		         "INSERT OR IGNORE INTO gone SELECT content_id FROM captures WHERE %s;"
@@ -462,46 +576,80 @@ prune(struct store *s)
 		         " AND NOT EXISTS (SELECT 1 FROM captures WHERE content_id = contents.id);"
 		         "COMMIT;",
 		         cond, cond);
-		if (exec(s->db, sql) != 0)
+		if (exec(s->db, sql) != 0 && !sqlite3_get_autocommit(s->db))
 			exec(s->db, "ROLLBACK");
 	}
 	s->since_prune = 0;
 	s->last_prune = util_mono_ms();
 }
 
-/* Ask the checkpointer to copy the WAL into the database file once the log has grown. */
+/* Ask the checkpointer to copy the WAL into the database file once the log has grown. It never
+ * blocks here: a reader holding an old snapshot must not delay the next commit. */
 static void
 maybe_checkpoint(struct store *s)
 {
 	if (s->wal_frames < CHECKPOINT_FRAMES)
 		return;
-	if (s->wal_frames >= CHECKPOINT_RESTART_FRAMES) {
-		/* Under sustained writes a passive checkpoint never catches up, so the log would grow
-		 * without bound: copy the (short) rest here and start the log over. */
-		sqlite3_wal_checkpoint_v2(s->db, NULL, SQLITE_CHECKPOINT_RESTART, NULL, NULL);
-		s->wal_frames = 0;
-		s->ckpt_asked_at = 0;
-		return;
-	}
 	/* Ask again only once another CHECKPOINT_FRAMES have been written since the last request. */
 	if (s->wal_frames >= s->ckpt_asked_at && s->wal_frames - s->ckpt_asked_at < CHECKPOINT_FRAMES)
 		return;
 	s->ckpt_asked_at = s->wal_frames;
 	pthread_mutex_lock(&s->lock);
 	s->ckpt_wanted = 1;
+	s->ckpt_restart = s->wal_frames >= CHECKPOINT_RESTART_FRAMES;
 	pthread_cond_signal(&s->ckpt_cond);
 	pthread_mutex_unlock(&s->lock);
 }
 
-/* The checkpointer thread: PASSIVE checkpoints on its own connection run beside the writer in WAL
- * mode, so commits (and the calls waiting on them) go on while the file is brought up to date. */
+/* Size of the WAL file in bytes (0 when it cannot be read). */
+static long long
+wal_bytes(const struct store *s)
+{
+	char *wal = xasprintf("%s-wal", s->path);
+	struct stat st;
+	long long n = stat(wal, &st) == 0 ? (long long)st.st_size : 0;
+	free(wal);
+	return n;
+}
+
+/* One checkpoint on the checkpointer's connection: PASSIVE (never waits), then, when the log is
+ * long and all of it was copied, RESTART without waiting so the next commit starts the log over
+ * (journal_size_limit then cuts the file back). A reader that keeps frames from being copied is
+ * logged once per episode. */
+static void
+checkpoint_once(struct store *s, sqlite3 *db, int restart)
+{
+	int n_log = 0, n_ckpt = 0;
+	int rc = sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_PASSIVE, &n_log, &n_ckpt);
+	if (rc == SQLITE_OK && restart && n_ckpt >= n_log)
+		sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_RESTART, NULL, NULL);
+	int64_t now = util_mono_ms();
+	if (rc == SQLITE_OK && n_ckpt < n_log) {
+		if (s->held_since == 0)
+			s->held_since = now;
+		if (!s->held_logged && now - s->held_since >= BB_STORE_READER_WARN_MS) {
+			log_warn("a reader has held the database for %lld s; the WAL is %.1f MB and cannot be copied "
+			         "into the database until it lets go (an open transaction in a sqlite3 shell?)",
+			         (long long)(now - s->held_since) / 1000, (double)wal_bytes(s) / (1024.0 * 1024.0));
+			s->held_logged = 1;
+		}
+	} else if (rc == SQLITE_OK) {
+		if (s->held_logged)
+			log_info("the reader let go: the WAL was copied into the database");
+		s->held_since = 0;
+		s->held_logged = 0;
+	}
+}
+
+/* The checkpointer thread: checkpoints on its own connection run beside the writer in WAL mode,
+ * so commits (and the calls waiting on them) go on while the file is brought up to date. */
 static void *
 ckpt_main(void *arg)
 {
 	struct store *s = arg;
 	pthread_setname_np(pthread_self(), "bb-checkpoint");
 	char *err = NULL;
-	sqlite3 *db = open_conn(s->path, s->opts.sync_full, &err);
+	sqlite3 *db = open_conn(s->path, CONN_CHECKPOINTER, s->opts.sync_full, &err);
 	if (db == NULL) {
 		log_error("checkpointer: %s", err);
 		free(err);
@@ -513,9 +661,10 @@ ckpt_main(void *arg)
 		if (s->stopping)
 			break;
 		s->ckpt_wanted = 0;
+		int restart = s->ckpt_restart;
 		pthread_mutex_unlock(&s->lock);
 		if (db != NULL)
-			sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+			checkpoint_once(s, db, restart);
 		pthread_mutex_lock(&s->lock);
 	}
 	pthread_mutex_unlock(&s->lock);
@@ -523,16 +672,247 @@ ckpt_main(void *arg)
 	return NULL;
 }
 
-/* The store thread: wait for rows, write each batch in one transaction, then acknowledge pages. */
+/* The file at path is no longer the one we opened (deleted, moved, replaced). */
+static int
+file_moved(struct store *s)
+{
+	struct stat st;
+	if (stat(s->path, &st) != 0 || st.st_ino != s->ino || st.st_dev != s->dev)
+		return 1;
+	int moved = 0;
+	if (sqlite3_file_control(s->db, "main", SQLITE_FCNTL_HAS_MOVED, &moved) == SQLITE_OK && moved)
+		return 1;
+	return 0;
+}
+
+/* Tests only: BB_TEST_MAX_PAGE_COUNT_FILE names a file holding a page count that caps the database
+ * (PRAGMA max_page_count), so a full disk can be simulated without one, and lifted again. */
+static void
+apply_test_max_pages(struct store *s)
+{
+	if (s->test_max_pages_file == NULL)
+		return;
+	FILE *f = fopen(s->test_max_pages_file, "r");
+	long n = 0;
+	if (f != NULL) {
+		if (fscanf(f, "%ld", &n) != 1)
+			n = 0;
+		fclose(f);
+	}
+	if (n <= 0)
+		n = 1073741823; /* no file: no cap */
+	if (n != s->test_max_pages) {
+		char sql[64];
+		snprintf(sql, sizeof sql, "PRAGMA max_page_count=%ld", n);
+		exec(s->db, sql);
+		s->test_max_pages = n;
+	}
+}
+
+/* Classify a failed write: a fault of the database as a whole (worth retrying), or 0 when only the
+ * row itself is at fault (a constraint) and the others can still go in. */
+static enum fault
+fault_of(int rc)
+{
+	switch (rc & 0xff) {
+	case SQLITE_CONSTRAINT:
+	case SQLITE_MISMATCH:
+	case SQLITE_TOOBIG:
+	case SQLITE_RANGE:
+		return FAULT_NONE;
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
+		return FAULT_LOCKED;
+	case SQLITE_FULL:
+		return FAULT_FULL;
+	case SQLITE_READONLY:
+		return FAULT_READONLY;
+	default:
+		return FAULT_OTHER;
+	}
+}
+
+/* Record the current fault (store thread): the sentence store_fault hands out, logged once when it
+ * lasts (a moment's lock by the checkpointer is not worth a line). */
+static void
+set_fault(struct store *s, enum fault f, const char *detail)
+{
+	char text[sizeof s->fault_text];
+	switch (f) {
+	case FAULT_LOCKED:
+		snprintf(text, sizeof text, "the database is locked by another process (a sqlite3 shell with an open "
+		                            "write transaction?)");
+		break;
+	case FAULT_FULL:
+		snprintf(text, sizeof text, "the disk holding the database is full");
+		break;
+	case FAULT_MOVED:
+		snprintf(text, sizeof text, "the database file %.150s was deleted or moved while the daemon ran (put it "
+		                            "back, or restart the daemon to start a new one)",
+		         s->path);
+		break;
+	case FAULT_READONLY:
+		snprintf(text, sizeof text, "the database file has become read-only");
+		break;
+	default:
+		snprintf(text, sizeof text, "the database cannot be written: %.200s", detail ? detail : "unknown error");
+		break;
+	}
+	int64_t now = util_mono_ms();
+	if (s->fault != f) {
+		s->fault = f;
+		s->fault_since = now;
+		s->fault_logged = 0;
+	}
+	pthread_mutex_lock(&s->lock);
+	snprintf(s->fault_text, sizeof s->fault_text, "%s", text);
+	pthread_mutex_unlock(&s->lock);
+	if (!s->fault_logged && now - s->fault_since >= FAULT_LOG_AFTER_MS) {
+		log_warn("history: cannot write to %s: %s; rows are kept and retried, and calls that need their "
+		         "page stored fail with history_unavailable until it clears",
+		         s->path, text);
+		s->fault_logged = 1;
+	}
+}
+
+/* Writes work again (store thread): say so once if the fault was logged. */
+static void
+clear_fault(struct store *s)
+{
+	if (s->fault == FAULT_NONE)
+		return;
+	if (s->fault_logged)
+		log_info("history: writing to %s again after %lld ms", s->path,
+		         (long long)(util_mono_ms() - s->fault_since));
+	if (s->given_up_pages || s->given_up_rows)
+		log_error("history: %ld pages and %ld call-log rows could not be stored before they were given up",
+		          s->given_up_pages, s->given_up_rows);
+	s->given_up_pages = s->given_up_rows = 0;
+	s->fault = FAULT_NONE;
+	pthread_mutex_lock(&s->lock);
+	s->fault_text[0] = '\0';
+	pthread_mutex_unlock(&s->lock);
+}
+
+/* Write a batch in one transaction. 0: committed (rows with it->error were skipped); otherwise the
+ * fault, with everything rolled back and no id kept. */
+static enum fault
+write_batch(struct store *s, struct item *batch, char *detail, size_t dlen)
+{
+	detail[0] = '\0';
+	if (file_moved(s))
+		return FAULT_MOVED;
+	apply_test_max_pages(s);
+	long unindexed = s->unindexed;
+	int rc = sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+	if (rc != SQLITE_OK) {
+		snprintf(detail, dlen, "%s", sqlite3_errmsg(s->db));
+		enum fault f = fault_of(rc);
+		return f == FAULT_NONE ? FAULT_OTHER : f;
+	}
+	enum fault f = FAULT_NONE;
+	for (struct item *it = batch; it != NULL; it = it->next) {
+		if (it->error != NULL)
+			continue;
+		int irc = SQLITE_OK;
+		it->id = write_item(s, it, &irc);
+		if (it->id > 0)
+			continue;
+		it->id = 0;
+		if ((f = fault_of(irc)) != FAULT_NONE) {
+			snprintf(detail, dlen, "%s", sqlite3_errstr(irc));
+			break;
+		}
+		/* This row alone is refused (e.g. a missing column): it is given up, the rest goes in. */
+		it->error = xasprintf("the row was refused by the database: %s", sqlite3_errstr(irc));
+	}
+	if (f == FAULT_NONE) {
+		rc = sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+		if (rc != SQLITE_OK) {
+			snprintf(detail, dlen, "%s", sqlite3_errmsg(s->db));
+			f = fault_of(rc);
+			if (f == FAULT_NONE)
+				f = FAULT_OTHER;
+		}
+	}
+	if (f != FAULT_NONE) {
+		if (!sqlite3_get_autocommit(s->db))
+			sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		/* Rolled back: none of these ids exists, so none may be handed out. */
+		for (struct item *it = batch; it != NULL; it = it->next)
+			it->id = 0;
+		s->unindexed = unindexed;
+	}
+	return f;
+}
+
+/* Take an item off the queue's counters (lock held). */
+static void
+uncount(struct store *s, struct item *it)
+{
+	s->n_queued--;
+	if (it->kind == ITEM_PAGE) {
+		s->pages_queued--;
+		s->bytes_queued -= json_string_length(json_object_get(it->data, "markdown"));
+	}
+}
+
+/* Finish an item: acknowledge or give up a page (its callback), then free it. Store thread. */
+static void
+finish_item(struct store *s, struct item *it, const char *why)
+{
+	if (it->kind == ITEM_PAGE) {
+		s->since_prune += it->id > 0;
+		if (it->id > 0)
+			json_object_set_new(it->data, "history_id", json_integer(it->id));
+		else
+			s->given_up_pages++;
+		if (it->done != NULL)
+			it->done(it->data, it->id > 0 ? it->id : 0,
+			         it->id > 0 ? NULL : it->error ? it->error : why ? why : "the page was not stored", it->arg);
+	} else if (it->id <= 0) {
+		s->given_up_rows++;
+	}
+	if (it->id <= 0 && (it->error || s->fault == FAULT_NONE))
+		log_error("history: a %s was not stored: %s", it->kind == ITEM_PAGE ? "page" : "call-log row",
+		          it->error ? it->error : why ? why : "unknown error");
+	json_decref(it->data);
+	free(it->error);
+	free(it);
+}
+
+/* Wait on the queue's condition until wake-up, stop, or ms have passed; lock held. */
+static void
+wait_ms(struct store *s, long ms)
+{
+	struct timespec until;
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += ms / 1000;
+	until.tv_nsec += (ms % 1000) * 1000000L;
+	if (until.tv_nsec >= 1000000000L) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000L;
+	}
+	pthread_cond_timedwait(&s->cond, &s->lock, &until);
+}
+
+/* The store thread: wait for rows, write each batch in one transaction, then acknowledge pages.
+ * A batch that cannot be written goes back to the head of the queue and is retried with backoff;
+ * rows whose keep time has passed (or, at shutdown, after a grace period) are given up. */
 static void *
 store_main(void *arg)
 {
 	struct store *s = arg;
 	pthread_setname_np(pthread_self(), "bb-store");
+	long backoff = 0;
+	int64_t stop_deadline = 0;
 	for (;;) {
 		pthread_mutex_lock(&s->lock);
+		if (backoff > 0)
+			wait_ms(s, backoff);
 		for (;;) {
-			if (s->stopping || s->pages_queued > 0 || s->n_queued >= BB_STORE_BATCH_MAX)
+			if (s->stopping || s->pages_queued > 0 || s->n_queued >= BB_STORE_BATCH_MAX ||
+			    (backoff > 0 && s->head != NULL))
 				break;
 			if (s->head == NULL) {
 				s->sleeping = 1;
@@ -542,23 +922,23 @@ store_main(void *arg)
 			}
 			/* Only call records are waiting: nobody waits on them, so give the next page a moment
 			 * to share their commit (one commit per call instead of two). */
-			struct timespec until;
-			clock_gettime(CLOCK_REALTIME, &until);
-			until.tv_nsec += COMMAND_LINGER_MS * 1000000L;
-			if (until.tv_nsec >= 1000000000L) {
-				until.tv_sec++;
-				until.tv_nsec -= 1000000000L;
-			}
 			s->sleeping = 1;
-			int rc = pthread_cond_timedwait(&s->cond, &s->lock, &until);
+			int64_t t0 = util_mono_ms();
+			wait_ms(s, COMMAND_LINGER_MS);
 			s->sleeping = 0;
-			if (rc == ETIMEDOUT)
+			if (util_mono_ms() - t0 >= COMMAND_LINGER_MS)
 				break;
 		}
 		if (s->head == NULL && s->stopping) {
 			pthread_mutex_unlock(&s->lock);
 			break;
 		}
+		if (s->head == NULL) {
+			pthread_mutex_unlock(&s->lock);
+			continue;
+		}
+		if (s->stopping && stop_deadline == 0)
+			stop_deadline = util_mono_ms() + BB_STORE_SHUTDOWN_RETRY_MS;
 		struct item *batch = s->head, *last = s->head;
 		int n = 1;
 		while (last->next != NULL && n < BB_STORE_BATCH_MAX) {
@@ -569,74 +949,200 @@ store_main(void *arg)
 		if (s->head == NULL)
 			s->tail = NULL;
 		last->next = NULL;
-		for (struct item *it = batch; it != NULL; it = it->next) {
-			if (it->kind != ITEM_PAGE)
-				continue;
-			s->pages_queued--;
-			s->bytes_queued -= json_string_length(json_object_get(it->data, "markdown"));
-		}
-		s->n_queued -= (size_t)n;
 		s->busy = 1;
 		pthread_mutex_unlock(&s->lock);
 
-		exec(s->db, "BEGIN");
-		for (struct item *it = batch; it != NULL; it = it->next)
-			it->id = write_item(s, it);
-		if (exec(s->db, "COMMIT") != 0)
-			exec(s->db, "ROLLBACK");
-		size_t batch_bytes = 0;
-		for (struct item *it = batch, *nx; it != NULL; it = nx) {
-			nx = it->next;
-			if (it->kind == ITEM_PAGE) {
-				batch_bytes += json_string_length(json_object_get(it->data, "markdown"));
-				s->since_prune++;
-				if (it->id > 0)
-					json_object_set_new(it->data, "history_id", json_integer(it->id));
-				if (it->done != NULL)
-					it->done(it->data, it->id, it->arg);
+		char detail[256];
+		enum fault f = write_batch(s, batch, detail, sizeof detail);
+		struct item *keep = NULL, **kt = &keep, *gone = NULL, **gt = &gone;
+		if (f == FAULT_NONE) {
+			clear_fault(s);
+			backoff = 0;
+			for (struct item *it = batch, *nx; it != NULL; it = nx) {
+				nx = it->next;
+				it->next = NULL;
+				*gt = it;
+				gt = &it->next;
 			}
-			json_decref(it->data);
-			free(it);
+		} else {
+			set_fault(s, f, detail);
+			backoff = backoff == 0 ? BB_STORE_RETRY_FIRST_MS : backoff * 2;
+			if (backoff > BB_STORE_RETRY_MAX_MS)
+				backoff = BB_STORE_RETRY_MAX_MS;
+			/* Keep what may still be written; give up what waited too long. */
+			int64_t now = util_mono_ms();
+			/* At shutdown only a lock is worth waiting for (briefly): a full disk or a moved file
+			 * will not mend itself in the seconds a stop may take. */
+			int stop_now = stop_deadline != 0 && (now >= stop_deadline || f != FAULT_LOCKED);
+			for (struct item *it = batch, *nx; it != NULL; it = nx) {
+				nx = it->next;
+				it->next = NULL;
+				if (it->error == NULL && !stop_now && now < it->keep_until) {
+					*kt = it;
+					kt = &it->next;
+				} else {
+					*gt = it;
+					gt = &it->next;
+				}
+			}
 		}
-		if (s->since_prune >= PRUNE_EVERY_ROWS ||
-		    (s->since_prune > 0 && util_mono_ms() - s->last_prune > PRUNE_EVERY_MS))
-			prune(s);
-		if (batch_bytes > (1u << 20))
-			malloc_trim(0); /* after big pages, return the memory to the system */
 		pthread_mutex_lock(&s->lock);
-		int idle = s->head == NULL;
+		if (keep != NULL) {
+			/* Back to the head, in order, for the next attempt. */
+			*kt = s->head;
+			s->head = keep;
+			if (s->tail == NULL)
+				for (s->tail = keep; s->tail->next != NULL; s->tail = s->tail->next)
+					;
+		}
+		for (struct item *it = gone; it != NULL; it = it->next)
+			uncount(s, it);
 		pthread_mutex_unlock(&s->lock);
-		/* Search indexing and checkpoints happen after the acknowledgements, in bulk. */
-		if (s->unindexed > 0 && (idle || s->unindexed >= INDEX_BATCH))
-			index_pending(s);
-		maybe_checkpoint(s);
+		char why[sizeof s->fault_text];
+		snprintf(why, sizeof why, "%s", s->fault_text);
+		size_t batch_bytes = 0;
+		int64_t given_before = s->given_up_pages + s->given_up_rows;
+		for (struct item *it = gone, *nx; it != NULL; it = nx) {
+			nx = it->next;
+			if (it->kind == ITEM_PAGE)
+				batch_bytes += json_string_length(json_object_get(it->data, "markdown"));
+			finish_item(s, it, why[0] ? why : NULL);
+		}
+		if (f != FAULT_NONE) {
+			if (s->given_up_pages + s->given_up_rows > given_before && given_before == 0)
+				log_error("history: giving up rows that waited too long to be stored: %s", why);
+		}
+		if (f == FAULT_NONE) {
+			if (s->since_prune >= PRUNE_EVERY_ROWS ||
+			    (s->since_prune > 0 && util_mono_ms() - s->last_prune > PRUNE_EVERY_MS))
+				prune(s);
+			if (batch_bytes > (1u << 20))
+				malloc_trim(0); /* after big pages, return the memory to the system */
+			pthread_mutex_lock(&s->lock);
+			int idle = s->head == NULL;
+			pthread_mutex_unlock(&s->lock);
+			/* Search indexing and checkpoints happen after the acknowledgements, in bulk. */
+			if (s->unindexed > 0 && (idle || s->unindexed >= INDEX_BATCH))
+				index_pending(s);
+			maybe_checkpoint(s);
+		}
 		pthread_mutex_lock(&s->lock);
 		s->busy = 0;
 		if (s->head == NULL)
 			pthread_cond_broadcast(&s->idle);
 		pthread_mutex_unlock(&s->lock);
 	}
+	if (s->given_up_pages || s->given_up_rows) {
+		log_error("history: %ld pages and %ld call-log rows could not be stored: %s", s->given_up_pages,
+		          s->given_up_rows, s->fault_text);
+		s->lost = 1;
+	}
 	return NULL;
 }
 
-/* Open (creating and migrating) the database and start the store thread. */
+/* A reader thread: run submitted jobs until the store closes and the queue is empty. */
+static void *
+reader_main(void *arg)
+{
+	struct store *s = arg;
+	pthread_setname_np(pthread_self(), "bb-reader");
+	/* A long search yields the CPU to the threads that answer calls (Linux: nice is per thread). */
+	if (setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), READER_NICE) != 0)
+		log_debug("reader thread: cannot lower its priority: %s", strerror(errno));
+	pthread_mutex_lock(&s->lock);
+	for (;;) {
+		while (s->jhead == NULL && !s->jstopping)
+			pthread_cond_wait(&s->jcond, &s->lock);
+		struct job *j = s->jhead;
+		if (j == NULL)
+			break;
+		s->jhead = j->next;
+		if (s->jhead == NULL)
+			s->jtail = NULL;
+		pthread_mutex_unlock(&s->lock);
+		j->fn(j->arg);
+		free(j);
+		pthread_mutex_lock(&s->lock);
+	}
+	pthread_mutex_unlock(&s->lock);
+	return NULL;
+}
+
+/* Run fn(arg) on a reader thread (at once on this one when there is none). */
+void
+store_submit(struct store *s, void (*fn)(void *arg), void *arg)
+{
+	pthread_mutex_lock(&s->lock);
+	if (s->n_rthreads == 0 || s->jstopping) {
+		pthread_mutex_unlock(&s->lock);
+		fn(arg);
+		return;
+	}
+	struct job *j = xcalloc(1, sizeof *j);
+	j->fn = fn;
+	j->arg = arg;
+	if (s->jtail)
+		s->jtail->next = j;
+	else
+		s->jhead = j;
+	s->jtail = j;
+	pthread_cond_signal(&s->jcond);
+	pthread_mutex_unlock(&s->lock);
+}
+
+/* Why writes fail right now, or NULL (any thread). */
+char *
+store_fault(struct store *s)
+{
+	pthread_mutex_lock(&s->lock);
+	char *t = s->fault_text[0] ? xstrdup(s->fault_text) : NULL;
+	pthread_mutex_unlock(&s->lock);
+	return t;
+}
+
+/* Open (creating and migrating) the database and start the store's threads. */
 struct store *
 store_open(const char *path, const struct store_opts *opts, char **err)
 {
 	struct store *s = xcalloc(1, sizeof *s);
 	s->path = xstrdup(path);
 	s->opts = *opts;
+	pthread_mutex_init(&s->lock, NULL);
+	pthread_cond_init(&s->cond, NULL);
+	pthread_cond_init(&s->idle, NULL);
+	pthread_cond_init(&s->ckpt_cond, NULL);
+	pthread_cond_init(&s->jcond, NULL);
 	char *dir = xstrdup(path);
 	char *slash = strrchr(dir, '/');
 	if (slash != NULL && slash != dir) {
 		*slash = '\0';
-		util_mkdirs(dir, 0700);
+		if (util_mkdirs(dir, 0700) != 0) {
+			*err = xasprintf("cannot create the directory %s for the history database: %s", dir,
+			                 strerror(errno));
+			free(dir);
+			goto fail;
+		}
+		/* SQLite needs to create the -wal and -shm files next to the database. */
+		if (access(dir, W_OK) != 0) {
+			*err = xasprintf("the directory %s of the history database is read-only (%s): make it writable, "
+			                 "or choose another file with --db",
+			                 dir, strerror(errno));
+			free(dir);
+			goto fail;
+		}
 	}
 	free(dir);
-	s->db = open_conn(path, opts->sync_full, err);
+	s->db = open_conn(path, CONN_WRITER, opts->sync_full, err);
 	if (s->db == NULL)
 		goto fail;
 	chmod(path, 0600);
+	struct stat fst;
+	if (stat(path, &fst) != 0) {
+		*err = xasprintf("cannot read the history database %s: %s", path, strerror(errno));
+		goto fail;
+	}
+	s->dev = fst.st_dev;
+	s->ino = fst.st_ino;
 	if (migrate(s->db, err) != 0) {
 		char *why = *err;
 		*err = xasprintf("%s: %s", path, why);
@@ -667,19 +1173,23 @@ store_open(const char *path, const struct store_opts *opts, char **err)
 	/* Checkpoints are ours to schedule (maybe_checkpoint), not a side effect of some commit. */
 	exec(s->db, "PRAGMA wal_autocheckpoint=0");
 	sqlite3_wal_hook(s->db, wal_hook, s);
+	const char *knob = getenv("BB_TEST_MAX_PAGE_COUNT_FILE");
+	if (knob != NULL && *knob != '\0')
+		s->test_max_pages_file = xstrdup(knob);
 	prune(s);
-	pthread_mutex_init(&s->lock, NULL);
-	pthread_cond_init(&s->cond, NULL);
-	pthread_cond_init(&s->idle, NULL);
-	pthread_cond_init(&s->ckpt_cond, NULL);
 	if (pthread_create(&s->thread, NULL, store_main, s) != 0) {
-		*err = xasprintf("cannot start the store thread");
+		*err = xasprintf("cannot start the store thread: %s", strerror(errno));
 		goto fail;
 	}
 	if (pthread_create(&s->ckpt_thread, NULL, ckpt_main, s) == 0)
 		s->ckpt_started = 1;
 	else
 		log_warn("cannot start the checkpointer thread: the WAL grows until shutdown");
+	for (int i = 0; i < BB_STORE_READ_THREADS; i++)
+		if (pthread_create(&s->rthreads[s->n_rthreads], NULL, reader_main, s) == 0)
+			s->n_rthreads++;
+	if (s->n_rthreads == 0)
+		log_warn("cannot start a reader thread: history reads run on the thread that asks");
 	return s;
 fail:
 	sqlite3_finalize(s->find_content);
@@ -687,32 +1197,65 @@ fail:
 	sqlite3_finalize(s->ins_capture);
 	sqlite3_finalize(s->ins_cmd);
 	sqlite3_close(s->db);
+	pthread_mutex_destroy(&s->lock);
+	pthread_cond_destroy(&s->cond);
+	pthread_cond_destroy(&s->idle);
+	pthread_cond_destroy(&s->ckpt_cond);
+	pthread_cond_destroy(&s->jcond);
 	free(s->path);
 	free(s);
 	return NULL;
 }
 
-/* Write everything still queued, stop the thread and close every connection cleanly. NULL is fine. */
-void
+/* Write everything still queued (retrying a while if the file cannot be written), stop the threads
+ * and close every connection. 0 when everything was stored and the final checkpoint ran (or only
+ * had to leave the WAL to another process's reader); -1, logged, when something was lost or failed.
+ * NULL is fine. */
+int
 store_close(struct store *s)
 {
 	if (s == NULL)
-		return;
+		return 0;
 	pthread_mutex_lock(&s->lock);
 	s->stopping = 1;
+	s->jstopping = 1;
 	pthread_cond_signal(&s->cond);
 	pthread_cond_signal(&s->ckpt_cond);
+	pthread_cond_broadcast(&s->jcond);
 	pthread_mutex_unlock(&s->lock);
 	pthread_join(s->thread, NULL);
 	if (s->ckpt_started)
 		pthread_join(s->ckpt_thread, NULL);
-	index_pending(s);
+	for (int i = 0; i < s->n_rthreads; i++)
+		pthread_join(s->rthreads[i], NULL);
+	int rc = s->lost ? -1 : 0;
+	if (s->fault == FAULT_NONE)
+		index_pending(s);
 	sqlite3_finalize(s->find_content);
 	sqlite3_finalize(s->ins_content);
 	sqlite3_finalize(s->ins_capture);
 	sqlite3_finalize(s->ins_cmd);
-	sqlite3_wal_checkpoint_v2(s->db, NULL, SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL);
-	exec(s->db, "PRAGMA optimize");
+	if (s->fault == FAULT_MOVED || file_moved(s)) {
+		log_error("history: the database file %s was deleted or moved while the daemon ran; the final "
+		          "checkpoint was skipped",
+		          s->path);
+		rc = -1;
+	} else {
+		int ck = sqlite3_wal_checkpoint_v2(s->db, NULL, SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL);
+		if (ck == SQLITE_BUSY) {
+			log_warn("history: another process has %s open, so the WAL is left for the next start (nothing is "
+			         "lost)",
+			         s->path);
+		} else if (ck != SQLITE_OK) {
+			int e = sqlite3_system_errno(s->db);
+			log_error("history: the final checkpoint of %s failed: %s%s%s%s; the WAL is kept and is applied at "
+			          "the next start",
+			          s->path, sqlite3_errmsg(s->db), e ? " (" : "", e ? strerror(e) : "", e ? ")" : "");
+			rc = -1;
+		} else {
+			exec(s->db, "PRAGMA optimize");
+		}
+	}
 	sqlite3_close(s->db);
 	for (int i = 0; i < s->n_readers; i++)
 		sqlite3_close(s->readers[i]);
@@ -720,19 +1263,24 @@ store_close(struct store *s)
 	pthread_cond_destroy(&s->cond);
 	pthread_cond_destroy(&s->idle);
 	pthread_cond_destroy(&s->ckpt_cond);
+	pthread_cond_destroy(&s->jcond);
+	free(s->test_max_pages_file);
 	free(s->path);
 	free(s);
+	return rc;
 }
 
 /* Queue a row and wake the store thread. */
 static void
-enqueue(struct store *s, enum item_kind kind, json_t *data, store_page_fn done, void *arg)
+enqueue(struct store *s, enum item_kind kind, json_t *data, int64_t keep_until, store_page_fn done, void *arg)
 {
 	struct item *it = xcalloc(1, sizeof *it);
 	it->kind = kind;
 	it->data = data;
 	it->done = done;
 	it->arg = arg;
+	int64_t keep = util_mono_ms() + BB_STORE_KEEP_MS;
+	it->keep_until = keep_until > keep ? keep_until : keep;
 	pthread_mutex_lock(&s->lock);
 	if (s->tail != NULL)
 		s->tail->next = it;
@@ -749,21 +1297,21 @@ enqueue(struct store *s, enum item_kind kind, json_t *data, store_page_fn done, 
 	pthread_mutex_unlock(&s->lock);
 }
 
-/* Queue a page (stolen); done runs on the store thread after it is committed. */
+/* Queue a page (stolen); done runs on the store thread once it is committed or given up. */
 void
-store_add_page(struct store *s, json_t *page, store_page_fn done, void *arg)
+store_add_page(struct store *s, json_t *page, int64_t keep_until, store_page_fn done, void *arg)
 {
-	enqueue(s, ITEM_PAGE, page, done, arg);
+	enqueue(s, ITEM_PAGE, page, keep_until, done, arg);
 }
 
 /* Queue a tool-call record (stolen). */
 void
 store_add_command(struct store *s, json_t *record)
 {
-	enqueue(s, ITEM_COMMAND, record, NULL, NULL);
+	enqueue(s, ITEM_COMMAND, record, 0, NULL, NULL);
 }
 
-/* Wait until everything queued so far is committed (tests, shutdown ordering). */
+/* Wait until everything queued so far is committed or given up (tests, shutdown ordering). */
 void
 store_flush(struct store *s)
 {
@@ -790,25 +1338,26 @@ store_path(const struct store *s)
 	return s->path;
 }
 
-/* Take a read connection from the pool, opening one when none is free. */
+/* Take a read connection from the pool, opening one (read-only: it never creates the file) when
+ * none is free. NULL with *err when the file cannot be read, or was deleted or moved. */
 static sqlite3 *
-reader_get(struct store *s)
+reader_get(struct store *s, char **err)
 {
 	sqlite3 *db = NULL;
+	struct stat st;
+	if (stat(s->path, &st) != 0 || st.st_ino != s->ino || st.st_dev != s->dev) {
+		/* A pooled connection would read the old file; a new one would find none. */
+		*err = xasprintf("the database file %s was deleted or moved while the daemon ran (put it back, or "
+		                 "restart the daemon to start a new one)",
+		                 s->path);
+		return NULL;
+	}
 	pthread_mutex_lock(&s->lock);
 	if (s->n_readers > 0)
 		db = s->readers[--s->n_readers];
 	pthread_mutex_unlock(&s->lock);
-	if (db == NULL) {
-		char *err = NULL;
-		db = open_conn(s->path, 0, &err);
-		if (db == NULL) {
-			log_error("%s", err);
-			free(err);
-			return NULL;
-		}
-		exec(db, "PRAGMA query_only=ON");
-	}
+	if (db == NULL)
+		db = open_conn(s->path, CONN_READER, 0, err);
 	return db;
 }
 
@@ -936,11 +1485,10 @@ json_t *
 store_history(struct store *s, const struct store_query *q, int *bad_query, char **err)
 {
 	*bad_query = 0;
-	sqlite3 *db = reader_get(s);
-	if (db == NULL) {
-		*err = xstrdup("the database cannot be opened");
+	*err = NULL;
+	sqlite3 *db = reader_get(s, err);
+	if (db == NULL)
 		return NULL;
-	}
 	json_t *pages = json_array();
 	const char *match = (q->q && *q->q) ? q->q : NULL;
 	int rc = history_run(db, q, match, pages, err);
@@ -969,11 +1517,12 @@ store_history(struct store *s, const struct store_query *q, int *bad_query, char
 	return out;
 }
 
-/* One page with its Markdown, or NULL when there is no such id. */
+/* One page with its Markdown, or NULL when there is no such id (or, with *err, no readable file). */
 json_t *
-store_page(struct store *s, int64_t id)
+store_page(struct store *s, int64_t id, char **err)
 {
-	sqlite3 *db = reader_get(s);
+	*err = NULL;
+	sqlite3 *db = reader_get(s, err);
 	if (db == NULL)
 		return NULL;
 	sqlite3_stmt *st;
@@ -983,22 +1532,28 @@ store_page(struct store *s, int64_t id)
 	                       "truncated FROM pages WHERE id = ?",
 	                       -1, &st, NULL) == SQLITE_OK) {
 		sqlite3_bind_int64(st, 1, id);
-		if (sqlite3_step(st) == SQLITE_ROW) {
+		int rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW) {
 			o = page_row(st);
 			json_object_set_new(o, "markdown", col_str(st, 8));
 			json_object_set_new(o, "truncated", json_boolean(sqlite3_column_int(st, 9)));
+		} else if (rc != SQLITE_DONE) {
+			*err = xasprintf("the history cannot be read: %s", sqlite3_errmsg(db));
 		}
 		sqlite3_finalize(st);
+	} else {
+		*err = xasprintf("the history cannot be read: %s", sqlite3_errmsg(db));
 	}
 	reader_put(s, db);
 	return o;
 }
 
-/* Logged tool calls, newest first. */
+/* Logged tool calls, newest first; NULL with *err when the file cannot be read. */
 json_t *
-store_commands(struct store *s, long limit, int64_t before)
+store_commands(struct store *s, long limit, int64_t before, char **err)
 {
-	sqlite3 *db = reader_get(s);
+	*err = NULL;
+	sqlite3 *db = reader_get(s, err);
 	if (db == NULL)
 		return NULL;
 	json_t *arr = json_array();
@@ -1045,9 +1600,13 @@ store_stats(struct store *s)
 {
 	json_t *o = json_object();
 	json_object_set_new(o, "path", json_string(s->path));
-	sqlite3 *db = reader_get(s);
-	if (db == NULL)
+	char *err = NULL;
+	sqlite3 *db = reader_get(s, &err);
+	if (db == NULL) {
+		json_object_set_new(o, "error", json_string(err));
+		free(err);
 		return o;
+	}
 	static const char *const q[] = {"SELECT count(*) FROM captures", "SELECT count(*) FROM commands",
 	                                "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()"};
 	static const char *const k[] = {"pages", "commands", "bytes"};

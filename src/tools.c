@@ -345,6 +345,7 @@ struct pending {
 	long timeout_ms;
 	const char *attempt; /* the tool's sentences with the parameters filled in, made at the start so */
 	const char *done;    /* the parameters need not be kept as a tree while the call waits */
+	const char *store_error; /* HUB_STORE_FAILED: the call's reason, borrowed while it is answered */
 	tools_answer_fn cb;
 	void *arg;
 	char text[]; /* attempt and done, each NUL-terminated: one allocation per waiting call */
@@ -389,6 +390,19 @@ summarize(const struct pending *p, const char *status, json_t *result, json_t *p
 		                                       "The browser disconnected before it could ");
 		buf_adds(&b, p->attempt);
 		buf_adds(&b, ".");
+	} else if (outcome == HUB_STORE_FAILED) {
+		/* The browser did act (or tried); only the history failed. Say both, and why. */
+		const char *why = json_string_value(json_object_get(result, "error"));
+		if (strcmp(json_string_value(json_object_get(result, "status")) ?: "", "error") == 0) {
+			buf_adds(&b, "Could not ");
+			buf_adds(&b, p->attempt);
+			buf_printf(&b, " (%.300s), and the page after it", why ? why : "the browser reported an error");
+		} else {
+			buf_adds(&b, p->done);
+			buf_adds(&b, ", but the page after it");
+		}
+		buf_printf(&b, " could not be stored in the history, so it is not returned: %s.",
+		           p->store_error ? p->store_error : "the database cannot be written");
 	} else if (outcome == HUB_TIMEOUT && result == NULL) {
 		buf_printf(&b, "No answer from the browser within %ld ms while trying to ", timeout_ms);
 		buf_adds(&b, p->attempt);
@@ -453,6 +467,12 @@ call_done(struct hub_call *c, void *arg)
 		http = 503;
 		status = "error";
 		code = "shutting_down";
+		break;
+	case HUB_STORE_FAILED:
+		http = 503;
+		status = "error";
+		code = "history_unavailable";
+		p->store_error = c->store_error;
 		break;
 	default:
 		http = 503;

@@ -41,9 +41,10 @@ teardown(void)
 
 /* The page callback runs after commit: the row must be visible to a fresh connection by then. */
 static void
-on_page(json_t *page, int64_t id, void *arg)
+on_page(json_t *page, int64_t id, const char *error, void *arg)
 {
 	(void)arg;
+	ck_assert_ptr_null(error);
 	sqlite3 *db;
 	ck_assert_int_eq(sqlite3_open(db_path(), &db), SQLITE_OK);
 	sqlite3_stmt *st;
@@ -63,7 +64,7 @@ add(struct store *s, const char *url, const char *title, const char *md)
 {
 	json_t *p = json_pack("{s:s, s:s, s:s, s:s, s:s, s:i}", "url", url, "title", title, "markdown", md, "clientId",
 	                      "c1", "captured_at", "2026-01-01T00:00:00.000Z", "tabId", 3);
-	store_add_page(s, p, on_page, NULL);
+	store_add_page(s, p, 0, on_page, NULL);
 }
 
 START_TEST(pages_roundtrip)
@@ -109,11 +110,11 @@ START_TEST(pages_roundtrip)
 	h = store_history(s, &q, &bad, &err);
 	ck_assert_int_eq(json_array_size(json_object_get(h, "pages")), 1);
 	json_decref(h);
-	json_t *p = store_page(s, last_id);
+	json_t *p = store_page(s, last_id, &err);
 	ck_assert_str_eq(json_string_value(json_object_get(p, "markdown")), "# Gamma\n\nfox again, 登录");
 	ck_assert_int_eq(json_integer_value(json_object_get(p, "tab_id")), 3);
 	json_decref(p);
-	ck_assert_ptr_null(store_page(s, 9999));
+	ck_assert_ptr_null(store_page(s, 9999, &err));
 	store_close(s);
 }
 END_TEST
@@ -131,7 +132,7 @@ START_TEST(commands_and_reopen)
 	store_close(s);
 	s = store_open(db_path(), &o, &err);
 	ck_assert_ptr_nonnull(s);
-	json_t *c = store_commands(s, 10, 0);
+	json_t *c = store_commands(s, 10, 0, &err);
 	json_t *arr = json_object_get(c, "commands");
 	ck_assert_int_eq(json_array_size(arr), 1);
 	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(json_array_get(arr, 0), "params"), "target")),
@@ -177,7 +178,7 @@ START_TEST(retention_rows)
 	json_t *h = store_history(s, &q, &bad, &err);
 	ck_assert_int_le(json_array_size(json_object_get(h, "pages")), 110);
 	json_decref(h);
-	json_t *p = store_page(s, last_id);
+	json_t *p = store_page(s, last_id, &err);
 	ck_assert_ptr_nonnull(p);
 	json_decref(p);
 	store_close(s);
@@ -207,7 +208,7 @@ START_TEST(identical_pages_stored_once)
 	sqlite3_finalize(stmt);
 	sqlite3_close(db);
 	/* Every capture still reads back as its own page, and search finds all of them. */
-	json_t *p = store_page(s, last_id);
+	json_t *p = store_page(s, last_id, &err);
 	ck_assert_str_eq(json_string_value(json_object_get(p, "title")), "Other title");
 	json_decref(p);
 	struct store_query q = {"unchanged", NULL, 50, 0};
@@ -243,13 +244,14 @@ START_TEST(retention_days)
 	for (int i = 0; i < 3; i++) {
 		json_t *p = json_pack("{s:s, s:s, s:s, s:s, s:s}", "url", "http://old/", "title", "Old", "markdown",
 		                      i ? "old page" : "shared", "clientId", "c1", "captured_at", "2001-01-01T00:00:00.000Z");
-		store_add_page(s, p, on_page, NULL);
+		store_add_page(s, p, 0, on_page, NULL);
 	}
 	char now[32];
 	util_iso8601(util_now_ms(), now);
-	store_add_page(s, json_pack("{s:s, s:s, s:s, s:s, s:s}", "url", "https://new.example/", "title", "New", "markdown",
-	                            "shared", "clientId", "c1", "captured_at", now),
-	               on_page, NULL);
+	store_add_page(s,
+	               json_pack("{s:s, s:s, s:s, s:s, s:s}", "url", "https://new.example/", "title", "New", "markdown",
+	                         "shared", "clientId", "c1", "captured_at", now),
+	               0, on_page, NULL);
 	store_close(s);
 	/* Reopened with a 30-day limit: the 2001 pages go, content still used by a new page stays. */
 	o.retention_days = 30;
@@ -285,6 +287,7 @@ START_TEST(bad_path)
 	struct store *s = store_open("/proc/nope/h.db", &o, &err);
 	ck_assert_ptr_null(s);
 	ck_assert_ptr_nonnull(err);
+	ck_assert_ptr_nonnull(strstr(err, "No such file or directory")); /* the system's reason */
 	free(err);
 	store_close(NULL);
 }
@@ -319,6 +322,298 @@ START_TEST(old_layout_refused)
 }
 END_TEST
 
+/* Poll (bounded) until store_fault names the given reason; the fault text, caller frees. */
+static char *
+wait_fault(struct store *s, const char *what)
+{
+	for (int i = 0; i < 10000; i++) {
+		char *f = store_fault(s);
+		if (f != NULL && strstr(f, what) != NULL)
+			return f;
+		free(f);
+		usleep(1000);
+	}
+	ck_abort_msg("the store never reported \"%s\"", what);
+	return NULL;
+}
+
+/* Count rows with a query on a fresh connection of our own. */
+static long
+count_rows(const char *query)
+{
+	sqlite3 *db;
+	ck_assert_int_eq(sqlite3_open(db_path(), &db), SQLITE_OK);
+	sqlite3_stmt *st;
+	ck_assert_int_eq(sqlite3_prepare_v2(db, query, -1, &st, NULL), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+	long n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return n;
+}
+
+/* Another process holds the write lock (a sqlite3 shell's BEGIN IMMEDIATE): the page waits, is
+ * not acknowledged meanwhile, and goes in with a real id once the lock is released. */
+START_TEST(write_lock_waits)
+{
+	struct store_opts o = {0, 0, 0};
+	char *err = NULL;
+	struct store *s = store_open(db_path(), &o, &err);
+	ck_assert_ptr_nonnull(s);
+	sqlite3 *other;
+	ck_assert_int_eq(sqlite3_open(db_path(), &other), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(other, "BEGIN IMMEDIATE", NULL, NULL, NULL), SQLITE_OK);
+	add(s, "https://example.com/locked", "Locked", "# written after the lock");
+	store_add_command(s, json_pack("{s:s, s:s, s:s, s:s, s:s, s:i, s:s, s:s, s:i}", "request_id", "r1", "tool",
+	                               "browser_click", "command", "click", "params", "{}", "status", "success",
+	                               "http_status", 200, "started_at", "2026-01-01T00:00:00.000Z", "finished_at",
+	                               "2026-01-01T00:00:01.000Z", "duration_ms", 1));
+	char *f = wait_fault(s, "locked by another process");
+	free(f);
+	ck_assert_int_eq(acked, 0);
+	ck_assert_int_eq(sqlite3_exec(other, "COMMIT", NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(other);
+	store_flush(s);
+	ck_assert_int_eq(acked, 1); /* on_page checked the row is in the file under that id */
+	ck_assert_ptr_null(store_fault(s));
+	ck_assert_int_eq(store_close(s), 0);
+	ck_assert_int_eq(count_rows("SELECT count(*) FROM commands"), 1);
+}
+END_TEST
+
+/* A full disk (simulated with the test knob): nothing is acknowledged, nothing is lost, the file
+ * stays sound, and writing resumes by itself when space returns. */
+START_TEST(disk_full_recovers)
+{
+	char knob[160];
+	snprintf(knob, sizeof knob, "%s/max-pages", dir);
+	FILE *k = fopen(knob, "w");
+	ck_assert_ptr_nonnull(k);
+	fputs("1\n", k); /* below the current size: SQLite keeps the current size, so nothing can grow */
+	fclose(k);
+	setenv("BB_TEST_MAX_PAGE_COUNT_FILE", knob, 1);
+	struct store_opts o = {0, 0, 0};
+	char *err = NULL;
+	struct store *s = store_open(db_path(), &o, &err);
+	unsetenv("BB_TEST_MAX_PAGE_COUNT_FILE");
+	ck_assert_ptr_nonnull(s);
+	char *big = xmalloc(200001);
+	memset(big, 'x', 200000);
+	big[200000] = '\0';
+	add(s, "https://example.com/big", "Big", big);
+	free(big);
+	char *f = wait_fault(s, "disk");
+	free(f);
+	ck_assert_int_eq(acked, 0);
+	ck_assert_int_eq(unlink(knob), 0); /* space returns */
+	store_flush(s);
+	ck_assert_int_eq(acked, 1);
+	ck_assert_ptr_null(store_fault(s));
+	ck_assert_int_eq(store_close(s), 0);
+	ck_assert_int_eq(count_rows("SELECT count(*) FROM pages"), 1);
+	sqlite3 *db;
+	ck_assert_int_eq(sqlite3_open(db_path(), &db), SQLITE_OK);
+	sqlite3_stmt *st;
+	ck_assert_int_eq(sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1, &st, NULL), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+	ck_assert_str_eq((const char *)sqlite3_column_text(st, 0), "ok");
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+}
+END_TEST
+
+/* The file is moved away while the store runs: writes stop (they would go to the old file), reads
+ * say so, no new empty file appears; moved back, everything queued goes in. */
+START_TEST(moved_file_noticed)
+{
+	struct store_opts o = {0, 0, 0};
+	char *err = NULL;
+	struct store *s = store_open(db_path(), &o, &err);
+	ck_assert_ptr_nonnull(s);
+	char aside[160];
+	snprintf(aside, sizeof aside, "%s/aside.db", dir);
+	ck_assert_int_eq(rename(db_path(), aside), 0);
+	add(s, "https://example.com/moved", "Moved", "# while moved");
+	char *f = wait_fault(s, "deleted or moved");
+	free(f);
+	ck_assert_int_eq(acked, 0);
+	ck_assert_ptr_null(store_page(s, 1, &err));
+	ck_assert_ptr_nonnull(err);
+	ck_assert_ptr_nonnull(strstr(err, "deleted or moved"));
+	free(err);
+	err = NULL;
+	ck_assert_int_ne(access(db_path(), F_OK), 0); /* the reader did not create a new file */
+	ck_assert_int_eq(rename(aside, db_path()), 0);
+	store_flush(s);
+	ck_assert_int_eq(acked, 1);
+	ck_assert_int_eq(store_close(s), 0);
+}
+END_TEST
+
+/* Retention prunes the newest contents; a page stored afterwards is still found by full-text search
+ * (its content id is not one the index already counted as done), and later prunes still work. */
+START_TEST(retention_then_search)
+{
+	struct store_opts o = {0, 0, 0};
+	char *err = NULL;
+	struct store *s = store_open(db_path(), &o, &err);
+	add(s, "https://example.com/a", "A", "apple orchard");
+	add(s, "https://example.com/b", "B", "banana plantation");
+	add(s, "https://example.com/a", "A", "apple orchard"); /* the same content as the first */
+	store_close(s);
+	o.retention_pages = 1; /* at open: captures 1 and 2 go, and with them the newest content */
+	s = store_open(db_path(), &o, &err);
+	ck_assert_ptr_nonnull(s);
+	add(s, "https://example.com/c", "C", "cherry blossom");
+	store_flush(s);
+	struct store_query q = {"cherry", NULL, 50, 0};
+	int bad;
+	json_t *h = store_history(s, &q, &bad, &err);
+	ck_assert_ptr_nonnull(h);
+	ck_assert_int_eq(json_array_size(json_object_get(h, "pages")), 1);
+	json_decref(h);
+	store_close(s);
+	/* The next prune removes the cherry page's predecessors without breaking the index. */
+	s = store_open(db_path(), &o, &err);
+	ck_assert_ptr_nonnull(s);
+	add(s, "https://example.com/d", "D", "date palm");
+	store_close(s);
+	s = store_open(db_path(), &o, &err);
+	ck_assert_ptr_nonnull(s);
+	q.q = "date";
+	h = store_history(s, &q, &bad, &err);
+	ck_assert_ptr_nonnull(h);
+	ck_assert_int_eq(json_array_size(json_object_get(h, "pages")), 1);
+	json_decref(h);
+	store_close(s);
+	ck_assert_int_eq(count_rows("SELECT count(*) FROM pages"), 1);
+	sqlite3 *db;
+	ck_assert_int_eq(sqlite3_open(db_path(), &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(db, "INSERT INTO pages_fts(pages_fts) VALUES ('integrity-check')", NULL, NULL,
+	                              NULL),
+	                 SQLITE_OK);
+	sqlite3_close(db);
+}
+END_TEST
+
+/* A version-1 file already in the broken state (a content id reused below fts_upto, so never
+ * indexed) is repaired by the migration: the page is found, and new pages are indexed. */
+START_TEST(migration_repairs_index)
+{
+	static const char *const v1 =
+		"CREATE TABLE meta (key TEXT PRIMARY KEY, value);\n"
+		"INSERT INTO meta VALUES ('fts_upto', 0);\n"
+		/* Identical pages (same title and Markdown) are stored once: agents re-read unchanged pages a lot. */
+		"CREATE TABLE contents (\n"
+		"  id INTEGER PRIMARY KEY,\n"
+		"  hash TEXT NOT NULL UNIQUE,\n"
+		"  title TEXT NOT NULL,\n"
+		"  markdown TEXT NOT NULL,\n"
+		"  bytes INTEGER NOT NULL\n"
+		");\n"
+		"CREATE TABLE captures (\n"
+		"  id INTEGER PRIMARY KEY,\n"
+		"  captured_at TEXT NOT NULL,\n"
+		"  client_id TEXT NOT NULL,\n"
+		"  tab_id INTEGER,\n"
+		"  request_id TEXT,\n"
+		"  url TEXT NOT NULL,\n"
+		"  content_id INTEGER NOT NULL REFERENCES contents(id),\n"
+		"  truncated INTEGER NOT NULL DEFAULT 0\n"
+		");\n"
+		
+		"CREATE INDEX captures_content_id ON captures(content_id);\n"
+		
+		"CREATE VIEW pages AS\n"
+		"  SELECT c.id, c.captured_at, c.client_id, c.tab_id, c.request_id, c.url, k.title, k.markdown, k.bytes,\n"
+		"         c.truncated, c.content_id\n"
+		"  FROM captures c JOIN contents k ON k.id = c.content_id;\n"
+		/* Indexed in batches by the store thread, off the path that acknowledges pages (meta.fts_upto). */
+		"CREATE VIRTUAL TABLE pages_fts USING fts5(title, markdown, content='contents', content_rowid='id',\n"
+		"  tokenize='unicode61 remove_diacritics 2');\n"
+		"CREATE TRIGGER contents_fts_delete AFTER DELETE ON contents\n"
+		"  WHEN old.id <= (SELECT value FROM meta WHERE key = 'fts_upto') BEGIN\n"
+		"  INSERT INTO pages_fts(pages_fts, rowid, title, markdown)\n"
+		"    VALUES ('delete', old.id, old.title, old.markdown);\n"
+		"END;\n"
+		"CREATE TABLE commands (\n"
+		"  id INTEGER PRIMARY KEY,\n"
+		"  request_id TEXT NOT NULL,\n"
+		"  tool TEXT NOT NULL,\n"
+		"  command TEXT NOT NULL,\n"
+		"  client_id TEXT,\n"
+		"  params TEXT NOT NULL,\n"
+		"  status TEXT NOT NULL,\n"
+		"  http_status INTEGER NOT NULL,\n"
+		"  message TEXT,\n"
+		"  error TEXT,\n"
+		"  summary TEXT,\n"
+		"  page_id INTEGER,\n"
+		"  started_at TEXT NOT NULL,\n"
+		"  finished_at TEXT NOT NULL,\n"
+		"  duration_ms INTEGER NOT NULL\n"
+		");\n"
+		
+		"CREATE VIEW recent_pages AS\n"
+		"  SELECT id, captured_at, url, title, bytes FROM pages ORDER BY id DESC;\n"
+		"CREATE VIEW calls AS\n"
+		"  SELECT c.id, c.started_at, c.tool, c.status, c.duration_ms, c.summary, p.url AS page_url,\n"
+		"         c.page_id, c.error\n"
+		"  FROM commands c LEFT JOIN captures p ON p.id = c.page_id ORDER BY c.id DESC;\n"
+		"CREATE VIEW sites AS\n"
+		"  SELECT CASE WHEN instr(substr(url, instr(url, '//') + 2), '/') > 0\n"
+		"    THEN substr(url, 1, instr(url, '//') + instr(substr(url, instr(url, '//') + 2), '/'))\n"
+		"    ELSE url END AS site,\n"
+		"         count(*) AS pages, max(captured_at) AS last_seen\n"
+		"  FROM captures GROUP BY site ORDER BY pages DESC;\n";
+	sqlite3 *db;
+	ck_assert_int_eq(sqlite3_open(db_path(), &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(db, "PRAGMA journal_mode=WAL", NULL, NULL, NULL), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(db, v1, NULL, NULL, NULL), SQLITE_OK);
+	ck_assert_int_eq(
+		sqlite3_exec(db,
+	                     "INSERT INTO contents VALUES (1, 'h1', 'Old', 'alpha words', 11), "
+	                     "(2, 'h2', 'Newest', 'beta words', 10);"
+	                     "INSERT INTO captures VALUES (1, '2026-01-01T00:00:00.000Z', 'c1', 1, NULL, 'http://a/', 1, 0),"
+	                     "(2, '2026-01-01T00:00:01.000Z', 'c1', 1, NULL, 'http://b/', 2, 0);"
+	                     "INSERT INTO pages_fts(rowid, title, markdown) SELECT id, title, markdown FROM contents;"
+	                     "UPDATE meta SET value = 2 WHERE key = 'fts_upto';"
+	                     "DELETE FROM captures WHERE id = 2; DELETE FROM contents WHERE id = 2;"
+	                     "INSERT INTO contents(hash, title, markdown, bytes) VALUES ('h3', 'Reused', 'zebra crossing', 14);"
+	                     "INSERT INTO captures VALUES (3, '2026-01-01T00:00:02.000Z', 'c1', 1, NULL, 'http://z/', "
+	                     "(SELECT max(id) FROM contents), 0);"
+	                     "PRAGMA user_version=1;",
+	                     NULL, NULL, NULL),
+		SQLITE_OK);
+	ck_assert_int_eq(count_rows("SELECT max(id) FROM contents"), 2); /* the reuse this repairs */
+	sqlite3_close(db);
+	struct store_opts o = {0, 0, 0};
+	char *err = NULL;
+	struct store *s = store_open(db_path(), &o, &err);
+	ck_assert_msg(s != NULL, "%s", err ? err : "");
+	struct store_query q = {"zebra", NULL, 50, 0};
+	int bad;
+	json_t *h = store_history(s, &q, &bad, &err);
+	ck_assert_ptr_nonnull(h);
+	ck_assert_int_eq(json_array_size(json_object_get(h, "pages")), 1);
+	json_decref(h);
+	add(s, "https://example.com/g", "G", "giraffe neck");
+	store_flush(s);
+	q.q = "giraffe";
+	h = store_history(s, &q, &bad, &err);
+	ck_assert_int_eq(json_array_size(json_object_get(h, "pages")), 1);
+	json_decref(h);
+	q.q = "beta";
+	h = store_history(s, &q, &bad, &err);
+	ck_assert_int_eq(json_array_size(json_object_get(h, "pages")), 0);
+	json_decref(h);
+	ck_assert_int_gt(last_id, 3);
+	store_close(s);
+	ck_assert_int_eq(count_rows("PRAGMA user_version"), 2);
+	ck_assert_int_gt(count_rows("SELECT id FROM pages WHERE title = 'G'"), 2);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -333,6 +628,11 @@ main(void)
 	tcase_add_test(tc, old_layout_refused);
 	tcase_add_test(tc, retention_days);
 	tcase_add_test(tc, bad_path);
+	tcase_add_test(tc, write_lock_waits);
+	tcase_add_test(tc, disk_full_recovers);
+	tcase_add_test(tc, moved_file_noticed);
+	tcase_add_test(tc, retention_then_search);
+	tcase_add_test(tc, migration_repairs_index);
 	suite_add_tcase(s, tc);
 	return testlib_run(s, 0);
 }
