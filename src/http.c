@@ -8,6 +8,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -224,6 +225,22 @@ access_cb(void *cls, struct MHD_Connection *mc, const char *url, const char *met
 		c->req.can_stream = 1;
 		*ctx = c;
 		atomic_fetch_add(&h->active, 1);
+		/* Headers are in: from now on the idle timeout applies, not the (shorter) header timeout. */
+		MHD_set_connection_option(mc, MHD_CONNECTION_OPTION_TIMEOUT, (unsigned)BB_HTTP_IDLE_TIMEOUT_S);
+		/* Host, Origin and token are decided now, before any body is read: the router answers a
+		 * refusal at once, and MHD closes the connection without reading what follows. */
+		if (!router_allows(h->router, &c->req)) {
+			c->req.body = "";
+			pthread_mutex_lock(&c->lock);
+			c->state = C_RUNNING;
+			pthread_mutex_unlock(&c->lock);
+			router_handle(h->router, &c->req);
+			struct rtr_resp *rr = c->resp;
+			c->resp = NULL;
+			if (rr != NULL)
+				return send_resp(c, rr);
+			return MHD_NO; /* a refusal is always answered at once; anything else is a bug */
+		}
 		const char *cl = MHD_lookup_connection_value(mc, MHD_HEADER_KIND, "Content-Length");
 		long n;
 		if (cl != NULL && (util_parse_long(cl, 0, 1L << 40, &n) != 0 || (size_t)n > h->cfg->max_body_bytes)) {
@@ -305,7 +322,23 @@ mhd_log(void *cls, const char *fmt, va_list ap)
 	log_debug("mhd: %s", line);
 }
 
-/* Bind and start the listener on the configured loopback address. */
+/* How many connections we hold at once: well below the descriptor limit, so a flood of idle
+ * connections never takes the descriptors the database, browsers and FastCGI need. */
+static unsigned
+http_connection_limit(void)
+{
+	struct rlimit rl;
+	long cap = BB_HTTP_MAX_CONNECTIONS;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
+		long fit = ((long)rl.rlim_cur - BB_FD_RESERVE) / 2;
+		if (fit < cap)
+			cap = fit;
+	}
+	return cap < BB_HTTP_MIN_CONNECTIONS ? BB_HTTP_MIN_CONNECTIONS : (unsigned)cap;
+}
+
+/* Bind and start the listener on the configured loopback address. The test-only environment
+ * variable BB_TEST_HEADER_TIMEOUT_S shortens the header timeout so a test need not wait. */
 struct http *
 http_start(const struct config *cfg, struct router *router, char **err)
 {
@@ -328,10 +361,18 @@ http_start(const struct config *cfg, struct router *router, char **err)
 		a->sin_port = htons((uint16_t)cfg->http_port);
 		inet_pton(AF_INET, cfg->http_host, &a->sin_addr);
 	}
+	unsigned limit = http_connection_limit(), header_s = BB_HTTP_HEADER_TIMEOUT_S;
+	const char *knob = getenv("BB_TEST_HEADER_TIMEOUT_S");
+	long v;
+	if (knob != NULL && util_parse_long(knob, 1, 3600, &v) == 0)
+		header_s = (unsigned)v;
+	log_debug("http: at most %u connections, %u s to send the headers", limit, header_s);
+	/* The daemon-wide timeout is the header timeout: a connection that never finishes its headers
+	 * (Slowloris) is closed after it. Once headers are in, access_cb sets the idle timeout; a
+	 * suspended (waiting) call is exempt from both. */
 	h->d = MHD_start_daemon(flags, (uint16_t)cfg->http_port, NULL, NULL, access_cb, h, MHD_OPTION_SOCK_ADDR, &ss,
-	                        MHD_OPTION_NOTIFY_COMPLETED, completed_cb, h, MHD_OPTION_CONNECTION_LIMIT,
-	                        (unsigned)BB_HTTP_MAX_CONNECTIONS, MHD_OPTION_CONNECTION_TIMEOUT,
-	                        (unsigned)BB_HTTP_IDLE_TIMEOUT_S, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+	                        MHD_OPTION_NOTIFY_COMPLETED, completed_cb, h, MHD_OPTION_CONNECTION_LIMIT, limit,
+	                        MHD_OPTION_CONNECTION_TIMEOUT, header_s, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
 	                        (size_t)BB_HTTP_CONN_MEMORY, MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u,
 	                        MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL, MHD_OPTION_END);
 	if (h->d == NULL) {

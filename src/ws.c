@@ -308,9 +308,10 @@ on_hello(struct session *s, json_t *d)
 	         json_string_value(json_object_get(d, "browser")) ?: "?",
 	         json_string_value(json_object_get(d, "browserVersion")) ?: "?",
 	         json_string_value(json_object_get(d, "extensionVersion")) ?: "?");
-	send_local(s, json_pack("{s:s, s:{s:s, s:i, s:s, s:i, s:I}}", "type", "welcome", "data", "serverVersion",
+	send_local(s, json_pack("{s:s, s:{s:s, s:i, s:s, s:i, s:I, s:b}}", "type", "welcome", "data", "serverVersion",
 	                        BB_VERSION, "protocolVersion", 1, "clientId", cid, "heartbeatSeconds",
-	                        BB_WS_HEARTBEAT_S, "maxMessageBytes", (json_int_t)s->ws->cfg->max_message_bytes));
+	                        BB_WS_HEARTBEAT_S, "maxMessageBytes", (json_int_t)s->ws->cfg->max_message_bytes,
+	                        "allowFileUrls", s->ws->cfg->allow_file_urls));
 }
 
 /* Validate a command_result's fields; NULL when fine, else which field is wrong. */

@@ -174,7 +174,7 @@ const server = http.createServer(async (req, res) => {
       else if (answer.timeout) { httpStatus = 504; out = { status: call.result ? 'partial_success' : 'error', waiting_for: call.result ? 'page' : 'result', result: call.result }; }
       else {
         const page = call.page ? { url: call.page.url, title: call.page.title, markdown: call.page.markdown, tab_id: call.page.tab_id, history_id: call.page.id, captured_at: call.page.captured_at } : undefined;
-        out = { status: call.result.status, tool: tool[0], request_id: requestId, summary: `${call.result.message || call.result.error || tool[0]}${page ? `; the page is now "${page.title}" (${page.url}).` : ''}`, result: call.result, page };
+        out = { status: call.result.status, tool: tool[0], request_id: requestId, summary: `${call.result.message || call.result.error || tool[0]}${page ? `; the page is now at ${page.url}, titled ${JSON.stringify(page.title)}.` : ''}`, result: call.result, page };
       }
       const duration = Date.now() - t0;
       commands.push({ request_id: requestId, tool: tool[0], params, client_id: clientId, started_at: startedAt, status: out.status, http_status: httpStatus, summary: out.summary, duration_ms: duration, history_id: call.page?.id });
