@@ -652,6 +652,31 @@ fail:
 	return rc;
 }
 
+/* `login-url`: ask the running daemon (with the token) for a one-time dashboard login link, so the
+ * link never carries the token itself. *url is the whole link; -1 with *err when it cannot. */
+int
+client_login_url(const struct config *cfg, const char *token, char **url, char **err)
+{
+	struct reply r = {0};
+	if (http_call(cfg, token, "POST", "/api/login-code", "application/json", NULL, "{}", 10000, &r, err) != 0)
+		return -1;
+	json_t *ans = json_loadb(r.body ? r.body : "", r.len, 0, NULL);
+	const char *path = json_string_value(json_object_get(ans, "path"));
+	int rc = -1;
+	if (r.status == 200 && path != NULL && path[0] == '/') {
+		*url = xasprintf("http://%s:%d%s", strchr(cfg->http_host, ':') ? "[::1]" : cfg->http_host, cfg->http_port,
+		                 path);
+		rc = 0;
+	} else {
+		const char *msg = json_string_value(json_object_get(ans, "message"));
+		*err = xasprintf("the daemon did not give a login code (HTTP %d%s%s)", r.status, msg ? ": " : "",
+		                 msg ? msg : "");
+	}
+	json_decref(ans);
+	free(r.body);
+	return rc;
+}
+
 /* Everything needed to talk to the daemon: the same settings file and token file it uses. */
 struct conn {
 	struct config cfg;

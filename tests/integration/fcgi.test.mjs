@@ -349,10 +349,14 @@ http {
   });
 
   test('the dashboard through nginx: /login sets the cookie, / answers with the usual headers', async () => {
-    const bad = await request('GET', '/login?token=wrong');
+    const bad = await request('GET', '/login?code=wrong');
     assert.equal(bad.status, 401);
-    const login = await request('GET', `/login?token=${encodeURIComponent(env.token)}`);
+    assert.equal((await request('GET', `/login?token=${encodeURIComponent(env.token)}`)).status, 401, 'no token in URLs');
+    const code = await request('POST', '/api/login-code', { headers: jsonHeaders(), body: '{}' });
+    assert.equal(code.status, 200, code.text);
+    const login = await request('GET', code.json.path);
     assert.equal(login.status, 303, login.text);
+    assert.equal((await request('GET', code.json.path)).status, 401, 'a login code works once');
     assert.equal(login.headers.location, '/');
     const cookie = login.headers['set-cookie']?.[0] || '';
     assert.match(cookie, /^bb_session=[0-9a-f]+; HttpOnly; SameSite=Strict; Path=\//);
@@ -363,8 +367,10 @@ http {
     assert.equal(page.headers['x-content-type-options'], 'nosniff');
     assert.equal(page.headers['cache-control'], 'no-cache');
     assert.match(page.headers['content-security-policy'], /default-src 'self'/);
-    const st = await request('GET', '/api/status', { headers: { cookie: session } });
+    const st = await request('GET', '/api/status', { headers: { cookie: session, 'sec-fetch-site': 'same-origin' } });
     assert.equal(st.status, 200, 'the session cookie reaches the daemon as HTTP_COOKIE');
+    const cross = await request('GET', '/api/status', { headers: { cookie: session, 'sec-fetch-site': 'same-site' } });
+    assert.equal(cross.status, 403, 'a session cookie from another port (same-site) does not count');
   });
 
   test('a wrong or missing token is refused with 401', async () => {
