@@ -412,6 +412,17 @@ http {
     assert.equal(status, 403);
   });
 
+  test('the WebSocket Host check holds through nginx: a foreign Host (DNS rebinding) is refused', async () => {
+    const upgrade = (host) => new Promise((resolve) => {
+      const ws = new WebSocket(`ws://127.0.0.1:${env.port}/ws/browser`, { origin: EXTENSION_ORIGIN, headers: { host } });
+      ws.once('unexpected-response', (_q, res) => { resolve(res.statusCode); ws.terminate(); });
+      ws.once('open', () => { resolve('open'); ws.terminate(); });
+      ws.once('error', () => resolve('error'));
+    });
+    assert.equal(await upgrade(`evil.example:${env.port}`), 403, 'a rebinding page\'s Host reaches the daemon and is refused');
+    assert.equal(await upgrade(`127.0.0.1:${env.port}`), 'open', 'nginx\'s own address, as --allow-host says');
+  });
+
   test('GET /api/events streams hello, then call_start, through nginx', async () => {
     let text = '';
     const stream = await new Promise((resolve, reject) => {
