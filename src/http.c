@@ -37,6 +37,8 @@ struct http {
 	struct ws_source *src; /* our place in the event loop */
 	atomic_int active;
 	atomic_int quiesce;
+	unsigned limit; /* connections held at once */
+	int was_full;   /* at the limit after the last run: MHD took the listener out of its epoll set */
 };
 
 enum conn_state { C_NEW, C_RUNNING, C_SUSPENDED, C_READY };
@@ -361,7 +363,7 @@ http_start(const struct config *cfg, struct router *router, char **err)
 		a->sin_port = htons((uint16_t)cfg->http_port);
 		inet_pton(AF_INET, cfg->http_host, &a->sin_addr);
 	}
-	unsigned limit = http_connection_limit(), header_s = BB_HTTP_HEADER_TIMEOUT_S;
+	unsigned limit = h->limit = http_connection_limit(), header_s = BB_HTTP_HEADER_TIMEOUT_S;
 	const char *knob = getenv("BB_TEST_HEADER_TIMEOUT_S");
 	long v;
 	if (knob != NULL && util_parse_long(knob, 1, 3600, &v) == 0)
@@ -394,6 +396,17 @@ http_run(void *arg)
 			close(s); /* after quiescing, the listening socket is ours to close */
 	}
 	MHD_run(h->d);
+	/* At the connection limit MHD stops watching the listener, and puts it back only at the start of
+	 * a run: when this run freed a slot (a timeout), run again, or nothing would ever wake us for the
+	 * connections waiting in the backlog. */
+	const union MHD_DaemonInfo *ci = MHD_get_daemon_info(h->d, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
+	unsigned n = ci ? ci->num_connections : 0;
+	if (h->was_full && n < h->limit) {
+		MHD_run(h->d);
+		ci = MHD_get_daemon_info(h->d, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
+		n = ci ? ci->num_connections : 0;
+	}
+	h->was_full = n >= h->limit;
 	MHD_UNSIGNED_LONG_LONG ms;
 	if (MHD_get_timeout(h->d, &ms) != MHD_YES)
 		return -1;
