@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { startDaemon, connectPeer, tool, api, freePort, sleep, BIN, EXT_ORIGIN } from './support/harness.mjs';
+import { startDaemon, connectPeer, tool, api, freePort, sleep, BIN } from './support/harness.mjs';
 
 const daemons = [];
 after(async () => { for (const d of daemons) await d.stop('SIGKILL').catch(() => {}); });
@@ -44,6 +44,17 @@ function raw(port, bytes, timeout = 10_000) {
   });
 }
 
+// Bytes waiting unread in the receive queues of TCP sockets whose local port is port (/proc/net/tcp).
+function unreadOnPort(port) {
+  let sum = 0;
+  for (const line of fs.readFileSync('/proc/net/tcp', 'utf8').split('\n').slice(1)) {
+    const f = line.trim().split(/\s+/);
+    if (f.length < 5 || parseInt(f[1].split(':')[1], 16) !== port) continue;
+    sum += parseInt(f[4].split(':')[1], 16);
+  }
+  return sum;
+}
+
 function rssKiB(pid) {
   return Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
 }
@@ -75,8 +86,7 @@ describe('open_url: what an address bar takes, consistently; the rest refused wi
       assert.match(r.body.message, /^url: /);
     }
     assert.equal(peer.commands.length, sent, 'no refused URL reached the browser');
-    const w = peer.messages.find((m) => m.type === 'welcome');
-    assert.ok(w === undefined || w.data.allowFileUrls === false);
+    assert.equal(peer.welcome.allowFileUrls, false, 'the welcome tells the extension file: is off');
     peer.close();
   });
 
@@ -85,24 +95,13 @@ describe('open_url: what an address bar takes, consistently; the rest refused wi
     const conf = path.join(dir, 'bb.conf');
     fs.writeFileSync(conf, 'allow_file_urls = yes\n');
     const d = await daemon({ dir, args: ['--config', conf] });
-    const ws = new (await import('ws')).default(d.wsUrl, { headers: { Origin: EXT_ORIGIN } });
-    const welcome = await new Promise((resolve, reject) => {
-      ws.on('open', () => ws.send(JSON.stringify({ type: 'hello', data: { clientId: 'files', token: d.token,
-        browser: 'Scripted', browserVersion: '1', extensionVersion: '1', capabilities: ['open_url'] } })));
-      ws.on('message', (m) => { const j = JSON.parse(m); if (j.type === 'welcome') resolve(j.data); });
-      ws.on('close', (c) => reject(new Error(`closed ${c}`)));
-      ws.on('error', reject);
-    });
-    assert.equal(welcome.allowFileUrls, true);
-    ws.on('message', (m) => {
-      const j = JSON.parse(m);
-      if (j.type === 'command') ws.send(JSON.stringify({ type: 'command_result', data: { requestId: j.data.requestId, status: 'success', message: j.data.url } }));
-    });
+    const peer = await connectPeer(d, { clientId: 'files', answer: (c, p) => p.result(c.requestId, 'success', { message: c.url }) });
+    assert.equal(peer.welcome.allowFileUrls, true);
     const r = await tool(d, 'browser_open_url', { url: 'file:///etc/hostname', wait_for_page_info: false });
     assert.equal(r.status, 200, r.text);
     assert.equal(r.body.result.message, 'file:///etc/hostname');
     assert.equal((await tool(d, 'browser_open_url', { url: 'file://host/x' })).status, 400);
-    ws.close();
+    peer.close();
   });
 
   test('a bad allow_file_urls value is refused at start, naming the key', async () => {
@@ -157,6 +156,9 @@ describe('raw sockets', () => {
       s.on('close', resolve);
       s.on('connect', () => { s.write(head); s.write(body, resolve); });
     })));
+    // Then wait until the daemon has taken every byte it will take: no connection to its port has
+    // unread data in its receive queue (a refused one is closed and has none).
+    await until(() => unreadOnPort(d.httpPort) === 0, 'the daemon to read what it reads', 30_000);
     const after = rssKiB(d.proc.pid);
     for (const s of socks) s.destroy();
     assert.ok(after - before < 64 * 1024, `RSS grew from ${before} to ${after} KiB`);
@@ -264,7 +266,7 @@ describe('raw sockets', () => {
     const tokenFile = path.join(dir, 'token');
     const proc = spawn('/bin/sh', ['-c', 'ulimit -n 512 && exec "$0" "$@"', BIN, 'serve', '--http', `127.0.0.1:${httpPort}`,
       '--ws', `127.0.0.1:${wsPort}`, '--db', path.join(dir, 'h.db'), '--token-file', tokenFile, '--config', '/dev/null'],
-    { env: { ...process.env, BB_TEST_HEADER_TIMEOUT_S: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    { env: { ...process.env, BB_TEST_HEADER_TIMEOUT_S: '1', XDG_RUNTIME_DIR: dir }, stdio: ['ignore', 'pipe', 'pipe'] });
     let log = '';
     proc.stdout.on('data', (c) => { log += c; });
     proc.stderr.on('data', (c) => { log += c; });

@@ -122,6 +122,7 @@ export async function connectPeer(d, { clientId = 'peer-1', token = d.token, ori
     peer.send('hello', { clientId, token, browser: 'Scripted', browserVersion: '1.0', extensionVersion: '1.0', capabilities: ['open_url', 'click', 'type', 'get_page'] });
     const first = await Promise.race([peer.next('welcome'), peer.closedPromise]);
     if (first.code) throw Object.assign(new Error(`closed ${first.code} ${first.reason}`), first);
+    peer.welcome = first.data;
   }
   return peer;
 }
