@@ -339,7 +339,7 @@ is_ipv4(const char *h, size_t n, int *loop)
 static const char *
 check_authority(const char *s, const char **end, int *loopback, int need_dot)
 {
-	size_t n = strcspn(s, "/?#");
+	size_t n = strcspn(s, "/?#\\"); /* a browser reads \ as / in http(s) URLs */
 	*end = s + n;
 	*loopback = 0;
 	const char *at = memchr(s, '@', n);

@@ -114,6 +114,7 @@ START_TEST(url_normalize)
 		{"[::1", NULL},
 		{"https://exa\tmple.org/", NULL},
 		{"https://example.org/\n", "https://example.org/"},
+		{"https://example.org\\@evil.example/", "https://example.org\\@evil.example/"},
 		{"", NULL},
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
