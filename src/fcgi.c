@@ -1106,6 +1106,21 @@ free_all(struct fcgi *f)
 	free(f);
 }
 
+/* Connections served at once: a quarter of the descriptors left after the reserve (HTTP takes
+ * half), so a flood of web-server connections never takes what the rest of the daemon needs. */
+static int
+connection_limit(void)
+{
+	struct rlimit rl;
+	long cap = BB_FCGI_MAX_CONNECTIONS;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
+		long fit = ((long)rl.rlim_cur - BB_FD_RESERVE) / 4;
+		if (fit < cap)
+			cap = fit;
+	}
+	return cap < BB_FCGI_MIN_CONNECTIONS ? BB_FCGI_MIN_CONNECTIONS : (int)cap;
+}
+
 /* Listen on cfg->fastcgi (unix:PATH or a loopback ADDR:PORT) and start the responder thread. */
 struct fcgi *
 fcgi_start(const struct config *cfg, struct router *router, char **err)
@@ -1114,13 +1129,7 @@ fcgi_start(const struct config *cfg, struct router *router, char **err)
 	f->router = router;
 	f->events = router_events(router);
 	f->max_body = cfg->max_body_bytes;
-	f->max_conns = BB_FCGI_MAX_CONNECTIONS;
-	struct rlimit rl; /* a quarter of the descriptors left after the reserve (HTTP takes half) */
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
-	    ((long)rl.rlim_cur - BB_FD_RESERVE) / 4 < f->max_conns)
-		f->max_conns = ((long)rl.rlim_cur - BB_FD_RESERVE) / 4 < BB_FCGI_MIN_CONNECTIONS
-		                       ? BB_FCGI_MIN_CONNECTIONS
-		                       : (int)(((long)rl.rlim_cur - BB_FD_RESERVE) / 4);
+	f->max_conns = connection_limit();
 	f->lfd = -1;
 	f->wake[0] = f->wake[1] = -1;
 	f->qtail = &f->qhead;
