@@ -151,13 +151,19 @@ host_ok(struct router *r, struct rtr_req *req)
 	return 0;
 }
 
-/* An Origin, when sent, must be this daemon's own (the dashboard); no other site may call us. */
+/* An Origin, when sent, must be this daemon's own (the dashboard); no other site may call us. Our
+ * pages' form posts say "null" (their Referrer-Policy is no-referrer): the browser's own
+ * Sec-Fetch-Site, which no page can set, then vouches that the request came from our origin. */
 static int
 origin_ok(struct router *r, struct rtr_req *req)
 {
 	const char *origin = req->header(req, "Origin");
 	if (origin == NULL)
 		return 1;
+	if (strcmp(origin, "null") == 0) {
+		const char *sfs = req->header(req, "Sec-Fetch-Site");
+		return sfs != NULL && strcmp(sfs, "same-origin") == 0;
+	}
 	const char *host = req->header(req, "Host");
 	if (host == NULL || strncmp(origin, "http://", 7) != 0 || strcmp(origin + 7, host) != 0)
 		return 0;

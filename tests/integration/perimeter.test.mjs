@@ -324,6 +324,11 @@ test('login: one-time codes, never the token in a URL; login-url prints such a l
   // The dashboard's form posts the token in the body instead.
   const form = await fetch(d.base + '/login', { method: 'POST', redirect: 'manual', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: `token=${encodeURIComponent(d.token)}` });
   assert.equal(form.status, 303);
+  // Our own page's form post says Origin: null (no-referrer); only the browser's Sec-Fetch-Site:
+  // same-origin lets that through, never a null Origin from elsewhere.
+  const nullOrigin = (site) => fetch(d.base + '/login', { method: 'POST', redirect: 'manual', headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: 'null', 'Sec-Fetch-Site': site }, body: `token=${encodeURIComponent(d.token)}` }).then((r) => r.status);
+  assert.equal(await nullOrigin('same-origin'), 303);
+  assert.equal(await nullOrigin('cross-site'), 403);
   const wrong = await fetch(d.base + '/login', { method: 'POST', redirect: 'manual', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'token=nope' });
   assert.equal(wrong.status, 401);
   const out = execFileSync(BIN, ['login-url', '--config', '/dev/null', '--token-file', d.tokenFile, '--http', `127.0.0.1:${d.httpPort}`], { encoding: 'utf8' }).trim();
