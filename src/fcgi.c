@@ -680,7 +680,7 @@ dispatch(struct fcgi *f, struct req *r)
 
 /* Answer FCGI_GET_VALUES with the values we know; -1 when the request is malformed. */
 static int
-get_values(struct conn *c, const unsigned char *p, size_t len)
+get_values(const struct fcgi *f, struct conn *c, const unsigned char *p, size_t len)
 {
 	struct buf b = {0};
 	const unsigned char *name, *value;
@@ -689,7 +689,7 @@ get_values(struct conn *c, const unsigned char *p, size_t len)
 	char num[24];
 	while ((rc = nv_next(p, len, &off, &name, &nlen, &value, &vlen)) == 0) {
 		if (nlen == 14 && memcmp(name, "FCGI_MAX_CONNS", 14) == 0) {
-			snprintf(num, sizeof num, "%d", BB_FCGI_MAX_CONNECTIONS);
+			snprintf(num, sizeof num, "%d", f->max_conns);
 			put_nv(&b, "FCGI_MAX_CONNS", num);
 		} else if (nlen == 13 && memcmp(name, "FCGI_MAX_REQS", 13) == 0) {
 			snprintf(num, sizeof num, "%d", BB_FCGI_MAX_REQUESTS);
@@ -715,7 +715,7 @@ handle_record(struct fcgi *f, struct conn *c, int type, uint16_t id, const unsig
 	struct req *r;
 	if (id == 0 && type == FCGI_GET_VALUES) {
 		*why = "malformed FCGI_GET_VALUES";
-		return get_values(c, p, len);
+		return get_values(f, c, p, len);
 	}
 	switch (id == 0 ? -1 : type) {
 	case FCGI_BEGIN_REQUEST: {
