@@ -717,6 +717,43 @@ fail:
 	return rc;
 }
 
+/* The daemon's Unix socket when one is there to use, else NULL (then TCP with the token). */
+static const char *
+usable_socket(const struct config *cfg)
+{
+	struct stat st;
+	if (cfg->api_socket != NULL && lstat(cfg->api_socket, &st) == 0 && S_ISSOCK(st.st_mode))
+		return cfg->api_socket;
+	return NULL;
+}
+
+/* `login-url`: ask the running daemon for a one-time dashboard login link, so the link never
+ * carries the token itself; over its Unix socket unless tcp (--http given without --api-socket, as
+ * for the other commands). *url is the whole link; -1 with *err when it cannot. */
+int
+client_login_url(const struct config *cfg, const char *token, int tcp, char **url, char **err)
+{
+	struct conn c = {.cfg = *cfg, .token = (char *)token, .sock = tcp ? NULL : usable_socket(cfg)};
+	struct reply r = {0};
+	if (http_call(&c, "POST", "/api/login-code", "application/json", NULL, "{}", 10000, &r, err) != 0)
+		return -1;
+	json_t *ans = json_loadb(r.body ? r.body : "", r.len, 0, NULL);
+	const char *path = json_string_value(json_object_get(ans, "path"));
+	int rc = -1;
+	if (r.status == 200 && path != NULL && path[0] == '/') {
+		*url = xasprintf("http://%s:%d%s", strchr(cfg->http_host, ':') ? "[::1]" : cfg->http_host, cfg->http_port,
+		                 path);
+		rc = 0;
+	} else {
+		const char *msg = json_string_value(json_object_get(ans, "message"));
+		*err = xasprintf("the daemon did not give a login code (HTTP %d%s%s)", r.status, msg ? ": " : "",
+		                 msg ? msg : "");
+	}
+	json_decref(ans);
+	free(r.body);
+	return rc;
+}
+
 /* Load the settings through the daemon's own loader, giving it only the flags it knows. */
 static int
 conn_open(struct conn *c, const struct cli *o, int need_token)
@@ -750,9 +787,7 @@ conn_open(struct conn *c, const struct cli *o, int need_token)
 	}
 	/* The daemon's Unix socket when it is there (or asked for): the token stays home. TCP with the token
 	 * only when there is no socket, or when --http names an address and no --api-socket was given. */
-	struct stat st;
-	if (c->cfg.api_socket != NULL &&
-	    (o->api_socket != NULL || (o->http == NULL && lstat(c->cfg.api_socket, &st) == 0 && S_ISSOCK(st.st_mode))))
+	if (c->cfg.api_socket != NULL && (o->api_socket != NULL || (o->http == NULL && usable_socket(&c->cfg) != NULL)))
 		c->sock = c->cfg.api_socket;
 	if (!need_token || c->sock != NULL)
 		return CLIENT_EXIT_OK;

@@ -21,5 +21,7 @@
 int client_is_command(const char *name);
 int client_main(int argc, char **argv);
 void client_usage_list(FILE *f);
+struct config;
+int client_login_url(const struct config *cfg, const char *token, int tcp, char **url, char **err);
 
 #endif

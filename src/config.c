@@ -188,6 +188,14 @@ config_set(struct config *c, const char *key, const char *v, char **err)
 		c->headless = b;
 		return 0;
 	}
+	if (!strcmp(key, "allow_file_urls")) {
+		if (parse_bool(v, &b) != 0) {
+			*err = xasprintf("allow_file_urls: expected yes or no, got \"%s\"", v);
+			return -1;
+		}
+		c->allow_file_urls = b;
+		return 0;
+	}
 	if (!strcmp(key, "chromium")) {
 		set_str(&c->chromium, v);
 		return 0;
@@ -301,13 +309,24 @@ config_default_file(void)
 int
 config_finish(struct config *c, char **err)
 {
-	(void)err;
 	if (c->db_path == NULL)
 		c->db_path = util_default_path("XDG_DATA_HOME", ".local/share", "history.db");
 	if (c->token_file == NULL)
 		c->token_file = util_default_path("XDG_CONFIG_HOME", ".config", "token");
 	if (c->n_origins == 0)
 		c->origins[c->n_origins++] = xstrdup(BB_EXTENSION_ORIGIN);
+	if (c->headless) { /* the managed browser runs our own extension: never refuse it */
+		int have = 0;
+		for (int i = 0; i < c->n_origins; i++)
+			have |= strcmp(c->origins[i], BB_EXTENSION_ORIGIN) == 0;
+		if (!have && c->n_origins >= BB_CONFIG_MAX_ORIGINS) {
+			*err = xasprintf("allow_origin: at most %d origins with --headless (its extension's origin is added)",
+			                 BB_CONFIG_MAX_ORIGINS - 1);
+			return -1;
+		}
+		if (!have)
+			c->origins[c->n_origins++] = xstrdup(BB_EXTENSION_ORIGIN);
+	}
 	if (c->www_dir == NULL)
 		c->www_dir = xstrdup(PKGDATADIR "/www");
 	if (c->extension_dir == NULL)

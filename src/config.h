@@ -35,6 +35,7 @@ struct config {
 	long retention_pages; /* 0: no row limit */
 	int sync_full;        /* PRAGMA synchronous=FULL: survive power loss, not only crashes */
 	int headless;
+	int allow_file_urls; /* open_url may open file: URLs (default off: a page could make us read files) */
 	char *chromium;
 	char *www_dir;
 	char *extension_dir;

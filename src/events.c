@@ -23,6 +23,8 @@ struct events {
 	pthread_mutex_t lock;
 	struct events_sub *subs;
 	int n;
+	events_wake_fn on_join; /* told when a subscriber joins: whoever sends heartbeats starts to */
+	void *on_join_arg;
 };
 
 /* An empty fan-out. */
@@ -107,6 +109,15 @@ events_heartbeat(struct events *ev)
 		fan_out(ev, hb, sizeof hb - 1);
 }
 
+/* Who to tell when a subscriber joins (the loop that sends heartbeats arms its timer then, so a
+ * dead subscriber is found and released even when nothing else happens). Main thread, at start. */
+void
+events_on_join(struct events *ev, events_wake_fn fn, void *arg)
+{
+	ev->on_join = fn;
+	ev->on_join_arg = arg;
+}
+
 /* Add a subscriber whose stream starts with the given text; it is woken once events_set_wake is called. */
 struct events_sub *
 events_subscribe(struct events *ev, const char *first)
@@ -124,6 +135,8 @@ events_subscribe(struct events *ev, const char *first)
 	ev->subs = s;
 	ev->n++;
 	pthread_mutex_unlock(&ev->lock);
+	if (ev->on_join != NULL)
+		ev->on_join(ev->on_join_arg);
 	return s;
 }
 

@@ -26,5 +26,6 @@ long events_read(struct events *ev, struct events_sub *s, char *out, size_t max)
 void events_unsubscribe(struct events *ev, struct events_sub *s);
 void events_heartbeat(struct events *ev);
 void events_close_all(struct events *ev);
+void events_on_join(struct events *ev, events_wake_fn fn, void *arg);
 
 #endif

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <strings.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -76,6 +77,8 @@ struct req {
 	struct buf body;
 	int params_too_large;
 	int body_too_large;
+	int bad;     /* no method or no path: answered 400 at the end */
+	int refused; /* Host, Origin or token said no after PARAMS: the body is not kept */
 	char *path;
 	int api;
 	struct events_sub *sub; /* while R_STREAMING */
@@ -104,6 +107,7 @@ struct fcgi {
 	struct router *router;
 	struct events *events;
 	size_t max_body;
+	int max_conns; /* BB_FCGI_MAX_CONNECTIONS, or fewer where descriptors are scarce */
 	int lfd;
 	int wake[2];
 	char *unix_path; /* NULL for TCP */
@@ -623,20 +627,11 @@ fail_early(struct req *r, int status, const char *code, const char *msg)
 	r->rr.complete(&r->rr, rtr_json(status, b));
 }
 
-/* The whole request is in (end of STDIN): build the router's view of it and route it. */
+/* The params are in (end of FCGI_PARAMS): build the router's view of the request line and headers,
+ * and let the router decide on Host, Origin and token before any body arrives. */
 static void
-dispatch(struct fcgi *f, struct req *r)
+prepare(struct fcgi *f, struct req *r)
 {
-	r->state = R_WAITING;
-	f->n_waiting++;
-	if (r->params_too_large) {
-		fail_early(r, 431, "too_large", "the request headers are larger than the FastCGI params limit");
-		return;
-	}
-	if (r->body_too_large) {
-		fail_early(r, 413, "too_large", "the request body is larger than max_body_bytes");
-		return;
-	}
 	const char *m = param(r, "REQUEST_METHOD"), *p;
 	if ((p = param(r, "DOCUMENT_URI")) != NULL && *p != '\0') {
 		r->path = xstrdup(p); /* nginx: decoded and normalized, without the query */
@@ -648,22 +643,44 @@ dispatch(struct fcgi *f, struct req *r)
 		r->path = xasprintf("%s%s", sn ? sn : "", pi ? pi : "");
 	}
 	if (m == NULL || *m == '\0' || r->path[0] != '/') {
-		fail_early(r, 400, "bad_request", "the web server sent no REQUEST_METHOD or no request path");
+		r->bad = 1;
 		return;
 	}
 	parse_query(r);
 	r->api = strncmp(r->path, "/api/", 5) == 0 || strcmp(r->path, "/mcp") == 0;
 	r->rr.method = m;
 	r->rr.path = r->path;
+	if (!router_allows(f->router, &r->rr))
+		r->refused = 1;
+}
+
+/* The whole request is in (end of STDIN): route it (a refused one with no body, to say why). */
+static void
+dispatch(struct fcgi *f, struct req *r)
+{
+	r->state = R_WAITING;
+	f->n_waiting++;
+	if (r->params_too_large) {
+		fail_early(r, 431, "too_large", "the request headers are larger than the FastCGI params limit");
+		return;
+	}
+	if (r->bad) {
+		fail_early(r, 400, "bad_request", "the web server sent no REQUEST_METHOD or no request path");
+		return;
+	}
+	if (r->body_too_large && !r->refused) {
+		fail_early(r, 413, "too_large", "the request body is larger than max_body_bytes");
+		return;
+	}
 	r->rr.body = r->body.data ? r->body.data : "";
 	r->rr.body_len = r->body.len;
-	log_debug("fastcgi: %s %s", m, r->path);
+	log_debug("fastcgi: %s %s", r->rr.method, r->path);
 	router_handle(f->router, &r->rr);
 }
 
 /* Answer FCGI_GET_VALUES with the values we know; -1 when the request is malformed. */
 static int
-get_values(struct conn *c, const unsigned char *p, size_t len)
+get_values(const struct fcgi *f, struct conn *c, const unsigned char *p, size_t len)
 {
 	struct buf b = {0};
 	const unsigned char *name, *value;
@@ -672,7 +689,7 @@ get_values(struct conn *c, const unsigned char *p, size_t len)
 	char num[24];
 	while ((rc = nv_next(p, len, &off, &name, &nlen, &value, &vlen)) == 0) {
 		if (nlen == 14 && memcmp(name, "FCGI_MAX_CONNS", 14) == 0) {
-			snprintf(num, sizeof num, "%d", BB_FCGI_MAX_CONNECTIONS);
+			snprintf(num, sizeof num, "%d", f->max_conns);
 			put_nv(&b, "FCGI_MAX_CONNS", num);
 		} else if (nlen == 13 && memcmp(name, "FCGI_MAX_REQS", 13) == 0) {
 			snprintf(num, sizeof num, "%d", BB_FCGI_MAX_REQUESTS);
@@ -698,7 +715,7 @@ handle_record(struct fcgi *f, struct conn *c, int type, uint16_t id, const unsig
 	struct req *r;
 	if (id == 0 && type == FCGI_GET_VALUES) {
 		*why = "malformed FCGI_GET_VALUES";
-		return get_values(c, p, len);
+		return get_values(f, c, p, len);
 	}
 	switch (id == 0 ? -1 : type) {
 	case FCGI_BEGIN_REQUEST: {
@@ -747,6 +764,7 @@ handle_record(struct fcgi *f, struct conn *c, int type, uint16_t id, const unsig
 			if (cls != NULL && *cls != '\0' &&
 			    (util_parse_long(cls, 0, 1L << 40, &cl) != 0 || (size_t)cl > f->max_body))
 				r->body_too_large = 1;
+			prepare(f, r);
 		} else if (r->params.len + len > BB_FCGI_MAX_PARAMS_BYTES) {
 			if (!r->params_too_large)
 				log_info("fastcgi: request params over %u bytes; answering 431", BB_FCGI_MAX_PARAMS_BYTES);
@@ -761,6 +779,8 @@ handle_record(struct fcgi *f, struct conn *c, int type, uint16_t id, const unsig
 			return 0;
 		if (len == 0) {
 			dispatch(f, r);
+		} else if (r->refused || r->bad) {
+			/* not kept: the answer does not depend on it */
 		} else if (r->body.len + len > f->max_body) {
 			r->body_too_large = 1;
 			buf_free(&r->body);
@@ -852,7 +872,7 @@ conn_parked(const struct conn *c)
 static void
 accept_all(struct fcgi *f)
 {
-	while (f->n_conns < BB_FCGI_MAX_CONNECTIONS) {
+	while (f->n_conns < f->max_conns) {
 		int fd = accept4(f->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 		if (fd < 0) {
 			if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
@@ -898,9 +918,9 @@ loop(void *arg)
 		}
 		int n = 0;
 		pfd[n++] = (struct pollfd){.fd = f->wake[0], .events = POLLIN};
-		int accepting = f->lfd >= 0 && f->n_conns < BB_FCGI_MAX_CONNECTIONS && now >= f->accept_paused_until;
+		int accepting = f->lfd >= 0 && f->n_conns < f->max_conns && now >= f->accept_paused_until;
 		pfd[n++] = (struct pollfd){.fd = accepting ? f->lfd : -1, .events = POLLIN};
-		if (f->n_conns < BB_FCGI_MAX_CONNECTIONS)
+		if (f->n_conns < f->max_conns)
 			f->full_logged = 0;
 		int nc = 0;
 		for (struct conn *c = f->conns; c != NULL; c = c->next) {
@@ -1086,6 +1106,21 @@ free_all(struct fcgi *f)
 	free(f);
 }
 
+/* Connections served at once: a quarter of the descriptors left after the reserve (HTTP takes
+ * half), so a flood of web-server connections never takes what the rest of the daemon needs. */
+static int
+connection_limit(void)
+{
+	struct rlimit rl;
+	long cap = BB_FCGI_MAX_CONNECTIONS;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
+		long fit = ((long)rl.rlim_cur - BB_FD_RESERVE) / 4;
+		if (fit < cap)
+			cap = fit;
+	}
+	return cap < BB_FCGI_MIN_CONNECTIONS ? BB_FCGI_MIN_CONNECTIONS : (int)cap;
+}
+
 /* Listen on cfg->fastcgi (unix:PATH or a loopback ADDR:PORT) and start the responder thread. */
 struct fcgi *
 fcgi_start(const struct config *cfg, struct router *router, char **err)
@@ -1094,6 +1129,7 @@ fcgi_start(const struct config *cfg, struct router *router, char **err)
 	f->router = router;
 	f->events = router_events(router);
 	f->max_body = cfg->max_body_bytes;
+	f->max_conns = connection_limit();
 	f->lfd = -1;
 	f->wake[0] = f->wake[1] = -1;
 	f->qtail = &f->qhead;

@@ -6,7 +6,8 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <signal.h>
-#include <spawn.h>
+#include <sys/file.h>
+#include <sys/prctl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +29,9 @@ extern char **environ;
 
 struct headless {
 	const struct config *cfg;
-	char *dir;     /* private temporary directory: profile and the paired extension copy */
+	char *dir;     /* private temporary directory: profile, the paired extension copy, lock, pidfile */
+	int lock_fd;   /* DIR/lock, flock-ed while we live: a directory nobody holds is stale */
+	char client_id[32]; /* headless-<random>: each launch its own, so two never replace each other */
 	char *ext_dir;
 	char *profile;
 	pid_t pid;
@@ -126,7 +129,7 @@ pair_copy(struct headless *h, const char *token, char **err)
 	json_t *p = json_pack("{s:o, s:s, s:s, s:b}", "wsUrl",
 	                      json_sprintf("ws://%s:%d/ws/browser",
 	                                   strchr(h->cfg->ws_host, ':') ? "[::1]" : h->cfg->ws_host, h->cfg->ws_port),
-	                      "token", token, "clientId", "headless", "managed", 1);
+	                      "token", token, "clientId", h->client_id, "managed", 1);
 	int fd = open(ppath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd >= 0) {
 		rc |= json_dumpfd(p, fd, 0);
@@ -167,22 +170,28 @@ launch(struct headless *h)
 		argv[n++] = "--no-sandbox";
 	argv[n++] = "about:blank";
 	argv[n] = NULL;
-	posix_spawn_file_actions_t fa;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
 	char *logf = xasprintf("%s/chromium.log", h->dir);
-	posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, logf, O_WRONLY | O_CREAT | O_APPEND, 0600);
-	posix_spawn_file_actions_adddup2(&fa, STDOUT_FILENO, STDERR_FILENO);
-	posix_spawnattr_t at;
-	posix_spawnattr_init(&at);
-	sigset_t none;
-	sigemptyset(&none);
-	posix_spawnattr_setsigmask(&at, &none);
-	posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP);
-	posix_spawnattr_setpgroup(&at, 0);
-	int rc = posix_spawn(&h->pid, h->cfg->chromium, &fa, &at, (char *const *)argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	posix_spawnattr_destroy(&at);
+	pid_t parent = getpid();
+	/* fork, not posix_spawn: the child must ask for SIGKILL when we die (PR_SET_PDEATHSIG), however we
+	 * die, before it runs Chromium. Only async-signal-safe calls between fork and exec. */
+	pid_t pid = fork();
+	if (pid == 0) {
+		sigset_t none;
+		sigemptyset(&none);
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+			_exit(127); /* we died already, or cannot be tied to our life */
+		setpgid(0, 0); /* its own process group: Chromium's helpers are stopped with it */
+		int in = open("/dev/null", O_RDONLY), out = open(logf, O_WRONLY | O_CREAT | O_APPEND, 0600);
+		if (in < 0 || out < 0 || dup2(in, STDIN_FILENO) < 0 || dup2(out, STDOUT_FILENO) < 0 ||
+		    dup2(out, STDERR_FILENO) < 0)
+			_exit(127);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		signal(SIGPIPE, SIG_DFL);
+		execve(h->cfg->chromium, (char *const *)argv, environ);
+		_exit(127);
+	}
+	int rc = pid < 0 ? errno : 0;
+	h->pid = pid < 0 ? 0 : pid;
 	free(logf);
 	free(load);
 	free(except);
@@ -192,11 +201,85 @@ launch(struct headless *h)
 		h->pid = 0;
 		return -1;
 	}
+	setpgid(h->pid, h->pid); /* also from here, so kill(-pid) works whoever runs first */
+	char *pidf = xasprintf("%s/chromium.pid", h->dir);
+	FILE *pf = fopen(pidf, "w");
+	if (pf != NULL) {
+		fprintf(pf, "%d\n", (int)h->pid);
+		fclose(pf);
+	}
+	free(pidf);
 	h->started_at = util_mono_ms();
 	h->restart_at = 0;
-	log_info("headless: started %s (pid %d)%s", h->cfg->chromium, (int)h->pid,
+	log_info("headless: started %s (pid %d) as client %s%s", h->cfg->chromium, (int)h->pid, h->client_id,
 	         geteuid() == 0 ? " with --no-sandbox, because we run as root" : "");
 	return 0;
+}
+
+/* Whether process pid runs with dir in its command line (so a recycled pid is never killed). */
+static int
+runs_in(pid_t pid, const char *dir)
+{
+	char path[64], cmd[8192];
+	snprintf(path, sizeof path, "/proc/%d/cmdline", (int)pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	ssize_t n = read(fd, cmd, sizeof cmd - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	for (ssize_t i = 0; i < n; i++)
+		if (cmd[i] == '\0')
+			cmd[i] = ' ';
+	cmd[n] = '\0';
+	return strstr(cmd, dir) != NULL;
+}
+
+/* Remove what an earlier daemon that did not stop cleanly (kill -9, a crash) left in tmp: its
+ * directory (the token is in there) and its Chromium, if that still runs. A directory whose lock a
+ * live daemon holds is left alone. */
+static void
+remove_stale(const char *tmp)
+{
+	DIR *d = opendir(tmp);
+	if (d == NULL)
+		return;
+	struct dirent *e;
+	while ((e = readdir(d)) != NULL) {
+		if (strncmp(e->d_name, "browser-bridge-headless-", 24) != 0)
+			continue;
+		char *dir = xasprintf("%s/%s", tmp, e->d_name), *lockf = xasprintf("%s/lock", dir);
+		struct stat st;
+		int fd = -1;
+		if (lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid())
+			goto next;
+		fd = open(lockf, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+		if (fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) != 0)
+			goto next; /* a live daemon's */
+		char *pidf = xasprintf("%s/chromium.pid", dir);
+		FILE *pf = fopen(pidf, "r");
+		int pid = 0;
+		if (pf != NULL) {
+			if (fscanf(pf, "%d", &pid) != 1)
+				pid = 0;
+			fclose(pf);
+		}
+		free(pidf);
+		if (pid > 1 && runs_in((pid_t)pid, dir)) {
+			kill(-(pid_t)pid, SIGKILL);
+			kill((pid_t)pid, SIGKILL);
+			log_warn("headless: killed Chromium (pid %d) left running by a daemon that did not stop cleanly", pid);
+		}
+		nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+		log_info("headless: removed the stale directory %s", dir);
+	next:
+		if (fd >= 0)
+			close(fd);
+		free(lockf);
+		free(dir);
+	}
+	closedir(d);
 }
 
 /* Prepare a private profile and a paired copy of the extension, then launch. */
@@ -210,8 +293,16 @@ headless_start(const struct config *cfg, const char *token, char **err)
 	}
 	struct headless *h = xcalloc(1, sizeof *h);
 	h->cfg = cfg;
+	h->lock_fd = -1;
+	unsigned char rnd[4];
+	char hex[9];
+	util_random(rnd, sizeof rnd);
+	util_hex(rnd, sizeof rnd, hex);
+	snprintf(h->client_id, sizeof h->client_id, "headless-%s", hex);
 	const char *tmp = getenv("TMPDIR");
-	char *tpl = xasprintf("%s/browser-bridge-headless-XXXXXX", tmp && *tmp == '/' ? tmp : "/tmp");
+	tmp = tmp && *tmp == '/' ? tmp : "/tmp";
+	remove_stale(tmp);
+	char *tpl = xasprintf("%s/browser-bridge-headless-XXXXXX", tmp);
 	if (mkdtemp(tpl) == NULL) {
 		*err = xasprintf("headless: cannot create a temporary directory: %s", strerror(errno));
 		free(tpl);
@@ -219,6 +310,14 @@ headless_start(const struct config *cfg, const char *token, char **err)
 		return NULL;
 	}
 	h->dir = tpl;
+	char *lockf = xasprintf("%s/lock", h->dir);
+	h->lock_fd = open(lockf, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	free(lockf);
+	if (h->lock_fd < 0 || flock(h->lock_fd, LOCK_EX | LOCK_NB) != 0) {
+		*err = xasprintf("headless: cannot lock %s/lock: %s", h->dir, strerror(errno));
+		headless_stop(h);
+		return NULL;
+	}
 	h->ext_dir = xasprintf("%s/extension", h->dir);
 	h->profile = xasprintf("%s/profile", h->dir);
 	if (copy_tree(cfg->extension_dir, h->ext_dir) != 0) {
@@ -287,6 +386,8 @@ headless_stop(struct headless *h)
 	}
 	if (h->dir)
 		nftw(h->dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	if (h->lock_fd >= 0)
+		close(h->lock_fd);
 	free(h->dir);
 	free(h->ext_dir);
 	free(h->profile);

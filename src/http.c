@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -39,6 +40,8 @@ struct http {
 	struct ws_source *src; /* our place in the event loop */
 	atomic_int active;
 	atomic_int quiesce;
+	unsigned limit; /* connections held at once */
+	int was_full;   /* at the limit after the last run: MHD took the listener out of its epoll set */
 };
 
 enum conn_state { C_NEW, C_RUNNING, C_SUSPENDED, C_READY };
@@ -237,6 +240,22 @@ access_cb(void *cls, struct MHD_Connection *mc, const char *url, const char *met
 		c->req.local_peer = is_local_peer(mc);
 		*ctx = c;
 		atomic_fetch_add(&h->active, 1);
+		/* Headers are in: from now on the idle timeout applies, not the (shorter) header timeout. */
+		MHD_set_connection_option(mc, MHD_CONNECTION_OPTION_TIMEOUT, (unsigned)BB_HTTP_IDLE_TIMEOUT_S);
+		/* Host, Origin and token are decided now, before any body is read: the router answers a
+		 * refusal at once, and MHD closes the connection without reading what follows. */
+		if (!router_allows(h->router, &c->req)) {
+			c->req.body = "";
+			pthread_mutex_lock(&c->lock);
+			c->state = C_RUNNING;
+			pthread_mutex_unlock(&c->lock);
+			router_handle(h->router, &c->req);
+			struct rtr_resp *rr = c->resp;
+			c->resp = NULL;
+			if (rr != NULL)
+				return send_resp(c, rr);
+			return MHD_NO; /* a refusal is always answered at once; anything else is a bug */
+		}
 		const char *cl = MHD_lookup_connection_value(mc, MHD_HEADER_KIND, "Content-Length");
 		long n;
 		if (cl != NULL && (util_parse_long(cl, 0, 1L << 40, &n) != 0 || (size_t)n > h->cfg->max_body_bytes)) {
@@ -318,7 +337,23 @@ mhd_log(void *cls, const char *fmt, va_list ap)
 	log_debug("mhd: %s", line);
 }
 
-/* Bind and start the listener on the configured loopback address. */
+/* How many connections we hold at once: well below the descriptor limit, so a flood of idle
+ * connections never takes the descriptors the database, browsers and FastCGI need. */
+static unsigned
+http_connection_limit(void)
+{
+	struct rlimit rl;
+	long cap = BB_HTTP_MAX_CONNECTIONS;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
+		long fit = ((long)rl.rlim_cur - BB_FD_RESERVE) / 2;
+		if (fit < cap)
+			cap = fit;
+	}
+	return cap < BB_HTTP_MIN_CONNECTIONS ? BB_HTTP_MIN_CONNECTIONS : (unsigned)cap;
+}
+
+/* Bind and start the listener on the configured loopback address. The test-only environment
+ * variable BB_TEST_HEADER_TIMEOUT_S shortens the header timeout so a test need not wait. */
 struct http *
 http_start(const struct config *cfg, struct router *router, char **err)
 {
@@ -341,10 +376,18 @@ http_start(const struct config *cfg, struct router *router, char **err)
 		a->sin_port = htons((uint16_t)cfg->http_port);
 		inet_pton(AF_INET, cfg->http_host, &a->sin_addr);
 	}
+	unsigned limit = h->limit = http_connection_limit(), header_s = BB_HTTP_HEADER_TIMEOUT_S;
+	const char *knob = getenv("BB_TEST_HEADER_TIMEOUT_S");
+	long v;
+	if (knob != NULL && util_parse_long(knob, 1, 3600, &v) == 0)
+		header_s = (unsigned)v;
+	log_debug("http: at most %u connections, %u s to send the headers", limit, header_s);
+	/* The daemon-wide timeout is the header timeout: a connection that never finishes its headers
+	 * (Slowloris) is closed after it. Once headers are in, access_cb sets the idle timeout; a
+	 * suspended (waiting) call is exempt from both. */
 	h->d = MHD_start_daemon(flags, (uint16_t)cfg->http_port, NULL, NULL, access_cb, h, MHD_OPTION_SOCK_ADDR, &ss,
-	                        MHD_OPTION_NOTIFY_COMPLETED, completed_cb, h, MHD_OPTION_CONNECTION_LIMIT,
-	                        (unsigned)BB_HTTP_MAX_CONNECTIONS, MHD_OPTION_CONNECTION_TIMEOUT,
-	                        (unsigned)BB_HTTP_IDLE_TIMEOUT_S, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+	                        MHD_OPTION_NOTIFY_COMPLETED, completed_cb, h, MHD_OPTION_CONNECTION_LIMIT, limit,
+	                        MHD_OPTION_CONNECTION_TIMEOUT, header_s, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
 	                        (size_t)BB_HTTP_CONN_MEMORY, MHD_OPTION_LISTEN_BACKLOG_SIZE, 1024u,
 	                        MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL, MHD_OPTION_END);
 	if (h->d == NULL) {
@@ -366,6 +409,17 @@ http_run(void *arg)
 			close(s); /* after quiescing, the listening socket is ours to close */
 	}
 	MHD_run(h->d);
+	/* At the connection limit MHD stops watching the listener, and puts it back only at the start of
+	 * a run: when this run freed a slot (a timeout), run again, or nothing would ever wake us for the
+	 * connections waiting in the backlog. */
+	const union MHD_DaemonInfo *ci = MHD_get_daemon_info(h->d, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
+	unsigned n = ci ? ci->num_connections : 0;
+	if (h->was_full && n < h->limit) {
+		MHD_run(h->d);
+		ci = MHD_get_daemon_info(h->d, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
+		n = ci ? ci->num_connections : 0;
+	}
+	h->was_full = n >= h->limit;
 	MHD_UNSIGNED_LONG_LONG ms;
 	if (MHD_get_timeout(h->d, &ms) != MHD_YES)
 		return -1;

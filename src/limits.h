@@ -34,6 +34,13 @@
 #define BB_HTTP_MAX_BODY_MAX (64u * 1024 * 1024)
 /* Connections the HTTP listener holds at once (each waiting call is one). */
 #define BB_HTTP_MAX_CONNECTIONS 20000
+/* Descriptors kept free of client connections (database, browsers, epoll, logs, Chromium); the HTTP
+ * listener takes at most half of the rest, FastCGI a quarter, and never fewer than these. */
+#define BB_FD_RESERVE 256
+#define BB_HTTP_MIN_CONNECTIONS 32
+#define BB_FCGI_MIN_CONNECTIONS 16
+/* Seconds a new connection has to send its request line and headers (Slowloris). */
+#define BB_HTTP_HEADER_TIMEOUT_S 10
 /* Idle seconds before an HTTP keep-alive connection is closed (waiting calls are exempt). */
 #define BB_HTTP_IDLE_TIMEOUT_S 60
 /* libmicrohttpd's memory per connection. It reads the request line and headers into half of it,
@@ -68,6 +75,9 @@
 #define BB_URL_MAX 8192
 #define BB_TITLE_MAX 4096
 #define BB_TABS_MAX 1000
+/* Characters of a page's URL and title quoted in a call's summary sentence. */
+#define BB_SUMMARY_URL_MAX 300
+#define BB_SUMMARY_TITLE_MAX 120
 
 /* History. */
 #define BB_HISTORY_LIMIT_DEFAULT 50
@@ -108,5 +118,9 @@
 #define BB_EVENT_SUBSCRIBERS_MAX 64
 #define BB_EVENT_QUEUE_MAX (4u * 1024 * 1024)
 #define BB_EVENT_HEARTBEAT_S 15
+/* One-time dashboard login codes: random bytes each, outstanding at once, seconds each is valid. */
+#define BB_LOGIN_CODE_BYTES 16
+#define BB_LOGIN_CODES_MAX 16
+#define BB_LOGIN_CODE_TTL_S 300
 
 #endif

@@ -22,7 +22,7 @@ usage(FILE *f)
 	        "\n"
 	        "  serve        run the daemon (see browser-bridge serve --help)\n"
 	        "  token        print the pairing token (creating it if needed)\n"
-	        "  login-url    print the dashboard login link\n");
+	        "  login-url    print a one-time dashboard login link (asks the running daemon)\n");
 	client_usage_list(f);
 	fprintf(f,
 	        "  version      print the version\n"
@@ -40,7 +40,8 @@ token_main(int argc, char **argv, int url)
 	int stop_at;
 	if (argc > 1 && strcmp(argv[1], "--help") == 0) {
 		printf(url ? "usage: browser-bridge login-url [--config PATH] [--token-file PATH] [--http ADDR:PORT]\n"
-		             "Print the dashboard login link (it carries the token: keep it private).\n"
+		             "Ask the running daemon for a dashboard login link and print it. The link works once,\n"
+		             "for five minutes, and does not contain the token.\n"
 		           : "usage: browser-bridge token [--config PATH] [--token-file PATH]\n"
 		             "Print the pairing token, creating the token file (mode 0600) if it does not exist.\n"
 		             "Paste it into the extension's options page.\n");
@@ -59,14 +60,30 @@ token_main(int argc, char **argv, int url)
 		config_free(&cfg);
 		return 1;
 	}
-	if (url)
-		printf("http://%s:%d/login?token=%s\n", strchr(cfg.http_host, ':') ? "[::1]" : cfg.http_host,
-		       cfg.http_port, tok);
-	else
+	int rc = 0;
+	if (url) {
+		char *link = NULL;
+		/* Like the other commands: an explicit --http without --api-socket means that daemon, over TCP. */
+		int http = 0, sock = 0;
+		for (int i = 1; i < argc; i++) {
+			http |= !strcmp(argv[i], "--http") || !strncmp(argv[i], "--http=", 7);
+			sock |= !strcmp(argv[i], "--api-socket") || !strncmp(argv[i], "--api-socket=", 13);
+		}
+		if (client_login_url(&cfg, tok, http && !sock, &link, &err) == 0) {
+			printf("%s\n", link);
+		} else {
+			fprintf(stderr, "browser-bridge %s: %s\n", argv[0], err);
+			rc = CLIENT_EXIT_DAEMON;
+		}
+		free(link);
+		free(err);
+	} else {
 		printf("%s\n", tok);
+	}
+	explicit_bzero(tok, strlen(tok));
 	free(tok);
 	config_free(&cfg);
-	return 0;
+	return rc;
 }
 
 /* Dispatch to the daemon, the token helpers or a client command. */

@@ -290,7 +290,7 @@ mcp_handle(struct mcp *m, struct rtr_req *req)
 		return;
 	}
 	const char *ct = req->header(req, "Content-Type");
-	if (ct == NULL || strncasecmp(ct, "application/json", 16) != 0) {
+	if (!rtr_media_type_is(ct, "application/json")) {
 		rpc_error(req, 415, NULL, -32700, "Content-Type must be application/json");
 		return;
 	}

@@ -3,10 +3,14 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <linux/openat2.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -26,7 +30,15 @@
 
 #define STATIC_MAX (8u * 1024 * 1024)
 
+/* A one-time dashboard login code: works once, until it expires. */
+struct login_code {
+	char code[2 * BB_LOGIN_CODE_BYTES + 1]; /* hex; "" when unused */
+	int64_t expires;                        /* monotonic ms */
+};
+
 struct router {
+	pthread_mutex_t lock; /* guards codes: transports route on their own threads */
+	struct login_code codes[BB_LOGIN_CODES_MAX];
 	const struct config *cfg;
 	struct auth *auth;
 	struct hub *hub;
@@ -49,6 +61,7 @@ router_create(const struct config *cfg, struct auth *auth, struct hub *hub, stru
 	r->events = events;
 	r->tools = tools;
 	r->mcp = mcp_create(tools);
+	pthread_mutex_init(&r->lock, NULL);
 	return r;
 }
 
@@ -59,6 +72,8 @@ router_free(struct router *r)
 	if (r == NULL)
 		return;
 	mcp_free(r->mcp);
+	explicit_bzero(r->codes, sizeof r->codes);
+	pthread_mutex_destroy(&r->lock);
 	free(r);
 }
 
@@ -123,13 +138,19 @@ host_ok(struct router *r, struct rtr_req *req)
 	return config_host_allowed(r->cfg, req->header(req, "Host"));
 }
 
-/* An Origin, when sent, must be this daemon's own (the dashboard); no other site may call us. */
+/* An Origin, when sent, must be this daemon's own (the dashboard); no other site may call us. Our
+ * pages' form posts say "null" (their Referrer-Policy is no-referrer): the browser's own
+ * Sec-Fetch-Site, which no page can set, then vouches that the request came from our origin. */
 static int
 origin_ok(struct router *r, struct rtr_req *req)
 {
 	const char *origin = req->header(req, "Origin");
 	if (origin == NULL)
 		return 1;
+	if (strcmp(origin, "null") == 0) {
+		const char *sfs = req->header(req, "Sec-Fetch-Site");
+		return sfs != NULL && strcmp(sfs, "same-origin") == 0;
+	}
 	const char *host = req->header(req, "Host");
 	if (host == NULL || strncmp(origin, "http://", 7) != 0 || strcmp(origin + 7, host) != 0)
 		return 0;
@@ -137,25 +158,46 @@ origin_ok(struct router *r, struct rtr_req *req)
 	return 1; /* Host was already checked to be ours */
 }
 
-/* Bearer token, or the dashboard's session cookie. */
+/* A cookie comes with every request to this host, whatever page sent it, and SameSite ignores ports:
+ * a session counts only for requests the browser says came from our own pages (or were typed). */
+static int
+same_site_fetch(struct rtr_req *req)
+{
+	const char *sfs = req->header(req, "Sec-Fetch-Site");
+	return sfs != NULL && (strcmp(sfs, "same-origin") == 0 || strcmp(sfs, "none") == 0);
+}
+
+/* Bearer token, or the dashboard's session cookie on a same-origin request. */
 static int
 authorized(struct router *r, struct rtr_req *req)
 {
 	return req->local_peer || auth_check_bearer(r->auth, req->header(req, "Authorization")) ||
-	       auth_session_check(r->auth, req->header(req, "Cookie"));
+	       (same_site_fetch(req) && auth_session_check(r->auth, req->header(req, "Cookie")));
+}
+
+/* Whether a Content-Type is exactly the media type want (case-insensitive type/subtype), with
+ * nothing after it but optional parameters: "application/jsonxyz" is not "application/json". */
+int
+rtr_media_type_is(const char *ct, const char *want)
+{
+	if (ct == NULL)
+		return 0;
+	while (*ct == ' ' || *ct == '\t')
+		ct++;
+	size_t n = strlen(want);
+	if (strncasecmp(ct, want, n) != 0)
+		return 0;
+	ct += n;
+	while (*ct == ' ' || *ct == '\t')
+		ct++;
+	return *ct == '\0' || *ct == ';';
 }
 
 /* JSON bodies must say so: a form post from another site cannot pass for one. */
 static int
 is_json(struct rtr_req *req)
 {
-	const char *ct = req->header(req, "Content-Type");
-	if (ct == NULL)
-		return 0;
-	size_t n = strcspn(ct, ";");
-	while (n > 0 && ct[n - 1] == ' ')
-		n--;
-	return n == 16 && strncasecmp(ct, "application/json", 16) == 0;
+	return rtr_media_type_is(req->header(req, "Content-Type"), "application/json");
 }
 
 /* Parse the request body as JSON; answers the request itself and returns NULL when it cannot. */
@@ -400,22 +442,104 @@ route_events(struct router *r, struct rtr_req *req)
 	req->complete(req, resp);
 }
 
-/* GET /login?token=...: start a dashboard session and go to the dashboard. */
-static void
-route_login(struct router *r, struct rtr_req *req)
+/* A new one-time login code (hex, NUL-terminated) valid for BB_LOGIN_CODE_TTL_S seconds; the
+ * oldest outstanding code makes room when there are too many. Any thread. */
+void
+router_login_code(struct router *r, char out[2 * BB_LOGIN_CODE_BYTES + 1])
 {
-	const char *tok = req->query(req, "token");
-	if (!auth_check_token(r->auth, tok)) {
-		struct rtr_resp *resp = xcalloc(1, sizeof *resp);
-		resp->status = 401;
-		resp->content_type = "text/html; charset=utf-8";
-		resp->body = xstrdup("<!doctype html><title>Browser Bridge</title><p>That login link is not valid. "
-		                     "Run <code>browser-bridge token</code> or look at the URL "
-		                     "<code>browser-bridge serve</code> printed.</p>");
-		resp->len = strlen(resp->body);
-		req->complete(req, resp);
-		return;
+	unsigned char raw[BB_LOGIN_CODE_BYTES];
+	util_random(raw, sizeof raw);
+	util_hex(raw, sizeof raw, out);
+	explicit_bzero(raw, sizeof raw);
+	int64_t now = util_mono_ms();
+	pthread_mutex_lock(&r->lock);
+	struct login_code *slot = &r->codes[0];
+	for (int i = 0; i < BB_LOGIN_CODES_MAX; i++) {
+		struct login_code *c = &r->codes[i];
+		if (c->code[0] == '\0' || c->expires <= now) {
+			slot = c;
+			break;
+		}
+		if (c->expires < slot->expires)
+			slot = c;
 	}
+	memcpy(slot->code, out, sizeof slot->code);
+	slot->expires = now + BB_LOGIN_CODE_TTL_S * 1000;
+	pthread_mutex_unlock(&r->lock);
+}
+
+/* Use up a login code: 1 when it was outstanding and unexpired (it is gone afterwards). */
+static int
+login_code_take(struct router *r, const char *code)
+{
+	if (code == NULL || strlen(code) != 2 * BB_LOGIN_CODE_BYTES)
+		return 0;
+	int64_t now = util_mono_ms();
+	int ok = 0;
+	pthread_mutex_lock(&r->lock);
+	for (int i = 0; i < BB_LOGIN_CODES_MAX; i++) {
+		struct login_code *c = &r->codes[i];
+		if (c->code[0] != '\0' && util_ct_equal(c->code, code)) {
+			ok = c->expires > now;
+			explicit_bzero(c, sizeof *c);
+		}
+	}
+	pthread_mutex_unlock(&r->lock);
+	return ok;
+}
+
+/* POST /api/login-code: a one-time dashboard login link for `browser-bridge login-url`. */
+static void
+route_login_code(struct router *r, struct rtr_req *req)
+{
+	char code[2 * BB_LOGIN_CODE_BYTES + 1];
+	router_login_code(r, code);
+	json_t *o = json_pack("{s:s, s:s, s:o, s:i}", "status", "ok", "code", code, "path",
+	                      json_sprintf("/login?code=%s", code), "expires_in_s", BB_LOGIN_CODE_TTL_S);
+	explicit_bzero(code, sizeof code);
+	req->complete(req, rtr_json(200, o));
+}
+
+/* The token from a urlencoded form body ("token=..."), decoded into out; 0 when there is one. */
+static int
+form_token(struct rtr_req *req, char *out, size_t outsz)
+{
+	if (!rtr_media_type_is(req->header(req, "Content-Type"), "application/x-www-form-urlencoded"))
+		return -1;
+	const char *b = req->body, *end = req->body + req->body_len;
+	while (b < end) {
+		const char *amp = memchr(b, '&', (size_t)(end - b));
+		const char *fe = amp ? amp : end;
+		if (fe - b > 6 && memcmp(b, "token=", 6) == 0) {
+			size_t n = 0;
+			for (const char *q = b + 6; q < fe; q++) {
+				int ch = (unsigned char)*q;
+				if (ch == '+') {
+					ch = ' ';
+				} else if (ch == '%' && fe - q > 2) {
+					char hex[3] = {q[1], q[2], 0};
+					char *e;
+					ch = (int)strtol(hex, &e, 16);
+					if (*e != '\0')
+						return -1;
+					q += 2;
+				}
+				if (n + 1 >= outsz)
+					return -1;
+				out[n++] = (char)ch;
+			}
+			out[n] = '\0';
+			return 0;
+		}
+		b = fe + 1;
+	}
+	return -1;
+}
+
+/* Start a dashboard session: the cookie, and back to the dashboard. */
+static void
+login_ok(struct router *r, struct rtr_req *req)
+{
 	char sid[65];
 	auth_session_new(r->auth, sid);
 	struct rtr_resp *resp = xcalloc(1, sizeof *resp);
@@ -426,6 +550,35 @@ route_login(struct router *r, struct rtr_req *req)
 	resp->set_cookie = xasprintf("bb_session=%s; HttpOnly; SameSite=Strict; Path=/", sid);
 	resp->location = xstrdup("/");
 	explicit_bzero(sid, sizeof sid);
+	req->complete(req, resp);
+}
+
+/* GET /login?code=... (a one-time code) or POST /login with the token in a form body: start a
+ * dashboard session. A token in the URL is refused: URLs end up in history and session files. */
+static void
+route_login(struct router *r, struct rtr_req *req, int post)
+{
+	int ok = 0;
+	if (post) {
+		char tok[256];
+		ok = form_token(req, tok, sizeof tok) == 0 && auth_check_token(r->auth, tok);
+		explicit_bzero(tok, sizeof tok);
+	} else {
+		ok = login_code_take(r, req->query(req, "code"));
+	}
+	if (ok) {
+		login_ok(r, req);
+		return;
+	}
+	struct rtr_resp *resp = xcalloc(1, sizeof *resp);
+	resp->status = 401;
+	resp->content_type = "text/html; charset=utf-8";
+	resp->body = xstrdup(post ? "<!doctype html><title>Browser Bridge</title><p>That token is not valid. "
+	                            "Run <code>browser-bridge token</code> to print it.</p>"
+	                          : "<!doctype html><title>Browser Bridge</title><p>That login link is not valid: "
+	                            "each link works once, for a few minutes. Run <code>browser-bridge login-url</code> "
+	                            "for a new one.</p>");
+	resp->len = strlen(resp->body);
 	req->complete(req, resp);
 }
 
@@ -446,11 +599,38 @@ mime_for(const char *path)
 	return "application/octet-stream";
 }
 
-/* GET /<file>: serve the dashboard from www_dir; only plain names, never "..". */
+/* Open rel for reading only if it resolves beneath root (no "..", symlink or absolute path out):
+ * openat2 with RESOLVE_BENEATH, or where the kernel lacks it, a realpath prefix check. */
+static int
+open_beneath(const char *root, const char *rel)
+{
+	int dfd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return -1;
+	struct open_how how = {.flags = O_RDONLY | O_CLOEXEC, .resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS};
+	int fd = (int)syscall(SYS_openat2, dfd, rel, &how, sizeof how);
+	int saved = errno;
+	close(dfd);
+	if (fd >= 0 || saved != ENOSYS)
+		return fd;
+	char *path = xasprintf("%s/%s", root, rel), rroot[PATH_MAX], rpath[PATH_MAX];
+	fd = -1;
+	if (realpath(root, rroot) != NULL && realpath(path, rpath) != NULL &&
+	    strncmp(rpath, rroot, strlen(rroot)) == 0 && rpath[strlen(rroot)] == '/')
+		fd = open(rpath, O_RDONLY | O_CLOEXEC);
+	free(path);
+	return fd;
+}
+
+/* GET /<file>: serve the dashboard from www_dir; only plain names beneath it, never "..". */
 static void
 route_static(struct router *r, struct rtr_req *req)
 {
 	const char *p = req->path;
+	if (p[0] != '/') { /* "GET ../x": a request target must be an absolute path */
+		fail(req, 404, "not_found", "no such file");
+		return;
+	}
 	if (strcmp(p, "/") == 0)
 		p = "/index.html";
 	for (const char *s = p; *s; s++) {
@@ -462,7 +642,7 @@ route_static(struct router *r, struct rtr_req *req)
 		}
 	}
 	char *file = xasprintf("%s%s", r->cfg->www_dir, p);
-	int fd = open(file, O_RDONLY | O_CLOEXEC);
+	int fd = open_beneath(r->cfg->www_dir, p + 1);
 	struct stat st;
 	if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > (off_t)STATIC_MAX) {
 		if (fd >= 0)
@@ -491,6 +671,24 @@ route_static(struct router *r, struct rtr_req *req)
 	req->complete(req, resp);
 }
 
+/* Which paths need the token or a session: the API, MCP and logout. */
+static int
+needs_auth(struct rtr_req *req)
+{
+	const char *p = req->path;
+	if (strcmp(p, "/api/health") == 0 && (strcmp(req->method, "GET") == 0 || strcmp(req->method, "HEAD") == 0))
+		return 0;
+	return strncmp(p, "/api/", 5) == 0 || strcmp(p, "/mcp") == 0 || strcmp(p, "/logout") == 0;
+}
+
+/* The checks that need only the request line and headers (Host, Origin, token or session): a
+ * transport asks before it reads a body, so nobody unauthorised makes us hold one. */
+int
+router_allows(struct router *r, struct rtr_req *req)
+{
+	return host_ok(r, req) && origin_ok(r, req) && (!needs_auth(req) || authorized(r, req));
+}
+
 /* Route one request: security checks first, then the table. */
 void
 router_handle(struct router *r, struct rtr_req *req)
@@ -511,12 +709,18 @@ router_handle(struct router *r, struct rtr_req *req)
 		req->complete(req, rtr_json(200, json_pack("{s:s, s:s}", "status", "ok", "version", BB_VERSION)));
 		return;
 	}
-	if (strcmp(p, "/login") == 0 && get) {
-		route_login(r, req);
+	if (strcmp(p, "/login") == 0 && (get || post)) {
+		route_login(r, req, post);
 		return;
 	}
 	int api = strncmp(p, "/api/", 5) == 0, mcp = strcmp(p, "/mcp") == 0;
-	if ((api || mcp || strcmp(p, "/logout") == 0) && !authorized(r, req)) {
+	if (needs_auth(req) && !authorized(r, req)) {
+		if (!auth_check_bearer(r->auth, req->header(req, "Authorization")) && !same_site_fetch(req) &&
+		    auth_session_check(r->auth, req->header(req, "Cookie"))) {
+			fail(req, 403, "forbidden_site",
+			     "a session cookie counts only on same-origin requests (Sec-Fetch-Site: same-origin or none)");
+			return;
+		}
 		fail(req, 401, "unauthorized",
 		     "missing or wrong token: send Authorization: Bearer <token> (browser-bridge token prints it)");
 		return;
@@ -542,6 +746,8 @@ router_handle(struct router *r, struct rtr_req *req)
 		req->complete(req, rtr_json(200, tools_catalog(r->tools)));
 	} else if (strcmp(p, "/api/status") == 0 && get) {
 		route_status(r, req);
+	} else if (strcmp(p, "/api/login-code") == 0 && post) {
+		route_login_code(r, req);
 	} else if (strcmp(p, "/api/pairing") == 0 && get) {
 		route_pairing(r, req);
 	} else if (strcmp(p, "/api/history") == 0 && get) {

@@ -11,6 +11,8 @@
 
 #include <stddef.h>
 
+#include "limits.h"
+
 struct config;
 struct auth;
 struct hub;
@@ -56,5 +58,8 @@ void rtr_resp_free(struct rtr_resp *resp);
 struct rtr_resp *rtr_json(int status, void *json);
 void rtr_resp_render(struct rtr_resp *resp);
 struct events *router_events(struct router *r);
+int router_allows(struct router *r, struct rtr_req *req);
+int rtr_media_type_is(const char *content_type, const char *want);
+void router_login_code(struct router *r, char out[2 * BB_LOGIN_CODE_BYTES + 1]);
 
 #endif

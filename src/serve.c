@@ -88,7 +88,7 @@ usage(FILE *f)
 	fprintf(f,
 	        "usage: browser-bridge serve [options]\n"
 	        "\n"
-	        "Run the daemon in the foreground (SIGINT/SIGTERM stop it cleanly).\n"
+	        "Run the daemon in the foreground (SIGINT, SIGTERM and SIGHUP stop it cleanly).\n"
 	        "\n"
 	        "  --config PATH           settings file (default $XDG_CONFIG_HOME/browser-bridge/browser-bridge.conf,\n"
 	        "                          else " SYSCONFDIR "/browser-bridge/browser-bridge.conf)\n"
@@ -179,7 +179,7 @@ raise_fd_limit(void)
 	}
 }
 
-/* Run the daemon until SIGINT or SIGTERM. */
+/* Run the daemon until SIGINT, SIGTERM or SIGHUP. */
 int
 serve_main(int argc, char **argv)
 {
@@ -218,6 +218,7 @@ serve_main(int argc, char **argv)
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP); /* the terminal that runs us closed: stop cleanly, as for SIGTERM */
 	sigaddset(&set, SIGCHLD);
 	pthread_sigmask(SIG_BLOCK, &set, NULL); /* every thread started below inherits this */
 
@@ -229,9 +230,11 @@ serve_main(int argc, char **argv)
 	events = events_create();
 	if ((ws = ws_create(&cfg, auth, events, &err)) == NULL)
 		goto fail;
+	events_on_join(events, ws_wake, ws); /* arms the heartbeat that releases dead subscribers */
 	hub = hub_create(store, events, ws_wake, ws);
 	ws_set_hub(ws, hub);
 	tools = tools_create(hub, store, events);
+	tools_allow_file_urls(tools, cfg.allow_file_urls);
 	router = router_create(&cfg, auth, hub, store, events, tools);
 	if ((http = http_start(&cfg, router, &err)) == NULL)
 		goto fail;
@@ -260,12 +263,22 @@ serve_main(int argc, char **argv)
 	if (usock)
 		log_info("API for this user (CLI, MCP relay) on the Unix socket %s", cfg.api_socket);
 	if (isatty(STDOUT_FILENO)) {
-		/* The login URL carries the token: it goes to the terminal only, never to a log. */
-		printf("\n  Dashboard: http://%s:%d/login?token=%s\n\n", strchr(cfg.http_host, ':') ? "[::1]" : cfg.http_host,
-		       cfg.http_port, auth_token(auth));
+		/* A one-time code, not the token: the link ends up in the browser's history. Terminal only. */
+		char code[2 * BB_LOGIN_CODE_BYTES + 1];
+		router_login_code(router, code);
+		printf("\n  Dashboard: http://%s:%d/login?code=%s\n  (works once, for %d minutes; "
+		       "browser-bridge login-url prints a new one)\n\n",
+		       strchr(cfg.http_host, ':') ? "[::1]" : cfg.http_host, cfg.http_port, code, BB_LOGIN_CODE_TTL_S / 60);
 		fflush(stdout);
 	} else {
 		log_info("dashboard: run `browser-bridge login-url` for the login link");
+	}
+	if (cfg.headless && geteuid() == 0) {
+		/* Said where the user looks, not only in the log: as root, Chromium runs without its sandbox. */
+		fprintf(stderr, "browser-bridge serve: WARNING: running as root, so the headless Chromium runs with "
+		                "--no-sandbox: a page that exploits the browser gets root. Run browser-bridge as a "
+		                "normal user.\n");
+		log_warn("running as root: the headless Chromium has no sandbox; run as a normal user");
 	}
 	if (cfg.headless && (hl = headless_start(&cfg, auth_token(auth), &err)) == NULL)
 		goto fail;
@@ -275,8 +288,8 @@ serve_main(int argc, char **argv)
 		struct timespec tmo = {1, 0};
 		siginfo_t si;
 		sig = sigtimedwait(&set, &si, hl ? &tmo : NULL);
-		if (sig == SIGINT || sig == SIGTERM) {
-			log_info("%s: shutting down", sig == SIGINT ? "SIGINT" : "SIGTERM");
+		if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) {
+			log_info("%s: shutting down", sig == SIGINT ? "SIGINT" : sig == SIGHUP ? "SIGHUP" : "SIGTERM");
 			break;
 		}
 		if (hl)

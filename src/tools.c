@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "events.h"
 #include "hub.h"
@@ -24,8 +25,9 @@ static const struct tool catalog[] = {
 	{"browser_open_url", "open_url", "Open a URL",
 	 "Navigate the browser to a URL, in the current tab or a new one, and return the page as Markdown once it has "
 	 "loaded. Interactive elements in the Markdown carry refs like [e12] that other tools accept as a target.",
-	 "{\"url\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 8192, \"description\": \"Absolute URL to "
-	 "open (http, https, or file).\"}, \"new_tab\": {\"type\": \"boolean\", \"default\": false, \"description\": "
+	 "{\"url\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 8192, \"description\": \"URL to open: "
+	 "http or https (file only where the daemon allows it), or what an address bar takes, such as example.org/path "
+	 "or localhost:8080 (https is assumed, http for localhost and loopback addresses).\"}, \"new_tab\": {\"type\": \"boolean\", \"default\": false, \"description\": "
 	 "\"Open in a new tab instead of the current one.\"}}",
 	 "[\"url\"]", "Opened {url}", "open {url}", 1},
 	{"browser_click", "click", "Click an element",
@@ -112,6 +114,7 @@ struct tools {
 	struct hub *hub;
 	struct store *store;
 	struct events *events;
+	int allow_file_urls; /* config allow_file_urls: open_url may open file: URLs */
 	json_t *schemas[N_TOOLS]; /* full JSON Schema per tool */
 };
 
@@ -154,6 +157,13 @@ tools_create(struct hub *hub, struct store *store, struct events *events)
 	}
 	json_decref(common);
 	return t;
+}
+
+/* Let open_url open file: URLs (config allow_file_urls); main thread, before calls start. */
+void
+tools_allow_file_urls(struct tools *t, int on)
+{
+	t->allow_file_urls = on != 0;
 }
 
 /* Free the catalog. NULL is fine. */
@@ -297,6 +307,199 @@ check_value(const char *tool, const char *field, json_t *v, json_t *ps)
 	return NULL;
 }
 
+/* Whether a host (no brackets, no port) is a dotted-quad IPv4 address; *loop says 127/8. */
+static int
+is_ipv4(const char *h, size_t n, int *loop)
+{
+	int parts = 0, digits = 0;
+	long v = 0, first = -1;
+	for (size_t i = 0; i <= n; i++) {
+		if (i == n || h[i] == '.') {
+			if (digits == 0 || digits > 3 || v > 255)
+				return 0;
+			if (first < 0)
+				first = v;
+			parts++;
+			digits = 0;
+			v = 0;
+		} else if (h[i] >= '0' && h[i] <= '9') {
+			v = v * 10 + (h[i] - '0');
+			digits++;
+		} else {
+			return 0;
+		}
+	}
+	*loop = first == 127;
+	return parts == 4;
+}
+
+/* Check host[:port] at the start of s (up to '/', '?', '#' or the end); *end is where it stops.
+ * Returns NULL when it is an address an address bar would open, else why not; *loopback is set
+ * for localhost and loopback addresses; need_dot: a bare name (no dot) is refused. */
+static const char *
+check_authority(const char *s, const char **end, int *loopback, int need_dot)
+{
+	size_t n = strcspn(s, "/?#\\"); /* a browser reads \ as / in http(s) URLs */
+	*end = s + n;
+	*loopback = 0;
+	const char *at = memchr(s, '@', n);
+	if (at != NULL) { /* user:password@ goes to the browser as it is; the host follows */
+		n -= (size_t)(at + 1 - s);
+		s = at + 1;
+	}
+	const char *host = s, *port = NULL;
+	size_t hl;
+	if (n > 0 && *s == '[') {
+		const char *close = memchr(s, ']', n);
+		if (close == NULL)
+			return "an IPv6 address must be closed with ]";
+		for (const char *q = s + 1; q < close; q++)
+			if (!(strchr("0123456789abcdefABCDEF:.", *q)))
+				return "not a valid IPv6 address";
+		if (close == s + 1 || memchr(s, ':', (size_t)(close - s)) == NULL)
+			return "not a valid IPv6 address";
+		hl = (size_t)(close + 1 - s);
+		*loopback = (size_t)(close - s - 1) == 3 && strncmp(s + 1, "::1", 3) == 0;
+		if (hl < n) {
+			if (close[1] != ':')
+				return "unexpected characters after the IPv6 address";
+			port = close + 2;
+		}
+	} else {
+		const char *colon = memchr(s, ':', n);
+		hl = colon ? (size_t)(colon - s) : n;
+		port = colon ? colon + 1 : NULL;
+	}
+	if (hl == 0)
+		return "the URL has no host";
+	if (port != NULL) {
+		size_t pl = (size_t)(s + n - port);
+		long pv = 0;
+		if (pl == 0 || pl > 5)
+			return "the port must be a number from 1 to 65535";
+		for (size_t i = 0; i < pl; i++) {
+			if (port[i] < '0' || port[i] > '9')
+				return "the port must be a number from 1 to 65535";
+			pv = pv * 10 + (port[i] - '0');
+		}
+		if (pv < 1 || pv > 65535)
+			return "the port must be a number from 1 to 65535";
+	}
+	if (*host == '[')
+		return NULL;
+	int loop = 0;
+	if (is_ipv4(host, hl, &loop)) {
+		*loopback = loop;
+		return NULL;
+	}
+	int dot = 0, label = 0;
+	for (size_t i = 0; i < hl; i++) {
+		unsigned char ch = (unsigned char)host[i];
+		if (ch == '.') {
+			if (label == 0)
+				return "the host has an empty label";
+			dot = 1;
+			label = 0;
+		} else if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '-' ||
+		           ch == '_' || ch >= 0x80) {
+			label++;
+		} else {
+			return ch == ' ' ? "the host contains a space" : "the host contains a character no host name has";
+		}
+	}
+	if (label == 0 && hl > 0 && host[hl - 1] == '.' && hl > 1)
+		label = 1; /* a trailing dot (fully qualified) is fine */
+	int is_localhost = (hl == 9 && strncasecmp(host, "localhost", 9) == 0) ||
+	                   (hl > 10 && strncasecmp(host + hl - 10, ".localhost", 10) == 0);
+	*loopback = is_localhost;
+	if (need_dot && !dot && !is_localhost)
+		return "a host without a dot is not taken for an address (write https://NAME/ to mean it)";
+	return NULL;
+}
+
+/* Turn what an address bar would take into an absolute URL: http(s) with a host, about:blank,
+ * file:///path when allowed, or a scheme-less host[:port][/path] (https, or http for localhost and
+ * loopback). Spaces and quotes after the host are percent-encoded. NULL and *out set, or why not. */
+const char *
+tools_normalize_url(const char *in, int allow_file, char **out)
+{
+	*out = NULL;
+	while (*in == ' ' || *in == '\t' || *in == '\n' || *in == '\r')
+		in++;
+	size_t len = strlen(in);
+	while (len > 0 && (in[len - 1] == ' ' || in[len - 1] == '\t' || in[len - 1] == '\n' || in[len - 1] == '\r'))
+		len--;
+	if (len == 0)
+		return "the URL is empty";
+	for (size_t i = 0; i < len; i++)
+		if ((unsigned char)in[i] < 0x20 || in[i] == 0x7f)
+			return "the URL contains a control character";
+	size_t sl = 0;
+	if ((in[0] >= 'a' && in[0] <= 'z') || (in[0] >= 'A' && in[0] <= 'Z'))
+		sl = strspn(in, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+.-");
+	int has_scheme = sl > 0 && sl < len && in[sl] == ':';
+	if (has_scheme) { /* "localhost:8080/x": a port, not a scheme */
+		size_t d = strspn(in + sl + 1, "0123456789");
+		if (d > 0 && strchr("/?#", in[sl + 1 + d]) != NULL)
+			has_scheme = 0;
+	}
+	struct buf b = {0};
+	const char *rest, *end;
+	int loopback;
+	if (has_scheme) {
+		if (sl == 5 && len == 11 && strncasecmp(in, "about:blank", 11) == 0) {
+			*out = xstrdup("about:blank");
+			return NULL;
+		}
+		if (sl == 4 && strncasecmp(in, "file", 4) == 0) {
+			if (!allow_file)
+				return "file: URLs are refused unless allow_file_urls is set in the daemon's config";
+			if (strncmp(in + 5, "///", 3) != 0)
+				return "a file: URL must be file:///absolute/path";
+			buf_adds(&b, "file://");
+			rest = in + 7;
+			goto path;
+		}
+		int https = sl == 5 && strncasecmp(in, "https", 5) == 0;
+		if (!(https || (sl == 4 && strncasecmp(in, "http", 4) == 0))) {
+			return "only http and https URLs can be opened (javascript:, data:, chrome: and other schemes are "
+			       "refused)";
+		}
+		if (strncmp(in + sl + 1, "//", 2) != 0)
+			return "an http(s) URL must have // and a host after the scheme";
+		const char *why = check_authority(in + sl + 3, &end, &loopback, 0);
+		if (why)
+			return why;
+		buf_adds(&b, https ? "https://" : "http://");
+		buf_add(&b, in + sl + 3, (size_t)(end - (in + sl + 3)));
+		rest = end;
+	} else {
+		if (in[0] == '/' || in[0] == '.')
+			return "a path is not a URL (write https://HOST/PATH)";
+		const char *why = check_authority(in, &end, &loopback, 1);
+		if (why) {
+			buf_free(&b);
+			return why;
+		}
+		buf_adds(&b, loopback ? "http://" : "https://");
+		buf_add(&b, in, (size_t)(end - in));
+		rest = end;
+	}
+path:
+	for (const char *q = rest; q < in + len; q++) {
+		if (strchr(" \"<>`", *q))
+			buf_printf(&b, "%%%02X", (unsigned char)*q);
+		else
+			buf_add(&b, q, 1);
+	}
+	if (b.len > BB_URL_MAX) {
+		buf_free(&b);
+		return "the URL is longer than 8192 bytes";
+	}
+	*out = buf_steal(&b);
+	return NULL;
+}
+
 /* Validate parameters against the tool's schema: unknown, missing, wrong type, out of range. */
 json_t *
 tools_validate(const struct tools *t, const struct tool *tool, json_t *params)
@@ -332,6 +535,14 @@ tools_validate(const struct tools *t, const struct tool *tool, json_t *params)
 			return bad_param(tool->name, name, json_string_value(json_object_get(
 			                                           json_object_get(props, name), "type")),
 			                 "missing required parameter \"%s\" for %s", name, tool->name);
+	}
+	if (!strcmp(tool->command, "open_url")) {
+		char *norm;
+		const char *why = tools_normalize_url(json_string_value(json_object_get(params, "url")),
+		                                      t->allow_file_urls, &norm);
+		free(norm);
+		if (why != NULL)
+			return bad_param(tool->name, "url", "an http or https URL, or host[:port][/path]", "url: %s", why);
 	}
 	if (!strcmp(tool->command, "wait_for") && !json_object_get(params, "text") &&
 	    !json_object_get(params, "selector"))
@@ -379,6 +590,47 @@ expand(struct buf *b, const char *tpl, json_t *params)
 	}
 }
 
+/* Append at most max characters of page-supplied text (s may be NULL), escaped so it cannot end its
+ * quotes or start a line: control characters, quotes and backslashes become \n, \", \\ or \uXXXX;
+ * in a URL (quoted == 0) spaces are %20. A cut is marked with "…" and never splits a UTF-8 sequence. */
+static void
+add_escaped(struct buf *b, const char *s, size_t max, int quoted)
+{
+	size_t chars = 0;
+	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; chars++) {
+		if (chars == max) {
+			buf_adds(b, "…");
+			return;
+		}
+		if (*p == '\n')
+			buf_adds(b, "\\n");
+		else if (*p == '\r')
+			buf_adds(b, "\\r");
+		else if (*p == '\t')
+			buf_adds(b, "\\t");
+		else if (*p < 0x20 || *p == 0x7f)
+			buf_printf(b, "\\u%04x", *p);
+		else if (quoted && (*p == '"' || *p == '\\'))
+			buf_printf(b, "\\%c", *p);
+		else if (!quoted && (*p == ' ' || *p == '"'))
+			buf_printf(b, "%%%02X", *p);
+		else if (*p < 0x80) {
+			buf_add(b, p, 1);
+		} else { /* one UTF-8 sequence; line and paragraph separators are escaped too */
+			size_t n = 1;
+			while (n < 4 && (p[n] & 0xC0) == 0x80)
+				n++;
+			if (n == 3 && p[0] == 0xE2 && p[1] == 0x80 && (p[2] == 0xA8 || p[2] == 0xA9))
+				buf_printf(b, "\\u%04x", p[2] == 0xA8 ? 0x2028 : 0x2029);
+			else
+				buf_add(b, p, n);
+			p += n;
+			continue;
+		}
+		p++;
+	}
+}
+
 /* One sentence saying what happened, for a model or a person (seed 003's summary). */
 static char *
 summarize(const struct pending *p, const char *status, json_t *result, json_t *page, enum hub_outcome outcome)
@@ -421,10 +673,14 @@ summarize(const struct pending *p, const char *status, json_t *result, json_t *p
 		buf_adds(&b, p->done);
 		if (outcome == HUB_TIMEOUT)
 			buf_printf(&b, ", but the page after it did not arrive within %ld ms.", timeout_ms);
-		else if (page != NULL)
-			buf_printf(&b, "; the page is now \"%.200s\" (%.300s).",
-			           json_string_value(json_object_get(page, "title")),
-			           json_string_value(json_object_get(page, "url")));
+		else if (page != NULL) {
+			/* URL first and the title quoted: page text must never read as the daemon's own words. */
+			buf_adds(&b, "; the page is now at ");
+			add_escaped(&b, json_string_value(json_object_get(page, "url")), BB_SUMMARY_URL_MAX, 0);
+			buf_adds(&b, ", titled \"");
+			add_escaped(&b, json_string_value(json_object_get(page, "title")), BB_SUMMARY_TITLE_MAX, 1);
+			buf_adds(&b, "\".");
+		}
 		else
 			buf_adds(&b, ".");
 	}
@@ -544,6 +800,14 @@ tools_call(struct tools *t, const struct tool *tool, json_t *params, tools_answe
 		cb(bad, 400, arg);
 		return;
 	}
+	json_t *own = NULL; /* open_url: the parameters with the URL made absolute */
+	if (!strcmp(tool->command, "open_url")) {
+		char *norm = NULL;
+		tools_normalize_url(json_string_value(json_object_get(params, "url")), t->allow_file_urls, &norm);
+		params = own = json_copy(params);
+		json_object_set_new(own, "url", json_string(norm));
+		free(norm);
+	}
 	json_t *schema = tools_schema(t, tool);
 	json_t *tab = json_object_get(params, "tab_id"), *wait = json_object_get(params, "wait_for_page_info");
 	json_t *tmo = json_object_get(params, "timeout_ms");
@@ -587,8 +851,10 @@ tools_call(struct tools *t, const struct tool *tool, json_t *params, tools_answe
 	int err = hub_call_start(t->hub, &sp, NULL);
 	json_decref(args);
 	json_decref(logged);
-	if (err == HUB_OK)
+	if (err == HUB_OK) {
+		json_decref(own);
 		return;
+	}
 	free(p);
 	json_t *body;
 	int http = 503;
@@ -609,5 +875,6 @@ tools_call(struct tools *t, const struct tool *tool, json_t *params, tools_answe
 		break;
 	}
 	json_object_set_new(body, "tool", json_string(tool->name));
+	json_decref(own);
 	cb(body, http, arg);
 }

@@ -41,5 +41,7 @@ json_t *tools_validate(const struct tools *t, const struct tool *tool, json_t *p
 void tools_call(struct tools *t, const struct tool *tool, json_t *params, tools_answer_fn cb, void *arg);
 json_t *tools_error(const char *code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 const struct tool *tools_list(size_t *n);
+void tools_allow_file_urls(struct tools *t, int on);
+const char *tools_normalize_url(const char *in, int allow_file, char **out);
 
 #endif

@@ -323,10 +323,10 @@ on_hello(struct session *s, json_t *d)
 	         json_string_value(json_object_get(d, "extensionVersion")) ?: "?");
 	char proof[AUTH_NONCE_LEN + 1];
 	auth_proof(s->ws->auth, "welcome", cnonce, s->challenge, proof);
-	send_local(s, json_pack("{s:s, s:{s:s, s:i, s:s, s:i, s:I, s:s}}", "type", "welcome", "data", "serverVersion",
+	send_local(s, json_pack("{s:s, s:{s:s, s:i, s:s, s:i, s:I, s:b, s:s}}", "type", "welcome", "data", "serverVersion",
 	                        BB_VERSION, "protocolVersion", PROTOCOL_VERSION, "clientId", cid, "heartbeatSeconds",
 	                        BB_WS_HEARTBEAT_S, "maxMessageBytes", (json_int_t)s->ws->cfg->max_message_bytes,
-	                        "proof", proof));
+	                        "allowFileUrls", s->ws->cfg->allow_file_urls, "proof", proof));
 }
 
 /* Send the challenge that opens protocol 2: a fresh nonce S that this connection's hello must prove. */

@@ -78,6 +78,70 @@ START_TEST(validation)
 }
 END_TEST
 
+/* What an address bar takes becomes an absolute URL; the rest is refused (issue 12, 13). */
+START_TEST(url_normalize)
+{
+	static const struct {
+		const char *in, *out; /* out NULL: refused */
+	} cases[] = {
+		{"https://example.org/a?b#c", "https://example.org/a?b#c"},
+		{"HTTP://Example.org", "http://Example.org"},
+		{"  example.org/x  ", "https://example.org/x"},
+		{"localhost:8080/x", "http://localhost:8080/x"},
+		{"127.0.0.1:8080/x", "http://127.0.0.1:8080/x"},
+		{"localhost", "http://localhost"},
+		{"app.localhost:3000", "http://app.localhost:3000"},
+		{"[::1]:9000/", "http://[::1]:9000/"},
+		{"[2001:db8::1]/x", "https://[2001:db8::1]/x"},
+		{"192.168.1.10:8000", "https://192.168.1.10:8000"},
+		{"example.org/a b", "https://example.org/a%20b"},
+		{"https://user:pw@example.org/", "https://user:pw@example.org/"},
+		{"about:blank", "about:blank"},
+		{"not a url", NULL},
+		{"https://not a url/", NULL},
+		{"https://", NULL},
+		{"https:///path", NULL},
+		{"http:example.org", NULL},
+		{"javascript:alert(1)", NULL},
+		{"data:text/html,hi", NULL},
+		{"chrome://settings", NULL},
+		{"ftp://example.org/", NULL},
+		{"file:///etc/hostname", NULL},
+		{"intranet", NULL},
+		{"/etc/passwd", NULL},
+		{"example.org:99999", NULL},
+		{"example.org:", NULL},
+		{"[::1", NULL},
+		{"https://exa\tmple.org/", NULL},
+		{"https://example.org/\n", "https://example.org/"},
+		{"https://example.org\\@evil.example/", "https://example.org\\@evil.example/"},
+		{"", NULL},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *out = NULL;
+		const char *why = tools_normalize_url(cases[i].in, 0, &out);
+		if (cases[i].out == NULL) {
+			ck_assert_msg(why != NULL && out == NULL, "accepted \"%s\" as %s", cases[i].in, out);
+		} else {
+			ck_assert_msg(why == NULL, "refused \"%s\": %s", cases[i].in, why);
+			ck_assert_str_eq(out, cases[i].out);
+		}
+		free(out);
+	}
+	char *out = NULL;
+	ck_assert_ptr_null(tools_normalize_url("file:///etc/hostname", 1, &out));
+	ck_assert_str_eq(out, "file:///etc/hostname");
+	free(out);
+	ck_assert_ptr_nonnull(tools_normalize_url("file://host/x", 1, &out));
+	ck_assert_str_eq(field_of("browser_open_url", "{\"url\": \"not a url\"}"), "url");
+	ck_assert_str_eq(field_of("browser_open_url", "{\"url\": \"file:///etc/passwd\"}"), "url");
+	ck_assert_ptr_null(field_of("browser_open_url", "{\"url\": \"localhost:8080/x\"}"));
+	tools_allow_file_urls(t, 1);
+	ck_assert_ptr_null(field_of("browser_open_url", "{\"url\": \"file:///etc/passwd\"}"));
+	tools_allow_file_urls(t, 0);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -86,6 +150,7 @@ main(void)
 	TCase *tc = tcase_create("tools");
 	tcase_add_test(tc, catalog_shape);
 	tcase_add_test(tc, validation);
+	tcase_add_test(tc, url_normalize);
 	suite_add_tcase(s, tc);
 	int rc = testlib_run(s, 0);
 	tools_free(t);

@@ -368,6 +368,16 @@ describe('dashboard (www/) against the real daemon', { timeout: 180000 }, () => 
     assert.match(await p2.locator('.login').innerText(), /browser-bridge login-url/);
     assert.match(await p2.locator('.login').innerText(), /browser-bridge token/);
     await p2.screenshot({ path: join(SHOTS, 'login.png') });
+    // The pasted token goes in a POSTed form body: it never appears in a URL (history, session files).
+    const urls = [];
+    p2.on('request', (rq) => urls.push(rq.url()));
+    await p2.locator('#login-token').fill(daemon.token);
+    await p2.getByRole('button', { name: 'Log in' }).click();
+    await p2.waitForURL(`${daemon.base}/#/live`);
+    assert.ok(!urls.some((u) => u.includes(daemon.token)), `the token went into a URL: ${urls.join(' ')}`);
+    // A login link works once.
+    const again = await p2.goto(daemon.loginUrl);
+    assert.equal(again.status(), 401, 'the login link was already used');
     await anon.close();
 
     await page.getByRole('button', { name: 'Log out' }).click();

@@ -8,7 +8,7 @@
 //   BB_DEBUG=1  print the daemon's and nginx's output
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import http from 'node:http';
@@ -349,10 +349,14 @@ http {
   });
 
   test('the dashboard through nginx: /login sets the cookie, / answers with the usual headers', async () => {
-    const bad = await request('GET', '/login?token=wrong');
+    const bad = await request('GET', '/login?code=wrong');
     assert.equal(bad.status, 401);
-    const login = await request('GET', `/login?token=${encodeURIComponent(env.token)}`);
+    assert.equal((await request('GET', `/login?token=${encodeURIComponent(env.token)}`)).status, 401, 'no token in URLs');
+    const code = await request('POST', '/api/login-code', { headers: jsonHeaders(), body: '{}' });
+    assert.equal(code.status, 200, code.text);
+    const login = await request('GET', code.json.path);
     assert.equal(login.status, 303, login.text);
+    assert.equal((await request('GET', code.json.path)).status, 401, 'a login code works once');
     assert.equal(login.headers.location, '/');
     const cookie = login.headers['set-cookie']?.[0] || '';
     assert.match(cookie, /^bb_session=[0-9a-f]+; HttpOnly; SameSite=Strict; Path=\//);
@@ -363,8 +367,10 @@ http {
     assert.equal(page.headers['x-content-type-options'], 'nosniff');
     assert.equal(page.headers['cache-control'], 'no-cache');
     assert.match(page.headers['content-security-policy'], /default-src 'self'/);
-    const st = await request('GET', '/api/status', { headers: { cookie: session } });
+    const st = await request('GET', '/api/status', { headers: { cookie: session, 'sec-fetch-site': 'same-origin' } });
     assert.equal(st.status, 200, 'the session cookie reaches the daemon as HTTP_COOKIE');
+    const cross = await request('GET', '/api/status', { headers: { cookie: session, 'sec-fetch-site': 'same-site' } });
+    assert.equal(cross.status, 403, 'a session cookie from another port (same-site) does not count');
   });
 
   test('a wrong or missing token is refused with 401', async () => {
@@ -406,6 +412,17 @@ http {
     assert.equal(status, 403);
   });
 
+  test('the WebSocket Host check holds through nginx: a foreign Host (DNS rebinding) is refused', async () => {
+    const upgrade = (host) => new Promise((resolve) => {
+      const ws = new WebSocket(`ws://127.0.0.1:${env.port}/ws/browser`, { origin: EXTENSION_ORIGIN, headers: { host } });
+      ws.once('unexpected-response', (_q, res) => { resolve(res.statusCode); ws.terminate(); });
+      ws.once('open', () => { resolve('open'); ws.terminate(); });
+      ws.once('error', () => resolve('error'));
+    });
+    assert.equal(await upgrade(`evil.example:${env.port}`), 403, 'a rebinding page\'s Host reaches the daemon and is refused');
+    assert.equal(await upgrade(`127.0.0.1:${env.port}`), 'open', 'nginx\'s own address, as --allow-host says');
+  });
+
   test('GET /api/events streams hello, then call_start, through nginx', async () => {
     let text = '';
     const stream = await new Promise((resolve, reject) => {
@@ -437,7 +454,10 @@ http {
       c.sock.write(fcgiRecord(42, 0, Buffer.alloc(8)));
       await c.until(() => c.records.some((r) => r.type === 10) && c.records.some((r) => r.type === 11), 'both answers');
       const values = fcgiParsePairs(c.records.find((r) => r.type === 10).content);
-      assert.deepEqual(values, { FCGI_MAX_CONNS: '4096', FCGI_MAX_REQS: '8192', FCGI_MPXS_CONNS: '1' });
+      // At most 4096 connections, fewer where descriptors are scarce (a quarter of RLIMIT_NOFILE - 256).
+      const nofile = Number(execFileSync('/bin/sh', ['-c', 'ulimit -Hn'], { encoding: 'utf8' }).trim());
+      const conns = Number.isFinite(nofile) ? Math.max(16, Math.min(4096, Math.floor((nofile - 256) / 4))) : 4096;
+      assert.deepEqual(values, { FCGI_MAX_CONNS: String(conns), FCGI_MAX_REQS: '8192', FCGI_MPXS_CONNS: '1' });
       assert.equal(c.records.find((r) => r.type === 11).content[0], 42);
       assert.ok(!c.closed, 'the connection stays open');
     } finally { c.sock.destroy(); }

@@ -82,6 +82,7 @@ function storePage(clientId, d) {
   return p;
 }
 
+const loginCodes = new Set();
 const server = http.createServer(async (req, res) => {
   const url = new URL(req.url, `http://${req.headers.host}`);
   const okHosts = [`127.0.0.1:${httpPort}`, `localhost:${httpPort}`, `[::1]:${httpPort}`];
@@ -92,7 +93,16 @@ const server = http.createServer(async (req, res) => {
   const path = url.pathname;
 
   if (path === '/login') {
-    if (url.searchParams.get('token') !== token) return err(res, 401, 'unauthorized', 'Wrong token.');
+    // Like the daemon: a one-time code in the URL, or the token in a POSTed form body.
+    let ok = false;
+    if (req.method === 'POST') {
+      let body = '';
+      for await (const c of req) body += c;
+      ok = new URLSearchParams(body).get('token') === token;
+    } else {
+      ok = loginCodes.delete(url.searchParams.get('code'));
+    }
+    if (!ok) return err(res, 401, 'unauthorized', 'That login link or token is not valid.');
     const sid = randomBytes(32).toString('hex');
     sessions.add(sid);
     res.writeHead(303, { Location: '/', 'Set-Cookie': `bb_session=${sid}; HttpOnly; SameSite=Strict; Path=/` });
@@ -174,7 +184,7 @@ const server = http.createServer(async (req, res) => {
       else if (answer.timeout) { httpStatus = 504; out = { status: call.result ? 'partial_success' : 'error', waiting_for: call.result ? 'page' : 'result', result: call.result }; }
       else {
         const page = call.page ? { url: call.page.url, title: call.page.title, markdown: call.page.markdown, tab_id: call.page.tab_id, history_id: call.page.id, captured_at: call.page.captured_at } : undefined;
-        out = { status: call.result.status, tool: tool[0], request_id: requestId, summary: `${call.result.message || call.result.error || tool[0]}${page ? `; the page is now "${page.title}" (${page.url}).` : ''}`, result: call.result, page };
+        out = { status: call.result.status, tool: tool[0], request_id: requestId, summary: `${call.result.message || call.result.error || tool[0]}${page ? `; the page is now at ${page.url}, titled ${JSON.stringify(page.title)}.` : ''}`, result: call.result, page };
       }
       const duration = Date.now() - t0;
       commands.push({ request_id: requestId, tool: tool[0], params, client_id: clientId, started_at: startedAt, status: out.status, http_status: httpStatus, summary: out.summary, duration_ms: duration, history_id: call.page?.id });
@@ -249,7 +259,9 @@ wsServer.on('upgrade', (req, socket, head) => {
 server.listen(Number(httpPort), httpHost, () => {
   wsServer.listen(Number(wsPort), wsHost, () => {
     console.log(`browser-bridge (mock) serving http://${httpHost}:${httpPort}/ and ws://${wsHost}:${wsPort}/ws/browser`);
-    console.log(`Dashboard: http://${httpHost}:${httpPort}/login?token=${token}`);
+    const code = randomBytes(16).toString('hex');
+    loginCodes.add(code);
+    console.log(`Dashboard: http://${httpHost}:${httpPort}/login?code=${code}`);
     if (argv.includes('--demo')) demo();
   });
 });

@@ -2,9 +2,9 @@
 import { h } from './dom.js';
 
 export function loginScreen({ onRetry }) {
-  // A plain GET form to /login: the browser navigates there itself (the token goes to the daemon
-  // like the printed login URL does); no script ever reads the field.
-  const form = h('form', { class: 'login-form', method: 'get', action: 'login', autocomplete: 'off' },
+  // A plain POST form to /login: the browser sends the token in the body, so it never lands in a
+  // URL (history, session files); no script ever reads the field.
+  const form = h('form', { class: 'login-form', method: 'post', action: 'login', autocomplete: 'off' },
     h('label', { for: 'login-token' }, 'Token'),
     h('div', { class: 'row' },
       h('input', { id: 'login-token', name: 'token', type: 'password', required: true, spellcheck: 'false', placeholder: 'pairing token' }),
@@ -13,12 +13,12 @@ export function loginScreen({ onRetry }) {
     h('div', { class: 'card screen-card' },
       h('div', { class: 'brand brand-big' }, h('span', { class: 'brand-mark', 'aria-hidden': 'true' }), 'Browser Bridge'),
       h('h1', { id: 'login-title' }, 'Not logged in'),
-      h('p', null, 'This dashboard needs a session. With the daemon running (', h('code', null, 'browser-bridge serve'), '), print the login link and open it in this browser:'),
-      h('pre', { class: 'cmd' }, h('code', null, '$ browser-bridge login-url\nhttp://127.0.0.1:8765/login?token=…')),
+      h('p', null, 'This dashboard needs a session. With the daemon running (', h('code', null, 'browser-bridge serve'), '), print a login link and open it in this browser (each link works once, for five minutes):'),
+      h('pre', { class: 'cmd' }, h('code', null, '$ browser-bridge login-url\nhttp://127.0.0.1:8765/login?code=…')),
       h('p', null, 'Or print just the token with ', h('code', null, 'browser-bridge token'), ' and paste it here:'),
       form,
       h('p', { class: 'muted small' },
-        'Sessions live in the daemon’s memory: after a restart, open the login URL again.'),
+        'Sessions live in the daemon’s memory: after a restart, log in again.'),
       h('div', { class: 'actions' }, h('button', { class: 'btn', type: 'button', onclick: onRetry }, 'Check again'))));
 }
 

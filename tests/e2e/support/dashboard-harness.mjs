@@ -67,19 +67,16 @@ export async function startDaemon({ wwwDir }) {
     }
     await sleep(100);
   }
-  // The login URL as a user gets it: printed by the daemon, or by `browser-bridge login-url`.
-  let loginUrl = /(http:\/\/\S+\/login\?token=[A-Za-z0-9._~%-]+)/.exec(output)?.[1];
+  // The login URL as a user gets it: printed by the daemon, or by `browser-bridge login-url`,
+  // which asks the daemon for a one-time code: the link never carries the token.
+  let loginUrl = /(http:\/\/\S+\/login\?code=[0-9a-f]+)/.exec(output)?.[1];
   if (!loginUrl) {
     loginUrl = execFileSync(BB_BIN, ['login-url', '--token-file', tokenFile, '--http', `127.0.0.1:${httpPort}`],
       { env: { ...process.env, XDG_CONFIG_HOME: dir }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim().split('\n').pop();
   }
-  const m = /\/login\?token=([A-Za-z0-9._~%-]+)$/.exec(loginUrl || '');
-  if (!m) throw new Error(`no login URL (got ${JSON.stringify(loginUrl)}):\n${output}`);
-  const token = decodeURIComponent(m[1]);
-  if (existsSync(tokenFile)) {
-    const fileToken = readFileSync(tokenFile, 'utf8').trim();
-    if (fileToken !== token) throw new Error('login URL token differs from the token file');
-  }
+  if (!/\/login\?code=[0-9a-f]{32}$/.test(loginUrl || '')) throw new Error(`no login URL (got ${JSON.stringify(loginUrl)}):\n${output}`);
+  const token = readFileSync(tokenFile, 'utf8').trim();
+  if (loginUrl.includes(token)) throw new Error('the login URL carries the token');
   return {
     proc, dir, base, httpPort, wsPort, token,
     wsUrl: `ws://127.0.0.1:${wsPort}/ws/browser`,
