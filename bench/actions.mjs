@@ -3,10 +3,11 @@
 //   node bench/actions.mjs            # BB=/path/to/browser-bridge (default bench/.build, then build-check)
 //   N=15 node bench/actions.mjs       # rounds per action (default 15)
 //
-// One Chromium (/usr/bin/chromium, new headless) launched by playwright-core with the real built
-// extension, paired with a real daemon. The bridge drives its own tab through the HTTP tool API
-// (every call returns when the browser has answered and sent the page after the action);
-// Playwright drives another tab of the same browser. Each action is the same on both sides and
+// Two Chromiums (/usr/bin/chromium, new headless, same window size): one launched by
+// playwright-core with the real built extension, paired with a real daemon, where the bridge
+// drives its tab through the HTTP tool API (every call returns when the browser has answered and
+// sent the page after the action); the other driven by Playwright itself (a tab of the same
+// browser would be a background tab, whose timers Chromium throttles). Each action is the same on both sides and
 // both wait for the same DOM change:
 //   in-page click   a button that appends an <li>: until the list has one more item
 //   type + submit   type into "New todo" and press Enter (the form appends an <li> and clears
@@ -27,7 +28,8 @@ if (!process.env.BB_BIN) {
   const cand = [process.env.BB, path.join(HERE, '.build/browser-bridge'), path.join(TOP, 'build-check/browser-bridge'), path.join(TOP, 'build/browser-bridge'), path.join(TOP, 'browser-bridge')];
   process.env.BB_BIN = cand.find((p) => p && existsSync(p)) || 'browser-bridge';
 }
-const { startDaemon, launchBrowser } = await import('../tests/e2e/support/harness.mjs');
+const { startDaemon, launchBrowser, CHROMIUM } = await import('../tests/e2e/support/harness.mjs');
+const { chromium } = await import('playwright-core');
 const N = Number(process.env.N || 15);
 
 const PAGES = {
@@ -51,7 +53,7 @@ const base = `http://127.0.0.1:${server.address().port}`;
 const median = (a) => { const s = [...a].sort((x, y) => x - y); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
 const now = () => performance.now();
 
-let daemon, browser;
+let daemon, browser, pwBrowser;
 try {
   daemon = await startDaemon({ kind: 'real' });
   browser = await launchBrowser({ daemon });
@@ -65,7 +67,10 @@ try {
   // The bridge's own tab, and Playwright's.
   const first = await daemon.call('browser_open_url', { client_id: browser.clientId, url: base + '/page1.html', new_tab: true });
   bridgeTab = first.page?.tab_id ?? first.result?.tabId;
-  const page = await browser.context.newPage();
+  // Playwright gets a Chromium of its own (same binary, same headless mode, same window size),
+  // so that neither side's tab is a background tab of the other's window.
+  pwBrowser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless=new', '--window-size=1000,700', ...(process.getuid?.() === 0 ? ['--no-sandbox'] : [])] });
+  const page = await pwBrowser.newPage({ viewport: { width: 1000, height: 700 } });
   await page.goto(base + '/page1.html');
 
   const bridge = { click: [], type: [], open: [], link: [] };
@@ -135,7 +140,7 @@ try {
     ['open_url (page load)', 'open', 1.0],
     ['link navigation (click, next page loaded)', 'link', 1.0],
   ];
-  console.log(`Action times, median of ${N} (after a warm-up round), ms; bridge = HTTP tool call to answer with the page; Playwright drives another tab of the same Chromium and waits for the same DOM change.`);
+  console.log(`Action times, median of ${N} (after a warm-up round), ms; bridge = HTTP tool call to answer with the page; Playwright drives a second Chromium (same binary and mode) and waits for the same DOM change.`);
   console.log('');
   console.log('| action | bridge | Playwright | bridge ÷ Playwright | target (issue 14) | verdict |');
   console.log('|---|---|---|---|---|---|');
@@ -145,6 +150,7 @@ try {
     console.error(`action ${k} ${b.toFixed(1)} ${p.toFixed(1)} ${ratio.toFixed(3)}`);
   }
 } finally {
+  await pwBrowser?.close();
   await browser?.close();
   await daemon?.close();
   server.close();

@@ -61,6 +61,7 @@ export async function startStaticServer({ roots, delayMs = 0, delayMatch = () =>
 // stylesheets all exist (apps that need a build step -- Dart, GWT, Meteor, Derby, a Brunch or
 // Lumbar build -- ship without one and are reported as not runnable with the missing file).
 export function todomvcApps() {
+  requirePackages(['todomvc']);
   const dir = path.join(NODE_MODULES, 'todomvc', 'examples');
   const out = [];
   for (const name of readdirSync(dir).sort()) {
@@ -69,6 +70,12 @@ export function todomvcApps() {
     out.push({ name, runnable: true, path: `/examples/${name}/index.html` });
   }
   return out;
+}
+
+// Fail at once, in one clear sentence, when the npm packages of the pages are not installed.
+export function requirePackages(names) {
+  const missing = names.filter((n) => !existsSync(path.join(NODE_MODULES, n, 'package.json')));
+  if (missing.length) throw new Error(`the real-site pages need the npm packages ${missing.join(', ')} (devDependencies): run 'npm ci' in ${ROOT}`);
 }
 
 // Wait for a condition by polling (bounded): the value, or a clear error.
@@ -125,7 +132,12 @@ export function refInItem(markdown, text, kind, { after } = {}) {
   const at = lines.findIndex((l) => l.includes(text));
   if (at < 0) return null;
   let start = at;
-  while (start > 0 && !/^\s*[-*] /.test(lines[start])) start--;
+  if (!/^\s*[-*] /.test(lines[at])) {
+    for (let i = at - 1; i >= 0; i--) {
+      if (/^\s*[-*] /.test(lines[i])) { start = i; break; }
+      if (lines[i] && !/^\s/.test(lines[i])) break; // a paragraph: the text is not in a list item
+    }
+  }
   let end = at + 1;
   while (end < lines.length && !/^\s*[-*] /.test(lines[end]) && !(lines[end] && !/^\s/.test(lines[end]))) end++;
   const block = lines.slice(start, end).join('\n');
