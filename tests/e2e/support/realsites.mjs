@@ -5,7 +5,8 @@
 //   startStaticServer({ roots, delayMs, delayMatch })
 //     roots: { '/prefix/': '/abs/dir' } -- a request for /prefix/a/b is the file dir/a/b.
 //     delayMs: every file whose path matches delayMatch (default: all) is answered that late, to
-//     model a slow network (readiness tests). state.inflight counts the requests not yet answered.
+//     model a slow network (readiness tests). state.inflight counts the requests not yet answered, state.inflightCode those of
+//     scripts, modules and stylesheets.
 //   todomvcApps() -> the TodoMVC examples that the npm package ships in runnable (built) form.
 import http from 'node:http';
 import { readFile, stat, mkdtemp, rm } from 'node:fs/promises';
@@ -27,12 +28,14 @@ const TYPES = {
 // Serve files below the given roots, read-only, no directory listing, never outside a root.
 export async function startStaticServer({ roots, delayMs = 0, delayMatch = () => true, extra } = {}) {
   const hits = [];
-  const state = { inflight: 0, served: 0 };
+  const state = { inflight: 0, inflightCode: 0, served: 0 };
   const server = http.createServer(async (req, res) => {
     const url = new URL(req.url, 'http://x');
     hits.push(url.pathname);
+    const code = /\.(m?js|css)$/.test(url.pathname); // scripts, modules, stylesheets
     state.inflight++;
-    res.once('close', () => { state.inflight--; state.served++; });
+    if (code) state.inflightCode++;
+    res.once('close', () => { state.inflight--; if (code) state.inflightCode--; state.served++; });
     try {
       if (extra && await extra(req, res, url)) return;
       const prefix = Object.keys(roots).filter((p) => url.pathname.startsWith(p)).sort((a, b) => b.length - a.length)[0];
