@@ -44,6 +44,10 @@ test('bench/run is valid shell', () => {
   execFileSync('bash', ['-n', path.join(ROOT, 'bench/run')]);
 });
 
+test('bench/actions.mjs (action times vs Playwright) is valid JavaScript', () => {
+  execFileSync(process.execPath, ['--check', path.join(ROOT, 'bench/actions.mjs')]);
+});
+
 test('the latency floor tools: loadc against the trivial HTTP server, fastext against the trivial driver', async () => {
   const hp = await freePort();
   const http = await run('ceil', ['http', String(hp)], { ready: true });

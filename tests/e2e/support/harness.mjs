@@ -158,7 +158,8 @@ export async function startDaemon({ kind = daemonKind(), extraArgs = [] } = {}) 
 //   variant 'headless': manifest grants <all_urls> (extension/dist-headless)
 //   variant 'user':     the store/unpacked build with optional host access (extension/dist)
 //   pairing: write pairing.json (wsUrl/token/clientId) into the copy, like `serve --headless`
-export async function launchBrowser({ daemon, variant = 'headless', pairing = true, clientId = 'e2e-' + process.pid, viewport = { width: 1000, height: 700 } } = {}) {
+//   extraArgs: more Chromium flags (e.g. --host-resolver-rules to keep pages off the network)
+export async function launchBrowser({ daemon, variant = 'headless', pairing = true, clientId = 'e2e-' + process.pid, viewport = { width: 1000, height: 700 }, extraArgs = [] } = {}) {
   buildExtension();
   const tmp = await mkdtemp(path.join(os.tmpdir(), 'bb-e2e-browser-'));
   const extDir = path.join(tmp, 'extension');
@@ -169,7 +170,7 @@ export async function launchBrowser({ daemon, variant = 'headless', pairing = tr
   const args = [
     '--headless=new', `--disable-extensions-except=${extDir}`, `--load-extension=${extDir}`,
     '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-gpu',
-    `--window-size=${viewport.width},${viewport.height}`,
+    `--window-size=${viewport.width},${viewport.height}`, ...extraArgs,
   ];
   if (process.getuid?.() === 0) args.push('--no-sandbox');
   const context = await chromium.launchPersistentContext(path.join(tmp, 'profile'), {

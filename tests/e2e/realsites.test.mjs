@@ -1,0 +1,363 @@
+// Real-site end-to-end suite for issue 14 ("act like a user on real sites").
+//
+// What runs: the real daemon with `serve --headless`, i.e. the managed headless Chromium
+// (/usr/bin/chromium) with the real built extension -- one daemon and one browser for the whole
+// file. No Playwright is attached to the pages: Playwright would itself answer dialogs and emulate
+// focus, hiding what the extension does. Every action goes through the HTTP tool API with the
+// targets a model would write after reading the Markdown: visible texts and labels ("Fast",
+// "Send me the newsletter", "What needs to be done?") or refs read from the returned Markdown,
+// never CSS selectors.
+//
+// The pages: libraries installed from npm at test time (package.json devDependencies) and served
+// from node_modules by tests/e2e/support/realsites.mjs, each server on its own loopback port:
+//   - jQuery UI (selectmenu, datepicker, menu, dialog) and Shoelace web components (checkbox with a
+//     slotted label, button, dialog, dropdown + menu; loaded by Shoelace's autoloader, which imports
+//     each component after the load event): minimal shells in tests/fixtures/realsites/ that only
+//     call the libraries' documented API;
+//   - MediumEditor: the package's own demo page (node_modules/medium-editor/demo/index.html);
+//   - TodoMVC (npm `todomvc`): the Vue app here for typing order; every app in todomvc.test.mjs;
+//   - no npm package ships a Sphinx-built page: docs.html reproduces the docutils markup (a table
+//     whose cells hold <p>, a clickable <img> toggle) -- written here, like dialogs.html (the
+//     browser's alert/confirm/prompt/beforeunload), trusted.html (isTrusted) and clock.html (a DOM
+//     that changes every 100 ms), which test browser behaviour rather than a library.
+//
+// Tests that fail on today's code (main 74104e5, 2026-11-23) because issue 14 is not fixed yet
+// carry node:test's { todo: 'issue 14: …' }: they run and report, and do not fail the run. The
+// helper who fixes a point removes its todo. Status today (the failure message in brackets):
+//
+//   PASS  jquery-ui menu: clicking a visible item selects it
+//   PASS  jquery-ui dialog: opens from its button and closes from its title bar
+//   PASS  shoelace button: a click on the host runs the page's handler
+//   PASS  dialogs: leaving a page with a beforeunload guard never wedges the tab (Chromium shows
+//         no beforeunload dialog without a user activation, which synthetic clicks do not give)
+//   TODO  wrong element: selectmenu "Fast" [success reported but the widget did not change:
+//         "Selected option "Fast" in [select value="Fast" …]"]
+//   TODO  wrong element: only hidden matches [clicked an element the user cannot see:
+//         "Clicked [menuitem "Car Hifi" e36]"]
+//   TODO  focus: datepicker in the managed headless browser [no calendar after clicking the Date field]
+//   TODO  web components: slotted name [no [checkbox "Send me the newsletter" …]: plain text]
+//   TODO  web components: click on the sl-checkbox host [Newsletter: off]
+//   TODO  web components: dropdown [the closed menu's items are shown]
+//   TODO  web components: closed sl-dialog [the closed dialog's text is shown]
+//   TODO  readiness: 300 ms per file, Shoelace's autoloader [open_url returned with 6 of the page's
+//         script, module or stylesheet requests still in flight (12 served, 58 in the end)]
+//   TODO  readiness: DOM changing every 100 ms [504 "No answer from the browser within 2000 ms
+//         while trying to open …/clock.html"]
+//   TODO  typing order: Vue TodoMVC [the second todo is "Buy milkWalk dog"]
+//   TODO  Markdown: clickable image [no ref for the clickable image]
+//   TODO  Markdown: table with paragraphs in cells [no "| Python type | SQLite type |" row]
+//   TODO  Markdown: aria-label vs visible text [the visible text is missing: [button "Cancel order" e75]]
+//   TODO  Markdown: MediumEditor content [the link inside the editor is flattened; cut at 500]
+//   TODO  Markdown: text typed at the end of the editor [not in the page]
+//   TODO  Markdown: CKEditor 4 inline sample [the heading inside the editor is flattened]
+//   TODO  trusted input [Trusted clicks: 0]
+//   TODO  dialogs: alert [504 "No answer from the browser within 8000 ms while trying to click
+//         "Show alert"."]
+//   TODO  dialogs: confirm [504, same]
+//   TODO  dialogs: browser_handle_dialog [404 unknown tool "browser_handle_dialog"]
+//   TODO  dialogs: the tab after an alert [get_page: 504 "No answer … while trying to read the page."]
+//
+// Run: BB_BIN=build-check/browser-bridge node --test tests/e2e/realsites.test.mjs (see
+// tests/integration.sh for the full environment). BB_E2E_DEBUG=1 logs every call.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { startManaged, startStaticServer, until, requirePackages, NODE_MODULES, SHELLS } from './support/realsites.mjs';
+import { refOf } from './support/harness.mjs';
+
+let env, srv;
+before(async () => {
+  requirePackages(['jquery', 'jquery-ui', '@shoelace-style/shoelace', 'medium-editor', 'ckeditor4', 'todomvc']);
+  srv = await startStaticServer({ roots: { '/npm/': NODE_MODULES + '/', '/shells/': SHELLS + '/' } });
+  env = await startManaged();
+});
+after(async () => { await env?.close(); await srv?.close(); });
+
+const msg = (r) => JSON.stringify(r.result?.error || r.result?.message || r.message || r.waiting_for || r.status);
+const ok = (r, what = 'call') => assert.equal(r.status, 'success', `${what}: expected success, got ${r.http} ${msg(r)}`);
+const open = async (url, extra = {}) => { const r = await env.call('browser_open_url', { url, ...extra }); ok(r, `open ${url}`); return r; };
+const md = (r) => r.page?.markdown || '';
+const noRefs = (s) => s.replace(/\be\d+\b/g, 'eN');
+
+// ---------------------------------------------------------------- jQuery UI
+
+test('jquery-ui menu: clicking a visible item selects it', async () => {
+  await open(srv.url('/shells/jqueryui.html'));
+  const r = await env.call('browser_click', { target: 'Books' });
+  ok(r);
+  assert.match(md(r), /Last menu choice: Books/);
+});
+
+test('jquery-ui dialog: opens from its button and closes from its title bar', async () => {
+  let r = await open(srv.url('/shells/jqueryui.html'));
+  assert.doesNotMatch(md(r), /default dialog which is useful/, 'the closed dialog\'s text is shown');
+  r = await env.call('browser_click', { target: 'Open the dialog' });
+  ok(r);
+  assert.match(md(r), /default dialog which is useful/);
+  r = await env.call('browser_click', { target: 'Close' });
+  ok(r);
+  assert.doesNotMatch(md(r), /default dialog which is useful/);
+});
+
+test('wrong element: jquery-ui selectmenu "Fast" goes through the visible widget or fails saying so', { todo: 'issue 14: targeting picks the hidden native <option> and reports success while the widget still shows Medium' }, async () => {
+  await open(srv.url('/shells/jqueryui.html'));
+  const r = await env.call('browser_click', { target: 'Fast' });
+  if (r.status === 'success') {
+    assert.match(md(r), /Speed chosen: Fast/, `success reported but the widget did not change: ${msg(r)}`);
+    assert.match(md(r), /\[combobox "Fast"/);
+  } else {
+    assert.match(r.result?.error || '', /visible|hidden|cannot see/i, msg(r));
+    const after = await env.call('browser_get_page', {});
+    assert.match(md(after), /Speed chosen: Medium/);
+  }
+});
+
+test('wrong element: a description that matches only hidden elements is an error listing visible candidates', { todo: 'issue 14: the hidden submenu item is clicked and success reported' }, async () => {
+  await open(srv.url('/shells/jqueryui.html'));
+  const r = await env.call('browser_click', { target: 'Car Hifi' }); // in a collapsed submenu
+  assert.equal(r.status, 'error', `clicked an element the user cannot see: ${msg(r)}`);
+  assert.match(r.result?.error || '', /visible/i, 'the error says the match is not visible');
+  assert.match(r.result?.error || '', /\be\d+\b/, 'the error lists visible candidates with refs');
+  const after = await env.call('browser_get_page', {});
+  assert.match(md(after), /Last menu choice: none/);
+});
+
+test('focus: the jQuery UI datepicker opens when its field is clicked in the managed headless browser', { todo: 'issue 14: focus events do not reach the page headless (document.hasFocus() false), the calendar never opens' }, async () => {
+  await open(srv.url('/shells/jqueryui.html'));
+  const r = await env.call('browser_click', { target: 'Date' });
+  ok(r);
+  assert.match(md(r), /\| Su \| Mo \| Tu \| We \| Th \| Fr \| Sa \|/, 'no calendar after clicking the Date field');
+});
+
+// ---------------------------------------------------------------- Shoelace web components
+
+test('shoelace button: a click on the host runs the page\'s handler', async () => {
+  await open(srv.url('/shells/shoelace.html'));
+  const r = await env.call('browser_click', { target: 'Save settings' });
+  ok(r);
+  assert.match(md(r), /Save settings[^\n]*\bsaved\b|\bsaved\b/);
+  assert.doesNotMatch(md(r), /not saved/);
+});
+
+test('web components: a checkbox named by slotted text shows that name', { todo: 'issue 14: names do not follow slots; Shoelace controls print as plain text' }, async () => {
+  const r = await open(srv.url('/shells/shoelace.html'));
+  assert.match(md(r), /\[checkbox "Send me the newsletter"[^\]]*\be\d+\]/, md(r));
+  assert.match(md(r), /\[button "Save settings"[^\]]*\be\d+\]/, md(r));
+});
+
+test('web components: a click on the sl-checkbox host reaches the control in its shadow root', { todo: 'issue 14: the click on the host never reaches the inner <input>; sl-change never fires' }, async () => {
+  await open(srv.url('/shells/shoelace.html'));
+  const r = await env.call('browser_click', { target: 'Send me the newsletter' });
+  ok(r);
+  assert.match(md(r), /Newsletter: on/);
+  assert.match(md(r), /\[checkbox "Send me the newsletter" checked/);
+});
+
+test('web components: a Shoelace dropdown opens and its menu item is chosen', { todo: 'issue 14: closed menu items are shown and the click on the item does not select it' }, async () => {
+  let r = await open(srv.url('/shells/shoelace.html'));
+  assert.doesNotMatch(md(r), /\bPaste\b/, 'the closed menu\'s items are shown');
+  r = await env.call('browser_click', { target: 'Edit menu' });
+  ok(r);
+  assert.match(md(r), /Paste/, 'the open menu\'s items are not shown');
+  r = await env.call('browser_click', { target: 'Copy' });
+  ok(r);
+  assert.match(md(r), /Menu choice: copy/);
+});
+
+test('web components: a closed sl-dialog\'s text is hidden until it opens', { todo: 'issue 14: the closed dialog\'s text is shown' }, async () => {
+  let r = await open(srv.url('/shells/shoelace.html'));
+  assert.doesNotMatch(md(r), /gone for good/, 'the closed dialog\'s text is shown');
+  r = await env.call('browser_click', { target: 'Open dialog' });
+  ok(r);
+  assert.match(md(r), /gone for good/);
+  r = await env.call('browser_click', { target: 'Close dialog' });
+  ok(r);
+  assert.doesNotMatch(md(r), /gone for good/);
+});
+
+// ---------------------------------------------------------------- readiness
+
+test('readiness: with every library file 300 ms late, open_url returns the page once its modules are loaded', { todo: 'issue 14: open_url returns while module loads are still pending (load + 150 ms + 250 ms quiet)' }, async () => {
+  const slow = await startStaticServer({ roots: { '/npm/': NODE_MODULES + '/', '/shells/': SHELLS + '/' }, delayMs: 300, delayMatch: (p) => p.startsWith('/npm/') });
+  try {
+    const r = await env.call('browser_open_url', { url: slow.url('/shells/shoelace.html'), timeout_ms: 60_000 });
+    ok(r);
+    const inflight = slow.state.inflightCode;
+    const servedAtReturn = slow.state.served;
+    assert.ok(slow.hits.filter((h) => h.includes('/@shoelace-style/shoelace/dist/')).length > 5, 'Shoelace\'s modules were never requested');
+    // Then let the page finish whatever it was still loading, and look again.
+    let last = -1;
+    await until(() => { const done = slow.state.inflight === 0 && slow.state.served === last; last = slow.state.served; return done; }, { timeout: 30_000, interval: 700, what: 'the page\'s loads to finish' });
+    const later = await env.call('browser_get_page', {});
+    ok(later);
+    assert.equal(inflight, 0, `open_url returned with ${inflight} of the page's script, module or stylesheet requests still in flight (${servedAtReturn} served, ${slow.state.served} in the end)`);
+    assert.equal(noRefs(md(r)), noRefs(md(later)), 'the page returned by open_url is not the page once loaded');
+  } finally {
+    await slow.close();
+  }
+});
+
+test('readiness: a DOM that changes every 100 ms does not hold every call to the quiet cap', { todo: 'issue 14: every call waits for a quiet DOM up to the 3 s cap; with timeout_ms 2000 the call times out' }, async () => {
+  let r = await env.call('browser_open_url', { url: srv.url('/shells/clock.html'), timeout_ms: 2000 });
+  ok(r, 'open_url with timeout_ms 2000');
+  assert.match(md(r), /Now: tick \d+/);
+  r = await env.call('browser_click', { target: 'Press me', timeout_ms: 2000 });
+  ok(r, 'click with timeout_ms 2000');
+  assert.match(md(r), /Pressed: yes/);
+});
+
+// ---------------------------------------------------------------- typing order
+
+test('typing order: Vue TodoMVC, type + submit twice gives two todos', { todo: 'issue 14: keystrokes, change and Enter go in one JavaScript turn; Vue never clears the field, the second todo is "Buy milkWalk dog"' }, async () => {
+  const app = await startStaticServer({ roots: { '/': path.join(NODE_MODULES, 'todomvc') + '/' } });
+  try {
+    await open(app.url('/examples/vue/index.html'));
+    ok(await env.call('browser_type', { target: 'What needs to be done?', text: 'Buy milk', submit: true }));
+    const r = await env.call('browser_type', { target: 'What needs to be done?', text: 'Walk dog', submit: true });
+    ok(r);
+    const list = md(r).slice(md(r).indexOf('What needs to be done?'));
+    assert.doesNotMatch(list, /Buy milkWalk dog/);
+    assert.match(list, /\bBuy milk\b/);
+    assert.match(list, /\bWalk dog\b/);
+    assert.match(list, /\*\*2\*\* items left/);
+  } finally {
+    await app.close();
+  }
+});
+
+// ---------------------------------------------------------------- Markdown fidelity
+
+test('Markdown: a clickable image with a pointer cursor gets a ref, and clicking it works', { todo: 'issue 14: an <img> with a click listener and cursor:pointer gets no ref' }, async () => {
+  const r = await open(srv.url('/shells/docs.html'));
+  const ref = refOf(md(r), /Expand/);
+  assert.ok(ref, `no ref for the clickable image in:\n${md(r)}`);
+  const c = await env.call('browser_click', { target: ref });
+  ok(c);
+  assert.match(md(c), /Adapters and converters/);
+});
+
+test('Markdown: a table whose cells hold paragraphs stays a table', { todo: 'issue 14: the Sphinx table becomes a run of paragraphs' }, async () => {
+  const r = await open(srv.url('/shells/docs.html'));
+  assert.match(md(r), /\|\s*Python type\s*\|\s*SQLite type\s*\|/, md(r));
+  assert.match(md(r), /\|\s*`None`\s*\|\s*`NULL`\s*\|/);
+  assert.match(md(r), /\|[^\n]*`str`[^\n]*\|[^\n]*`TEXT`[^\n]*text_factory[^\n]*\|/, 'the two paragraphs of one cell stay in its row');
+});
+
+test('Markdown: aria-label that differs from the visible text shows both', { todo: 'issue 14: only the aria-label "Cancel order" is shown; the visible "Pay $5,000 now" is lost' }, async () => {
+  const r = await open(srv.url('/shells/docs.html'));
+  const line = md(r).split('\n').find((l) => l.includes('Cancel order')) || '';
+  assert.match(line, /Cancel order/);
+  assert.match(line, /Pay \$5,000 now/, `the visible text is missing: ${line}`);
+});
+
+test('Markdown: a rich-text editor (MediumEditor demo) is rendered as Markdown inside its field, not cut at 500 characters', { todo: 'issue 14: the editor prints as one input token whose value is cut at 500 characters, links flattened' }, async () => {
+  const r = await open(srv.url('/npm/medium-editor/demo/index.html'));
+  const m = md(r);
+  const at = m.search(/\[[^\]\n]*textbox/);
+  assert.ok(at >= 0, `no textbox marker in:\n${m}`);
+  const field = m.slice(at);
+  assert.match(field, /\[Pirrip\]\(https:\/\/en\.wikipedia\.org\/wiki\/Pip_\(Great_Expectations\)\)|\[Pirrip\]\(https:\/\/en\.wikipedia\.org\/wiki\/Pip_%28Great_Expectations%29\)/, 'the link inside the editor is flattened');
+  assert.match(field, /Ours was the marsh country/, 'the editor\'s third paragraph (past 500 characters) is cut');
+  assert.match(field, /in this state of existence\./);
+});
+
+test('Markdown: text typed at the end of a long rich-text editor shows in the page', { todo: 'issue 14: the editor\'s value is cut at 500 characters, so the typed text never shows' }, async () => {
+  let r = await open(srv.url('/npm/medium-editor/demo/index.html'));
+  const ref = refOf(md(r), /textbox/);
+  assert.ok(ref, `no ref for the editor in:\n${md(r)}`);
+  r = await env.call('browser_type', { target: ref, text: ' Zebra quokka marker.' });
+  ok(r);
+  assert.match(md(r), /Zebra quokka marker\./);
+});
+
+test('Markdown: CKEditor 4 inline editors (the package\'s own sample) show their headings and links as Markdown', { todo: 'issue 14: each editor prints as one [editable value="…"] token, cut at 500 characters, headings and links flattened' }, async () => {
+  const r = await open(srv.url('/npm/ckeditor4/samples/old/inlineall.html'));
+  const m = md(r);
+  assert.match(m, /^#+ Integer condimentum sit amet\s*$/m, 'the heading inside the editor is flattened');
+  assert.match(m, /\[magna non mattis ac, rhoncus nunc\]\(https:\/\/ckeditor\.com\/\)/, 'the link inside the editor is flattened');
+  assert.match(m, /^#+ Praesent wisi accumsan sit amet nibh\s*$/m, 'the second editor of the column is missing');
+});
+
+// ---------------------------------------------------------------- trusted input
+
+test('trusted input: clicks and keys reach a page that ignores isTrusted=false events (managed headless browser)', { todo: 'issue 14: synthetic events (isTrusted false); no trusted (CDP) mode yet' }, async () => {
+  await open(srv.url('/shells/trusted.html'));
+  let r = await env.call('browser_click', { target: 'Count me' });
+  ok(r);
+  assert.match(md(r), /Trusted clicks: 1\b/);
+  r = await env.call('browser_type', { target: 'Code', text: '42' });
+  ok(r);
+  assert.match(md(r), /Trusted keys: [1-9]/);
+});
+
+// ---------------------------------------------------------------- dialogs (last: today they wedge their tab)
+
+// Each dialog test runs in a tab of its own, closed afterwards, so a wedged tab cannot spoil the rest.
+async function inNewTab(url, fn) {
+  const r = await env.call('browser_open_url', { url, new_tab: true, timeout_ms: 15_000 });
+  ok(r, 'open in a new tab');
+  const tab = r.page?.tab_id ?? r.result?.tabId;
+  try {
+    await fn(tab);
+  } finally {
+    await env.call('browser_close_tab', { tab_id: tab, timeout_ms: 10_000 }).catch(() => {});
+  }
+}
+
+test('dialogs: an alert opened by a click is accepted and reported in the click\'s result', { todo: 'issue 14: the click never answers (504), the alert blocks the tab' }, async () => {
+  await inNewTab(srv.url('/shells/dialogs.html'), async (tab) => {
+    const r = await env.call('browser_click', { tab_id: tab, target: 'Show alert', timeout_ms: 8000 });
+    ok(r);
+    const said = JSON.stringify(r.result);
+    assert.match(said, /alert/i, `the result does not report the alert: ${said}`);
+    assert.match(said, /Saved!/, 'the result does not carry the dialog\'s message');
+    assert.match(md(r), /Answer: alert closed/);
+  });
+});
+
+test('dialogs: a confirm is dismissed by default and reported', { todo: 'issue 14: the click never answers (504), the confirm blocks the tab' }, async () => {
+  await inNewTab(srv.url('/shells/dialogs.html'), async (tab) => {
+    const r = await env.call('browser_click', { tab_id: tab, target: 'Ask confirm', timeout_ms: 8000 });
+    ok(r);
+    assert.match(JSON.stringify(r.result), /Delete everything\?/);
+    assert.match(md(r), /Answer: cancelled/);
+  });
+});
+
+test('dialogs: browser_handle_dialog sets how the next prompt is answered', { todo: 'issue 14: browser_handle_dialog does not exist (404)' }, async () => {
+  await inNewTab(srv.url('/shells/dialogs.html'), async (tab) => {
+    const h = await env.call('browser_handle_dialog', { tab_id: tab, accept: true, prompt_text: 'Ada', timeout_ms: 8000 });
+    ok(h, 'browser_handle_dialog');
+    let r = await env.call('browser_click', { tab_id: tab, target: 'Ask prompt', timeout_ms: 8000 });
+    ok(r);
+    assert.match(JSON.stringify(r.result), /Your name\?/);
+    assert.match(md(r), /Answer: name=Ada/);
+    // The setting was for the next dialog only: the following prompt falls back to dismiss.
+    r = await env.call('browser_click', { tab_id: tab, target: 'Ask prompt', timeout_ms: 8000 });
+    ok(r);
+    assert.match(md(r), /Answer: prompt dismissed/);
+  });
+});
+
+test('dialogs: after an alert the tab still answers', { todo: 'issue 14: the tab stays wedged behind the alert: get_page times out' }, async () => {
+  await inNewTab(srv.url('/shells/dialogs.html'), async (tab) => {
+    await env.call('browser_click', { tab_id: tab, target: 'Show alert', timeout_ms: 5000 });
+    const r = await env.call('browser_get_page', { tab_id: tab, timeout_ms: 5000 });
+    ok(r, 'get_page after the alert');
+    assert.match(md(r), /Answer: alert closed/);
+  });
+});
+
+test('dialogs: leaving a page with a beforeunload guard never wedges the tab', async () => {
+  await inNewTab(srv.url('/shells/dialogs.html'), async (tab) => {
+    let r = await env.call('browser_click', { tab_id: tab, target: 'Guard unload', timeout_ms: 8000 });
+    ok(r);
+    assert.match(md(r), /Answer: unload guarded/);
+    r = await env.call('browser_click', { tab_id: tab, target: 'Leave this page', timeout_ms: 10_000 });
+    assert.equal(r.http, 200, `leaving a guarded page hung: ${r.http} ${msg(r)}`);
+    const g = await env.call('browser_get_page', { tab_id: tab, timeout_ms: 5000 });
+    ok(g, 'get_page after leaving');
+    // Either the page was left (the guard accepted) or it stayed and the result said why.
+    if (!/Trusted input only/.test(md(g))) assert.match(JSON.stringify(r.result), /beforeunload|leave/i, 'stayed on the page without saying why');
+  });
+});
