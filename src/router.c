@@ -307,6 +307,9 @@ route_status(struct router *r, struct rtr_req *req)
 	                                            r->cfg->http_port));
 	json_object_set_new(o, "ws", json_sprintf("ws://%s%s%s:%d/ws/browser", v6w ? "[" : "", r->cfg->ws_host,
 	                                          v6w ? "]" : "", r->cfg->ws_port));
+	/* The extension directory --headless loads (--extension, else the installed copy), for pairing. */
+	if (r->cfg->extension_dir != NULL)
+		json_object_set_new(o, "extension_dir", json_string(r->cfg->extension_dir));
 	req->complete(req, rtr_json(200, o));
 }
 

@@ -9,6 +9,7 @@ import { pageView } from './view-page.js';
 import { consoleView } from './view-console.js';
 import { pairingView } from './view-pairing.js';
 import { loginScreen, unreachableScreen } from './view-login.js';
+import { withRealAddress } from './login-address.js';
 
 const root = document.getElementById('app');
 const NAV = [
@@ -109,7 +110,7 @@ function showLogin() {
   }
   shellParts = null;
   document.title = 'Log in · Browser Bridge';
-  clear(root).append(loginScreen({ onRetry: boot }));
+  clear(root).append(withRealAddress(loginScreen({ onRetry: boot })));
 }
 
 async function boot() {

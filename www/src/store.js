@@ -1,7 +1,11 @@
 // Live state fed by GET /api/events (see events.js): browsers, tool calls, captured pages.
 // Views subscribe and re-render the parts they show.
+//
+// Memory stays bounded under any stream of events: at most MAX_CALLS calls and MAX_PAGES pages
+// are kept; a new call pushes the oldest one out. Older calls come back from GET /api/commands
+// on request ("Load more" in the live view), but never beyond MAX_CALLS.
 
-export const MAX_CALLS = 300;
+export const MAX_CALLS = 500;
 export const MAX_PAGES = 100;
 
 export const state = {
@@ -14,6 +18,8 @@ export const state = {
   /** newest first */
   calls: [],
   callsById: new Map(),
+  /** true once GET /api/commands said there is nothing older than the oldest call held */
+  callsExhausted: false,
   /** newest first: {id, captured_at, client_id, tab_id, request_id, url, title, bytes} */
   pages: [],
 };
@@ -98,7 +104,10 @@ function upsertCall(id, patch, { front = true } = {}) {
     state.callsById.set(id, call);
     if (front) state.calls.unshift(call);
     else state.calls.push(call);
-    while (state.calls.length > MAX_CALLS) state.callsById.delete(state.calls.pop().request_id);
+    while (state.calls.length > MAX_CALLS) {
+      state.callsById.delete(state.calls.pop().request_id);
+      state.callsExhausted = false; // the call pushed out is still in the log
+    }
   }
   Object.assign(call, patch);
   notify('calls');
@@ -118,12 +127,41 @@ export function callEnd(d) {
   upsertCall(d.request_id, { ...d, status: d.status || 'error', _ended: Date.now(), _started: existing?._t0 });
 }
 
-/** Calls from GET /api/commands (older, appended after what SSE already delivered). */
+/**
+ * Calls from GET /api/commands (older, appended after what SSE already delivered). A call
+ * already held only learns its log id (the paging cursor). Older calls are not taken once
+ * MAX_CALLS are held (they would push out newer ones). Returns how many were added.
+ */
 export function backfillCalls(list) {
+  let added = 0;
   for (const c of list) {
     const id = c.request_id || c.requestId || c.id;
-    if (!id || state.callsById.has(String(id))) continue;
+    if (!id) continue;
+    const known = state.callsById.get(String(id));
+    if (known) {
+      if (known._dbId === undefined && Number.isSafeInteger(c.id)) known._dbId = c.id;
+      continue;
+    }
+    if (state.calls.length >= MAX_CALLS) break;
     upsertCall(String(id), normaliseLoggedCall(c), { front: false });
+    added += 1;
+  }
+  return added;
+}
+
+/** The smallest log id among the calls held (GET /api/commands?before=), or null. */
+export function oldestCallId() {
+  let min = null;
+  for (const c of state.calls) {
+    if (Number.isSafeInteger(c._dbId) && (min === null || c._dbId < min)) min = c._dbId;
+  }
+  return min;
+}
+
+export function setCallsExhausted(v) {
+  if (state.callsExhausted !== v) {
+    state.callsExhausted = v;
+    notify('calls');
   }
 }
 
@@ -147,6 +185,7 @@ function normaliseLoggedCall(c) {
     duration_ms: c.duration_ms ?? c.duration,
     history_id: c.history_id ?? c.page_id,
     _t0: Date.parse(c.started_at || c.created_at || '') || Date.now(),
+    _dbId: Number.isSafeInteger(c.id) ? c.id : undefined,
     _backfilled: true,
   };
 }
