@@ -21,7 +21,7 @@ const dev = watch || process.argv.includes('--dev');
 await rm(dist, { recursive: true, force: true });
 await mkdir(dist, { recursive: true });
 
-const FAVICON_SIZES = [16, 32]; // linked from index.html
+const FAVICON_SIZES = [16, 32]; // linked from index.html; 32 is also the header's mark (app.css)
 
 const copyHtml = {
   name: 'copy-index-html',
@@ -52,6 +52,7 @@ const options = {
   charset: 'utf8',
   logLevel: 'info',
   plugins: [copyHtml],
+  external: ['./icons/*'], // written by copyHtml below, not bundled
 };
 
 if (watch) {

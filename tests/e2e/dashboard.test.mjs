@@ -170,15 +170,18 @@ describe('dashboard (www/) against the real daemon', { timeout: 180000 }, () => 
 
   it('says what the history keeps while it is empty (only pages that agents\' calls return)', async () => {
     await page.goto(`${daemon.base}/#/history`);
-    const empty = page.locator('.history .empty');
-    await empty.waitFor();
-    const text = await empty.innerText();
-    assert.match(text, /No pages captured yet/);
-    assert.match(text, /tool call returns/, 'names what is stored: the page a call returns');
-    assert.match(text, /browse yourself are not recorded/, 'says what is not stored');
-    assert.doesNotMatch(text, /on its own/, 'the extension sends no page on its own');
-    await shot('history-empty');
-    await page.goto(`${daemon.base}/#/live`);
+    try {
+      const empty = page.locator('.history .empty');
+      await empty.waitFor();
+      const text = await empty.innerText();
+      assert.match(text, /No pages captured yet/);
+      assert.match(text, /tool call returns/, 'names what is stored: the page a call returns');
+      assert.match(text, /browse yourself are not recorded/, 'says what is not stored');
+      assert.doesNotMatch(text, /on its own/, 'the extension sends no page on its own');
+      await shot('history-empty');
+    } finally {
+      await page.goto(`${daemon.base}/#/live`); // where the next test starts
+    }
   });
 
   it('shows a tool call live while the browser answers it', async () => {
@@ -320,7 +323,8 @@ describe('dashboard (www/) against the real daemon', { timeout: 180000 }, () => 
     const shown = await page.locator('.live-calls .call').count();
     assert.equal(shown, Math.min(total, 100), `rows after one "Load more" (${total} calls)`);
     if (total <= 100) await page.locator('#live-more').waitFor({ state: 'hidden' }); // nothing older left
-    await shot('live-more', { fullPage: true });
+    await page.locator(`.call[data-request-id="${oldest.request_id}"]`).scrollIntoViewIfNeeded();
+    await shot('live-more');
   });
 
   it('lists, searches and filters history, and opens a page', async () => {
