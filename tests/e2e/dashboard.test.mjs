@@ -536,6 +536,8 @@ describe('dashboard (www/) against the real daemon', { timeout: 180000 }, () => 
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 0, `no horizontal scrolling (overflow ${overflow}px)`);
     await shot('live-narrow', { fullPage: true });
+    await page.locator('.call-filters').scrollIntoViewIfNeeded();
+    await shot('live-narrow-filters');
     const { body } = await daemon.api('/api/history?q=Widgets');
     await page.goto(`${daemon.base}/#/history/${body.pages[0].id}`);
     await page.locator('.md h1').waitFor();
