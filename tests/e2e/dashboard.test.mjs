@@ -327,6 +327,28 @@ describe('dashboard (www/) against the real daemon', { timeout: 180000 }, () => 
     await shot('live-more');
   });
 
+  it('holds at most 500 calls in the live view however many stream in', async () => {
+    const getPage = await toolNamed('get_page');
+    await page.goto(`${daemon.base}/#/live`);
+    await page.reload(); // a fresh view (the previous test loaded more)
+    await page.locator('.live-calls .call').first().waitFor();
+    const already = (await daemon.api('/api/commands?limit=500')).body.commands.length;
+    delayMs = 0;
+    let last = [];
+    try {
+      for (let made = 0; made < 520 - already;) {
+        last = await Promise.all(Array.from({ length: 20 }, () => daemon.callTool(getPage, { wait_for_page_info: false })));
+        for (const r of last) assert.equal(r.status, 200, JSON.stringify(r.body));
+        made += last.length;
+      }
+    } finally {
+      delayMs = 60;
+    }
+    await page.waitForFunction((ids) => ids.every((id) => document.querySelector(`.call[data-request-id="${id}"] .badge-ok`)), last.map((r) => r.body.request_id));
+    assert.equal(await page.locator('.live-calls .call').count(), 50);
+    assert.equal(await page.locator('.live-calls .calls-count').innerText(), '50 of 500 shown', 'the oldest calls were let go');
+  });
+
   it('lists, searches and filters history, and opens a page', async () => {
     peer.pushPage('https://news.example.net/', 8);
     peer.pushPage('https://evil.example.com/xss', 8);
@@ -484,7 +506,7 @@ describe('dashboard (www/) against the real daemon', { timeout: 180000 }, () => 
   it('names the extension folder the daemon uses in the pairing view', async () => {
     const { body: status } = await daemon.api('/api/status');
     assert.equal(typeof status.extension_dir, 'string', `GET /api/status names extension_dir: ${JSON.stringify(status)}`);
-    assert.match(status.extension_dir, /^\//);
+    assert.match(status.extension_dir, /^\/.*\/extension$/, 'the compiled-in default: the installed extension');
     await page.goto(`${daemon.base}/#/pairing`);
     const dir = page.locator('#pair-extdir');
     await dir.waitFor({ timeout: 5000 });

@@ -7,6 +7,7 @@
 
 export const MAX_CALLS = 500;
 export const MAX_PAGES = 100;
+export const MAX_GONE_BROWSERS = 20; // disconnected browsers still listed (the newest gone)
 
 export const state = {
   sse: 'connecting', // connecting | open | reconnecting | closed
@@ -66,6 +67,7 @@ export function setBrowsers(list, { replace = true } = {}) {
       }
     }
   }
+  forgetGoneBrowsers();
   notify('browsers');
 }
 
@@ -90,7 +92,16 @@ export function browserEvent(d) {
     next.last_seen = new Date().toISOString();
   }
   state.browsers.set(d.client_id, next);
+  forgetGoneBrowsers();
   notify('browsers');
+}
+
+/** Keeps the browsers map bounded when many clients come and go: drops the longest gone. */
+function forgetGoneBrowsers() {
+  const gone = [...state.browsers.values()].filter((b) => !b.connected);
+  if (gone.length <= MAX_GONE_BROWSERS) return;
+  gone.sort((a, b) => String(a.disconnected_at).localeCompare(String(b.disconnected_at)));
+  for (const b of gone.slice(0, gone.length - MAX_GONE_BROWSERS)) state.browsers.delete(b.client_id);
 }
 
 export function connectedBrowsers() {
