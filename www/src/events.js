@@ -122,7 +122,8 @@ const OLDER_PAGE = 100; // calls per GET /api/commands when loading older ones
 const OLDER_REQUESTS = 10; // at most this many requests per "load more"
 
 function commandList(c) {
-  return Array.isArray(c) ? c : c?.commands || c?.calls || c?.items || [];
+  const list = Array.isArray(c) ? c : c?.commands || c?.calls || c?.items;
+  return Array.isArray(list) ? list : [];
 }
 
 /**
@@ -139,7 +140,7 @@ export async function loadOlderCalls(wanted) {
     if (before !== null) params.set('before', String(before));
     const list = commandList(await getJson(`api/commands?${params}`));
     added += store.backfillCalls(list);
-    const ids = list.map((c) => c.id).filter(Number.isSafeInteger);
+    const ids = list.map((c) => c?.id).filter(Number.isSafeInteger);
     if (list.length < OLDER_PAGE || !ids.length) {
       store.setCallsExhausted(true);
       break;

@@ -146,6 +146,7 @@ export function callEnd(d) {
 export function backfillCalls(list) {
   let added = 0;
   for (const c of list) {
+    if (!c || typeof c !== 'object') continue;
     const id = c.request_id || c.requestId || c.id;
     if (!id) continue;
     const known = state.callsById.get(String(id));

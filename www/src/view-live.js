@@ -135,7 +135,9 @@ export function liveView(main, { query } = {}) {
       rowEls.clear();
       openParams.clear();
       clear(callsEl).append(h('li', { class: 'calls-empty' }, all.length && filtering()
-        ? emptyState('No calls match these filters', h('p', null, 'Older calls may match: load more, or clear the filters.'))
+        ? emptyState('No calls match these filters', h('p', null, store.state.callsExhausted
+          ? 'Clear the filters to see all calls.'
+          : 'Older calls may match: load more, or clear the filters.'))
         : emptyState('No tool calls yet',
           h('p', null, 'Calls from agents (MCP or HTTP) appear here as they start and end. Try one in the ', h('a', { href: '#/console' }, 'console'), '.'))));
       return;
