@@ -389,6 +389,9 @@ route_status(struct router *r, struct rtr_req *req)
 	                      (json_int_t)hub_calls_in_flight(r->hub), "database", "http",
 	                      "", "ws", "", "allowed_origins", origins, "extension_id", BB_EXTENSION_ID);
 	int v6h = strchr(r->cfg->http_host, ':') != NULL, v6w = strchr(r->cfg->ws_host, ':') != NULL;
+	/* The extension directory --headless loads (--extension, else the installed copy), for pairing. */
+	if (r->cfg->extension_dir != NULL)
+		json_object_set_new(o, "extension_dir", json_string(r->cfg->extension_dir));
 	json_object_set_new(o, "http", json_sprintf("http://%s%s%s:%d", v6h ? "[" : "", r->cfg->http_host, v6h ? "]" : "",
 	                                            r->cfg->http_port));
 	json_object_set_new(o, "ws", json_sprintf("ws://%s%s%s:%d/ws/browser", v6w ? "[" : "", r->cfg->ws_host,

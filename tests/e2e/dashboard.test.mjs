@@ -2,14 +2,16 @@
 //   node --test tests/e2e/dashboard.test.mjs        (BB_BIN=/path/to/browser-bridge to override)
 // Logs in via the printed login URL, watches a live call, searches history, opens a page, runs a
 // tool from the console, checks that hostile page Markdown runs nothing, and saves screenshots of
-// every view to tests/out/screenshots/.
+// every view to tests/out/screenshots/. Also: live-call filters, the bounded live list with "Load
+// more", single line breaks and one timestamp in the page view, the pairing view's extension folder,
+// the login card's real address, the narrow console, and the favicon being the extension's icon.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import {
-  ROOT, CHROMIUM, CHROMIUM_ARGS, STRICT_CSP, buildDashboard, startDaemon, startScriptedBrowser, startCanary,
+  ROOT, CHROMIUM, CHROMIUM_ARGS, STRICT_CSP, buildDashboard, buildExtension, startDaemon, startScriptedBrowser, startCanary,
 } from './support/dashboard-harness.mjs';
 
 const SHOTS = join(ROOT, 'tests/out/screenshots');
@@ -50,6 +52,10 @@ function fixturePages(canary) {
     'https://shop.example.com/cart': {
       title: 'Your cart',
       markdown: '# Your cart\n\n1 × Zanzibar spice mix — 4.20 €\n\n[Checkout](/checkout) [e12]',
+    },
+    'https://forms.example.com/signup': {
+      title: 'Sign up',
+      markdown: '# Sign up\n\nName: [input e3]\nEmail: [input e4]\nNewsletter: [checkbox e5]\n\n[button e6] Create account',
     },
     'https://news.example.net/': {
       title: 'Headlines',
@@ -162,6 +168,22 @@ describe('dashboard (www/) against the real daemon', { timeout: 180000 }, () => 
     if (!servedCsp) console.log('# note: the daemon served / without a Content-Security-Policy header; the test added it');
   });
 
+  it('says what the history keeps while it is empty (only pages that agents\' calls return)', async () => {
+    await page.goto(`${daemon.base}/#/history`);
+    try {
+      const empty = page.locator('.history .empty');
+      await empty.waitFor();
+      const text = await empty.innerText();
+      assert.match(text, /No pages captured yet/);
+      assert.match(text, /tool call returns/, 'names what is stored: the page a call returns');
+      assert.match(text, /browse yourself are not recorded/, 'says what is not stored');
+      assert.doesNotMatch(text, /on its own/, 'the extension sends no page on its own');
+      await shot('history-empty');
+    } finally {
+      await page.goto(`${daemon.base}/#/live`); // where the next test starts
+    }
+  });
+
   it('shows a tool call live while the browser answers it', async () => {
     const openUrl = await toolNamed('open_url');
     delayMs = 1500;
@@ -189,6 +211,142 @@ describe('dashboard (www/) against the real daemon', { timeout: 180000 }, () => 
     await daemon.callTool(openUrl, { url: 'https://shop.example.com/cart', new_tab: true });
     await page.locator('.call.call-success').nth(2).waitFor();
     await shot('live');
+  });
+
+  it('filters the live calls by tool, status and browser', async () => {
+    const getPage = await toolNamed('get_page');
+    const click = await toolNamed('click');
+    const openUrl = await toolNamed('open_url');
+    const peer2 = await startScriptedBrowser({ wsUrl: daemon.wsUrl, token: daemon.token, pages: fixturePages(canary), clientId: 'scripted-2' });
+    try {
+      const other = await daemon.callTool(getPage, { client_id: 'scripted-2' });
+      assert.equal(other.status, 200, JSON.stringify(other.body));
+      delayMs = 800; // answers after the call's 100 ms timeout: the call fails with 504
+      const failed = await daemon.callTool(click, { target: 'e1', client_id: 'scripted-1', timeout_ms: 100, wait_for_page_info: false });
+      delayMs = 60;
+      assert.equal(failed.status, 504, JSON.stringify(failed.body));
+      await page.goto(`${daemon.base}/#/live`);
+      await page.locator(`.call[data-request-id="${other.body.request_id}"] .badge-ok`).waitFor();
+      await page.locator(`.call[data-request-id="${failed.body.request_id}"] .badge-err`).waitFor();
+      assert.ok(await page.locator('.live-calls .call', { hasText: openUrl }).count() > 0, 'open_url calls listed before filtering');
+
+      const rows = () => page.locator('.live-calls .call').evaluateAll((els) => els.map((e) => ({ ...e.dataset })));
+      // Waits until the list shows only rows that pass `keep`, at least one, and including `mustId`.
+      const waitForRows = async (what, keep, mustId) => {
+        const deadline = Date.now() + 5000;
+        let got;
+        for (;;) {
+          got = await rows();
+          if (got.length && got.every(keep) && got.some((r) => r.requestId === mustId)) return got;
+          if (Date.now() > deadline) assert.fail(`${what}: rows ${JSON.stringify(got)}`);
+          await page.waitForTimeout(50);
+        }
+      };
+      await page.locator('#live-tool').waitFor({ timeout: 5000 });
+      await page.selectOption('#live-tool', getPage);
+      await waitForRows('tool filter', (r) => r.tool === getPage, other.body.request_id);
+      assert.equal(await page.locator(`.call[data-tool="${openUrl}"]`).count(), 0, 'rows of other tools disappear');
+      assert.match(page.url(), new RegExp(`tool=${getPage}`));
+      await shot('live-filtered');
+
+      await page.selectOption('#live-tool', '');
+      await page.selectOption('#live-status', 'error');
+      await waitForRows('status filter', (r) => r.status === 'error', failed.body.request_id);
+      assert.equal(await page.locator('.live-calls .call.call-success').count(), 0, 'successful calls disappear');
+
+      await page.selectOption('#live-status', '');
+      await page.selectOption('#live-browser', 'scripted-2');
+      await waitForRows('browser filter', (r) => r.clientId === 'scripted-2', other.body.request_id);
+      assert.equal(await page.locator('.call[data-client-id="scripted-1"]').count(), 0, 'calls of the other browser disappear');
+      // The filter is in the URL, so it survives a reload.
+      assert.match(page.url(), /#\/live\?browser=scripted-2$/);
+      await page.reload();
+      await waitForRows('browser filter after reload', (r) => r.clientId === 'scripted-2', other.body.request_id);
+      assert.equal(await page.locator('#live-browser').inputValue(), 'scripted-2');
+
+      await page.click('#live-clear');
+      await page.locator(`.call[data-tool="${openUrl}"]`).first().waitFor();
+      assert.doesNotMatch(page.url(), /\?/);
+    } finally {
+      peer2.close();
+    }
+    // Forget the second browser (a fresh load only lists connected ones).
+    await page.locator('.browser.browser-off[data-client-id="scripted-2"]').waitFor();
+    await page.reload();
+    await page.locator('.browser[data-client-id="scripted-1"] .badge-ok').waitFor();
+    assert.equal(await page.locator('.browser[data-client-id="scripted-2"]').count(), 0);
+  });
+
+  it('keeps the live list bounded and loads older calls from the API', async () => {
+    const getPage = await toolNamed('get_page');
+    const logged = async () => (await daemon.api('/api/commands?limit=500')).body.commands;
+    const before = await logged();
+    const oldest = before[before.length - 1];
+    await page.goto(`${daemon.base}/#/live`);
+    await page.locator('.live-calls .call').first().waitFor();
+    // A stream of calls while the view is open: the list never shows more than 50 rows.
+    delayMs = 0;
+    const ids = [];
+    try {
+      for (let b = 0; b < 6; b++) {
+        const batch = await Promise.all(Array.from({ length: 10 }, () => daemon.callTool(getPage, { wait_for_page_info: false })));
+        for (const r of batch) {
+          assert.equal(r.status, 200, JSON.stringify(r.body));
+          ids.push(r.body.request_id);
+        }
+      }
+    } finally {
+      delayMs = 60;
+    }
+    const total = before.length + ids.length;
+    assert.ok(total > 60, `calls made: ${total}`);
+    await page.waitForFunction((last) => last.every((id) => document.querySelector(`.call[data-request-id="${id}"] .badge-ok`)), ids.slice(-10));
+    const streamed = await page.locator('.live-calls .call').count();
+    assert.ok(streamed <= 50, `the live list is bounded while calls stream in (${streamed} rows for ${total} calls)`);
+    assert.match(await page.locator('.live-calls .calls-count').innerText(), /^50 of \d+ shown$/);
+    await page.locator('#live-more').waitFor();
+
+    // A fresh load holds only the newest calls; "Load more" fetches older ones from GET /api/commands.
+    const deadline = Date.now() + 5000;
+    while ((await logged()).length < total) {
+      assert.ok(Date.now() < deadline, 'all calls are logged');
+      await page.waitForTimeout(50);
+    }
+    await page.reload();
+    await page.locator(`.call[data-request-id="${ids[ids.length - 1]}"]`).waitFor();
+    assert.equal(await page.locator('.live-calls .call').count(), 50);
+    assert.equal(await page.locator(`.call[data-request-id="${oldest.request_id}"]`).count(), 0, 'the oldest call is not loaded yet');
+    const older = page.waitForRequest((req) => /\/api\/commands\?.*before=\d+/.test(req.url()));
+    await page.click('#live-more');
+    await older;
+    await page.locator(`.call[data-request-id="${oldest.request_id}"]`).waitFor();
+    const shown = await page.locator('.live-calls .call').count();
+    assert.equal(shown, Math.min(total, 100), `rows after one "Load more" (${total} calls)`);
+    if (total <= 100) await page.locator('#live-more').waitFor({ state: 'hidden' }); // nothing older left
+    await page.locator(`.call[data-request-id="${oldest.request_id}"]`).scrollIntoViewIfNeeded();
+    await shot('live-more');
+  });
+
+  it('holds at most 500 calls in the live view however many stream in', async () => {
+    const getPage = await toolNamed('get_page');
+    await page.goto(`${daemon.base}/#/live`);
+    await page.reload(); // a fresh view (the previous test loaded more)
+    await page.locator('.live-calls .call').first().waitFor();
+    const already = (await daemon.api('/api/commands?limit=500')).body.commands.length;
+    delayMs = 0;
+    let last = [];
+    try {
+      for (let made = 0; made < 520 - already;) {
+        last = await Promise.all(Array.from({ length: 20 }, () => daemon.callTool(getPage, { wait_for_page_info: false })));
+        for (const r of last) assert.equal(r.status, 200, JSON.stringify(r.body));
+        made += last.length;
+      }
+    } finally {
+      delayMs = 60;
+    }
+    await page.waitForFunction((ids) => ids.every((id) => document.querySelector(`.call[data-request-id="${id}"] .badge-ok`)), last.map((r) => r.body.request_id));
+    assert.equal(await page.locator('.live-calls .call').count(), 50);
+    assert.equal(await page.locator('.live-calls .calls-count').innerText(), '50 of 500 shown', 'the oldest calls were let go');
   });
 
   it('lists, searches and filters history, and opens a page', async () => {
@@ -238,6 +396,43 @@ describe('dashboard (www/) against the real daemon', { timeout: 180000 }, () => 
     await shot('page-raw');
     await page.click('#tab-formatted');
     assert.equal(canary.hits.length, 0, `no request left for remote images: ${canary.hits}`);
+  });
+
+  let formPageId = null;
+  it('keeps single line breaks in the formatted page view', async () => {
+    const openUrl = await toolNamed('open_url');
+    const answer = await daemon.callTool(openUrl, { url: 'https://forms.example.com/signup' });
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    const id = answer.body.page?.history_id;
+    assert.ok(id, `the call returned the stored page: ${JSON.stringify(answer.body.page)}`);
+    formPageId = id;
+    await page.goto(`${daemon.base}/#/history/${id}`);
+    const md = page.locator('.md');
+    await md.locator('h1', { hasText: 'Sign up' }).waitFor();
+    const fields = md.locator('p', { hasText: 'Name:' });
+    assert.equal(await fields.innerText(), 'Name: [input e3]\nEmail: [input e4]\nNewsletter: [checkbox e5]', 'one form field per line');
+    assert.equal(await fields.locator('br').count(), 2);
+    assert.equal(await md.locator('script, style, form, input').count(), 0, 'still sanitised');
+    await shot('page-form');
+  });
+
+  it('shows one timestamp in the page view', async () => {
+    assert.ok(formPageId, 'the previous test stored the form page');
+    const id = formPageId;
+    await page.goto(`${daemon.base}/#/history/${id}`);
+    await page.locator('.md h1', { hasText: 'Sign up' }).waitFor();
+
+    const { body: stored } = await daemon.api(`/api/history/${id}`);
+    const captured = await page.evaluate(() => {
+      const dt = [...document.querySelectorAll('.meta dt')].find((e) => e.textContent.trim() === 'Captured');
+      const dd = dt?.nextElementSibling;
+      return dd ? { text: dd.innerText, times: dd.querySelectorAll('time').length } : null;
+    });
+    assert.ok(captured, 'a Captured line');
+    const clock = captured.text.match(/\d{1,2}:\d{2}(:\d{2})?/g) || [];
+    assert.equal(clock.length, 1, `one timestamp, not the same time twice: "${captured.text}"`);
+    assert.equal(captured.times, 1);
+    assert.ok(captured.text.includes(stored.captured_at.slice(11, 19)), `the capture time (UTC here): "${captured.text}" vs ${stored.captured_at}`);
   });
 
   it('never runs script from page Markdown (history page view)', async () => {
@@ -317,6 +512,54 @@ describe('dashboard (www/) against the real daemon', { timeout: 180000 }, () => 
     assert.ok(!(await token.innerText()).includes(daemon.token));
   });
 
+  it('names the extension folder the daemon uses in the pairing view', async () => {
+    const { body: status } = await daemon.api('/api/status');
+    assert.equal(typeof status.extension_dir, 'string', `GET /api/status names extension_dir: ${JSON.stringify(status)}`);
+    assert.match(status.extension_dir, /^\/.*\/extension$/, 'the compiled-in default: the installed extension');
+    await page.goto(`${daemon.base}/#/pairing`);
+    const dir = page.locator('#pair-extdir');
+    await dir.waitFor({ timeout: 5000 });
+    assert.equal(await dir.innerText(), status.extension_dir);
+    const steps = await page.locator('.pairing .steps').innerText();
+    assert.ok(steps.includes(status.extension_dir), `the install step names it: ${steps}`);
+    assert.doesNotMatch(await page.locator('.pairing').innerText(), /extension\/dist/);
+  });
+
+  it('uses the extension\'s toolbar icon as the favicon', async () => {
+    const extDir = buildExtension();
+    const manifest = JSON.parse(readFileSync(join(extDir, 'manifest.json'), 'utf8'));
+    const icons = await page.locator('link[rel="icon"]').evaluateAll((ls) => ls.map((l) => ({ href: l.href, sizes: l.getAttribute('sizes') })));
+    assert.ok(icons.length > 0, 'a favicon link');
+    for (const icon of icons) {
+      assert.match(icon.href, new RegExp(`^${daemon.base}/`), `served by the daemon, not inline: ${icon.href}`);
+      const size = /^(\d+)x\1$/.exec(icon.sizes || '')?.[1];
+      assert.ok(size && manifest.icons[size], `the size ${icon.sizes} is one of the extension's icons`);
+      const res = await fetch(icon.href); // no session: the login screen shows it too
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get('content-type'), 'image/png');
+      const served = Buffer.from(await res.arrayBuffer());
+      assert.ok(served.equals(readFileSync(join(extDir, manifest.icons[size]))), `favicon ${size} px is the extension's icon`);
+    }
+    assert.ok(icons.some((i) => i.sizes === '16x16' && manifest.action.default_icon['16']), 'the toolbar size is there');
+  });
+
+  it('tells a narrow window to choose a tool above in the console', async () => {
+    await page.setViewportSize(NARROW);
+    try {
+      await page.goto(`${daemon.base}/#/console`);
+      const empty = page.locator('.console .empty');
+      await empty.waitFor();
+      const text = await empty.innerText();
+      assert.match(text, /Choose a tool above/, `narrow: ${text}`);
+      assert.doesNotMatch(text, /on the left/);
+      await shot('console-narrow-empty');
+      await page.setViewportSize(LAPTOP);
+      assert.match(await empty.innerText(), /Choose a tool on the left/);
+    } finally {
+      await page.setViewportSize(LAPTOP);
+    }
+  });
+
   it('fits a narrow window', async () => {
     await page.setViewportSize(NARROW);
     await page.goto(`${daemon.base}/#/live`);
@@ -324,6 +567,8 @@ describe('dashboard (www/) against the real daemon', { timeout: 180000 }, () => 
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 0, `no horizontal scrolling (overflow ${overflow}px)`);
     await shot('live-narrow', { fullPage: true });
+    await page.locator('.call-filters').scrollIntoViewIfNeeded();
+    await shot('live-narrow-filters');
     const { body } = await daemon.api('/api/history?q=Widgets');
     await page.goto(`${daemon.base}/#/history/${body.pages[0].id}`);
     await page.locator('.md h1').waitFor();
@@ -357,6 +602,22 @@ describe('dashboard (www/) against the real daemon', { timeout: 180000 }, () => 
     assert.match(await result.innerText(), /HTTP 503/);
     assert.match(await result.innerText(), /Pairing/);
     await shot('console-error');
+  });
+
+  it('shows the daemon\'s real address on the login card', async () => {
+    const anon = await browser.newContext({ viewport: LAPTOP, colorScheme: 'light' });
+    try {
+      const p2 = await anon.newPage();
+      await p2.goto(`${daemon.base}/`);
+      const card = p2.locator('.login');
+      await card.locator('h1', { hasText: 'Not logged in' }).waitFor();
+      const text = await card.innerText();
+      assert.notEqual(daemon.httpPort, 8765);
+      assert.ok(text.includes(`127.0.0.1:${daemon.httpPort}`), `the card names port ${daemon.httpPort}: ${text}`);
+      assert.doesNotMatch(text, /:8765\b/);
+    } finally {
+      await anon.close();
+    }
   });
 
   it('shows the login screen without a session, and after logging out', async () => {

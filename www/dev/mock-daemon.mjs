@@ -117,7 +117,7 @@ const server = http.createServer(async (req, res) => {
   if (path.startsWith('/api/')) {
     if (!authed) return err(res, 401, 'unauthorized', 'Log in first.');
     if (path === '/api/status') {
-      return send(res, 200, { version: 'mock', browsers: browserList(), calls_in_flight: calls.size, database: { path: ':memory:', pages: pages.length, commands: commands.length, bytes: pages.reduce((n, p) => n + p.bytes, 0) }, http: `${httpHost}:${httpPort}`, ws: `${wsHost}:${wsPort}`, allowed_origins: [EXT_ORIGIN] });
+      return send(res, 200, { version: 'mock', browsers: browserList(), calls_in_flight: calls.size, database: { path: ':memory:', pages: pages.length, commands: commands.length, bytes: pages.reduce((n, p) => n + p.bytes, 0) }, http: `${httpHost}:${httpPort}`, ws: `${wsHost}:${wsPort}`, allowed_origins: [EXT_ORIGIN], extension_dir: '/usr/local/share/browser-bridge/extension' });
     }
     if (path === '/api/pairing') return send(res, 200, { token, ws_url: `ws://${wsHost}:${wsPort}/ws/browser`, allowed_origins: [EXT_ORIGIN], extension_id: 'lpjafomjfpchgbopnmlebcocfkelgpgo' });
     if (path === '/api/tools' && req.method === 'GET') return send(res, 200, { tools: toolList });
@@ -149,7 +149,13 @@ const server = http.createServer(async (req, res) => {
       if ((req.headers.accept || '').includes('text/markdown')) return send(res, 200, p.markdown);
       return send(res, 200, p);
     }
-    if (path === '/api/commands') return send(res, 200, { commands: commands.slice(-50).reverse() });
+    if (path === '/api/commands') {
+      // Like the daemon: ids (the log order), newest first, `before` and `limit` for paging.
+      const before = Number(url.searchParams.get('before')) || Infinity;
+      const limit = Math.min(Number(url.searchParams.get('limit')) || 50, 500);
+      const logged = commands.map((c, i) => ({ id: i + 1, ...c })).filter((c) => c.id < before);
+      return send(res, 200, { commands: logged.slice(-limit).reverse() });
+    }
     const tm = /^\/api\/tools\/([A-Za-z0-9_]+)$/.exec(path);
     if (tm && req.method === 'POST') {
       if (!(req.headers['content-type'] || '').startsWith('application/json')) return err(res, 415, 'unsupported_media_type', 'Send JSON.');

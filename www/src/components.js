@@ -69,7 +69,10 @@ export function callRow(call, { open = false, onToggle } = {}) {
     h('summary', null, h('span', { class: 'muted' }, 'params '), h('code', { class: 'mono' }, hasParams ? compactJson(call.params, 120) : '{}')),
     h('pre', { class: 'json' }, prettyJson(call.params ?? {})));
   if (onToggle) details.addEventListener('toggle', () => onToggle(details.open));
-  const row = h('li', { class: ['call', `call-${call.status || 'unknown'}`], dataset: { requestId: call.request_id } },
+  const row = h('li', {
+    class: ['call', `call-${call.status || 'unknown'}`],
+    dataset: { requestId: call.request_id, tool: call.tool || '', status: call.status || 'unknown', clientId: call.client_id || '' },
+  },
     h('div', { class: 'call-line' },
       badge(call.status || 'unknown', running ? 'running' : undefined),
       h('span', { class: 'call-tool mono' }, call.tool || '?'),

@@ -109,10 +109,43 @@ async function backfill() {
     /* optional */
   }
   try {
-    const c = await getJson('api/commands?limit=50');
-    const list = Array.isArray(c) ? c : c.commands || c.calls || c.items || [];
+    const list = commandList(await getJson(`api/commands?limit=${BACKFILL_CALLS}`));
     store.backfillCalls(list);
+    if (list.length < BACKFILL_CALLS) store.setCallsExhausted(true);
   } catch {
     /* optional */
   }
+}
+
+const BACKFILL_CALLS = 50;
+const OLDER_PAGE = 100; // calls per GET /api/commands when loading older ones
+const OLDER_REQUESTS = 10; // at most this many requests per "load more"
+
+function commandList(c) {
+  const list = Array.isArray(c) ? c : c?.commands || c?.calls || c?.items;
+  return Array.isArray(list) ? list : [];
+}
+
+/**
+ * Fetches calls older than the oldest one held (GET /api/commands?before=) until `wanted(added)`
+ * says enough, the log has nothing older, the store is full or OLDER_REQUESTS were made.
+ * Throws ApiError when a request fails.
+ */
+export async function loadOlderCalls(wanted) {
+  let before = store.oldestCallId();
+  let added = 0;
+  for (let i = 0; i < OLDER_REQUESTS; i++) {
+    if (store.state.callsExhausted || store.state.calls.length >= store.MAX_CALLS || wanted(added)) break;
+    const params = new URLSearchParams({ limit: String(OLDER_PAGE) });
+    if (before !== null) params.set('before', String(before));
+    const list = commandList(await getJson(`api/commands?${params}`));
+    added += store.backfillCalls(list);
+    const ids = list.map((c) => c?.id).filter(Number.isSafeInteger);
+    if (list.length < OLDER_PAGE || !ids.length) {
+      store.setCallsExhausted(true);
+      break;
+    }
+    before = Math.min(...ids);
+  }
+  return added;
 }

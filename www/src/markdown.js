@@ -8,7 +8,9 @@
 //  3. Links: only http, https and mailto survive; relative links are resolved against the page's
 //     own URL (so they never point into the dashboard); every link gets target=_blank and
 //     rel="noopener noreferrer nofollow".
-//  4. Images: only inline data:image/* URLs are shown. Remote images are NOT loaded (no tracking
+//  4. Single line breaks are kept (marked's `breaks`): the extension writes one element per line
+//     (form fields like "Name: [input e3]" then "Email: [input e4]"), which must not run together.
+//  5. Images: only inline data:image/* URLs are shown. Remote images are NOT loaded (no tracking
 //     pixels, no requests leaving from the dashboard; the daemon's CSP img-src 'self' data: would
 //     block them anyway): each is replaced by a placeholder naming the image with a link to open it
 //     in a new tab on demand.
@@ -24,7 +26,7 @@ function escapeHtml(s) {
 
 const marked = new Marked({
   gfm: true,
-  breaks: false,
+  breaks: true,
   async: false,
   renderer: {
     html(token) {

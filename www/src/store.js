@@ -1,8 +1,13 @@
 // Live state fed by GET /api/events (see events.js): browsers, tool calls, captured pages.
 // Views subscribe and re-render the parts they show.
+//
+// Memory stays bounded under any stream of events: at most MAX_CALLS calls and MAX_PAGES pages
+// are kept; a new call pushes the oldest one out. Older calls come back from GET /api/commands
+// on request ("Load more" in the live view), but never beyond MAX_CALLS.
 
-export const MAX_CALLS = 300;
+export const MAX_CALLS = 500;
 export const MAX_PAGES = 100;
+export const MAX_GONE_BROWSERS = 20; // disconnected browsers still listed (the newest gone)
 
 export const state = {
   sse: 'connecting', // connecting | open | reconnecting | closed
@@ -14,6 +19,8 @@ export const state = {
   /** newest first */
   calls: [],
   callsById: new Map(),
+  /** true once GET /api/commands said there is nothing older than the oldest call held */
+  callsExhausted: false,
   /** newest first: {id, captured_at, client_id, tab_id, request_id, url, title, bytes} */
   pages: [],
 };
@@ -60,6 +67,7 @@ export function setBrowsers(list, { replace = true } = {}) {
       }
     }
   }
+  forgetGoneBrowsers();
   notify('browsers');
 }
 
@@ -84,7 +92,16 @@ export function browserEvent(d) {
     next.last_seen = new Date().toISOString();
   }
   state.browsers.set(d.client_id, next);
+  forgetGoneBrowsers();
   notify('browsers');
+}
+
+/** Keeps the browsers map bounded when many clients come and go: drops the longest gone. */
+function forgetGoneBrowsers() {
+  const gone = [...state.browsers.values()].filter((b) => !b.connected);
+  if (gone.length <= MAX_GONE_BROWSERS) return;
+  gone.sort((a, b) => String(a.disconnected_at).localeCompare(String(b.disconnected_at)));
+  for (const b of gone.slice(0, gone.length - MAX_GONE_BROWSERS)) state.browsers.delete(b.client_id);
 }
 
 export function connectedBrowsers() {
@@ -98,7 +115,10 @@ function upsertCall(id, patch, { front = true } = {}) {
     state.callsById.set(id, call);
     if (front) state.calls.unshift(call);
     else state.calls.push(call);
-    while (state.calls.length > MAX_CALLS) state.callsById.delete(state.calls.pop().request_id);
+    while (state.calls.length > MAX_CALLS) {
+      state.callsById.delete(state.calls.pop().request_id);
+      state.callsExhausted = false; // the call pushed out is still in the log
+    }
   }
   Object.assign(call, patch);
   notify('calls');
@@ -118,12 +138,42 @@ export function callEnd(d) {
   upsertCall(d.request_id, { ...d, status: d.status || 'error', _ended: Date.now(), _started: existing?._t0 });
 }
 
-/** Calls from GET /api/commands (older, appended after what SSE already delivered). */
+/**
+ * Calls from GET /api/commands (older, appended after what SSE already delivered). A call
+ * already held only learns its log id (the paging cursor). Older calls are not taken once
+ * MAX_CALLS are held (they would push out newer ones). Returns how many were added.
+ */
 export function backfillCalls(list) {
+  let added = 0;
   for (const c of list) {
+    if (!c || typeof c !== 'object') continue;
     const id = c.request_id || c.requestId || c.id;
-    if (!id || state.callsById.has(String(id))) continue;
+    if (!id) continue;
+    const known = state.callsById.get(String(id));
+    if (known) {
+      if (known._dbId === undefined && Number.isSafeInteger(c.id)) known._dbId = c.id;
+      continue;
+    }
+    if (state.calls.length >= MAX_CALLS) break;
     upsertCall(String(id), normaliseLoggedCall(c), { front: false });
+    added += 1;
+  }
+  return added;
+}
+
+/** The smallest log id among the calls held (GET /api/commands?before=), or null. */
+export function oldestCallId() {
+  let min = null;
+  for (const c of state.calls) {
+    if (Number.isSafeInteger(c._dbId) && (min === null || c._dbId < min)) min = c._dbId;
+  }
+  return min;
+}
+
+export function setCallsExhausted(v) {
+  if (state.callsExhausted !== v) {
+    state.callsExhausted = v;
+    notify('calls');
   }
 }
 
@@ -147,6 +197,7 @@ function normaliseLoggedCall(c) {
     duration_ms: c.duration_ms ?? c.duration,
     history_id: c.history_id ?? c.page_id,
     _t0: Date.parse(c.started_at || c.created_at || '') || Date.now(),
+    _dbId: Number.isSafeInteger(c.id) ? c.id : undefined,
     _backfilled: true,
   };
 }

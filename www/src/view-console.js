@@ -39,7 +39,12 @@ export function consoleView(main, { arg }) {
     renderPicker();
     const initial = toolsCache.find((t) => t.name === arg) || null;
     if (initial) selectTool(initial);
-    else clear(formSlot).append(emptyState('Pick a tool', h('p', null, 'Choose a tool on the left; a form for its parameters appears here.')));
+    else {
+      // The list is on the left on wide screens, a menu above on narrow ones (app.css).
+      clear(formSlot).append(emptyState('Pick a tool', h('p', null,
+        h('span', { class: 'wide-only' }, 'Choose a tool on the left'), h('span', { class: 'narrow-only' }, 'Choose a tool above'),
+        '; a form for its parameters appears here.')));
+    }
   })();
 
   function renderPicker() {

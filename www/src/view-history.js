@@ -106,7 +106,7 @@ export function historyView(main, { query }) {
       status.textContent = '';
       list.append(h('li', null, q || site
         ? emptyState('No pages match', h('p', null, 'Try fewer words, or clear the site filter.'))
-        : emptyState('No pages captured yet', h('p', null, 'Every page a browser sends (after a tool call or on its own) is stored here.'))));
+        : emptyState('No pages captured yet', h('p', null, 'The page each agent’s tool call returns (the page after the action) is stored here. Pages you browse yourself are not recorded.'))));
     } else {
       const filt = [q ? `matching “${q}”` : null, site ? `from sites containing “${site}”` : null].filter(Boolean).join(' ');
       status.textContent = `${shown} page${shown === 1 ? '' : 's'}${filt ? ` ${filt}` : ''}${nextBefore !== null ? ' (more below)' : ''}`;

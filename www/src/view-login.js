@@ -14,7 +14,8 @@ export function loginScreen({ onRetry }) {
       h('div', { class: 'brand brand-big' }, h('span', { class: 'brand-mark', 'aria-hidden': 'true' }), 'Browser Bridge'),
       h('h1', { id: 'login-title' }, 'Not logged in'),
       h('p', null, 'This dashboard needs a session. With the daemon running (', h('code', null, 'browser-bridge serve'), '), print a login link and open it in this browser (each link works once, for five minutes):'),
-      h('pre', { class: 'cmd' }, h('code', null, '$ browser-bridge login-url\nhttp://127.0.0.1:8765/login?code=…')),
+      // The address this page came from is the daemon's own (a daemon on another port prints that).
+      h('pre', { class: 'cmd' }, h('code', null, `$ browser-bridge login-url\n${location.protocol}//${location.host || '127.0.0.1:8765'}/login?code=…`)),
       h('p', null, 'Or print just the token with ', h('code', null, 'browser-bridge token'), ' and paste it here:'),
       form,
       h('p', { class: 'muted small' },

@@ -1,7 +1,7 @@
 // #/history/<id> — one captured page: formatted Markdown (sanitised) or the raw Markdown.
-import { h, clear, fmtBytes, fmtFull, hostOf, copyToClipboard, extLink } from './dom.js';
+import { h, clear, fmtBytes, fmtFull, fmtRelative, hostOf, copyToClipboard, extLink } from './dom.js';
 import { request } from './api.js';
-import { pageHeader, errorBox, timeEl } from './components.js';
+import { pageHeader, errorBox } from './components.js';
 import { markdownView } from './markdown.js';
 
 export function pageView(main, { arg, query }) {
@@ -59,7 +59,7 @@ export function pageView(main, { arg, query }) {
 
     const meta = h('dl', { class: 'meta' },
       h('dt', null, 'URL'), h('dd', { class: 'break' }, extLink(p.url, p.url || '—')),
-      h('dt', null, 'Captured'), h('dd', null, timeEl(p.captured_at), h('span', { class: 'muted small' }, ` ${fmtFull(p.captured_at)}`)),
+      h('dt', null, 'Captured'), h('dd', { id: 'page-captured' }, capturedEl(p.captured_at)),
       h('dt', null, 'Browser'), h('dd', { class: 'mono small' }, p.client_id || '—', p.tab_id !== undefined && p.tab_id !== null ? ` · tab ${p.tab_id}` : ''),
       p.request_id ? [h('dt', null, 'Tool call'), h('dd', { class: 'mono small' }, p.request_id)] : null,
       h('dt', null, 'Size'), h('dd', null, fmtBytes(p.bytes ?? new Blob([markdown]).size), p.truncated ? h('span', { class: 'badge badge-warn' }, 'truncated') : null));
@@ -78,4 +78,11 @@ export function pageView(main, { arg, query }) {
   }
 
   return () => { alive = false; };
+}
+
+/** One timestamp: the full local date and time (the relative age as its tooltip). */
+function capturedEl(iso) {
+  const full = fmtFull(iso);
+  if (!full) return h('span', { class: 'muted' }, '—');
+  return h('time', { datetime: iso, title: fmtRelative(iso) }, full);
 }

@@ -66,10 +66,14 @@ export function pairingView(main) {
     });
     const copyTokenBtn = h('button', { class: 'btn', type: 'button', onclick: () => copyToClipboard(token, copyTokenBtn) }, 'Copy');
     const copyWsBtn = h('button', { class: 'btn', type: 'button', onclick: () => copyToClipboard(wsUrl, copyWsBtn) }, 'Copy');
+    // The directory the daemon itself loads with --headless: --extension, else the installed copy.
+    const extDir = typeof status?.extension_dir === 'string' ? status.extension_dir : '';
+    const copyDirBtn = h('button', { class: 'btn', type: 'button', onclick: () => copyToClipboard(extDir, copyDirBtn) }, 'Copy');
 
     secrets.append(
       h('ol', { class: 'steps' },
-        h('li', null, 'Install the Browser Bridge extension (', h('code', null, 'chrome://extensions'), ' → Developer mode → Load unpacked → ', h('code', null, 'extension/dist'), ', or the packaged build).'),
+        h('li', null, 'Install the Browser Bridge extension: ', h('code', null, 'chrome://extensions'), ' → Developer mode → Load unpacked → ',
+          extDir ? h('code', { class: 'break' }, extDir) : 'the extension folder installed with Browser Bridge (share/browser-bridge/extension)', '.'),
         h('li', null, 'Open the extension’s options page (right-click its toolbar icon → Options) and enter the ', h('strong', null, 'Daemon address'), ' and ', h('strong', null, 'Pairing token'), ' shown here.'),
         h('li', null, 'The browser appears under “Connections” within a few seconds.')),
       h('dl', { class: 'kv' },
@@ -79,6 +83,10 @@ export function pairingView(main) {
             'The daemon keeps it in its token file; ', h('code', null, 'browser-bridge token'), ' prints it.')),
         h('dt', null, 'Daemon address'),
         h('dd', null, h('div', { class: 'secret-row' }, h('code', { class: 'mono', id: 'pair-ws' }, wsUrl || '—'), copyWsBtn)),
+        h('dt', null, 'Extension folder'),
+        h('dd', null, extDir
+          ? h('div', { class: 'secret-row' }, h('code', { class: 'mono break', id: 'pair-extdir' }, extDir), copyDirBtn)
+          : h('span', { class: 'muted' }, 'This daemon does not report it.')),
         h('dt', null, 'Extension ID'),
         h('dd', null, h('code', { class: 'mono', id: 'pair-ext' }, extId),
           extId === PINNED_EXTENSION_ID ? h('span', { class: 'muted small' }, ' (the pinned ID of the official build)') : null),

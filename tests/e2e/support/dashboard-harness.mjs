@@ -24,6 +24,13 @@ export function buildDashboard() {
   return join(ROOT, 'www/dist');
 }
 
+/** Builds the extension from the same source tree into a temporary directory; returns it. */
+export function buildExtension() {
+  const out = mkdtempSync(join(tmpdir(), 'bb-ext-'));
+  execFileSync(process.execPath, [join(ROOT, 'extension/build.mjs'), '--out', out], { stdio: ['ignore', 'ignore', 'inherit'] });
+  return out;
+}
+
 export function freePort() {
   return new Promise((res, rej) => {
     const s = createServer();
