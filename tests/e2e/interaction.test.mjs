@@ -1,0 +1,171 @@
+// End-to-end: acting like a user on pages whose behaviour depends on the browser's page
+// lifecycle (issue 14): JavaScript dialogs, focus events, readiness of a page that loads its
+// components late, settling of in-page actions on a page that never stops changing, and trusted
+// input. Real Chromium + the real extension + the daemon, through the HTTP tool API.
+//   node --test tests/e2e/interaction.test.mjs
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { setup, resultData, startDaemon, realDaemonAvailable, buildExtension, ROOT, CHROMIUM } from './support/harness.mjs';
+
+let env;
+before(async () => { env = await setup(); });
+after(async () => { await env?.close(); });
+
+const ok = (r) => assert.equal(r.status, 'success', `expected success, got ${r.http} ${JSON.stringify(r.result || r.message)}`);
+const open = async (p, extra = {}) => { const r = await env.call('browser_open_url', { url: env.url(p), ...extra }); ok(r); return r; };
+
+// Playwright (which launched this browser) dismisses real dialogs by itself when nobody listens:
+// count them, so a test can tell that none opened (a real dialog would have blocked the page).
+const opened = [];
+function countRealDialogs() {
+  const on = (p) => p.on('dialog', (d) => { opened.push(d.type()); d.dismiss().catch(() => {}); });
+  for (const p of env.browser.context.pages()) on(p);
+  env.browser.context.on('page', on);
+}
+
+test('dialogs: the action reports the dialog it opened, answered by the default policy', async () => {
+  countRealDialogs();
+  await open('/act-dialogs.html');
+  let r = await env.call('browser_click', { target: 'Alert me', timeout_ms: 10000 });
+  ok(r);
+  assert.deepEqual({ kind: r.result.dialog?.kind, message: r.result.dialog?.message, accepted: r.result.dialog?.accepted },
+    { kind: 'alert', message: 'Saved!', accepted: true }, JSON.stringify(r.result));
+  assert.match(r.result.message, /alert dialog saying "Saved!"/);
+  assert.match(r.page.markdown, /Outcome: after the alert/);
+
+  r = await env.call('browser_click', { target: 'Confirm delete', timeout_ms: 10000 });
+  ok(r);
+  assert.equal(r.result.dialog?.kind, 'confirm');
+  assert.equal(r.result.dialog?.message, 'Delete everything?');
+  assert.equal(r.result.dialog?.accepted, false, 'confirm is dismissed by default');
+  assert.equal(r.result.dialog?.answeredBy, 'default');
+  assert.match(r.page.markdown, /Outcome: cancelled/);
+
+  r = await env.call('browser_click', { target: 'Ask name', timeout_ms: 10000 });
+  ok(r);
+  assert.equal(r.result.dialog?.kind, 'prompt');
+  assert.equal(r.result.dialog?.accepted, false);
+  assert.match(r.page.markdown, /Outcome: no name/);
+
+  // A dialog a timer opens after the action still reports in that action's result.
+  r = await env.call('browser_click', { target: 'Alert soon', timeout_ms: 10000 });
+  ok(r);
+  assert.match(r.page.markdown, /Outcome: after the late alert/);
+  assert.equal(r.result.dialog?.message, 'Later!', JSON.stringify(r.result));
+  assert.deepEqual(opened, [], 'no real dialog opened (it would have blocked the page)');
+});
+
+test('browser_handle_dialog: sets the answer for the next dialog only; prompt_text is never kept', async () => {
+  await open('/act-dialogs.html');
+  let r = await env.call('browser_handle_dialog', { accept: true });
+  ok(r);
+  r = await env.call('browser_click', { target: 'Confirm delete', timeout_ms: 10000 });
+  ok(r);
+  assert.equal(r.result.dialog?.accepted, true);
+  assert.equal(r.result.dialog?.answeredBy, 'agent');
+  assert.match(r.page.markdown, /Outcome: confirmed/);
+  // Only the next one: the default again.
+  r = await env.call('browser_click', { target: 'Confirm delete', timeout_ms: 10000 });
+  ok(r);
+  assert.equal(r.result.dialog?.accepted, false);
+  assert.match(r.page.markdown, /Outcome: cancelled/);
+
+  const secret = 'Ada-' + Math.random().toString(36).slice(2);
+  ok(await env.call('browser_handle_dialog', { accept: true, prompt_text: secret }));
+  // The answer survives a reload of the page (it belongs to the tab).
+  ok(await env.call('browser_reload', {}));
+  r = await env.call('browser_click', { target: 'Ask name', timeout_ms: 10000 });
+  ok(r);
+  assert.match(r.page.markdown, new RegExp(`Outcome: name: ${secret}`));
+  const h = await (await fetch(env.daemon.httpUrl + '/api/history?limit=500', { headers: { authorization: `Bearer ${env.daemon.token}` } })).text();
+  assert.ok(!h.includes(secret), 'prompt_text in history');
+
+  // Malformed input is refused with a clear error.
+  r = await env.call('browser_handle_dialog', { accept: 'yes' });
+  assert.equal(r.http, 400, JSON.stringify(r));
+  r = await env.call('browser_handle_dialog', {});
+  assert.equal(r.http, 400, JSON.stringify(r));
+});
+
+test('beforeunload: leaving a page that asks "Leave site?" is reported and does not wedge the tab', async () => {
+  await open('/act-leave.html');
+  let r = await env.call('browser_open_url', { url: env.url('/page2.html'), timeout_ms: 15000 });
+  ok(r);
+  assert.match(r.page.markdown, /# Page two/);
+  assert.equal(r.result.dialog?.kind, 'beforeunload', JSON.stringify(r.result));
+  assert.equal(r.result.dialog?.accepted, true, 'the page is left by default');
+  // From a click on a link, too.
+  await open('/act-leave.html');
+  r = await env.call('browser_back', { timeout_ms: 15000 });
+  ok(r);
+  assert.equal(r.result.dialog?.kind, 'beforeunload', JSON.stringify(r.result));
+  assert.match(r.page.url, /act-leave\.html$|page2\.html$|act-dialogs\.html$/);
+});
+
+// The managed headless browser (`serve --headless`): Chromium run by the daemon, with no
+// Playwright attached (Playwright turns on focus emulation in the pages it drives). Its pages do
+// not have the system focus, so el.focus() alone fires no events.
+let managed = null;
+async function managedBrowser() {
+  if (managed) return managed;
+  buildExtension();
+  const daemon = await startDaemon({ kind: 'real', extraArgs: ['--headless', '--chromium', CHROMIUM, '--extension', path.join(ROOT, 'extension/dist')] });
+  try {
+    const b = await daemon.waitForBrowser(undefined, 30_000);
+    managed = { daemon, call: (tool, params = {}) => daemon.call(tool, { client_id: b.client_id, ...params }) };
+  } catch (e) { await daemon.close(); throw e; }
+  return managed;
+}
+after(async () => { await managed?.daemon.close(); });
+
+test('focus: focus, focusin, blur and focusout reach a page without the system focus; a widget that opens on focus opens', { skip: !realDaemonAvailable() && 'the daemon is not built' }, async () => {
+  const m = await managedBrowser();
+  let r = await m.call('browser_open_url', { url: env.url('/act-focus.html'), timeout_ms: 15000 });
+  ok(r);
+  r = await m.call('browser_click', { target: 'Date', timeout_ms: 10000 });
+  ok(r);
+  assert.match(r.page.markdown, /Choose a day/, 'the datepicker opened on focus');
+  assert.match(r.page.markdown, /1\. focus date\n+2\. focusin date/);
+  r = await m.call('browser_click', { target: '25', timeout_ms: 10000 });
+  ok(r);
+  assert.match(r.page.markdown, /value="2026-12-25"/);
+  r = await m.call('browser_type', { target: 'Name', text: 'Bob', timeout_ms: 10000 });
+  ok(r);
+  const log = r.page.markdown.slice(r.page.markdown.indexOf('Focus log'));
+  assert.match(log, /blur date[\s\S]*focusout date[\s\S]*focus name[\s\S]*focusin name/, log);
+  assert.ok(!/Choose a day/.test(r.page.markdown), 'the datepicker closed on blur');
+});
+
+test('readiness: open_url waits for the components a page loads late, and says how long', async () => {
+  const r = await open('/act-slow-module.html', { timeout_ms: 15000 });
+  assert.match(r.page.markdown, /Card rendered by its component/, r.page.markdown);
+  assert.ok(!r.page.markdown.includes('raw card text'), 'raw text of the undefined element shown');
+  const s = r.result.settle;
+  assert.ok(s && typeof s.waited_ms === 'number', JSON.stringify(r.result));
+  assert.equal(s.reason, 'quiet');
+});
+
+test('settling: an in-page click on a page with a 100 ms clock returns on its own effect, not the cap', async () => {
+  await open('/act-clock.html');
+  let r = await env.call('browser_click', { target: 'Add note', timeout_ms: 2000 });
+  ok(r);
+  assert.match(r.page.markdown, /Note 1 added/);
+  assert.equal(r.result.settle?.reason, 'quiet', JSON.stringify(r.result));
+  assert.ok(r.result.settle.waited_ms < 1000, JSON.stringify(r.result.settle));
+  r = await env.call('browser_click', { target: 'Add note', timeout_ms: 2000 });
+  ok(r);
+  assert.match(r.page.markdown, /Note 2 added/);
+  assert.equal(r.result.settle?.reason, 'quiet');
+  // An action whose effect waits for the server: settled after the answer.
+  r = await env.call('browser_click', { target: 'Ask the server', timeout_ms: 5000 });
+  ok(r);
+  assert.match(r.page.markdown, /The server answered/);
+  assert.equal(r.result.settle?.reason, 'quiet', JSON.stringify(r.result));
+  // A click that navigates is still followed to the new page.
+  await open('/act-dialogs.html');
+  r = await env.call('browser_click', { target: 'Go to the form', timeout_ms: 10000 });
+  ok(r);
+  assert.match(r.page.markdown, /# Unsaved form/);
+  assert.equal(resultData(r).tabId, r.page.tab_id);
+});
