@@ -6,6 +6,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
+import os from 'node:os';
+import { spawn } from 'node:child_process';
+import { mkdtemp, cp, writeFile, rm } from 'node:fs/promises';
 import { setup, resultData, startDaemon, realDaemonAvailable, buildExtension, ROOT, CHROMIUM } from './support/harness.mjs';
 
 let env;
@@ -119,8 +122,33 @@ async function managedBrowser() {
 }
 after(async () => { await managed?.daemon.close(); });
 
-test('focus: focus, focusin, blur and focusout reach a page without the system focus; a widget that opens on focus opens', { skip: !realDaemonAvailable() && 'the daemon is not built' }, async () => {
-  const m = await managedBrowser();
+// Chromium started here without Playwright, with the extension build that has no debugger
+// permission (dist-headless: site access granted, nothing else): no trusted input, no focus
+// emulation, so focus events come from the page scripts' focus shim alone.
+let plain = null;
+async function plainBrowser() {
+  if (plain) return plain;
+  buildExtension();
+  const daemon = await startDaemon({ kind: 'real' });
+  const tmp = await mkdtemp(path.join(os.tmpdir(), 'bb-e2e-plain-'));
+  const ext = path.join(tmp, 'extension');
+  await cp(path.join(ROOT, 'extension', 'dist-headless'), ext, { recursive: true });
+  const clientId = 'e2e-plain-' + process.pid;
+  await writeFile(path.join(ext, 'pairing.json'), JSON.stringify({ wsUrl: daemon.wsUrl, token: daemon.token, clientId }));
+  const args = ['--headless=new', `--user-data-dir=${path.join(tmp, 'profile')}`, `--disable-extensions-except=${ext}`, `--load-extension=${ext}`,
+    '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-gpu', 'about:blank'];
+  if (process.getuid?.() === 0) args.push('--no-sandbox');
+  const proc = spawn(CHROMIUM, args, { stdio: 'ignore' });
+  plain = {
+    daemon, call: (tool, params = {}) => daemon.call(tool, { client_id: clientId, ...params }),
+    async close() { proc.kill('SIGKILL'); await daemon.close(); await rm(tmp, { recursive: true, force: true }).catch(() => {}); },
+  };
+  await daemon.waitForBrowser(clientId, 30_000);
+  return plain;
+}
+after(async () => { await plain?.close(); });
+
+async function focusScenario(m) {
   let r = await m.call('browser_open_url', { url: env.url('/act-focus.html'), timeout_ms: 15000 });
   ok(r);
   r = await m.call('browser_click', { target: 'Date', timeout_ms: 10000 });
@@ -135,6 +163,14 @@ test('focus: focus, focusin, blur and focusout reach a page without the system f
   const log = r.page.markdown.slice(r.page.markdown.indexOf('Focus log'));
   assert.match(log, /blur date[\s\S]*focusout date[\s\S]*focus name[\s\S]*focusin name/, log);
   assert.ok(!/Choose a day/.test(r.page.markdown), 'the datepicker closed on blur');
+}
+
+test('focus: focus, focusin, blur and focusout reach a page without the system focus; a widget that opens on focus opens', { skip: !realDaemonAvailable() && 'the daemon is not built' }, async () => {
+  await focusScenario(await plainBrowser());
+});
+
+test('focus, in the managed headless browser (trusted input): the same', { skip: !realDaemonAvailable() && 'the daemon is not built' }, async () => {
+  await focusScenario(await managedBrowser());
 });
 
 test('readiness: open_url waits for the components a page loads late, and says how long', async () => {
@@ -168,4 +204,32 @@ test('settling: an in-page click on a page with a 100 ms clock returns on its ow
   ok(r);
   assert.match(r.page.markdown, /# Unsaved form/);
   assert.equal(resultData(r).tabId, r.page.tab_id);
+});
+
+test('trusted input: in the managed headless browser (debugger granted) clicks and typing are trusted events', { skip: !realDaemonAvailable() && 'the daemon is not built' }, async () => {
+  const m = await managedBrowser();
+  let r = await m.call('browser_open_url', { url: env.url('/act-trusted.html'), timeout_ms: 15000 });
+  ok(r);
+  r = await m.call('browser_click', { target: 'Buy now', timeout_ms: 10000 });
+  ok(r);
+  assert.match(r.page.markdown, /Clicks: a trusted click/);
+  r = await m.call('browser_type', { target: 'Search', text: 'lamp', submit: true, timeout_ms: 10000 });
+  ok(r);
+  assert.match(r.page.markdown, /value="lamp"/);
+  assert.match(r.page.markdown, /Typing: [1-9]\d* trusted input events, trusted Enter/);
+  // Dialogs still come back in the result, and the page goes on.
+  r = await m.call('browser_open_url', { url: env.url('/act-dialogs.html'), timeout_ms: 15000 });
+  ok(r);
+  r = await m.call('browser_click', { target: 'Confirm delete', timeout_ms: 10000 });
+  ok(r);
+  assert.equal(r.result.dialog?.kind, 'confirm');
+  assert.match(r.page.markdown, /Outcome: cancelled/);
+  // Leaving a page the user interacted with (a trusted click) that asks "Leave site?".
+  r = await m.call('browser_open_url', { url: env.url('/act-leave.html'), timeout_ms: 15000 });
+  ok(r);
+  ok(await m.call('browser_click', { target: 'Notes', timeout_ms: 10000 }));
+  r = await m.call('browser_open_url', { url: env.url('/page2.html'), timeout_ms: 15000 });
+  ok(r);
+  assert.match(r.page.markdown, /# Page two/);
+  assert.equal(r.result.dialog?.kind, 'beforeunload');
 });

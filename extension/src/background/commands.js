@@ -10,6 +10,7 @@ import { setLastCommand } from './state.js';
 import { refusal } from './url-policy.js';
 import { ensurePageScripts } from './page-scripts.js';
 import { setDialogPolicy, takeDialogs, dialogSentence } from './dialogs.js';
+import { trustedAct } from './trusted.js';
 
 export const CAPABILITIES = ['open_url', 'click', 'type', 'press_key', 'scroll', 'select_option', 'back', 'forward',
   'reload', 'get_page', 'list_tabs', 'switch_tab', 'close_tab', 'screenshot', 'wait_for', 'handle_dialog'];
@@ -311,7 +312,8 @@ async function execute(cmd) {
     if (isScriptableUrl(tab.url)) await ensurePageScripts(tab.id);
     const actionAt = Date.now();
     try {
-      const r = await actAnywhere(tab.id, { command: c, params });
+      // Trusted input (the debugger) when the user granted it, else the content script's events.
+      const r = (await trustedAct(tab.id, c, params)) ?? await actAnywhere(tab.id, { command: c, params });
       if (!r.ok) throw new CommandError(r.error, { pageTabId: tab.id, noPage: !!r.unresponsive });
       // A target=_blank link whose URL open_url would refuse (file:, data:, javascript: …): the
       // extension does not open it, and a tab Chrome opened for it (left empty, as Chrome blocks

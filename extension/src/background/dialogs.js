@@ -6,6 +6,7 @@
 const MAX_LOG = 20;
 const policies = new Map(); // tabId -> { accept, promptText? } for the next dialog
 const logs = new Map();     // tabId -> [{ kind, message, accepted, by, at, url, defaultValue? }]
+const unloads = new Map();  // tabId -> the page script's last beforeunload decision (for trusted.js)
 
 export function dialogPolicy(tabId) {
   return policies.get(tabId) || null;
@@ -33,6 +34,7 @@ export async function setDialogPolicy(tabId, accept, promptText) {
 
 // A dialog happened on the tab (from the page script or the debugger).
 export function recordDialog(tabId, rec) {
+  if (rec.kind === 'beforeunload') unloads.set(tabId, rec);
   let l = logs.get(tabId);
   if (!l) { l = []; logs.set(tabId, l); }
   l.push(rec);
@@ -41,6 +43,13 @@ export function recordDialog(tabId, rec) {
     policies.delete(tabId);
     push(tabId);
   }
+}
+
+// The page script's beforeunload decision of the last 5 s, if any: a "Leave site?" that then
+// opens for real (trusted mode) is answered the same way, and not reported twice.
+export function lastBeforeunload(tabId) {
+  const r = unloads.get(tabId);
+  return r && Date.now() - r.at < 5000 ? r : null;
 }
 
 // The dialogs not yet reported for these tabs, oldest first; they are reported once.
@@ -86,5 +95,5 @@ export function installDialogListeners() {
     }
     return undefined;
   });
-  chrome.tabs.onRemoved.addListener((id) => { policies.delete(id); logs.delete(id); });
+  chrome.tabs.onRemoved.addListener((id) => { policies.delete(id); logs.delete(id); unloads.delete(id); });
 }

@@ -6,6 +6,7 @@ import { installTabListeners, reportTabsNow } from './tabs.js';
 import { setPolicyFromWelcome } from './url-policy.js';
 import { installPageScriptListeners } from './page-scripts.js';
 import { installDialogListeners } from './dialogs.js';
+import { installTrustedListeners } from './trusted.js';
 
 const ALARM = 'browser-bridge-keepalive';
 
@@ -21,6 +22,7 @@ installNavListeners();
 installTabListeners();
 installDialogListeners();
 installPageScriptListeners();
+installTrustedListeners();
 
 chrome.alarms.onAlarm.addListener((a) => { if (a.name === ALARM) conn.connect(); });
 chrome.runtime.onStartup.addListener(() => conn.connect());
