@@ -34,8 +34,9 @@ import { createWatch } from './settle.js';
     try { chrome.runtime.sendMessage(msg).catch(() => {}); } catch { /* extension reloaded */ }
   }, true);
   doc.addEventListener(netEvent(secret), (e) => {
-    const [d, id] = String(e.detail).split(':');
-    watch.request(id, d === '+');
+    const [d, id, delay] = String(e.detail).split(':');
+    if (d === 't+' || d === 't-') watch.timer(id, d === 't+', Number(delay) || 0);
+    else watch.request(id, d === '+');
   }, true);
   // main-world.js ran first: it announced itself; answer. Ran later: it hears this one.
   doc.addEventListener(HELLO_MAIN, () => { hello(); if (policy) pushPolicy(); }, { capture: true, once: true });

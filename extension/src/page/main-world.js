@@ -145,5 +145,33 @@ import { installFocusShim } from './focus-shim.js';
     });
   }
 
+  // Timers the page sets from an event handler (not from another timer or an animation frame),
+  // due within a second: a click handler that navigates or renders "in a moment" (a debounce,
+  // setTimeout(go, 150)). The isolated world waits for those set after an action (settle.js).
+  let inTimer = 0;
+  const tracked = new Set();
+  const timer = (id, d, delay) => {
+    if (d === '+') { if (tracked.size < 1000) tracked.add(id); else return; } else if (!tracked.delete(id)) return;
+    if (secret) { try { dispatch.call(doc, new CE(netEvent(secret), { detail: d === '+' ? `t+:${id}:${delay}` : `t-:${id}` })); } catch { /* ignore */ } }
+  };
+  const realST = w.setTimeout;
+  const realCT = w.clearTimeout;
+  const realSI = w.setInterval;
+  const realRAF = w.requestAnimationFrame;
+  const nested = (fn) => function (...a) { inTimer++; try { return fn.apply(this, a); } finally { inTimer--; } };
+  wrap('setTimeout', function (fn, delay, ...rest) {
+    const d = Math.max(0, Number(delay) || 0);
+    if (typeof fn !== 'function') return realST.call(this, fn, delay, ...rest);
+    if (inTimer || d > 1000) return realST.call(this, nested(fn), delay, ...rest);
+    let id = 0;
+    const cb = function (...a) { timer(id, '-'); inTimer++; try { return fn.apply(this, a); } finally { inTimer--; } };
+    id = realST.call(this, cb, delay, ...rest);
+    timer(id, '+', d);
+    return id;
+  });
+  wrap('clearTimeout', function (id) { timer(id, '-'); return realCT.call(this, id); });
+  wrap('setInterval', function (fn, ...rest) { return realSI.call(this, typeof fn === 'function' ? nested(fn) : fn, ...rest); });
+  if (realRAF) wrap('requestAnimationFrame', function (fn) { return realRAF.call(this, typeof fn === 'function' ? nested(fn) : fn); });
+
   installFocusShim(w);
 })();

@@ -2,9 +2,11 @@
 // start (isolated.js); settle() answers when, at once:
 //   - no DOM change for `quietMs`, not counting nodes that kept changing on their own before the
 //     action (a clock, a carousel: three changes or more in the 1.5 s before it, the last within
-//     0.6 s) nor nodes that change again and again during the wait (four changes or more, spaced
-//     40 ms or more apart);
-//   - no fetch/XHR started by the page since the action still under way (actions), and for a page
+//     0.6 s) nor nodes that changed before the action and change again and again during the wait
+//     (four changes or more, spaced 40 ms or more apart); a node the action added is never
+//     ignored (a spinner it shows is its effect);
+//   - no fetch/XHR started by the page since the action still under way, no timer of at most 1 s
+//     that an event handler set since the action still to fire (main-world.js), and for a page
 //     that has just loaded (`ready`): the document complete, no script, module or stylesheet it
 //     references still loading, no custom element it uses still undefined (while scripts still
 //     arrive: up to 1 s after the last one);
@@ -17,7 +19,8 @@ const LEARN_COUNT = 4;
 const LEARN_GAP_MS = 40;
 const UNDEFINED_GRACE_MS = 1000;
 const POLL_MS = 20;
-const KEEP = 6; // timestamps kept per node
+const KEEP = 8; // timestamps kept per node
+const TIMER_MAX_MS = 1000;
 
 const RESOURCE_SEL = 'script[src], link[rel~="stylesheet"][href], link[rel="modulepreload"][href]';
 const SCRIPT_TYPES = /^(|module|text\/javascript|application\/javascript|text\/ecmascript|application\/ecmascript)$/i;
@@ -30,9 +33,12 @@ export function createWatch(win) {
   const done = new WeakSet();  // script/link elements whose load ended
   const finished = new Set();  // URLs whose resource timing entry exists
   const requests = new Map();  // fetch/XHR id -> start
+  const timers = new Map();    // timer id -> { at, due }
+  const added = new WeakMap(); // node -> when it was inserted (the last 2 s)
   let lastResource = now();
   let leavingAt = 0;
   let onChange = null;
+  let onTimerFired = null;
 
   const late = doc.readyState === 'complete';
   if (late) for (const el of doc.querySelectorAll(RESOURCE_SEL)) done.add(el);
@@ -51,6 +57,7 @@ export function createWatch(win) {
     for (const r of list) {
       const n = r.type === 'characterData' ? r.target.parentNode : r.target;
       if (n) record(n, t);
+      if (r.type === 'childList') for (const a of r.addedNodes) added.set(a, t);
     }
   });
   mo.observe(doc, { subtree: true, childList: true, attributes: true, characterData: true });
@@ -80,10 +87,17 @@ export function createWatch(win) {
     }
     return false;
   }
-  // Has the node changed again and again since `at` (learnt during the wait)?
+  // Was the node (or an ancestor) inserted at or after `at`?
+  function addedSince(node, at) {
+    for (let n = node; n; n = n.parentNode) { const t = added.get(n); if (t !== undefined && t >= at) return true; }
+    return false;
+  }
+  // Has the node, which changed before `at` already, changed again and again since (learnt during
+  // the wait)?
   function churning(node, at) {
-    const a = (times.get(node) || []).filter((t) => t >= at);
-    if (a.length < LEARN_COUNT) return false;
+    const all = times.get(node) || [];
+    const a = all.filter((t) => t >= at);
+    if (a.length < LEARN_COUNT || !all.some((t) => t < at && at - t <= 3000) || addedSince(node, at)) return false;
     for (let i = 1; i < a.length; i++) if (a[i] - a[i - 1] < LEARN_GAP_MS) return false;
     return true;
   }
@@ -122,13 +136,15 @@ export function createWatch(win) {
     let last = since;
     for (const r of recent) if (r.t >= since && !hot(r.node)) last = Math.max(last, r.t);
     return new Promise((resolve) => {
-      let timer = null;
+      let tickTimer = null;
       const finish = (reason, pending) => {
-        clearTimeout(timer);
+        clearTimeout(tickTimer);
         onChange = null;
+        onTimerFired = null;
         resolve({ reason, waited: now() - t0, ...(pending ? { pending } : {}) });
       };
       onChange = (node, t) => { if (!hot(node)) last = t; };
+      onTimerFired = (at, t) => { if (at >= since) last = Math.max(last, t); };
       let checkedUndefAt = 0;
       let undef = [];
       const tick = () => {
@@ -137,6 +153,12 @@ export function createWatch(win) {
         let pending = null;
         const reqs = [...requests.values()].filter((s) => s >= since).length;
         if (reqs && t - t0 < requestCapMs) pending = { requests: reqs };
+        let tms = 0;
+        for (const [id, v] of timers) {
+          if (t - v.due > 2000) timers.delete(id); // a throttled or lost timer
+          else if (v.at >= since) tms++;
+        }
+        if (!pending && tms) pending = { timers: tms };
         if (!pending && ready) {
           if (doc.readyState !== 'complete') pending = { readyState: doc.readyState };
           else {
@@ -154,7 +176,7 @@ export function createWatch(win) {
           if (reqs) pending.requests = reqs;
           return finish('cap', pending);
         }
-        timer = setTimeout(tick, POLL_MS);
+        tickTimer = setTimeout(tick, POLL_MS);
       };
       tick();
     });
@@ -164,5 +186,15 @@ export function createWatch(win) {
     if (started) { if (requests.size < 1000) requests.set(id, now()); } else requests.delete(id);
   }
 
-  return { settle, state, request };
+  // A timer an event handler set (started) or that fired or was cleared (!started).
+  function timer(id, started, delay) {
+    const t = now();
+    if (started) { if (delay <= TIMER_MAX_MS && timers.size < 1000) timers.set(id, { at: t, due: t + delay }); return; }
+    const v = timers.get(id);
+    if (!v) return;
+    timers.delete(id);
+    if (onTimerFired) onTimerFired(v.at, t);
+  }
+
+  return { settle, state, request, timer };
 }
