@@ -179,11 +179,12 @@ async function execute(cmd) {
     const url = validUrl(cmd.url);
     if (cmd.new_tab) {
       const base = await resolveTab(null).catch(() => null);
+      const t0 = Date.now();
       const tab = await chrome.tabs.create({ url, active: true, ...(base ? { windowId: base.windowId } : {}) });
       await waitTabComplete(tab.id, Date.now() + 20_000);
       const failed = tabNavError(tab.id);
       if (failed) throw navError(url, failed.error, tab.id);
-      const settle = needsPage ? await quiet(tab.id) : null;
+      const settle = needsPage ? await quiet(tab.id, { since: t0 }) : null;
       return { message: `Opened ${url} in a new tab (${tab.id})`, result: { tabId: tab.id, ...(settle ? { settle } : {}) }, pageTabId: tab.id };
     }
     const tab = await resolveTab(cmd.tabId);
@@ -195,12 +196,12 @@ async function execute(cmd) {
       await chrome.tabs.update(tab.id, { url });
       const deadline = Date.now() + 20_000;
       while (!tracker.started && !tracker.sameDoc && Date.now() - t0 < 2000) await tracker.changed(200);
-      if (tracker.started) await waitLoaded(tracker, deadline);
+      if (tracker.started) await waitLoaded(tracker, deadline, 0);
       else await waitTabComplete(tab.id, deadline);
       const code = tracker.error && tracker.error !== 'net::ERR_ABORTED' ? tracker.error : !tracker.started ? tabNavError(tab.id)?.error : null;
       if (code) throw navError(url, code, tab.id);
     } finally { tracker.stop(); }
-    const settle = needsPage ? await quiet(tab.id) : null;
+    const settle = needsPage ? await quiet(tab.id, { since: t0 }) : null;
     return { message: `Opened ${url}`, result: { tabId: tab.id, ...(settle ? { settle: { ...settle, waited_ms: Date.now() - t0 } } : {}) }, pageTabId: tab.id };
   }
 
@@ -341,7 +342,7 @@ async function execute(cmd) {
       if (r.newTabUrl && tracker.newTabId == null && !tracker.started) {
         const nt = await chrome.tabs.create({ url: r.newTabUrl, active: true, openerTabId: tab.id, windowId: tab.windowId });
         await waitTabComplete(nt.id, Date.now() + 20_000);
-        settle = { ...(await quiet(nt.id)), waited_ms: Date.now() - actionAt };
+        settle = { ...(await quiet(nt.id, { since: actionAt })), waited_ms: Date.now() - actionAt };
         pageTabId = nt.id;
       }
       const failed = tracker.started || pageTabId !== tab.id ? tabNavError(pageTabId) : null;

@@ -19,9 +19,9 @@ export const NAV_WINDOW_MS = 400;     // a navigation starting within this windo
 export const NAV_TIMEOUT_MS = 20_000; // give up waiting for a load after this
 export const QUIET_MS = 250;          // the old rule, for pages the page scripts cannot run in
 export const QUIET_CAP_MS = 3000;
-export const ACTION_QUIET_MS = 80;    // an action's changes have settled after this long without one
+export const ACTION_QUIET_MS = 60;    // an action's changes have settled after this long without one
 export const ACTION_CAP_MS = 3000;
-export const LOAD_QUIET_MS = 150;     // a page that loaded has settled after this long without a change
+export const LOAD_QUIET_MS = 100;     // a page that loaded has settled after this long without a change
 export const LOAD_CAP_MS = 5000;
 const NAV_CONFIRM_MS = 1000;          // the page said it unloads: the navigation's start is this close
 
@@ -97,13 +97,15 @@ async function tabStatus(tabId) {
 }
 
 // Wait until the tab's navigation (if one is pending) has loaded, plus a short
-// grace period for client-side redirects.
-export async function waitLoaded(tracker, deadline) {
+// grace period for client-side redirects (`graceMs`; none is needed when the page scripts watch
+// the new page: they see it unload).
+export async function waitLoaded(tracker, deadline, graceMs = 150) {
   let completeSeen = 0;
   while (Date.now() < deadline) {
     if (!tracker.pending) {
-      if (Date.now() - tracker.lastEnd >= 150) return true;
-      await tracker.changed(150);
+      const left = graceMs - (Date.now() - tracker.lastEnd);
+      if (left <= 0) return true;
+      await tracker.changed(left);
       continue;
     }
     await tracker.changed(250);
@@ -186,22 +188,32 @@ export async function settleAfterAction(tracker, { actionAt = Date.now(), expect
   if (tracker.newTabId != null) {
     const id = tracker.newTabId;
     await waitTabComplete(id, deadline);
-    const q = await quiet(id);
+    const q = await quiet(id, { since: t0 });
     return { tabId: id, settle: { ...q, waited_ms: Date.now() - t0 } };
   }
   if (tracker.started) {
-    await waitLoaded(tracker, deadline);
-    const q = await quiet(tracker.tabId);
+    await waitLoaded(tracker, deadline, 0);
+    const q = await quiet(tracker.tabId, { since: t0 });
     return { tabId: tracker.tabId, settle: { ...q, waited_ms: Date.now() - t0 } };
   }
   return { tabId: tracker.tabId, settle: settleInfo(t0, r === 'moved' ? null : r) };
 }
 
-// A page that (re)loaded: wait until it is ready (see the rules above). Returns the settle info.
-export async function quiet(tabId, capMs = LOAD_CAP_MS) {
+// A page that (re)loaded: wait until it is ready (see the rules above). `since`: when the
+// navigation was asked for (DOM changes since then count; the page may be quiet already). A page
+// that unloads meanwhile (a client-side redirect) is waited for, then its successor (3 at most).
+// Returns the settle info.
+export async function quiet(tabId, { capMs = LOAD_CAP_MS, since = Date.now() } = {}) {
   const t0 = Date.now();
-  const r = await pageSettle(tabId, { actionAt: t0, quietMs: LOAD_QUIET_MS, capMs, ready: true }).catch(() => null);
-  if (r && r.reason !== 'navigation') return settleInfo(t0, r);
+  for (let i = 0; i < 3; i++) {
+    const left = Math.max(500, capMs - (Date.now() - t0));
+    const r = await pageSettle(tabId, { actionAt: since, quietMs: LOAD_QUIET_MS, capMs: left, ready: true }).catch(() => null);
+    if (r && r.reason !== 'navigation') return settleInfo(t0, r);
+    if (!r) break;
+    await sleep(50);
+    await waitTabComplete(tabId, Date.now() + NAV_TIMEOUT_MS);
+    since = Date.now();
+  }
   try { await callContent(tabId, 'quiet', { quietMs: QUIET_MS, capMs: QUIET_CAP_MS }); } catch { /* not scriptable */ }
   return settleInfo(t0, { reason: 'quiet' });
 }
