@@ -81,8 +81,12 @@ test('browser_handle_dialog: sets the answer for the next dialog only; prompt_te
   r = await env.call('browser_click', { target: 'Ask name', timeout_ms: 10000 });
   ok(r);
   assert.match(r.page.markdown, new RegExp(`Outcome: name: ${secret}`));
-  const h = await (await fetch(env.daemon.httpUrl + '/api/history?limit=500', { headers: { authorization: `Bearer ${env.daemon.token}` } })).text();
-  assert.ok(!h.includes(secret), 'prompt_text in history');
+  const get = async (u) => (await fetch(env.daemon.httpUrl + u, { headers: { authorization: `Bearer ${env.daemon.token}` } })).text();
+  assert.ok(!(await get('/api/history?limit=500')).includes(secret), 'prompt_text in the page history');
+  const cmds = await get('/api/commands?limit=100');
+  assert.ok(!cmds.includes(secret), 'prompt_text in the call log');
+  const hd = JSON.parse(cmds).commands.find((c) => c.tool === 'browser_handle_dialog' && c.params.prompt_text);
+  assert.equal(hd?.params.prompt_text, `[${secret.length} characters, not kept]`);
 
   // Malformed input is refused with a clear error.
   r = await env.call('browser_handle_dialog', { accept: 'yes' });
