@@ -7,7 +7,7 @@
 //     elements are not yet defined, which fetch/XHR requests are under way, and whether the
 //     page is being left;
 //   - installs the focus shim in this world, where the content script focuses what it acts on.
-import { HELLO_MAIN, HELLO_ISOLATED, recordEvent, policyEvent, netEvent } from './channel.js';
+import { HELLO_MAIN, HELLO_ISOLATED, recordEvent, policyEvent, netEvent, ackEvent } from './channel.js';
 import { installFocusShim } from './focus-shim.js';
 import { createWatch } from './settle.js';
 
@@ -38,8 +38,15 @@ import { createWatch } from './settle.js';
     if (d === 't+' || d === 't-') watch.timer(id, d === 't+', Number(delay) || 0);
     else watch.request(id, d === '+');
   }, true);
-  // main-world.js ran first: it announced itself; answer. Ran later: it hears this one.
-  doc.addEventListener(HELLO_MAIN, () => { hello(); if (policy) pushPolicy(); }, { capture: true, once: true });
+  // main-world.js ran first: it listens, and hears this hello. Runs later: it announces itself,
+  // and this answers. Once it acknowledged (on the secret channel), no more announcements are
+  // heard: a page script that announces itself later learns nothing.
+  const onMain = () => { hello(); };
+  doc.addEventListener(ackEvent(secret), () => {
+    doc.removeEventListener(HELLO_MAIN, onMain, true);
+    if (policy) pushPolicy();
+  }, { capture: true, once: true });
+  doc.addEventListener(HELLO_MAIN, onMain, true);
   hello();
 
   // The agent's answer for the next dialog on this tab, if it gave one before this page loaded.

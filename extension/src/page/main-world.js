@@ -6,7 +6,7 @@
 // (browser_handle_dialog). A beforeunload handler that would ask "Leave site?" is let through
 // (leave) unless the agent asked to stay. Each dialog is recorded, through the private channel
 // (channel.js), for the result of the action that opened it. Also installs the focus shim.
-import { HELLO_MAIN, HELLO_ISOLATED, recordEvent, policyEvent, netEvent } from './channel.js';
+import { HELLO_MAIN, HELLO_ISOLATED, recordEvent, policyEvent, netEvent, ackEvent } from './channel.js';
 import { installFocusShim } from './focus-shim.js';
 
 (() => {
@@ -43,6 +43,7 @@ import { installFocusShim } from './focus-shim.js';
     secret = s;
     removeEL.call(doc, HELLO_ISOLATED, onHello, true);
     addEL.call(doc, policyEvent(secret), onPolicy, true);
+    dispatch.call(doc, new CE(ackEvent(secret)));
     for (const r of queued.splice(0)) send(r);
   }
   addEL.call(doc, HELLO_ISOLATED, onHello, true);
