@@ -57,6 +57,11 @@ test('dialogs: the action reports the dialog it opened, answered by the default 
   ok(r);
   assert.match(r.page.markdown, /Outcome: after the late alert/);
   assert.equal(r.result.dialog?.message, 'Later!', JSON.stringify(r.result));
+  // A dialog a page opens while it loads is reported by open_url.
+  r = await open('/act-load-alert.html');
+  assert.equal(r.result.dialog?.kind, 'alert', JSON.stringify(r.result));
+  assert.equal(r.result.dialog?.message, 'Welcome to the shop!');
+  assert.match(r.page.markdown, /Shown after the alert/);
   assert.deepEqual(opened, [], 'no real dialog opened (it would have blocked the page)');
 });
 

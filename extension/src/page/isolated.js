@@ -49,8 +49,9 @@ import { createWatch } from './settle.js';
   doc.addEventListener(HELLO_MAIN, onMain, true);
   hello();
 
-  // The agent's answer for the next dialog on this tab, if it gave one before this page loaded.
-  try {
+  // The agent's answer for the next dialog on this tab, if it gave one before this page loaded
+  // (asked by the top frame only; frames get it when the agent sets it).
+  if (window === window.top) try {
     chrome.runtime.sendMessage({ type: 'bb-dialog-policy' }).then((r) => {
       if (r && typeof r === 'object' && 'policy' in r) { policy = r.policy; pushPolicy(); }
     }, () => {});

@@ -14,6 +14,10 @@ import { installFocusShim } from './focus-shim.js';
   if (w.__browserBridgeMain) return; // injected twice (registered and on demand)
   Object.defineProperty(w, '__browserBridgeMain', { value: true });
   const doc = document;
+  // Captured before any page script runs: a page that later replaces Function.prototype.call,
+  // Object.defineProperty or these methods sees nothing of the channel.
+  const apply = Reflect.apply;
+  const defineProperty = Object.defineProperty;
   const addEL = EventTarget.prototype.addEventListener;
   const removeEL = EventTarget.prototype.removeEventListener;
   const dispatch = EventTarget.prototype.dispatchEvent;
@@ -29,25 +33,25 @@ import { installFocusShim } from './focus-shim.js';
 
   function send(rec) {
     if (!secret) { if (queued.length < 20) queued.push(rec); return; }
-    try { dispatch.call(doc, new CE(recordEvent(secret), { detail: stringify(rec) })); } catch { /* ignore */ }
+    try { apply(dispatch, doc, [new CE(recordEvent(secret), { detail: stringify(rec) })]); } catch { /* ignore */ }
   }
 
   function onPolicy(e) {
-    try { const p = parse(String(detailOf.call(e))); once = p && typeof p === 'object' ? p : null; } catch { once = null; }
+    try { const p = parse(String(apply(detailOf, e, []))); once = p && typeof p === 'object' ? p : null; } catch { once = null; }
   }
 
   function onHello(e) {
     if (secret) return;
-    const s = String(detailOf.call(e) || '');
+    const s = String(apply(detailOf, e, []) || '');
     if (!/^[0-9a-f-]{36}$/.test(s)) return;
     secret = s;
-    removeEL.call(doc, HELLO_ISOLATED, onHello, true);
-    addEL.call(doc, policyEvent(secret), onPolicy, true);
-    dispatch.call(doc, new CE(ackEvent(secret)));
+    apply(removeEL, doc, [HELLO_ISOLATED, onHello, true]);
+    apply(addEL, doc, [policyEvent(secret), onPolicy, true]);
+    apply(dispatch, doc, [new CE(ackEvent(secret))]);
     for (const r of queued.splice(0)) send(r);
   }
-  addEL.call(doc, HELLO_ISOLATED, onHello, true);
-  dispatch.call(doc, new CE(HELLO_MAIN));
+  apply(addEL, doc, [HELLO_ISOLATED, onHello, true]);
+  apply(dispatch, doc, [new CE(HELLO_MAIN)]);
 
   const text = (v) => String(v === undefined ? '' : v).slice(0, MAX_MESSAGE);
 
@@ -86,16 +90,16 @@ import { installFocusShim } from './focus-shim.js';
     if (asked) return;
     asked = true;
     const r = answer('beforeunload', '');
-    if (!r.accepted && ev) { try { realPreventDefault.call(ev); } catch { /* ignore */ } }
+    if (!r.accepted && ev) { try { apply(realPreventDefault, ev, []); } catch { /* ignore */ } }
   }
-  addEL.call(w, 'beforeunload', (ev) => {
+  apply(addEL, w, ['beforeunload', (ev) => {
     asked = false;
     try {
-      Object.defineProperty(ev, 'preventDefault', { value: () => decide(ev), configurable: true });
+      defineProperty(ev, 'preventDefault', { value: () => decide(ev), configurable: true });
       let rv = '';
-      Object.defineProperty(ev, 'returnValue', { get: () => rv, set: (v) => { rv = v; if (v) decide(ev); }, configurable: true });
+      defineProperty(ev, 'returnValue', { get: () => rv, set: (v) => { rv = v; if (v) decide(ev); }, configurable: true });
     } catch { /* ignore */ }
-  }, true);
+  }, true]);
   const handlerDesc = Object.getOwnPropertyDescriptor(w, 'onbeforeunload');
   if (handlerDesc && handlerDesc.set) {
     let userHandler = null;
@@ -116,7 +120,7 @@ import { installFocusShim } from './focus-shim.js';
   // action whose effect waits for an answer from the server is settled after it (isolated.js).
   let nextId = 0;
   const net = (id, d) => {
-    if (secret) { try { dispatch.call(doc, new CE(netEvent(secret), { detail: `${d}:${id}` })); } catch { /* ignore */ } }
+    if (secret) { try { apply(dispatch, doc, [new CE(netEvent(secret), { detail: `${d}:${id}` })]); } catch { /* ignore */ } }
   };
   const realFetch = w.fetch;
   if (typeof realFetch === 'function') {
@@ -138,8 +142,8 @@ import { installFocusShim } from './focus-shim.js';
       value: { send(...a) {
         let done = false;
         const id = ++nextId;
-        const end = () => { if (!done) { done = true; net(id, '-'); removeEL.call(this, 'loadend', end); } };
-        addEL.call(this, 'loadend', end);
+        const end = () => { if (!done) { done = true; net(id, '-'); apply(removeEL, this, ['loadend', end]); } };
+        apply(addEL, this, ['loadend', end]);
         net(id, '+');
         try { return send0.apply(this, a); } catch (e) { end(); throw e; }
       } }.send,
@@ -153,7 +157,7 @@ import { installFocusShim } from './focus-shim.js';
   const tracked = new Set();
   const timer = (id, d, delay) => {
     if (d === '+') { if (tracked.size < 1000) tracked.add(id); else return; } else if (!tracked.delete(id)) return;
-    if (secret) { try { dispatch.call(doc, new CE(netEvent(secret), { detail: d === '+' ? `t+:${id}:${delay}` : `t-:${id}` })); } catch { /* ignore */ } }
+    if (secret) { try { apply(dispatch, doc, [new CE(netEvent(secret), { detail: d === '+' ? `t+:${id}:${delay}` : `t-:${id}` })]); } catch { /* ignore */ } }
   };
   const realST = w.setTimeout;
   const realCT = w.clearTimeout;

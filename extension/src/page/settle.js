@@ -49,7 +49,11 @@ export function createWatch(win) {
     a.push(t);
     if (a.length > KEEP) a.shift();
     recent.push({ node, t });
-    while (recent.length > 2000 || (recent.length && t - recent[0].t > 2000)) recent.shift();
+    // Pruned in batches (a page may change its DOM thousands of times a second).
+    if (recent.length >= 4000 || (recent.length > 256 && t - recent[0].t > 4000)) {
+      const cut = recent.findIndex((r) => t - r.t <= 2000);
+      recent.splice(0, cut < 0 ? recent.length : Math.max(cut, recent.length - 2000));
+    }
     if (onChange) onChange(node, t);
   };
   const mo = new MutationObserver((list) => {
