@@ -57,6 +57,9 @@ test('dialogs: the action reports the dialog it opened, answered by the default 
   ok(r);
   assert.match(r.page.markdown, /Outcome: after the late alert/);
   assert.equal(r.result.dialog?.message, 'Later!', JSON.stringify(r.result));
+  // The page scripts' wrappers read as the browser's own functions.
+  r = await open('/act-natives.html');
+  assert.match(r.page.markdown, /Natives: all native/);
   // A dialog a page opens while it loads is reported by open_url.
   r = await open('/act-load-alert.html');
   assert.equal(r.result.dialog?.kind, 'alert', JSON.stringify(r.result));

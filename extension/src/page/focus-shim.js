@@ -14,7 +14,10 @@ function deepActive(doc) {
   return a;
 }
 
-export function installFocusShim(win) {
+const shimmed = new WeakSet(); // our wrappers (a prototype is wrapped once)
+
+// disguise(wrapper, original): makes a wrapper read as the original (page world; main-world.js).
+export function installFocusShim(win, disguise = (f) => f) {
   const FocusEvent = win.FocusEvent;
   const addEL = win.EventTarget.prototype.addEventListener;
   const removeEL = win.EventTarget.prototype.removeEventListener;
@@ -42,7 +45,7 @@ export function installFocusShim(win) {
     const proto = Ctor.prototype;
     const focus = proto.focus;
     const blur = proto.blur;
-    if (typeof focus !== 'function' || focus.__bbShim) continue;
+    if (typeof focus !== 'function' || shimmed.has(focus)) continue;
     const wrappedFocus = {
       focus(...args) {
         const doc = this.ownerDocument;
@@ -69,8 +72,8 @@ export function installFocusShim(win) {
         }
       },
     }.blur;
-    Object.defineProperty(wrappedFocus, '__bbShim', { value: true });
-    Object.defineProperty(proto, 'focus', { value: wrappedFocus, writable: true, configurable: true, enumerable: true });
-    Object.defineProperty(proto, 'blur', { value: wrappedBlur, writable: true, configurable: true, enumerable: true });
+    shimmed.add(wrappedFocus);
+    Object.defineProperty(proto, 'focus', { value: disguise(wrappedFocus, focus), writable: true, configurable: true, enumerable: true });
+    Object.defineProperty(proto, 'blur', { value: disguise(wrappedBlur, blur), writable: true, configurable: true, enumerable: true });
   }
 }

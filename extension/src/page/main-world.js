@@ -69,9 +69,18 @@ import { installFocusShim } from './focus-shim.js';
     return { accepted, value };
   }
 
+  // The wrappers read as the functions they replace (Function.prototype.toString), so that a
+  // site's check for native functions (anti-bot scripts, polyfill detection) sees no difference.
+  const natives = new WeakMap(); // wrapper -> the original's source text
+  const fnToString = Function.prototype.toString;
+  const toStr = { toString() { return natives.has(this) ? natives.get(this) : apply(fnToString, this, []); } }.toString;
+  natives.set(toStr, apply(fnToString, fnToString, []));
+  try { defineProperty(Function.prototype, 'toString', { value: toStr, writable: true, configurable: true, enumerable: false }); } catch { /* ignore */ }
+  const disguise = (wrapper, original) => { try { natives.set(wrapper, apply(fnToString, original, [])); } catch { /* ignore */ } return wrapper; };
+
   const wrap = (name, fn) => {
-    const f = { [name](...a) { return fn.apply(this, a); } }[name];
-    try { Object.defineProperty(w, name, { value: f, writable: true, configurable: true, enumerable: true }); } catch { /* ignore */ }
+    const f = disguise({ [name](...a) { return fn.apply(this, a); } }[name], w[name]);
+    try { defineProperty(w, name, { value: f, writable: true, configurable: true, enumerable: true }); } catch { /* ignore */ }
   };
   wrap('alert', (message) => { answer('alert', message); });
   wrap('confirm', (message) => answer('confirm', message).accepted);
@@ -137,16 +146,16 @@ import { installFocusShim } from './focus-shim.js';
   const XHR = w.XMLHttpRequest;
   if (XHR) {
     const send0 = XHR.prototype.send;
-    Object.defineProperty(XHR.prototype, 'send', {
+    defineProperty(XHR.prototype, 'send', {
       configurable: true, writable: true, enumerable: true,
-      value: { send(...a) {
+      value: disguise({ send(...a) {
         let done = false;
         const id = ++nextId;
         const end = () => { if (!done) { done = true; net(id, '-'); apply(removeEL, this, ['loadend', end]); } };
         apply(addEL, this, ['loadend', end]);
         net(id, '+');
         try { return send0.apply(this, a); } catch (e) { end(); throw e; }
-      } }.send,
+      } }.send, send0),
     });
   }
 
@@ -178,5 +187,5 @@ import { installFocusShim } from './focus-shim.js';
   wrap('setInterval', function (fn, ...rest) { return realSI.call(this, typeof fn === 'function' ? nested(fn) : fn, ...rest); });
   if (realRAF) wrap('requestAnimationFrame', function (fn) { return realRAF.call(this, typeof fn === 'function' ? nested(fn) : fn); });
 
-  installFocusShim(w);
+  installFocusShim(w, disguise);
 })();
