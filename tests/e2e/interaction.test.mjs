@@ -9,7 +9,7 @@ import path from 'node:path';
 import os from 'node:os';
 import { spawn } from 'node:child_process';
 import { mkdtemp, cp, writeFile, rm } from 'node:fs/promises';
-import { setup, resultData, startDaemon, realDaemonAvailable, buildExtension, ROOT, CHROMIUM } from './support/harness.mjs';
+import { setup, resultData, startDaemon, realDaemonAvailable, buildExtension, ROOT, CHROMIUM, EXTENSION_ID } from './support/harness.mjs';
 
 let env;
 before(async () => { env = await setup(); });
@@ -246,4 +246,21 @@ test('trusted input: in the managed headless browser (debugger granted) clicks a
   ok(r);
   assert.match(r.page.markdown, /# Page two/);
   assert.equal(r.result.dialog?.kind, 'beforeunload');
+});
+
+test('trusted input is off until the user allows it in the options page; until then clicks are the content script\'s', async () => {
+  const p = await env.browser.context.newPage();
+  try {
+    await p.goto(`chrome-extension://${EXTENSION_ID}/options.html`);
+    await p.locator('#trusted-state', { hasText: /Off/ }).waitFor({ timeout: 5000 });
+    assert.equal(await p.locator('#trusted-grant').isEnabled(), true);
+    assert.equal(await p.locator('#trusted-revoke').isEnabled(), false);
+    assert.match(await p.locator('section', { has: p.locator('#trusted-h') }).innerText(), /started debugging this browser/);
+  } finally { await p.close(); }
+  const sw = env.browser.serviceWorker;
+  assert.equal(await sw.evaluate(() => chrome.permissions.contains({ permissions: ['debugger'] })), false);
+  await open('/act-trusted.html');
+  const r = await env.call('browser_click', { target: 'Buy now', timeout_ms: 10000 });
+  ok(r);
+  assert.match(r.page.markdown, /Clicks: an untrusted click, ignored/);
 });

@@ -22,6 +22,7 @@ const cdp = (tabId, method, params = {}) => chrome.debugger.sendCommand({ tabId 
 // Attach the debugger to the tab once (it stays attached until the tab closes or the user
 // cancels it from the bar); false when it cannot be.
 export function attach(tabId) {
+  listen();
   if (attached.has(tabId)) return attached.get(tabId);
   const p = (async () => {
     try {
@@ -60,12 +61,22 @@ function onDialog(tabId, d) {
   }
 }
 
-export function installTrustedListeners() {
-  if (!chrome.debugger) return;
+let listening = false;
+function listen() {
+  if (listening || !chrome.debugger) return;
+  listening = true;
   chrome.debugger.onEvent.addListener((src, method, params) => {
     if (src.tabId != null && method === 'Page.javascriptDialogOpening') onDialog(src.tabId, params || {});
   });
   chrome.debugger.onDetach.addListener((src) => { if (src.tabId != null) attached.delete(src.tabId); });
+}
+
+// At top level (main.js); the debugger API appears only once the permission is granted, which may
+// be while the service worker runs (options page).
+export function installTrustedListeners() {
+  listen();
+  chrome.permissions?.onAdded?.addListener(() => listen());
+  chrome.permissions?.onRemoved?.addListener(() => attached.clear());
   chrome.tabs.onRemoved.addListener((id) => attached.delete(id));
 }
 
