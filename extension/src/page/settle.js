@@ -180,7 +180,8 @@ export function createWatch(win) {
           if (reqs) pending.requests = reqs;
           return finish('cap', pending);
         }
-        tickTimer = setTimeout(tick, POLL_MS);
+        // Wake when the quiet window would end, or to look again at what is pending.
+        tickTimer = setTimeout(tick, pending ? POLL_MS : Math.max(2, Math.min(POLL_MS, quietMs - (t - last) + 1)));
       };
       tick();
     });
