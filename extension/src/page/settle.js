@@ -137,7 +137,10 @@ export function createWatch(win) {
     const t0 = now();
     const since = Number(actionAt) > 0 && Number(actionAt) <= t0 ? Number(actionAt) : t0;
     const hot = (n) => hotBefore(n, since) || churning(n, since);
-    let last = since;
+    // The quiet window: for a page that loaded, from the navigation's start (it may be quiet
+    // already); after an action, from now, the action's end (the tasks it queued, a form
+    // submission, run meanwhile).
+    let last = ready ? since : t0;
     for (const r of recent) if (r.t >= since && !hot(r.node)) last = Math.max(last, r.t);
     return new Promise((resolve) => {
       let tickTimer = null;
