@@ -66,6 +66,7 @@ static const struct command commands[] = {
 	{"close-tab", "browser_close_tab", {"ID=tab_id"}, K_TOOL, NULL, NULL},
 	{"screenshot", "browser_screenshot", {"FILE="}, K_SCREENSHOT, NULL, NULL},
 	{"wait-for", "browser_wait_for", {"[TEXT]=text"}, K_TOOL, NULL, NULL},
+	{"dialog", "browser_handle_dialog", {"ACCEPT=accept"}, K_TOOL, NULL, NULL},
 	{"call", NULL, {NULL}, K_CALL, "TOOL [key=value ...] [--json-params JSON]",
 	 "Call any tool of the catalog by name (browser_press_key, press_key and press-key all work). Each key=value "
 	 "sets one parameter, converted to the type the tool's schema gives it; --json-params gives them all as one "

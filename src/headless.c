@@ -122,6 +122,12 @@ pair_copy(struct headless *h, const char *token, char **err)
 		json_array_extend(hp, opt);
 		json_object_del(m, "optional_host_permissions");
 	}
+	/* Likewise the optional permissions (the debugger: trusted input, see extension/README.md). */
+	json_t *op = json_object_get(m, "optional_permissions"), *pm = json_object_get(m, "permissions");
+	if (json_is_array(op) && json_is_array(pm)) {
+		json_array_extend(pm, op);
+		json_object_del(m, "optional_permissions");
+	}
 	int rc = json_dump_file(m, mpath, JSON_INDENT(2));
 	json_decref(m);
 	free(mpath);

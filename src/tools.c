@@ -97,6 +97,16 @@ static const struct tool catalog[] = {
 	 "\"wait_ms\": {\"type\": \"integer\", \"minimum\": 0, \"maximum\": 120000, \"default\": 10000, "
 	 "\"description\": \"How long the browser waits before giving up.\"}}",
 	 "[]", "Waited for {text}{selector}", "wait for {text}{selector}", 1},
+	{"browser_handle_dialog", "handle_dialog", "Answer the next dialog",
+	 "Set how the next JavaScript dialog on the tab (alert, confirm, prompt, or the \"Leave site?\" of "
+	 "beforeunload) is answered: accept or dismiss it, and for a prompt the text to answer with. Call it before the "
+	 "action that opens the dialog; that action's result reports the dialog (result.dialog: kind, message, how it "
+	 "was answered). Without it, alerts are accepted, confirm and prompt dismissed, and the page is left.",
+	 "{\"accept\": {\"type\": \"boolean\", \"description\": \"Accept (OK, leave the page) or dismiss (Cancel, "
+	 "stay on the page) the next dialog.\"}, \"prompt_text\": {\"type\": \"string\", \"maxLength\": 100000, "
+	 "\"description\": \"For a prompt() that is accepted: the text to answer with (default: the prompt's default "
+	 "value). Not kept in history.\"}}",
+	 "[\"accept\"]", "Set how the next dialog is answered", "set how the next dialog is answered", 0},
 };
 
 /* Parameters every tool takes; merged into each schema rather than repeated above. */
@@ -828,6 +838,10 @@ tools_call(struct tools *t, const struct tool *tool, json_t *params, tools_answe
 	if (!strcmp(tool->command, "type")) {
 		size_t n = json_string_length(json_object_get(params, "text"));
 		json_object_set_new(logged, "text", json_sprintf("[%zu characters, not kept]", n));
+	}
+	if (json_is_string(json_object_get(params, "prompt_text"))) {
+		size_t n = json_string_length(json_object_get(params, "prompt_text"));
+		json_object_set_new(logged, "prompt_text", json_sprintf("[%zu characters, not kept]", n));
 	}
 	sp.params = logged;
 	sp.browser_args = args;

@@ -270,11 +270,13 @@ test('a JavaScript dialog does not wedge the browser: the call comes back, other
     let r = await env.call('browser_click', { target: 'Show alert', timeout_ms: 25000 });
     const took = Date.now() - t0;
     assert.equal(r.http, 200, `the click did not come back in time: ${r.http} ${JSON.stringify(r)}`);
-    assert.equal(r.status, 'error', JSON.stringify(r.result));
-    assert.match(r.result.error, /the page did not answer within \d+ ms \(a JavaScript dialog may be open\)/);
+    // The extension's page script answers the alert at once (issue 14): the click succeeds and
+    // reports the dialog; no real dialog ever blocks the page.
+    assert.equal(r.status, 'success', JSON.stringify(r.result));
+    assert.equal(r.result.dialog?.kind, 'alert');
+    assert.equal(r.result.dialog?.message, 'A dialog blocks this page');
     assert.ok(took < 20000, `took ${took} ms`);
-    assert.equal(dialogs.length, 1, 'the alert was open');
-    assert.deepEqual(await pagesOf(r.request_id), [], 'no placeholder stored for the blocked page');
+    assert.equal(dialogs.length, 0, 'a real alert opened');
     // Another tab: open_url in a new tab, then an un-targeted get_page, both served.
     const other = env.url('/page2.html').replace('127.0.0.1', 'localhost');
     r = await env.call('browser_open_url', { url: other, new_tab: true, timeout_ms: 20000 });

@@ -191,7 +191,7 @@ test('--help for every subcommand exits 0 and shows the tool description', async
     scroll: 'browser_scroll', select: 'browser_select_option', back: 'browser_back', forward: 'browser_forward',
     reload: 'browser_reload', page: 'browser_get_page', tabs: 'browser_list_tabs', 'switch-tab': 'browser_switch_tab',
     'close-tab': 'browser_close_tab', screenshot: 'browser_screenshot', 'wait-for': 'browser_wait_for',
-    call: null, history: null, show: null, status: null, tools: null };
+    dialog: 'browser_handle_dialog', call: null, history: null, show: null, status: null, tools: null };
   for (const [cmd, t] of Object.entries(commands)) {
     const r = await cli([cmd, '--help'], { common: false });
     assert.equal(r.code, 0, `${cmd}: ${r.stderr}`);
@@ -257,6 +257,12 @@ test('flags become parameters: type, press, scroll, select, switch-tab, wait-for
   r = await cli(['close-tab', '7']);
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual([lastCommand().command, lastCommand().tabId], ['close_tab', 7]);
+  r = await cli(['dialog', 'true', '--prompt-text', 'Ada']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual([lastCommand().command, lastCommand().accept, lastCommand().prompt_text], ['handle_dialog', true, 'Ada']);
+  r = await cli(['dialog', 'maybe']);
+  assert.notEqual(r.code, 0);
+  assert.match(r.stderr, /ACCEPT: expected true or false, got "maybe"/);
 });
 
 test('call: key=value typed by the schema, --json-params, short tool names', async () => {

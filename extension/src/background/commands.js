@@ -8,9 +8,12 @@ import { NavTracker, settleAfterAction, waitLoaded, waitTabComplete, quiet, tabN
 import { listTabs, resolveTab, reportTabsSoon } from './tabs.js';
 import { setLastCommand } from './state.js';
 import { refusal } from './url-policy.js';
+import { ensurePageScripts } from './page-scripts.js';
+import { setDialogPolicy, takeDialogs, dialogSentence } from './dialogs.js';
+import { trustedAct } from './trusted.js';
 
 export const CAPABILITIES = ['open_url', 'click', 'type', 'press_key', 'scroll', 'select_option', 'back', 'forward',
-  'reload', 'get_page', 'list_tabs', 'switch_tab', 'close_tab', 'screenshot', 'wait_for'];
+  'reload', 'get_page', 'list_tabs', 'switch_tab', 'close_tab', 'screenshot', 'wait_for', 'handle_dialog'];
 
 const PAGE_ACTIONS = new Set(['click', 'type', 'press_key', 'scroll', 'select_option']);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -176,27 +179,30 @@ async function execute(cmd) {
     const url = validUrl(cmd.url);
     if (cmd.new_tab) {
       const base = await resolveTab(null).catch(() => null);
+      const t0 = Date.now();
       const tab = await chrome.tabs.create({ url, active: true, ...(base ? { windowId: base.windowId } : {}) });
       await waitTabComplete(tab.id, Date.now() + 20_000);
       const failed = tabNavError(tab.id);
       if (failed) throw navError(url, failed.error, tab.id);
-      if (needsPage) await quiet(tab.id);
-      return { message: `Opened ${url} in a new tab (${tab.id})`, result: { tabId: tab.id }, pageTabId: tab.id };
+      const settle = needsPage ? await quiet(tab.id, { since: t0 }) : null;
+      return { message: `Opened ${url} in a new tab (${tab.id})`, result: { tabId: tab.id, ...(settle ? { settle } : {}) }, pageTabId: tab.id };
     }
     const tab = await resolveTab(cmd.tabId);
     const tracker = new NavTracker(tab.id);
+    const t0 = Date.now();
+    // The page being left may ask "Leave site?" (beforeunload): its page script answers.
+    if (isScriptableUrl(tab.url)) await ensurePageScripts(tab.id);
     try {
       await chrome.tabs.update(tab.id, { url });
       const deadline = Date.now() + 20_000;
-      const t0 = Date.now();
       while (!tracker.started && !tracker.sameDoc && Date.now() - t0 < 2000) await tracker.changed(200);
-      if (tracker.started) await waitLoaded(tracker, deadline);
+      if (tracker.started) await waitLoaded(tracker, deadline, 0);
       else await waitTabComplete(tab.id, deadline);
       const code = tracker.error && tracker.error !== 'net::ERR_ABORTED' ? tracker.error : !tracker.started ? tabNavError(tab.id)?.error : null;
       if (code) throw navError(url, code, tab.id);
     } finally { tracker.stop(); }
-    if (needsPage) await quiet(tab.id);
-    return { message: `Opened ${url}`, result: { tabId: tab.id }, pageTabId: tab.id };
+    const settle = needsPage ? await quiet(tab.id, { since: t0 }) : null;
+    return { message: `Opened ${url}`, result: { tabId: tab.id, ...(settle ? { settle: { ...settle, waited_ms: Date.now() - t0 } } : {}) }, pageTabId: tab.id };
   }
 
   if (c === 'switch_tab') {
@@ -240,14 +246,15 @@ async function execute(cmd) {
 
   if (c === 'back' || c === 'forward' || c === 'reload') {
     const tracker = new NavTracker(tab.id);
+    if (isScriptableUrl(tab.url)) await ensurePageScripts(tab.id);
     try {
       if (c === 'reload') await chrome.tabs.reload(tab.id);
       else await historyGo(tab, c === 'back' ? -1 : 1);
-      const pageTabId = await settleAfterAction(tracker, { navWindowMs: 1500 });
+      const { tabId: pageTabId, settle } = await settleAfterAction(tracker, { expectNav: true, navWindowMs: 1500 });
       const t = await chrome.tabs.get(pageTabId).catch(() => null);
       const failed = tabNavError(pageTabId);
       if (failed) throw navError(failed.url || t?.url || '', failed.error, pageTabId, c === 'reload' ? 'Reloaded' : c === 'back' ? 'Went back' : 'Went forward');
-      return { message: `${c === 'reload' ? 'Reloaded' : c === 'back' ? 'Went back to' : 'Went forward to'} ${t?.url || ''}`.trim(), result: { tabId: pageTabId }, pageTabId };
+      return { message: `${c === 'reload' ? 'Reloaded' : c === 'back' ? 'Went back to' : 'Went forward to'} ${t?.url || ''}`.trim(), result: { tabId: pageTabId, settle }, pageTabId };
     } finally { tracker.stop(); }
   }
 
@@ -289,12 +296,25 @@ async function execute(cmd) {
     }
   }
 
+  if (c === 'handle_dialog') {
+    if (typeof cmd.accept !== 'boolean') throw new CommandError('handle_dialog needs accept (true or false)');
+    if (cmd.prompt_text != null && typeof cmd.prompt_text !== 'string') throw new CommandError('prompt_text must be a string');
+    if (typeof cmd.prompt_text === 'string' && cmd.prompt_text.length > 100_000) throw new CommandError('prompt_text is longer than 100000 characters');
+    await setDialogPolicy(tab.id, cmd.accept, cmd.prompt_text ?? undefined);
+    const how = cmd.accept ? (typeof cmd.prompt_text === 'string' ? 'accepted (a prompt gets the text given)' : 'accepted') : 'dismissed';
+    return { message: `The next dialog on tab ${tab.id} will be ${how}`, result: { tabId: tab.id, accept: cmd.accept }, pageTabId: tab.id };
+  }
+
   if (PAGE_ACTIONS.has(c)) {
     const params = { ...cmd };
     delete params.requestId; delete params.command; delete params.tabId; delete params.wait_for_page_info;
     const tracker = new NavTracker(tab.id);
+    // The page scripts answer the dialogs the action may open, and settle it (src/page/).
+    if (isScriptableUrl(tab.url)) await ensurePageScripts(tab.id);
+    const actionAt = Date.now();
     try {
-      const r = await actAnywhere(tab.id, { command: c, params });
+      // Trusted input (the debugger) when the user granted it, else the content script's events.
+      const r = (await trustedAct(tab.id, c, params)) ?? await actAnywhere(tab.id, { command: c, params });
       if (!r.ok) throw new CommandError(r.error, { pageTabId: tab.id, noPage: !!r.unresponsive });
       // A target=_blank link whose URL open_url would refuse (file:, data:, javascript: …): the
       // extension does not open it, and a tab Chrome opened for it (left empty, as Chrome blocks
@@ -311,8 +331,9 @@ async function execute(cmd) {
         throw new CommandError(`${r.message}, but its link was not followed: ${no}.`, { pageTabId: tab.id, result: { tabId: tab.id, refusedUrl: String(r.newTabUrl).slice(0, 2000) } });
       }
       let pageTabId = tab.id;
+      let settle = null;
       if (needsPage) {
-        pageTabId = await settleAfterAction(tracker);
+        ({ tabId: pageTabId, settle } = await settleAfterAction(tracker, { actionAt }));
       } else {
         await sleep(50);
       }
@@ -321,12 +342,12 @@ async function execute(cmd) {
       if (r.newTabUrl && tracker.newTabId == null && !tracker.started) {
         const nt = await chrome.tabs.create({ url: r.newTabUrl, active: true, openerTabId: tab.id, windowId: tab.windowId });
         await waitTabComplete(nt.id, Date.now() + 20_000);
-        await quiet(nt.id);
+        settle = { ...(await quiet(nt.id, { since: actionAt })), waited_ms: Date.now() - actionAt };
         pageTabId = nt.id;
       }
       const failed = tracker.started || pageTabId !== tab.id ? tabNavError(pageTabId) : null;
       if (failed) throw navError(failed.url, failed.error, pageTabId, r.message);
-      const result = { tabId: pageTabId, ...(r.frameOrigin ? { frameOrigin: r.frameOrigin } : {}) };
+      const result = { tabId: pageTabId, ...(r.frameOrigin ? { frameOrigin: r.frameOrigin } : {}), ...(settle ? { settle } : {}) };
       let message = r.message;
       if (pageTabId !== tab.id) message += `; it opened tab ${pageTabId}`;
       return { message, result, pageTabId };
@@ -379,6 +400,17 @@ export async function handleCommand(cmd0) {
       pageTabId = e?.pageTabId;
       if (pageTabId == null && !noPage && wantPage) pageTabId = (await resolveTab(cmd.tabId).catch(() => null))?.id;
     }
+    // The dialogs the tab's pages opened since the last result (the action's, or a timer's):
+    // result.dialog (the first), result.dialogs (all, when more than one), and in the message.
+    if (cmd.command !== 'handle_dialog' && cmd.command !== 'list_tabs') {
+      const dialogs = takeDialogs(cmd.tabId, pageTabId);
+      if (dialogs.length) {
+        result = { ...(result || {}), dialog: dialogs[0], ...(dialogs.length > 1 ? { dialogs } : {}) };
+        const said = dialogs.slice(0, 3).map(dialogSentence).join('; ') + (dialogs.length > 3 ? `; and ${dialogs.length - 3} more` : '');
+        if (status === 'success') message += `; ${said}`;
+        else error += ` (${said})`;
+      }
+    }
     // The page (the daemon waits for it; after a failure it shows the agent what is there) —
     // or, when there is no true page, none, and the result says so with pageFollows: false.
     let page = null;
@@ -411,7 +443,7 @@ function summarize(cmd) {
   const p = {};
   for (const [k, v] of Object.entries(cmd)) {
     if (['requestId', 'command'].includes(k)) continue;
-    p[k] = k === 'text' && typeof v === 'string' ? `(${v.length} character${v.length === 1 ? '' : 's'})` : v;
+    p[k] = (k === 'text' || k === 'prompt_text') && typeof v === 'string' ? `(${v.length} character${v.length === 1 ? '' : 's'})` : v;
   }
   return p;
 }

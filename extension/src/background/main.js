@@ -4,6 +4,9 @@ import { handleCommand, CAPABILITIES } from './commands.js';
 import { installNavListeners } from './settle.js';
 import { installTabListeners, reportTabsNow } from './tabs.js';
 import { setPolicyFromWelcome } from './url-policy.js';
+import { installPageScriptListeners } from './page-scripts.js';
+import { installDialogListeners } from './dialogs.js';
+import { installTrustedListeners } from './trusted.js';
 
 const ALARM = 'browser-bridge-keepalive';
 
@@ -17,6 +20,9 @@ conn.init({
 // Listeners must be registered synchronously at the top level.
 installNavListeners();
 installTabListeners();
+installDialogListeners();
+installPageScriptListeners();
+installTrustedListeners();
 
 chrome.alarms.onAlarm.addListener((a) => { if (a.name === ALARM) conn.connect(); });
 chrome.runtime.onStartup.addListener(() => conn.connect());

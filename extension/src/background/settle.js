@@ -1,14 +1,29 @@
 // Waiting for the page to settle after an action: a navigation it caused has
-// loaded, or the DOM has gone quiet.
+// loaded, or the action's own effects have settled (src/page/settle.js says when, in the page).
+// The rules (extension/README.md, "Readiness and settling"):
+//   - a navigation is decided from its signals (webNavigation for the tab, the page's
+//     beforeunload/pagehide, a new tab), which arrive within milliseconds, not from a fixed window;
+//   - an action that does not navigate returns once the DOM changes it caused have been quiet for
+//     ACTION_QUIET_MS and the fetch/XHR requests it started have ended, ignoring nodes that kept
+//     changing before it (a clock);
+//   - a page that loaded is returned when no script, module or stylesheet it references is still
+//     loading, the custom elements it uses are defined and the DOM has been quiet for LOAD_QUIET_MS;
+//   - each wait has a cap; the result says which ended it: result.settle = {waited_ms, reason}.
 import { callContent } from './content-bridge.js';
+import { ensurePageScripts } from './page-scripts.js';
 
 const trackers = new Set();
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 export const NAV_WINDOW_MS = 400;     // a navigation starting within this window counts as caused by the action
 export const NAV_TIMEOUT_MS = 20_000; // give up waiting for a load after this
-export const QUIET_MS = 250;
+export const QUIET_MS = 250;          // the old rule, for pages the page scripts cannot run in
 export const QUIET_CAP_MS = 3000;
+export const ACTION_QUIET_MS = 50;    // an action's changes have settled after this long without one
+export const ACTION_CAP_MS = 3000;
+export const LOAD_QUIET_MS = 60;      // a page that loaded has settled after this long without a change
+export const LOAD_CAP_MS = 5000;
+const NAV_CONFIRM_MS = 1000;          // the page said it unloads: the navigation's start is this close
 
 // The last failed main-frame navigation of each tab ({error, url}), until the next one starts:
 // a tab that shows Chrome's error page holds no page of the site, only this error.
@@ -67,6 +82,13 @@ export class NavTracker {
   }
   wake() { const w = this.waiters; this.waiters = []; w.forEach((f) => f()); }
   changed(ms) { return new Promise((r) => { const t = setTimeout(r, ms); this.waiters.push(() => { clearTimeout(t); r(); }); }); }
+  // Resolves 'moved' once a navigation starts or a tab opens (never when neither happens).
+  moved() {
+    return new Promise((r) => {
+      const check = () => { if (this.started || this.newTabId != null) r('moved'); else this.waiters.push(check); };
+      check();
+    });
+  }
   stop() { trackers.delete(this); this.wake(); }
 }
 
@@ -75,13 +97,15 @@ async function tabStatus(tabId) {
 }
 
 // Wait until the tab's navigation (if one is pending) has loaded, plus a short
-// grace period for client-side redirects.
-export async function waitLoaded(tracker, deadline) {
+// grace period for client-side redirects (`graceMs`; none is needed when the page scripts watch
+// the new page: they see it unload).
+export async function waitLoaded(tracker, deadline, graceMs = 150) {
   let completeSeen = 0;
   while (Date.now() < deadline) {
     if (!tracker.pending) {
-      if (Date.now() - tracker.lastEnd >= 150) return true;
-      await tracker.changed(150);
+      const left = graceMs - (Date.now() - tracker.lastEnd);
+      if (left <= 0) return true;
+      await tracker.changed(left);
       continue;
     }
     await tracker.changed(250);
@@ -108,36 +132,89 @@ export async function waitTabComplete(tabId, deadline) {
   return false;
 }
 
-// After an action in `tracker.tabId`: returns the tab whose page should be sent.
-export async function settleAfterAction(tracker, { navWindowMs = NAV_WINDOW_MS } = {}) {
+// Ask the page to settle (src/page/settle.js); null when its page scripts cannot run there.
+async function pageSettle(tabId, opts) {
+  if (!(await ensurePageScripts(tabId))) return null;
+  const run = () => chrome.scripting.executeScript({
+    target: { tabId, frameIds: [0] },
+    injectImmediately: true, // the page script waits for what it waits for; not for document_idle
+    func: (o) => (globalThis.__bbPage ? globalThis.__bbPage.settle(o) : null),
+    args: [opts],
+  });
+  let timer;
+  const limit = new Promise((r) => { timer = setTimeout(() => r([{ result: { reason: 'cap', waited: opts.capMs, pending: { pageAnswer: true } } }]), opts.capMs + 2000); });
+  try {
+    const [res] = await Promise.race([run(), limit]);
+    return res?.result || null;
+  } catch {
+    return { reason: 'navigation', waited: 0 }; // the document went away under the call
+  } finally { clearTimeout(timer); }
+}
+
+const settleInfo = (t0, r) => ({ waited_ms: Date.now() - t0, reason: r?.reason || 'quiet', ...(r?.pending ? { pending: r.pending } : {}) });
+
+// After an action in `tracker.tabId`: returns { tabId, settle } — the tab whose page should be
+// sent, and how the wait ended. `actionAt`: when the action started (Date.now()). `expectNav`
+// (back, forward, reload): a navigation is coming; give it `navWindowMs` to start.
+export async function settleAfterAction(tracker, { actionAt = Date.now(), expectNav = false, navWindowMs = NAV_WINDOW_MS } = {}) {
+  const t0 = actionAt;
   const deadline = Date.now() + NAV_TIMEOUT_MS;
-  // 1. Give a navigation (or a new tab) a short window to start.
-  const t0 = Date.now();
-  while (!tracker.started && tracker.newTabId == null && Date.now() - t0 < navWindowMs) {
-    await tracker.changed(navWindowMs - (Date.now() - t0));
+  if (expectNav) {
+    while (!tracker.started && !tracker.sameDoc && tracker.newTabId == null && Date.now() - t0 < navWindowMs) {
+      await tracker.changed(navWindowMs - (Date.now() - t0));
+    }
+  }
+  let r = null;
+  if (!tracker.started && tracker.newTabId == null) {
+    // Until the action's effects settle, or a navigation starts, whichever is first.
+    const moved = tracker.moved();
+    r = await Promise.race([pageSettle(tracker.tabId, { actionAt, quietMs: ACTION_QUIET_MS, capMs: ACTION_CAP_MS }), moved]);
+    if (r === null) {
+      // No page scripts there (a page the extension cannot script as it wants): the old rule.
+      while (!tracker.started && tracker.newTabId == null && Date.now() - t0 < NAV_WINDOW_MS) await tracker.changed(NAV_WINDOW_MS - (Date.now() - t0));
+      if (!tracker.started && tracker.newTabId == null) {
+        try { await callContent(tracker.tabId, 'quiet', { quietMs: QUIET_MS, capMs: QUIET_CAP_MS }); } catch { /* navigation */ }
+      }
+      r = { reason: 'quiet' };
+    } else if (r?.reason === 'navigation' && !tracker.started && tracker.newTabId == null) {
+      // The page is unloading: the navigation's start follows within moments (or never: a
+      // download, a 204, a navigation a beforeunload handler cancelled).
+      const t1 = Date.now();
+      while (!tracker.started && tracker.newTabId == null && Date.now() - t1 < NAV_CONFIRM_MS) await tracker.changed(NAV_CONFIRM_MS - (Date.now() - t1));
+      if (!tracker.started && tracker.newTabId == null) {
+        r = await pageSettle(tracker.tabId, { actionAt: Date.now(), quietMs: ACTION_QUIET_MS, capMs: ACTION_CAP_MS }) || { reason: 'quiet' };
+      }
+    }
   }
   if (tracker.newTabId != null) {
     const id = tracker.newTabId;
     await waitTabComplete(id, deadline);
-    await quiet(id);
-    return id;
-  }
-  // 2. No navigation yet: wait for the DOM to go quiet; a navigation may still start meanwhile.
-  if (!tracker.started) {
-    try { await callContent(tracker.tabId, 'quiet', { quietMs: QUIET_MS, capMs: QUIET_CAP_MS }); } catch { /* the page went away: navigation */ }
-  }
-  if (tracker.newTabId != null) {
-    await waitTabComplete(tracker.newTabId, deadline);
-    await quiet(tracker.newTabId);
-    return tracker.newTabId;
+    const q = await quiet(id, { since: t0 });
+    return { tabId: id, settle: { ...q, waited_ms: Date.now() - t0 } };
   }
   if (tracker.started) {
-    await waitLoaded(tracker, deadline);
-    await quiet(tracker.tabId);
+    await waitLoaded(tracker, deadline, 0);
+    const q = await quiet(tracker.tabId, { since: t0 });
+    return { tabId: tracker.tabId, settle: { ...q, waited_ms: Date.now() - t0 } };
   }
-  return tracker.tabId;
+  return { tabId: tracker.tabId, settle: settleInfo(t0, r === 'moved' ? null : r) };
 }
 
-export async function quiet(tabId, capMs = QUIET_CAP_MS) {
-  try { await callContent(tabId, 'quiet', { quietMs: QUIET_MS, capMs }); } catch { /* not scriptable */ }
+// A page that (re)loaded: wait until it is ready (see the rules above). `since`: when the
+// navigation was asked for (DOM changes since then count; the page may be quiet already). A page
+// that unloads meanwhile (a client-side redirect) is waited for, then its successor (3 at most).
+// Returns the settle info.
+export async function quiet(tabId, { capMs = LOAD_CAP_MS, since = Date.now() } = {}) {
+  const t0 = Date.now();
+  for (let i = 0; i < 3; i++) {
+    const left = Math.max(500, capMs - (Date.now() - t0));
+    const r = await pageSettle(tabId, { actionAt: since, quietMs: LOAD_QUIET_MS, capMs: left, ready: true }).catch(() => null);
+    if (r && r.reason !== 'navigation') return settleInfo(t0, r);
+    if (!r) break;
+    await sleep(50);
+    await waitTabComplete(tabId, Date.now() + NAV_TIMEOUT_MS);
+    since = Date.now();
+  }
+  try { await callContent(tabId, 'quiet', { quietMs: QUIET_MS, capMs: QUIET_CAP_MS }); } catch { /* not scriptable */ }
+  return settleInfo(t0, { reason: 'quiet' });
 }

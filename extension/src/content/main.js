@@ -9,6 +9,7 @@ import { click, type, pressKey, scroll, selectOption, checkPresence } from './ac
 import { startObserving, waitQuiet } from './quiet.js';
 import { pruneRefs, raiseFloor, refCounter } from './refs.js';
 import { rememberPasswordFields } from './secret.js';
+import { point } from './point.js';
 
 const PURPOSE = { click: 'click', type: 'type', select_option: 'select', press_key: 'any', scroll: 'any' };
 
@@ -89,6 +90,7 @@ async function run1(op, args) {
       case 'check': return { ok: true, present: checkPresence(args) };
       case 'locate': return { ok: true, ...locate(args.target, args.command) };
       case 'describe': return { ok: true, text: describe(findTarget(args.target).el) };
+      case 'point': return { ok: true, ...point(args.target, args.command) }; // trusted mode (point.js)
       default: return { ok: false, error: `unknown op ${op}` };
     }
   } catch (e) {

@@ -2,6 +2,7 @@ import { renderConn, getConn } from './common.js';
 
 const $ = (id) => document.getElementById(id);
 const ALL = { origins: ['<all_urls>'] };
+const DEBUGGER = { permissions: ['debugger'] }; // trusted input (background/trusted.js)
 
 async function loadForm() {
   const { wsUrl, token, clientId } = await chrome.storage.local.get(['wsUrl', 'token', 'clientId']);
@@ -72,10 +73,42 @@ $('revoke').addEventListener('click', async () => {
   refreshAccess();
 });
 
+async function refreshTrusted() {
+  const granted = await chrome.permissions.contains(DEBUGGER).catch(() => false);
+  $('trusted-dot').className = 'dot ' + (granted ? 'connected' : '');
+  $('trusted-state').textContent = granted ? 'On: clicks and keys are trusted input' : 'Off: clicks and keys are sent by script';
+  $('trusted-grant').disabled = granted;
+  $('trusted-revoke').disabled = !granted;
+}
+
+$('trusted-grant').addEventListener('click', async () => {
+  const msg = $('trusted-msg');
+  try {
+    const ok = await chrome.permissions.request(DEBUGGER); // asked only on this click
+    msg.className = ok ? 'msg ok' : 'msg bad';
+    msg.textContent = ok ? 'Trusted input is on.' : 'Not granted.';
+  } catch (e) { msg.className = 'msg bad'; msg.textContent = e.message; }
+  refreshTrusted();
+});
+
+$('trusted-revoke').addEventListener('click', async () => {
+  const msg = $('trusted-msg');
+  try {
+    const ok = await chrome.permissions.remove(DEBUGGER);
+    msg.className = ok ? 'msg ok' : 'msg bad';
+    msg.textContent = ok ? 'Trusted input is off.' : 'Could not turn it off.';
+  } catch (e) {
+    msg.className = 'msg bad';
+    msg.textContent = `Cannot turn it off: this install grants it in its manifest (${e.message}).`;
+  }
+  refreshTrusted();
+});
+
 chrome.storage.onChanged.addListener((changes, area) => { if (area === 'session' && changes.conn) refreshConn(); });
-chrome.permissions.onAdded?.addListener(refreshAccess);
-chrome.permissions.onRemoved?.addListener(refreshAccess);
+chrome.permissions.onAdded?.addListener(() => { refreshAccess(); refreshTrusted(); });
+chrome.permissions.onRemoved?.addListener(() => { refreshAccess(); refreshTrusted(); });
 
 loadForm();
 refreshConn();
 refreshAccess();
+refreshTrusted();

@@ -1,0 +1,99 @@
+// JavaScript dialogs (alert, confirm, prompt, and the "Leave site?" of beforeunload), per tab:
+// the answer the agent chose for the next one (browser_handle_dialog), and the dialogs the tab's
+// pages opened, until a command's result reports them. The page side (src/page/main-world.js)
+// answers each dialog at once by that policy; in trusted mode (trusted.js) the debugger answers
+// the dialogs that open for real all the same.
+const MAX_LOG = 20;
+const policies = new Map(); // tabId -> { accept, promptText? } for the next dialog
+const logs = new Map();     // tabId -> [{ kind, message, accepted, by, at, url, defaultValue? }]
+const unloads = new Map();  // tabId -> the page script's last beforeunload decision (for trusted.js)
+
+export function dialogPolicy(tabId) {
+  return policies.get(tabId) || null;
+}
+
+// Push the tab's policy to every frame's page script (null: the defaults again).
+async function push(tabId) {
+  const p = policies.get(tabId) || null;
+  try {
+    await chrome.scripting.executeScript({
+      target: { tabId, allFrames: true },
+      func: (pol) => (globalThis.__bbPage ? globalThis.__bbPage.setPolicy(pol) : false),
+      args: [p],
+    });
+  } catch { /* not scriptable: the page asks on load */ }
+}
+
+// browser_handle_dialog: how the next dialog on the tab is answered.
+export async function setDialogPolicy(tabId, accept, promptText) {
+  const p = { accept: !!accept };
+  if (typeof promptText === 'string') p.promptText = promptText;
+  policies.set(tabId, p);
+  await push(tabId);
+}
+
+// A dialog happened on the tab (from the page script or the debugger).
+export function recordDialog(tabId, rec) {
+  if (rec.kind === 'beforeunload') unloads.set(tabId, rec);
+  let l = logs.get(tabId);
+  if (!l) { l = []; logs.set(tabId, l); }
+  l.push(rec);
+  if (l.length > MAX_LOG) l.shift();
+  if (rec.by === 'agent' && policies.has(tabId)) {
+    policies.delete(tabId);
+    push(tabId);
+  }
+}
+
+// The page script's beforeunload decision of the last 5 s, if any: a "Leave site?" that then
+// opens for real (trusted mode) is answered the same way, and not reported twice.
+export function lastBeforeunload(tabId) {
+  const r = unloads.get(tabId);
+  return r && Date.now() - r.at < 5000 ? r : null;
+}
+
+// The dialogs not yet reported for these tabs, oldest first; they are reported once.
+export function takeDialogs(...tabIds) {
+  const out = [];
+  for (const id of new Set(tabIds.filter((x) => x != null))) {
+    const l = logs.get(id);
+    if (l) { out.push(...l); logs.delete(id); }
+  }
+  return out.sort((a, b) => a.at - b.at).map(({ kind, message, accepted, by, url, defaultValue }) => ({
+    kind, message, accepted, answeredBy: by, url, ...(defaultValue !== undefined ? { defaultValue } : {}),
+  }));
+}
+
+// One sentence for the result message: what the page asked, and how it was answered.
+export function dialogSentence(d) {
+  const what = d.kind === 'beforeunload' ? 'a "Leave site?" dialog (beforeunload)' : `${d.kind === 'alert' ? 'an' : 'a'} ${d.kind} dialog`;
+  const msg = d.message ? ` saying ${JSON.stringify(d.message.length > 300 ? d.message.slice(0, 300) + '…' : d.message)}` : '';
+  let ans;
+  if (d.kind === 'alert') ans = 'accepted';
+  else if (d.kind === 'beforeunload') ans = d.accepted ? 'answered "leave"' : 'answered "stay"';
+  else ans = d.accepted ? 'accepted' : 'dismissed';
+  return `the page opened ${what}${msg}, ${ans}${d.answeredBy === 'agent' ? ' as asked with browser_handle_dialog' : ' (the default)'}`;
+}
+
+export function installDialogListeners() {
+  chrome.runtime.onMessage.addListener((msg, sender, reply) => {
+    if (sender.id !== chrome.runtime.id || !sender.tab || typeof msg !== 'object' || !msg) return undefined;
+    const tabId = sender.tab.id;
+    if (msg.type === 'bb-dialog') {
+      const kinds = ['alert', 'confirm', 'prompt', 'beforeunload'];
+      if (!kinds.includes(msg.kind)) return undefined;
+      recordDialog(tabId, {
+        kind: msg.kind, message: String(msg.message ?? '').slice(0, 2000), accepted: !!msg.accepted,
+        by: msg.by === 'agent' ? 'agent' : 'default', at: Number(msg.at) || Date.now(), url: String(sender.url || '').slice(0, 2000),
+        ...(typeof msg.defaultValue === 'string' ? { defaultValue: msg.defaultValue.slice(0, 2000) } : {}),
+      });
+      return undefined;
+    }
+    if (msg.type === 'bb-dialog-policy') {
+      reply({ policy: policies.get(tabId) || null });
+      return undefined;
+    }
+    return undefined;
+  });
+  chrome.tabs.onRemoved.addListener((id) => { policies.delete(id); logs.delete(id); unloads.delete(id); });
+}

@@ -1,0 +1,159 @@
+// Trusted input (opt-in): once the user granted the optional `debugger` permission (the options
+// page asks; the managed headless browser has it in its manifest), clicks, typing and keys go
+// through the Chrome DevTools Protocol, as Playwright's and chrome-devtools-mcp's do: the page
+// gets events with isTrusted true, a real user activation and the browser's own focus handling.
+// While attached, Chrome shows its "Browser Bridge started debugging this browser" bar.
+// Also, per attached tab: focus emulation (the page behaves as focused, headless or not), and
+// JavaScript dialogs that open for real (Page.javascriptDialogOpening) answered by the tab's
+// policy (dialogs.js). Anything this cannot do as a user would (a target in a cross-origin frame,
+// a select, a checkbox typed into) returns null and the content script acts as without it.
+import { callContent } from './content-bridge.js';
+import { dialogPolicy, recordDialog, lastBeforeunload } from './dialogs.js';
+
+const attached = new Map(); // tabId -> Promise<boolean>
+
+export async function trustedEnabled() {
+  if (!chrome.debugger) return false;
+  try { return await chrome.permissions.contains({ permissions: ['debugger'] }); } catch { return false; }
+}
+
+const cdp = (tabId, method, params = {}) => chrome.debugger.sendCommand({ tabId }, method, params);
+
+// Attach the debugger to the tab once (it stays attached until the tab closes or the user
+// cancels it from the bar); false when it cannot be.
+export function attach(tabId) {
+  listen();
+  if (attached.has(tabId)) return attached.get(tabId);
+  const p = (async () => {
+    try {
+      await chrome.debugger.attach({ tabId }, '1.3');
+    } catch (e) {
+      if (!/already attached/i.test(e?.message || '')) return false;
+    }
+    await cdp(tabId, 'Page.enable').catch(() => {});
+    await cdp(tabId, 'Emulation.setFocusEmulationEnabled', { enabled: true }).catch(() => {});
+    return true;
+  })();
+  attached.set(tabId, p);
+  p.then((ok) => { if (!ok && attached.get(tabId) === p) attached.delete(tabId); });
+  return p;
+}
+
+// A dialog opened for real (one the page script did not answer): answer it by the policy.
+function onDialog(tabId, d) {
+  const kind = ['alert', 'confirm', 'prompt', 'beforeunload'].includes(d.type) ? d.type : 'alert';
+  const pol = dialogPolicy(tabId);
+  let accept;
+  let by = pol ? 'agent' : 'default';
+  const before = kind === 'beforeunload' ? lastBeforeunload(tabId) : null;
+  if (kind === 'alert') accept = true;
+  else if (before) { accept = before.accepted; by = before.by; } // the page script decided already
+  else if (kind === 'beforeunload') accept = pol ? pol.accept : true;
+  else accept = pol ? pol.accept : false;
+  const params = { accept };
+  if (kind === 'prompt' && accept) params.promptText = typeof pol?.promptText === 'string' ? pol.promptText : String(d.defaultPrompt || '');
+  cdp(tabId, 'Page.handleJavaScriptDialog', params).catch(() => {});
+  if (!before) {
+    recordDialog(tabId, {
+      kind, message: String(d.message || '').slice(0, 2000), accepted: accept, by, at: Date.now(), url: String(d.url || '').slice(0, 2000),
+      ...(kind === 'prompt' ? { defaultValue: String(d.defaultPrompt || '').slice(0, 2000) } : {}),
+    });
+  }
+}
+
+let listening = false;
+function listen() {
+  if (listening || !chrome.debugger) return;
+  listening = true;
+  chrome.debugger.onEvent.addListener((src, method, params) => {
+    if (src.tabId != null && method === 'Page.javascriptDialogOpening') onDialog(src.tabId, params || {});
+  });
+  chrome.debugger.onDetach.addListener((src) => { if (src.tabId != null) attached.delete(src.tabId); });
+}
+
+// At top level (main.js); the debugger API appears only once the permission is granted, which may
+// be while the service worker runs (options page).
+export function installTrustedListeners() {
+  listen();
+  chrome.permissions?.onAdded?.addListener(() => listen());
+  chrome.permissions?.onRemoved?.addListener(() => attached.clear());
+  chrome.tabs.onRemoved.addListener((id) => attached.delete(id));
+}
+
+// ---- input ------------------------------------------------------------------
+const NAMED = {
+  Enter: [13, 'Enter', '\r'], Tab: [9, 'Tab'], Escape: [27, 'Escape'], Esc: [27, 'Escape'], Backspace: [8, 'Backspace'],
+  Delete: [46, 'Delete'], ArrowUp: [38, 'ArrowUp'], ArrowDown: [40, 'ArrowDown'], ArrowLeft: [37, 'ArrowLeft'],
+  ArrowRight: [39, 'ArrowRight'], Home: [36, 'Home'], End: [35, 'End'], PageUp: [33, 'PageUp'], PageDown: [34, 'PageDown'],
+  ' ': [32, 'Space', ' '], Space: [32, 'Space', ' '],
+};
+for (let i = 1; i <= 12; i++) NAMED['F' + i] = [111 + i, 'F' + i];
+
+// CDP key event fields for one key without modifiers; null for what is not handled here.
+function keyFields(key) {
+  const n = NAMED[key];
+  if (n) return { key: key === 'Esc' ? 'Escape' : key === 'Space' ? ' ' : key, code: n[1], windowsVirtualKeyCode: n[0], ...(n[2] ? { text: n[2], unmodifiedText: n[2] } : {}) };
+  if ([...key].length !== 1) return null;
+  const up = key.toUpperCase();
+  let code = '';
+  let vk = 0;
+  if (/[a-z]/i.test(key)) { code = 'Key' + up; vk = up.charCodeAt(0); } else if (/[0-9]/.test(key)) { code = 'Digit' + key; vk = key.charCodeAt(0); }
+  return { key, code, windowsVirtualKeyCode: vk, text: key, unmodifiedText: key };
+}
+
+async function pressKeyCdp(tabId, f, extra = {}) {
+  await cdp(tabId, 'Input.dispatchKeyEvent', { type: f.text ? 'keyDown' : 'rawKeyDown', ...f, ...extra });
+  await cdp(tabId, 'Input.dispatchKeyEvent', { type: 'keyUp', key: f.key, code: f.code, windowsVirtualKeyCode: f.windowsVirtualKeyCode, ...(extra.modifiers ? { modifiers: extra.modifiers } : {}) });
+}
+
+async function clickAt(tabId, x, y) {
+  const at = { x: Math.round(x), y: Math.round(y) };
+  await cdp(tabId, 'Input.dispatchMouseEvent', { type: 'mouseMoved', ...at, button: 'none' });
+  await cdp(tabId, 'Input.dispatchMouseEvent', { type: 'mousePressed', ...at, button: 'left', buttons: 1, clickCount: 1 });
+  await cdp(tabId, 'Input.dispatchMouseEvent', { type: 'mouseReleased', ...at, button: 'left', buttons: 0, clickCount: 1 });
+}
+
+const HANDLED = new Set(['click', 'type', 'press_key']);
+const POINT_FALLBACK = new Set(['stale_ref', 'target_not_found']); // may be in another frame: the usual path says
+
+// Act with trusted input. Returns the action's result ({ok, message, ...} like the content
+// script's), or null when this action goes through the content script instead.
+export async function trustedAct(tabId, command, params) {
+  if (!HANDLED.has(command)) return null;
+  const hasTarget = params.target != null && params.target !== '';
+  if (command === 'press_key' && (hasTarget || /.\+/.test(String(params.key || '')))) return null;
+  if (!(await trustedEnabled())) return null;
+  if (!(await attach(tabId))) return null;
+
+  if (command === 'press_key') {
+    const f = keyFields(String(params.key || ''));
+    if (!f) return null;
+    await pressKeyCdp(tabId, f);
+    return { ok: true, message: `Pressed ${params.key} (trusted input)` };
+  }
+
+  let pt;
+  try { pt = await callContent(tabId, 'point', { target: params.target, command }); } catch { return null; }
+  if (!pt.ok) return POINT_FALLBACK.has(pt.code) ? null : pt;
+  if (pt.inFrame || pt.x == null) return null;
+  if (command === 'type' && !pt.editable) return null;
+  if (pt.why) {
+    if (command === 'type') return null;
+    return { ok: false, code: 'obscured', error: `${pt.desc} cannot be clicked as a user would: ${pt.why}` };
+  }
+  await clickAt(tabId, pt.x, pt.y);
+  if (command === 'click') return { ok: true, message: `Clicked ${pt.desc}`, newTabUrl: pt.newTabUrl, trusted: true };
+
+  // type: the click put the caret in the field; replace its content or go to its end, then insert.
+  const text = String(params.text ?? '');
+  if (params.clear) {
+    await pressKeyCdp(tabId, { key: 'a', code: 'KeyA', windowsVirtualKeyCode: 65 }, { modifiers: 2, commands: ['selectAll'] });
+    await pressKeyCdp(tabId, keyFields('Backspace'));
+  } else {
+    await pressKeyCdp(tabId, keyFields('End'), { modifiers: 2, commands: ['moveToEndOfDocument'] });
+  }
+  if (text) await cdp(tabId, 'Input.insertText', { text });
+  if (params.submit) await pressKeyCdp(tabId, keyFields('Enter'));
+  const n = [...text].length;
+  return { ok: true, message: `Typed ${n} character${n === 1 ? '' : 's'} into ${pt.desc}${params.submit ? ' and pressed Enter' : ''}`, trusted: true };
+}

@@ -1,0 +1,70 @@
+// Runs in the extension's isolated world of every frame at document_start (registered by
+// background/page-scripts.js; injected on demand into pages that were open before). It
+//   - opens the private channel to main-world.js (channel.js) and relays the dialogs the page
+//     opened to the service worker, and the agent's answer for the next dialog to the page;
+//   - watches the page from its start, for settling (settle.js): which nodes keep changing on
+//     their own (a clock), which scripts and stylesheets are still loading, which custom
+//     elements are not yet defined, which fetch/XHR requests are under way, and whether the
+//     page is being left;
+//   - installs the focus shim in this world, where the content script focuses what it acts on.
+import { HELLO_MAIN, HELLO_ISOLATED, recordEvent, policyEvent, netEvent, ackEvent } from './channel.js';
+import { installFocusShim } from './focus-shim.js';
+import { createWatch } from './settle.js';
+
+(() => {
+  if (globalThis.__bbPage) return;
+  const doc = document;
+  const secret = crypto.randomUUID();
+  const watch = createWatch(window);
+  let policy = null; // the agent's answer for the next dialog, as last sent to the page
+
+  const hello = () => doc.dispatchEvent(new CustomEvent(HELLO_ISOLATED, { detail: secret }));
+  const pushPolicy = () => doc.dispatchEvent(new CustomEvent(policyEvent(secret), { detail: JSON.stringify(policy) }));
+
+  doc.addEventListener(recordEvent(secret), (e) => {
+    let rec;
+    try { rec = JSON.parse(String(e.detail)); } catch { return; }
+    if (!rec || typeof rec !== 'object') return;
+    if (rec.by === 'agent') policy = null;
+    const msg = {
+      type: 'bb-dialog', kind: String(rec.kind), message: String(rec.message ?? '').slice(0, 2000),
+      accepted: !!rec.accepted, by: rec.by === 'agent' ? 'agent' : 'default', at: Date.now(), url: location.href,
+    };
+    if (typeof rec.defaultValue === 'string') msg.defaultValue = rec.defaultValue.slice(0, 2000);
+    try { chrome.runtime.sendMessage(msg).catch(() => {}); } catch { /* extension reloaded */ }
+  }, true);
+  doc.addEventListener(netEvent(secret), (e) => {
+    const [d, id, delay] = String(e.detail).split(':');
+    if (d === 't+' || d === 't-') watch.timer(id, d === 't+', Number(delay) || 0);
+    else watch.request(id, d === '+');
+  }, true);
+  // main-world.js ran first: it listens, and hears this hello. Runs later: it announces itself,
+  // and this answers. Once it acknowledged (on the secret channel), no more announcements are
+  // heard: a page script that announces itself later learns nothing.
+  const onMain = () => { hello(); };
+  doc.addEventListener(ackEvent(secret), () => {
+    doc.removeEventListener(HELLO_MAIN, onMain, true);
+    if (policy) pushPolicy();
+  }, { capture: true, once: true });
+  doc.addEventListener(HELLO_MAIN, onMain, true);
+  hello();
+
+  // The agent's answer for the next dialog on this tab, if it gave one before this page loaded
+  // (asked by the top frame only; frames get it when the agent sets it).
+  if (window === window.top) try {
+    chrome.runtime.sendMessage({ type: 'bb-dialog-policy' }).then((r) => {
+      if (r && typeof r === 'object' && 'policy' in r) { policy = r.policy; pushPolicy(); }
+    }, () => {});
+  } catch { /* extension reloaded */ }
+
+  installFocusShim(window);
+
+  Object.defineProperty(globalThis, '__bbPage', {
+    configurable: false,
+    value: Object.freeze({
+      setPolicy(p) { policy = p && typeof p === 'object' ? { accept: !!p.accept, ...(typeof p.promptText === 'string' ? { promptText: p.promptText } : {}) } : null; pushPolicy(); return true; },
+      settle: (opts) => watch.settle(opts || {}),
+      state: () => watch.state(),
+    }),
+  });
+})();

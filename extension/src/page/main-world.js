@@ -1,0 +1,191 @@
+// Runs in the page's own (MAIN) world of every frame at document_start (registered by
+// background/page-scripts.js). JavaScript dialogs: alert(), confirm() and prompt() block the page
+// until someone answers, and an extension without the debugger cannot answer them. Here they are
+// answered at once by policy, without opening: alert is accepted, confirm and prompt dismissed
+// (false, null), unless the agent asked for another answer for the next dialog
+// (browser_handle_dialog). A beforeunload handler that would ask "Leave site?" is let through
+// (leave) unless the agent asked to stay. Each dialog is recorded, through the private channel
+// (channel.js), for the result of the action that opened it. Also installs the focus shim.
+import { HELLO_MAIN, HELLO_ISOLATED, recordEvent, policyEvent, netEvent, ackEvent } from './channel.js';
+import { installFocusShim } from './focus-shim.js';
+
+(() => {
+  const w = window;
+  if (w.__browserBridgeMain) return; // injected twice (registered and on demand)
+  Object.defineProperty(w, '__browserBridgeMain', { value: true });
+  const doc = document;
+  // Captured before any page script runs: a page that later replaces Function.prototype.call,
+  // Object.defineProperty or these methods sees nothing of the channel.
+  const apply = Reflect.apply;
+  const defineProperty = Object.defineProperty;
+  const addEL = EventTarget.prototype.addEventListener;
+  const removeEL = EventTarget.prototype.removeEventListener;
+  const dispatch = EventTarget.prototype.dispatchEvent;
+  const CE = CustomEvent;
+  const detailOf = Object.getOwnPropertyDescriptor(CustomEvent.prototype, 'detail').get;
+  const stringify = JSON.stringify;
+  const parse = JSON.parse;
+  const MAX_MESSAGE = 2000;
+
+  let secret = null;
+  let once = null; // { accept, promptText } for the next dialog, from the agent
+  const queued = []; // records made before the channel was open
+
+  function send(rec) {
+    if (!secret) { if (queued.length < 20) queued.push(rec); return; }
+    try { apply(dispatch, doc, [new CE(recordEvent(secret), { detail: stringify(rec) })]); } catch { /* ignore */ }
+  }
+
+  function onPolicy(e) {
+    try { const p = parse(String(apply(detailOf, e, []))); once = p && typeof p === 'object' ? p : null; } catch { once = null; }
+  }
+
+  function onHello(e) {
+    if (secret) return;
+    const s = String(apply(detailOf, e, []) || '');
+    if (!/^[0-9a-f-]{36}$/.test(s)) return;
+    secret = s;
+    apply(removeEL, doc, [HELLO_ISOLATED, onHello, true]);
+    apply(addEL, doc, [policyEvent(secret), onPolicy, true]);
+    apply(dispatch, doc, [new CE(ackEvent(secret))]);
+    for (const r of queued.splice(0)) send(r);
+  }
+  apply(addEL, doc, [HELLO_ISOLATED, onHello, true]);
+  apply(dispatch, doc, [new CE(HELLO_MAIN)]);
+
+  const text = (v) => String(v === undefined ? '' : v).slice(0, MAX_MESSAGE);
+
+  // Answer one dialog: the agent's one-time answer if it gave one, else the default.
+  function answer(kind, message, defaultValue) {
+    const p = once;
+    once = null;
+    let accepted;
+    let value;
+    if (kind === 'alert') accepted = true;
+    else if (kind === 'beforeunload') accepted = p ? !!p.accept : true; // the agent asked to go
+    else accepted = p ? !!p.accept : false;
+    if (kind === 'prompt' && accepted) value = p && typeof p.promptText === 'string' ? p.promptText : text(defaultValue);
+    send({ kind, message: text(message), accepted, by: p ? 'agent' : 'default', ...(kind === 'prompt' && defaultValue !== undefined ? { defaultValue: text(defaultValue) } : {}) });
+    return { accepted, value };
+  }
+
+  // The wrappers read as the functions they replace (Function.prototype.toString), so that a
+  // site's check for native functions (anti-bot scripts, polyfill detection) sees no difference.
+  const natives = new WeakMap(); // wrapper -> the original's source text
+  const fnToString = Function.prototype.toString;
+  const toStr = { toString() { return natives.has(this) ? natives.get(this) : apply(fnToString, this, []); } }.toString;
+  natives.set(toStr, apply(fnToString, fnToString, []));
+  try { defineProperty(Function.prototype, 'toString', { value: toStr, writable: true, configurable: true, enumerable: false }); } catch { /* ignore */ }
+  const disguise = (wrapper, original) => { try { natives.set(wrapper, apply(fnToString, original, [])); } catch { /* ignore */ } return wrapper; };
+
+  const wrap = (name, fn) => {
+    const f = disguise({ [name](...a) { return fn.apply(this, a); } }[name], w[name]);
+    try { defineProperty(w, name, { value: f, writable: true, configurable: true, enumerable: true }); } catch { /* ignore */ }
+  };
+  wrap('alert', (message) => { answer('alert', message); });
+  wrap('confirm', (message) => answer('confirm', message).accepted);
+  wrap('prompt', (message, def) => {
+    const r = answer('prompt', message, def);
+    return r.accepted ? r.value : null;
+  });
+
+  // beforeunload: the first listener of the page (this one is added before any page script)
+  // patches the event so that later listeners asking to stay (preventDefault, returnValue) are
+  // recorded, and obeyed only when the agent asked to stay; an onbeforeunload handler's return
+  // value likewise.
+  const realPreventDefault = Event.prototype.preventDefault;
+  let asked = false;
+  function decide(ev) {
+    if (asked) return;
+    asked = true;
+    const r = answer('beforeunload', '');
+    if (!r.accepted && ev) { try { apply(realPreventDefault, ev, []); } catch { /* ignore */ } }
+  }
+  apply(addEL, w, ['beforeunload', (ev) => {
+    asked = false;
+    try {
+      defineProperty(ev, 'preventDefault', { value: () => decide(ev), configurable: true });
+      let rv = '';
+      defineProperty(ev, 'returnValue', { get: () => rv, set: (v) => { rv = v; if (v) decide(ev); }, configurable: true });
+    } catch { /* ignore */ }
+  }, true]);
+  const handlerDesc = Object.getOwnPropertyDescriptor(w, 'onbeforeunload');
+  if (handlerDesc && handlerDesc.set) {
+    let userHandler = null;
+    const wrapped = function (ev) {
+      if (typeof userHandler !== 'function') return undefined;
+      const r = userHandler.call(this, ev);
+      if (r !== undefined && r !== null) decide(ev);
+      return undefined;
+    };
+    Object.defineProperty(w, 'onbeforeunload', {
+      configurable: true, enumerable: true,
+      get: () => userHandler,
+      set: (f) => { userHandler = typeof f === 'function' ? f : null; handlerDesc.set.call(w, userHandler ? wrapped : null); },
+    });
+  }
+
+  // Requests the page makes with fetch() and XMLHttpRequest: how many are under way, so that an
+  // action whose effect waits for an answer from the server is settled after it (isolated.js).
+  let nextId = 0;
+  const net = (id, d) => {
+    if (secret) { try { apply(dispatch, doc, [new CE(netEvent(secret), { detail: `${d}:${id}` })]); } catch { /* ignore */ } }
+  };
+  const realFetch = w.fetch;
+  if (typeof realFetch === 'function') {
+    wrap('fetch', function (...a) {
+      const p = realFetch.apply(this, a);
+      const id = ++nextId;
+      net(id, '+');
+      let done = false;
+      const end = () => { if (!done) { done = true; net(id, '-'); } };
+      p.then(end, end);
+      return p;
+    });
+  }
+  const XHR = w.XMLHttpRequest;
+  if (XHR) {
+    const send0 = XHR.prototype.send;
+    defineProperty(XHR.prototype, 'send', {
+      configurable: true, writable: true, enumerable: true,
+      value: disguise({ send(...a) {
+        let done = false;
+        const id = ++nextId;
+        const end = () => { if (!done) { done = true; net(id, '-'); apply(removeEL, this, ['loadend', end]); } };
+        apply(addEL, this, ['loadend', end]);
+        net(id, '+');
+        try { return send0.apply(this, a); } catch (e) { end(); throw e; }
+      } }.send, send0),
+    });
+  }
+
+  // Timers the page sets from an event handler (not from another timer or an animation frame),
+  // due within a second: a click handler that navigates or renders "in a moment" (a debounce,
+  // setTimeout(go, 150)). The isolated world waits for those set after an action (settle.js).
+  let inTimer = 0;
+  const tracked = new Set();
+  const timer = (id, d, delay) => {
+    if (d === '+') { if (tracked.size < 1000) tracked.add(id); else return; } else if (!tracked.delete(id)) return;
+    if (secret) { try { apply(dispatch, doc, [new CE(netEvent(secret), { detail: d === '+' ? `t+:${id}:${delay}` : `t-:${id}` })]); } catch { /* ignore */ } }
+  };
+  const realST = w.setTimeout;
+  const realCT = w.clearTimeout;
+  const realSI = w.setInterval;
+  const realRAF = w.requestAnimationFrame;
+  const nested = (fn) => function (...a) { inTimer++; try { return fn.apply(this, a); } finally { inTimer--; } };
+  wrap('setTimeout', function (fn, delay, ...rest) {
+    const d = Math.max(0, Number(delay) || 0);
+    if (typeof fn !== 'function') return realST.call(this, fn, delay, ...rest);
+    if (inTimer || d > 1000) return realST.call(this, nested(fn), delay, ...rest);
+    let id = 0;
+    const cb = function (...a) { timer(id, '-'); inTimer++; try { return fn.apply(this, a); } finally { inTimer--; } };
+    id = realST.call(this, cb, delay, ...rest);
+    timer(id, '+', d);
+    return id;
+  });
+  wrap('clearTimeout', function (id) { timer(id, '-'); return realCT.call(this, id); });
+  wrap('setInterval', function (fn, ...rest) { return realSI.call(this, typeof fn === 'function' ? nested(fn) : fn, ...rest); });
+  if (realRAF) wrap('requestAnimationFrame', function (fn) { return realRAF.call(this, typeof fn === 'function' ? nested(fn) : fn); });
+
+  installFocusShim(w, disguise);
+})();

@@ -1,0 +1,208 @@
+// When a page is ready, and when an action's effects have settled. Watches the page from its
+// start (isolated.js); settle() answers when, at once:
+//   - no DOM change for `quietMs`, not counting nodes that kept changing on their own before the
+//     action (a clock, a carousel: three changes or more in the 1.5 s before it, the last within
+//     0.6 s) nor nodes that changed before the action and change again and again during the wait
+//     (four changes or more, spaced 40 ms or more apart); a node the action added is never
+//     ignored (a spinner it shows is its effect);
+//   - no fetch/XHR started by the page since the action still under way, no timer of at most 1 s
+//     that an event handler set since the action still to fire (main-world.js), and for a page
+//     that has just loaded (`ready`): the document complete, no script, module or stylesheet it
+//     references still loading, no custom element it uses still undefined (while scripts still
+//     arrive: up to 1 s after the last one);
+// or when the page starts to unload (reason 'navigation'), or at `capMs` (reason 'cap', with what
+// was still pending). Times are Date.now() so the service worker can give the action's start.
+const HOT_WINDOW_MS = 1500;
+const HOT_RECENT_MS = 600;
+const HOT_COUNT = 3;
+const LEARN_COUNT = 4;
+const LEARN_GAP_MS = 40;
+const UNDEFINED_GRACE_MS = 1000;
+const POLL_MS = 20;
+const KEEP = 8; // timestamps kept per node
+const TIMER_MAX_MS = 1000;
+
+const RESOURCE_SEL = 'script[src], link[rel~="stylesheet"][href], link[rel="modulepreload"][href]';
+const SCRIPT_TYPES = /^(|module|text\/javascript|application\/javascript|text\/ecmascript|application\/ecmascript)$/i;
+
+export function createWatch(win) {
+  const doc = win.document;
+  const now = () => Date.now();
+  const times = new WeakMap(); // node -> [timestamps of its last changes]
+  const recent = [];           // [{node, t}] of the last 2 s, for changes made before settle() was called
+  const done = new WeakSet();  // script/link elements whose load ended
+  const finished = new Set();  // URLs whose resource timing entry exists
+  const requests = new Map();  // fetch/XHR id -> start
+  const timers = new Map();    // timer id -> { at, due }
+  const added = new WeakMap(); // node -> when it was inserted (the last 2 s)
+  let lastResource = now();
+  let leavingAt = 0;
+  let onChange = null;
+  let onTimerFired = null;
+
+  const late = doc.readyState === 'complete';
+  if (late) for (const el of doc.querySelectorAll(RESOURCE_SEL)) done.add(el);
+
+  const record = (node, t) => {
+    let a = times.get(node);
+    if (!a) { a = []; times.set(node, a); }
+    a.push(t);
+    if (a.length > KEEP) a.shift();
+    recent.push({ node, t });
+    // Pruned in batches (a page may change its DOM thousands of times a second).
+    if (recent.length >= 4000 || (recent.length > 256 && t - recent[0].t > 4000)) {
+      const cut = recent.findIndex((r) => t - r.t <= 2000);
+      recent.splice(0, cut < 0 ? recent.length : Math.max(cut, recent.length - 2000));
+    }
+    if (onChange) onChange(node, t);
+  };
+  const mo = new MutationObserver((list) => {
+    const t = now();
+    for (const r of list) {
+      const n = r.type === 'characterData' ? r.target.parentNode : r.target;
+      if (n) record(n, t);
+      if (r.type === 'childList') for (const a of r.addedNodes) added.set(a, t);
+    }
+  });
+  mo.observe(doc, { subtree: true, childList: true, attributes: true, characterData: true });
+
+  const ended = (e) => {
+    const el = e.target;
+    if (el && (el.tagName === 'SCRIPT' || el.tagName === 'LINK')) { done.add(el); lastResource = now(); }
+  };
+  doc.addEventListener('load', ended, true);
+  doc.addEventListener('error', ended, true);
+  try {
+    new PerformanceObserver((l) => {
+      for (const e of l.getEntries()) { if (finished.size < 5000) finished.add(e.name); lastResource = now(); }
+    }).observe({ type: 'resource', buffered: true });
+  } catch { /* old browser */ }
+  const leaving = () => { leavingAt = now(); };
+  win.addEventListener('beforeunload', leaving, true);
+  win.addEventListener('pagehide', leaving, true);
+
+  // Was the node (or one of its 3 nearest ancestors) changing on its own before `at`?
+  function hotBefore(node, at) {
+    for (let n = node, i = 0; n && i < 4; n = n.parentNode, i++) {
+      const a = times.get(n);
+      if (!a) continue;
+      const before = a.filter((t) => t < at && at - t <= HOT_WINDOW_MS);
+      if (before.length >= HOT_COUNT && at - before[before.length - 1] <= HOT_RECENT_MS) return true;
+    }
+    return false;
+  }
+  // Was the node (or an ancestor) inserted at or after `at`?
+  function addedSince(node, at) {
+    for (let n = node; n; n = n.parentNode) { const t = added.get(n); if (t !== undefined && t >= at) return true; }
+    return false;
+  }
+  // Has the node, which changed before `at` already, changed again and again since (learnt during
+  // the wait)?
+  function churning(node, at) {
+    const all = times.get(node) || [];
+    const a = all.filter((t) => t >= at);
+    if (a.length < LEARN_COUNT || !all.some((t) => t < at && at - t <= 3000) || addedSince(node, at)) return false;
+    for (let i = 1; i < a.length; i++) if (a[i] - a[i - 1] < LEARN_GAP_MS) return false;
+    return true;
+  }
+
+  function pendingResources() {
+    const out = [];
+    for (const el of doc.querySelectorAll(RESOURCE_SEL)) {
+      if (done.has(el)) continue;
+      if (el.tagName === 'SCRIPT' && !SCRIPT_TYPES.test(el.type || '')) continue;
+      if (el.tagName === 'LINK' && (el.disabled || (el.media && !win.matchMedia(el.media).matches))) continue;
+      const url = el.src || el.href;
+      if (!url || finished.has(url)) continue;
+      out.push(url);
+      if (out.length >= 5) break;
+    }
+    return out;
+  }
+  function undefinedElements() {
+    try { return [...doc.querySelectorAll(':not(:defined)')].slice(0, 5).map((e) => e.localName); } catch { return []; }
+  }
+
+  function state(at = now()) {
+    return {
+      readyState: doc.readyState,
+      resources: pendingResources(),
+      undefinedElements: undefinedElements(),
+      requests: [...requests.values()].filter((t) => t >= at).length,
+    };
+  }
+
+  // Resolves {reason: 'quiet'|'cap'|'navigation', waited, pending?}.
+  function settle({ actionAt, quietMs = 100, capMs = 3000, ready = false, requestCapMs = capMs }) {
+    const t0 = now();
+    const since = Number(actionAt) > 0 && Number(actionAt) <= t0 ? Number(actionAt) : t0;
+    const hot = (n) => hotBefore(n, since) || churning(n, since);
+    // The quiet window: for a page that loaded, from the navigation's start (it may be quiet
+    // already); after an action, from now, the action's end (the tasks it queued, a form
+    // submission, run meanwhile).
+    let last = ready ? since : t0;
+    for (const r of recent) if (r.t >= since && !hot(r.node)) last = Math.max(last, r.t);
+    return new Promise((resolve) => {
+      let tickTimer = null;
+      const finish = (reason, pending) => {
+        clearTimeout(tickTimer);
+        onChange = null;
+        onTimerFired = null;
+        resolve({ reason, waited: now() - t0, ...(pending ? { pending } : {}) });
+      };
+      onChange = (node, t) => { if (!hot(node)) last = t; };
+      onTimerFired = (at, t) => { if (at >= since) last = Math.max(last, t); };
+      let checkedUndefAt = 0;
+      let undef = [];
+      const tick = () => {
+        const t = now();
+        if (leavingAt >= since) return finish('navigation');
+        let pending = null;
+        const reqs = [...requests.values()].filter((s) => s >= since).length;
+        if (reqs && t - t0 < requestCapMs) pending = { requests: reqs };
+        let tms = 0;
+        for (const [id, v] of timers) {
+          if (t - v.due > 2000) timers.delete(id); // a throttled or lost timer
+          else if (v.at >= since) tms++;
+        }
+        if (!pending && tms) pending = { timers: tms };
+        if (!pending && ready) {
+          if (doc.readyState !== 'complete') pending = { readyState: doc.readyState };
+          else {
+            const res = pendingResources();
+            if (res.length) pending = { resources: res };
+            else {
+              if (t - checkedUndefAt >= 100) { undef = undefinedElements(); checkedUndefAt = t; }
+              if (undef.length && t - lastResource < UNDEFINED_GRACE_MS) pending = { undefinedElements: undef };
+            }
+          }
+        }
+        if (!pending && t - last >= quietMs) return finish('quiet');
+        if (t - t0 >= capMs) {
+          if (!pending) pending = { domChanges: true };
+          if (reqs) pending.requests = reqs;
+          return finish('cap', pending);
+        }
+        // Wake when the quiet window would end, or to look again at what is pending.
+        tickTimer = setTimeout(tick, pending ? POLL_MS : Math.max(2, Math.min(POLL_MS, quietMs - (t - last) + 1)));
+      };
+      tick();
+    });
+  }
+
+  function request(id, started) {
+    if (started) { if (requests.size < 1000) requests.set(id, now()); } else requests.delete(id);
+  }
+
+  // A timer an event handler set (started) or that fired or was cleared (!started).
+  function timer(id, started, delay) {
+    const t = now();
+    if (started) { if (delay <= TIMER_MAX_MS && timers.size < 1000) timers.set(id, { at: t, due: t + delay }); return; }
+    const v = timers.get(id);
+    if (!v) return;
+    timers.delete(id);
+    if (onTimerFired) onTimerFired(v.at, t);
+  }
+
+  return { settle, state, request, timer };
+}

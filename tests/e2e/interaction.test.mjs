@@ -1,0 +1,266 @@
+// End-to-end: acting like a user on pages whose behaviour depends on the browser's page
+// lifecycle (issue 14): JavaScript dialogs, focus events, readiness of a page that loads its
+// components late, settling of in-page actions on a page that never stops changing, and trusted
+// input. Real Chromium + the real extension + the daemon, through the HTTP tool API.
+//   node --test tests/e2e/interaction.test.mjs
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import os from 'node:os';
+import { spawn } from 'node:child_process';
+import { mkdtemp, cp, writeFile, rm } from 'node:fs/promises';
+import { setup, resultData, startDaemon, realDaemonAvailable, buildExtension, ROOT, CHROMIUM, EXTENSION_ID } from './support/harness.mjs';
+
+let env;
+before(async () => { env = await setup(); });
+after(async () => { await env?.close(); });
+
+const ok = (r) => assert.equal(r.status, 'success', `expected success, got ${r.http} ${JSON.stringify(r.result || r.message)}`);
+const open = async (p, extra = {}) => { const r = await env.call('browser_open_url', { url: env.url(p), ...extra }); ok(r); return r; };
+
+// Playwright (which launched this browser) dismisses real dialogs by itself when nobody listens:
+// count them, so a test can tell that none opened (a real dialog would have blocked the page).
+const opened = [];
+function countRealDialogs() {
+  const on = (p) => p.on('dialog', (d) => { opened.push(d.type()); d.dismiss().catch(() => {}); });
+  for (const p of env.browser.context.pages()) on(p);
+  env.browser.context.on('page', on);
+}
+
+test('dialogs: the action reports the dialog it opened, answered by the default policy', async () => {
+  countRealDialogs();
+  await open('/act-dialogs.html');
+  let r = await env.call('browser_click', { target: 'Alert me', timeout_ms: 10000 });
+  ok(r);
+  assert.deepEqual({ kind: r.result.dialog?.kind, message: r.result.dialog?.message, accepted: r.result.dialog?.accepted },
+    { kind: 'alert', message: 'Saved!', accepted: true }, JSON.stringify(r.result));
+  assert.match(r.result.message, /alert dialog saying "Saved!"/);
+  assert.match(r.page.markdown, /Outcome: after the alert/);
+  assert.match(r.page.markdown, /Secret learned: no/, 'the page learned the channel secret');
+
+  r = await env.call('browser_click', { target: 'Confirm delete', timeout_ms: 10000 });
+  ok(r);
+  assert.equal(r.result.dialog?.kind, 'confirm');
+  assert.equal(r.result.dialog?.message, 'Delete everything?');
+  assert.equal(r.result.dialog?.accepted, false, 'confirm is dismissed by default');
+  assert.equal(r.result.dialog?.answeredBy, 'default');
+  assert.match(r.page.markdown, /Outcome: cancelled/);
+
+  r = await env.call('browser_click', { target: 'Ask name', timeout_ms: 10000 });
+  ok(r);
+  assert.equal(r.result.dialog?.kind, 'prompt');
+  assert.equal(r.result.dialog?.accepted, false);
+  assert.match(r.page.markdown, /Outcome: no name/);
+
+  // A dialog a timer opens after the action still reports in that action's result.
+  r = await env.call('browser_click', { target: 'Alert soon', timeout_ms: 10000 });
+  ok(r);
+  assert.match(r.page.markdown, /Outcome: after the late alert/);
+  assert.equal(r.result.dialog?.message, 'Later!', JSON.stringify(r.result));
+  // The page scripts' wrappers read as the browser's own functions.
+  r = await open('/act-natives.html');
+  assert.match(r.page.markdown, /Natives: all native/);
+  // A dialog a page opens while it loads is reported by open_url.
+  r = await open('/act-load-alert.html');
+  assert.equal(r.result.dialog?.kind, 'alert', JSON.stringify(r.result));
+  assert.equal(r.result.dialog?.message, 'Welcome to the shop!');
+  assert.match(r.page.markdown, /Shown after the alert/);
+  assert.deepEqual(opened, [], 'no real dialog opened (it would have blocked the page)');
+});
+
+test('browser_handle_dialog: sets the answer for the next dialog only; prompt_text is never kept', async () => {
+  await open('/act-dialogs.html');
+  let r = await env.call('browser_handle_dialog', { accept: true });
+  ok(r);
+  r = await env.call('browser_click', { target: 'Confirm delete', timeout_ms: 10000 });
+  ok(r);
+  assert.equal(r.result.dialog?.accepted, true);
+  assert.equal(r.result.dialog?.answeredBy, 'agent');
+  assert.match(r.page.markdown, /Outcome: confirmed/);
+  // Only the next one: the default again.
+  r = await env.call('browser_click', { target: 'Confirm delete', timeout_ms: 10000 });
+  ok(r);
+  assert.equal(r.result.dialog?.accepted, false);
+  assert.match(r.page.markdown, /Outcome: cancelled/);
+
+  const secret = 'Ada-' + Math.random().toString(36).slice(2);
+  ok(await env.call('browser_handle_dialog', { accept: true, prompt_text: secret }));
+  // The answer survives a reload of the page (it belongs to the tab).
+  ok(await env.call('browser_reload', {}));
+  r = await env.call('browser_click', { target: 'Ask name', timeout_ms: 10000 });
+  ok(r);
+  assert.match(r.page.markdown, new RegExp(`Outcome: name: ${secret}`));
+  if (env.daemon.kind !== 'real') return; // the call log and the validation are the real daemon's
+  const get = async (u) => (await fetch(env.daemon.httpUrl + u, { headers: { authorization: `Bearer ${env.daemon.token}` } })).text();
+  assert.ok(!(await get('/api/history?limit=500')).includes(secret), 'prompt_text in the page history');
+  const cmds = await get('/api/commands?limit=100');
+  assert.ok(!cmds.includes(secret), 'prompt_text in the call log');
+  const hd = JSON.parse(cmds).commands.find((c) => c.tool === 'browser_handle_dialog' && c.params.prompt_text);
+  assert.equal(hd?.params.prompt_text, `[${secret.length} characters, not kept]`);
+
+  // Malformed input is refused with a clear error.
+  r = await env.call('browser_handle_dialog', { accept: 'yes' });
+  assert.equal(r.http, 400, JSON.stringify(r));
+  r = await env.call('browser_handle_dialog', {});
+  assert.equal(r.http, 400, JSON.stringify(r));
+});
+
+test('beforeunload: leaving a page that asks "Leave site?" is reported and does not wedge the tab', async () => {
+  await open('/act-leave.html');
+  let r = await env.call('browser_open_url', { url: env.url('/page2.html'), timeout_ms: 15000 });
+  ok(r);
+  assert.match(r.page.markdown, /# Page two/);
+  assert.equal(r.result.dialog?.kind, 'beforeunload', JSON.stringify(r.result));
+  assert.equal(r.result.dialog?.accepted, true, 'the page is left by default');
+  // From a click on a link, too.
+  await open('/act-leave.html');
+  r = await env.call('browser_back', { timeout_ms: 15000 });
+  ok(r);
+  assert.equal(r.result.dialog?.kind, 'beforeunload', JSON.stringify(r.result));
+  assert.match(r.page.url, /act-leave\.html$|page2\.html$|act-dialogs\.html$/);
+});
+
+// The managed headless browser (`serve --headless`): Chromium run by the daemon, with no
+// Playwright attached (Playwright turns on focus emulation in the pages it drives). Its pages do
+// not have the system focus, so el.focus() alone fires no events.
+let managed = null;
+async function managedBrowser() {
+  if (managed) return managed;
+  buildExtension();
+  const daemon = await startDaemon({ kind: 'real', extraArgs: ['--headless', '--chromium', CHROMIUM, '--extension', path.join(ROOT, 'extension/dist')] });
+  try {
+    const b = await daemon.waitForBrowser(undefined, 30_000);
+    managed = { daemon, call: (tool, params = {}) => daemon.call(tool, { client_id: b.client_id, ...params }) };
+  } catch (e) { await daemon.close(); throw e; }
+  return managed;
+}
+after(async () => { await managed?.daemon.close(); });
+
+// Chromium started here without Playwright, with the extension build that has no debugger
+// permission (dist-headless: site access granted, nothing else): no trusted input, no focus
+// emulation, so focus events come from the page scripts' focus shim alone.
+let plain = null;
+async function plainBrowser() {
+  if (plain) return plain;
+  buildExtension();
+  const daemon = await startDaemon({ kind: 'real' });
+  const tmp = await mkdtemp(path.join(os.tmpdir(), 'bb-e2e-plain-'));
+  const ext = path.join(tmp, 'extension');
+  await cp(path.join(ROOT, 'extension', 'dist-headless'), ext, { recursive: true });
+  const clientId = 'e2e-plain-' + process.pid;
+  await writeFile(path.join(ext, 'pairing.json'), JSON.stringify({ wsUrl: daemon.wsUrl, token: daemon.token, clientId }));
+  const args = ['--headless=new', `--user-data-dir=${path.join(tmp, 'profile')}`, `--disable-extensions-except=${ext}`, `--load-extension=${ext}`,
+    '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-gpu', 'about:blank'];
+  if (process.getuid?.() === 0) args.push('--no-sandbox');
+  const proc = spawn(CHROMIUM, args, { stdio: 'ignore' });
+  plain = {
+    daemon, call: (tool, params = {}) => daemon.call(tool, { client_id: clientId, ...params }),
+    async close() { proc.kill('SIGKILL'); await daemon.close(); await rm(tmp, { recursive: true, force: true }).catch(() => {}); },
+  };
+  await daemon.waitForBrowser(clientId, 30_000);
+  return plain;
+}
+after(async () => { await plain?.close(); });
+
+async function focusScenario(m) {
+  let r = await m.call('browser_open_url', { url: env.url('/act-focus.html'), timeout_ms: 15000 });
+  ok(r);
+  r = await m.call('browser_click', { target: 'Date', timeout_ms: 10000 });
+  ok(r);
+  assert.match(r.page.markdown, /Choose a day/, 'the datepicker opened on focus');
+  assert.match(r.page.markdown, /1\. focus date\n+2\. focusin date/);
+  r = await m.call('browser_click', { target: '25', timeout_ms: 10000 });
+  ok(r);
+  assert.match(r.page.markdown, /value="2026-12-25"/);
+  r = await m.call('browser_type', { target: 'Name', text: 'Bob', timeout_ms: 10000 });
+  ok(r);
+  const log = r.page.markdown.slice(r.page.markdown.indexOf('Focus log'));
+  assert.match(log, /blur date[\s\S]*focusout date[\s\S]*focus name[\s\S]*focusin name/, log);
+  assert.ok(!/Choose a day/.test(r.page.markdown), 'the datepicker closed on blur');
+}
+
+test('focus: focus, focusin, blur and focusout reach a page without the system focus; a widget that opens on focus opens', { skip: !realDaemonAvailable() && 'the daemon is not built' }, async () => {
+  await focusScenario(await plainBrowser());
+});
+
+test('focus, in the managed headless browser (trusted input): the same', { skip: !realDaemonAvailable() && 'the daemon is not built' }, async () => {
+  await focusScenario(await managedBrowser());
+});
+
+test('readiness: open_url waits for the components a page loads late, and says how long', async () => {
+  const r = await open('/act-slow-module.html', { timeout_ms: 15000 });
+  assert.match(r.page.markdown, /Card rendered by its component/, r.page.markdown);
+  assert.ok(!r.page.markdown.includes('raw card text'), 'raw text of the undefined element shown');
+  const s = r.result.settle;
+  assert.ok(s && typeof s.waited_ms === 'number', JSON.stringify(r.result));
+  assert.equal(s.reason, 'quiet');
+});
+
+test('settling: an in-page click on a page with a 100 ms clock returns on its own effect, not the cap', async () => {
+  await open('/act-clock.html');
+  let r = await env.call('browser_click', { target: 'Add note', timeout_ms: 2000 });
+  ok(r);
+  assert.match(r.page.markdown, /Note 1 added/);
+  assert.equal(r.result.settle?.reason, 'quiet', JSON.stringify(r.result));
+  assert.ok(r.result.settle.waited_ms < 1000, JSON.stringify(r.result.settle));
+  r = await env.call('browser_click', { target: 'Add note', timeout_ms: 2000 });
+  ok(r);
+  assert.match(r.page.markdown, /Note 2 added/);
+  assert.equal(r.result.settle?.reason, 'quiet');
+  // An action whose effect waits for the server: settled after the answer.
+  r = await env.call('browser_click', { target: 'Ask the server', timeout_ms: 5000 });
+  ok(r);
+  assert.match(r.page.markdown, /The server answered/);
+  assert.equal(r.result.settle?.reason, 'quiet', JSON.stringify(r.result));
+  // A click that navigates is still followed to the new page.
+  await open('/act-dialogs.html');
+  r = await env.call('browser_click', { target: 'Go to the form', timeout_ms: 10000 });
+  ok(r);
+  assert.match(r.page.markdown, /# Unsaved form/);
+  assert.equal(resultData(r).tabId, r.page.tab_id);
+});
+
+test('trusted input: in the managed headless browser (debugger granted) clicks and typing are trusted events', { skip: !realDaemonAvailable() && 'the daemon is not built' }, async () => {
+  const m = await managedBrowser();
+  let r = await m.call('browser_open_url', { url: env.url('/act-trusted.html'), timeout_ms: 15000 });
+  ok(r);
+  r = await m.call('browser_click', { target: 'Buy now', timeout_ms: 10000 });
+  ok(r);
+  assert.match(r.page.markdown, /Clicks: a trusted click/);
+  r = await m.call('browser_type', { target: 'Search', text: 'lamp', submit: true, timeout_ms: 10000 });
+  ok(r);
+  assert.match(r.page.markdown, /value="lamp"/);
+  assert.match(r.page.markdown, /Typing: [1-9]\d* trusted input events, trusted Enter/);
+  // Dialogs still come back in the result, and the page goes on.
+  r = await m.call('browser_open_url', { url: env.url('/act-dialogs.html'), timeout_ms: 15000 });
+  ok(r);
+  r = await m.call('browser_click', { target: 'Confirm delete', timeout_ms: 10000 });
+  ok(r);
+  assert.equal(r.result.dialog?.kind, 'confirm');
+  assert.match(r.page.markdown, /Outcome: cancelled/);
+  // Leaving a page the user interacted with (a trusted click) that asks "Leave site?".
+  r = await m.call('browser_open_url', { url: env.url('/act-leave.html'), timeout_ms: 15000 });
+  ok(r);
+  ok(await m.call('browser_click', { target: 'Notes', timeout_ms: 10000 }));
+  r = await m.call('browser_open_url', { url: env.url('/page2.html'), timeout_ms: 15000 });
+  ok(r);
+  assert.match(r.page.markdown, /# Page two/);
+  assert.equal(r.result.dialog?.kind, 'beforeunload');
+});
+
+test('trusted input is off until the user allows it in the options page; until then clicks are the content script\'s', async () => {
+  const p = await env.browser.context.newPage();
+  try {
+    await p.goto(`chrome-extension://${EXTENSION_ID}/options.html`);
+    await p.locator('#trusted-state', { hasText: /Off/ }).waitFor({ timeout: 5000 });
+    assert.equal(await p.locator('#trusted-grant').isEnabled(), true);
+    assert.equal(await p.locator('#trusted-revoke').isEnabled(), false);
+    assert.match(await p.locator('section', { has: p.locator('#trusted-h') }).innerText(), /started debugging this browser/);
+  } finally { await p.close(); }
+  const sw = env.browser.serviceWorker;
+  assert.equal(await sw.evaluate(() => chrome.permissions.contains({ permissions: ['debugger'] })), false);
+  await open('/act-trusted.html');
+  const r = await env.call('browser_click', { target: 'Buy now', timeout_ms: 10000 });
+  ok(r);
+  assert.match(r.page.markdown, /Clicks: an untrusted click, ignored/);
+});
