@@ -122,7 +122,7 @@ test('wrong element: a description that matches only hidden elements is an error
   assert.match(md(after), /Last menu choice: none/);
 });
 
-test('focus: the jQuery UI datepicker opens when its field is clicked in the managed headless browser', { todo: 'issue 14: focus events do not reach the page headless (document.hasFocus() false), the calendar never opens' }, async () => {
+test('focus: the jQuery UI datepicker opens when its field is clicked in the managed headless browser', async () => {
   await open(srv.url('/shells/jqueryui.html'));
   const r = await env.call('browser_click', { target: 'Date' });
   ok(r);
@@ -177,7 +177,7 @@ test('web components: a closed sl-dialog\'s text is hidden until it opens', { to
 
 // ---------------------------------------------------------------- readiness
 
-test('readiness: with every library file 300 ms late, open_url returns the page once its modules are loaded', { todo: 'issue 14: open_url returns while module loads are still pending (load + 150 ms + 250 ms quiet)' }, async () => {
+test('readiness: with every library file 300 ms late, open_url returns the page once its modules are loaded', async () => {
   const slow = await startStaticServer({ roots: { '/npm/': NODE_MODULES + '/', '/shells/': SHELLS + '/' }, delayMs: 300, delayMatch: (p) => p.startsWith('/npm/') });
   try {
     const r = await env.call('browser_open_url', { url: slow.url('/shells/shoelace.html'), timeout_ms: 60_000 });
@@ -197,10 +197,11 @@ test('readiness: with every library file 300 ms late, open_url returns the page 
   }
 });
 
-test('readiness: a DOM that changes every 100 ms does not hold every call to the quiet cap', { todo: 'issue 14: every call waits for a quiet DOM up to the 3 s cap; with timeout_ms 2000 the call times out' }, async () => {
+test('readiness: a DOM that changes every 100 ms does not hold every call to the quiet cap', async () => {
   let r = await env.call('browser_open_url', { url: srv.url('/shells/clock.html'), timeout_ms: 2000 });
   ok(r, 'open_url with timeout_ms 2000');
-  assert.match(md(r), /Now: tick \d+/);
+  // The page may be returned before or after the clock's first tick: either is the page as it is.
+  assert.match(md(r), /Now: (tick \d+|0)/);
   r = await env.call('browser_click', { target: 'Press me', timeout_ms: 2000 });
   ok(r, 'click with timeout_ms 2000');
   assert.match(md(r), /Pressed: yes/);
@@ -280,7 +281,7 @@ test('Markdown: CKEditor 4 inline editors (the package\'s own sample) show their
 
 // ---------------------------------------------------------------- trusted input
 
-test('trusted input: clicks and keys reach a page that ignores isTrusted=false events (managed headless browser)', { todo: 'issue 14: synthetic events (isTrusted false); no trusted (CDP) mode yet' }, async () => {
+test('trusted input: clicks and keys reach a page that ignores isTrusted=false events (managed headless browser)', async () => {
   await open(srv.url('/shells/trusted.html'));
   let r = await env.call('browser_click', { target: 'Count me' });
   ok(r);
@@ -304,7 +305,7 @@ async function inNewTab(url, fn) {
   }
 }
 
-test('dialogs: an alert opened by a click is accepted and reported in the click\'s result', { todo: 'issue 14: the click never answers (504), the alert blocks the tab' }, async () => {
+test('dialogs: an alert opened by a click is accepted and reported in the click\'s result', async () => {
   await inNewTab(srv.url('/shells/dialogs.html'), async (tab) => {
     const r = await env.call('browser_click', { tab_id: tab, target: 'Show alert', timeout_ms: 8000 });
     ok(r);
@@ -315,7 +316,7 @@ test('dialogs: an alert opened by a click is accepted and reported in the click\
   });
 });
 
-test('dialogs: a confirm is dismissed by default and reported', { todo: 'issue 14: the click never answers (504), the confirm blocks the tab' }, async () => {
+test('dialogs: a confirm is dismissed by default and reported', async () => {
   await inNewTab(srv.url('/shells/dialogs.html'), async (tab) => {
     const r = await env.call('browser_click', { tab_id: tab, target: 'Ask confirm', timeout_ms: 8000 });
     ok(r);
@@ -324,7 +325,7 @@ test('dialogs: a confirm is dismissed by default and reported', { todo: 'issue 1
   });
 });
 
-test('dialogs: browser_handle_dialog sets how the next prompt is answered', { todo: 'issue 14: browser_handle_dialog does not exist (404)' }, async () => {
+test('dialogs: browser_handle_dialog sets how the next prompt is answered', async () => {
   await inNewTab(srv.url('/shells/dialogs.html'), async (tab) => {
     const h = await env.call('browser_handle_dialog', { tab_id: tab, accept: true, prompt_text: 'Ada', timeout_ms: 8000 });
     ok(h, 'browser_handle_dialog');
@@ -339,7 +340,7 @@ test('dialogs: browser_handle_dialog sets how the next prompt is answered', { to
   });
 });
 
-test('dialogs: after an alert the tab still answers', { todo: 'issue 14: the tab stays wedged behind the alert: get_page times out' }, async () => {
+test('dialogs: after an alert the tab still answers', async () => {
   await inNewTab(srv.url('/shells/dialogs.html'), async (tab) => {
     await env.call('browser_click', { tab_id: tab, target: 'Show alert', timeout_ms: 5000 });
     const r = await env.call('browser_get_page', { tab_id: tab, timeout_ms: 5000 });
