@@ -121,6 +121,11 @@
 #define BB_UNIX_PATH_MAX 108
 #define BB_UNIX_BACKLOG 128
 
+/* History retention (config retention_days, retention_pages; 0 means no limit). */
+#define BB_RETENTION_DAYS_DEFAULT 90
+#define BB_RETENTION_PAGES_DEFAULT 100000
+#define BB_RETENTION_MAX 1000000000L
+
 /* Config file. */
 #define BB_CONFIG_LINE_MAX 4096
 #define BB_CONFIG_MAX_ORIGINS 32

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "auth.h"
 #include "client.h"
 #include "config.h"
@@ -90,6 +92,9 @@ token_main(int argc, char **argv, int url)
 int
 main(int argc, char **argv)
 {
+	/* jansson allocates through the aborting allocator like the rest of us: out of memory is an abort,
+	 * never a NULL that json_pack or json_object_set_new would quietly turn into a missing member. */
+	json_set_alloc_funcs(xmalloc, free);
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? 2 : 0;

@@ -192,6 +192,14 @@ tools_list(size_t *n)
 	return catalog;
 }
 
+/* The parameters every tool takes (the CLI accepts them with every command). */
+const struct tool_param *
+tools_common(size_t *n)
+{
+	*n = N_COMMON;
+	return common;
+}
+
 /* Walk a tool's parameters: its own, then the common ones it does not redefine; NULL at the end. */
 const struct tool_param *
 tools_next_param(const struct tool *tool, size_t *i)

@@ -90,6 +90,7 @@ json_t *tools_validate(const struct tools *t, const struct tool *tool, json_t *p
 void tools_call(struct tools *t, const struct tool *tool, json_t *params, tools_answer_fn cb, void *arg);
 json_t *tools_error(const char *code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 const struct tool *tools_list(size_t *n);
+const struct tool_param *tools_common(size_t *n);
 const struct tool_param *tools_next_param(const struct tool *tool, size_t *i);
 const struct tool_param *tools_param(const struct tool *tool, const char *name);
 json_t *tools_check_param(const char *tool, const struct tool_param *p, json_t *v);
