@@ -377,29 +377,38 @@ tools_catalog(const struct tools *t)
 	return json_pack("{s:o}", "tools", a);
 }
 
+/* An error body from a format and its arguments. */
+static json_t *
+verror(const char *code, const char *fmt, va_list ap)
+{
+	char msg[1024];
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	return json_pack("{s:s, s:s, s:s}", "status", "error", "error", code, "message", msg);
+}
+
 /* An error body: {"status": "error", "error": code, "message": ...}. */
 json_t *
 tools_error(const char *code, const char *fmt, ...)
 {
-	char msg[1024];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	json_t *r = verror(code, fmt, ap);
 	va_end(ap);
-	return json_pack("{s:s, s:s, s:s}", "status", "error", "error", code, "message", msg);
+	return r;
 }
 
 /* A 400 body naming the field and what was expected. */
-static json_t *
+static json_t * __attribute__((format(printf, 4, 5)))
 bad_param(const char *tool, const char *field, const char *expected, const char *fmt, ...)
 {
-	char msg[1024];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	json_t *r = verror("invalid_params", fmt, ap);
 	va_end(ap);
-	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "status", "error", "error", "invalid_params", "tool", tool,
-	                 "field", field, "expected", expected, "message", msg);
+	json_object_set_new(r, "tool", json_string(tool));
+	json_object_set_new(r, "field", json_string(field));
+	json_object_set_new(r, "expected", json_string(expected));
+	return r;
 }
 
 /* The JSON type name of a value, for error messages. */
