@@ -30,20 +30,6 @@ client_is_command(const char *name)
 	return cli_find_command(name, &c);
 }
 
-/* List the client commands in the top-level help. */
-void
-client_usage_list(FILE *f)
-{
-	cli_usage_list(f);
-}
-
-/* `login-url`: see apiclient_login_url. */
-int
-client_login_url(const struct config *cfg, const char *token, int tcp, char **url, char **err)
-{
-	return apiclient_login_url(cfg, token, tcp, url, err);
-}
-
 /* A string member of a JSON object, or dflt when it is missing or not a string. */
 static const char *
 jstr(json_t *o, const char *key, const char *dflt)

@@ -8,8 +8,6 @@
 #ifndef BB_CLIENT_H
 #define BB_CLIENT_H
 
-#include <stdio.h>
-
 /* Exit codes, distinct so scripts can tell what went wrong. */
 #define CLIENT_EXIT_OK 0
 #define CLIENT_EXIT_TOOL_ERROR 1  /* the browser tried and failed */
@@ -20,8 +18,5 @@
 
 int client_is_command(const char *name);
 int client_main(int argc, char **argv);
-void client_usage_list(FILE *f);
-struct config;
-int client_login_url(const struct config *cfg, const char *token, int tcp, char **url, char **err);
 
 #endif

@@ -7,7 +7,9 @@
 
 #include <jansson.h>
 
+#include "apiclient.h"
 #include "auth.h"
+#include "cli.h"
 #include "client.h"
 #include "config.h"
 #include "serve.h"
@@ -25,7 +27,7 @@ usage(FILE *f)
 	        "  serve        run the daemon (see browser-bridge serve --help)\n"
 	        "  token        print the pairing token (creating it if needed)\n"
 	        "  login-url    print a one-time dashboard login link (asks the running daemon)\n");
-	client_usage_list(f);
+	cli_usage_list(f);
 	fprintf(f,
 	        "  version      print the version\n"
 	        "\n"
@@ -71,7 +73,7 @@ token_main(int argc, char **argv, int url)
 			http |= !strcmp(argv[i], "--http") || !strncmp(argv[i], "--http=", 7);
 			sock |= !strcmp(argv[i], "--api-socket") || !strncmp(argv[i], "--api-socket=", 13);
 		}
-		if (client_login_url(&cfg, tok, http && !sock, &link, &err) == 0) {
+		if (apiclient_login_url(&cfg, tok, http && !sock, &link, &err) == 0) {
 			printf("%s\n", link);
 		} else {
 			fprintf(stderr, "browser-bridge %s: %s\n", argv[0], err);

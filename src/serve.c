@@ -48,7 +48,9 @@ make_opts(struct opts *t)
 {
 	size_t n, i;
 	const struct config_key *k = config_keys(&n);
-	for (i = 0; i < n && i < 61; i++) {
+	if (n + 3 > sizeof t->o / sizeof t->o[0])
+		abort(); /* the table outgrew the option array: a programming error, caught by any test */
+	for (i = 0; i < n; i++) {
 		config_flag_name(&k[i], t->names[i], sizeof t->names[i]);
 		t->o[i] = (struct option){t->names[i], k[i].type == CFG_BOOL ? no_argument : required_argument, NULL,
 		                          OPT_KEY + (int)i};

@@ -58,6 +58,7 @@ static const struct tool catalog[] = {
 	 .done = "Opened {url}", .attempt = "open {url}", .page_default = 1,
 	 .params = {{.name = "url", .type = TP_STRING, .flags = TP_REQUIRED | TP_POSITIONAL, TP_MIN(1),
 	             TP_MAX(BB_URL_MAX), .meta = "URL", .normalize = normalize_url_param,
+	             .expects = "an http or https URL, or host[:port][/path]",
 	             .description = "URL to open: http or https (file only where the daemon allows it), or what an "
 	                            "address bar takes, such as example.org/path or localhost:8080 (https is assumed, "
 	                            "http for localhost and loopback addresses)."},
@@ -751,7 +752,7 @@ tools_validate(const struct tools *t, const struct tool *tool, json_t *params)
 			const char *why = p->normalize(t, json_string_value(val), &norm);
 			free(norm);
 			if (why != NULL)
-				return bad_param(tool->name, p->name, "an http or https URL, or host[:port][/path]", "%s: %s",
+				return bad_param(tool->name, p->name, p->expects ? p->expects : param_type(p->type), "%s: %s",
 				                 p->name, why);
 		}
 	}

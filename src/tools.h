@@ -55,6 +55,7 @@ struct tool_param {
 	const char *meta;              /* CLI: operand name (TP_POSITIONAL) or flag value name; default S/N */
 	const char *flag;              /* CLI: flag name when not the property name with '-' for '_' */
 	tool_normalize_fn normalize;   /* string parameters: checked and rewritten before the call */
+	const char *expects;           /* what normalize accepts, for the 400's "expected" */
 };
 
 /* How the CLI presents a tool's answer. */

@@ -31,11 +31,24 @@ test('GET /api/tools, MCP tools/list and `tools --json` equal the catalog as it 
 });
 
 test("the extension's capability list is the catalog's commands", () => {
-  // The list the extension announces in its hello and dispatches on (extension/src/background).
-  const src = fs.readFileSync(path.join(SRC, 'extension/src/background/commands.js'), 'utf8');
-  const m = src.match(/export const CAPABILITIES = \[([^\]]*)\]/);
-  assert.ok(m, 'extension/src/background/commands.js no longer exports CAPABILITIES = [...]');
-  const caps = [...m[1].matchAll(/'([a-z_]+)'/g)].map((x) => x[1]).sort();
+  // The list the extension announces in its hello and dispatches on (extension/src/background):
+  // CAPABILITIES = ['open_url', ...], or CAPABILITIES = Object.keys(TABLE) over a handler table
+  // TABLE = { open_url: ..., click(...) {...}, ... } whose top-level keys are the commands.
+  const dir = path.join(SRC, 'extension/src/background');
+  const sources = fs.readdirSync(dir).filter((f) => f.endsWith('.js')).map((f) => fs.readFileSync(path.join(dir, f), 'utf8'));
+  let caps = null;
+  for (const src of sources) {
+    const lit = src.match(/export const CAPABILITIES = \[([^\]]*)\]/);
+    if (lit) { caps = [...lit[1].matchAll(/'([a-z_]+)'/g)].map((x) => x[1]); break; }
+    const keys = src.match(/export const CAPABILITIES = Object\.keys\((\w+)\)/);
+    if (!keys) continue;
+    const table = sources.map((s) => s.match(new RegExp(`(?:const|let) ${keys[1]} = \\{\\n([\\s\\S]*?)\\n\\};`))).find(Boolean);
+    assert.ok(table, `cannot find the handler table ${keys[1]}`);
+    caps = [...table[1].matchAll(/^ {2}(?:async )?'?([a-z_]+)'?\s*[:(]/gm)].map((x) => x[1]);
+    break;
+  }
+  assert.ok(caps, 'extension/src/background exports no CAPABILITIES');
+  caps.sort();
   const commands = fixture.tools.map((t) => t.command).sort();
   assert.deepStrictEqual(caps, commands,
     `the extension lacks [${commands.filter((c) => !caps.includes(c))}] and has extra [${caps.filter((c) => !commands.includes(c))}]`);
