@@ -281,7 +281,7 @@ apiclient_login_url(const struct config *cfg, const char *token, int tcp, char *
 {
 	struct apiclient c = {.cfg = *cfg, .token = (char *)token, .sock = tcp ? NULL : usable_socket(cfg)};
 	struct apireply r = {0};
-	if (apiclient_call(&c, "POST", "/api/login-code", "application/json", NULL, "{}", 10000, &r, err) != 0)
+	if (apiclient_call(&c, "POST", "/api/login-code", "application/json", NULL, "{}", BB_CLIENT_QUICK_TIMEOUT_MS, &r, err) != 0)
 		return -1;
 	json_t *ans = json_loadb(r.body ? r.body : "", r.len, 0, NULL);
 	const char *path = json_string_value(json_object_get(ans, "path"));

@@ -178,7 +178,7 @@ static int
 valid_origin(const char *v)
 {
 	const char *p = strstr(v, "://");
-	if (p == NULL || p == v || strlen(v) > 200)
+	if (p == NULL || p == v || strlen(v) > BB_CONFIG_ORIGIN_MAX)
 		return 0;
 	for (const char *s = p + 3; *s; s++)
 		if (*s == '/' || *s == ' ' || (unsigned char)*s < 0x21)
@@ -213,7 +213,7 @@ set_origin(struct config *c, const char *v, char **err)
 static int
 set_allow_host(struct config *c, const char *v, char **err)
 {
-	if (strlen(v) == 0 || strlen(v) > 200 || strpbrk(v, " /\t") != NULL) {
+	if (strlen(v) == 0 || strlen(v) > BB_CONFIG_ORIGIN_MAX || strpbrk(v, " /\t") != NULL) {
 		*err = xasprintf("allow_host: expected HOST:PORT as a browser sends it, got \"%s\"", v);
 		return -1;
 	}
@@ -247,8 +247,8 @@ set_fastcgi(struct config *c, const char *v, char **err)
 			*err = xasprintf("fastcgi: expected unix:/path or a loopback ADDR:PORT, got \"%s\"", v);
 			return -1;
 		}
-	} else if (strlen(v) < 7 || strlen(v) > 100) {
-		*err = xasprintf("fastcgi: the socket path must be 1 to 95 characters, got \"%s\"", v);
+	} else if (strlen(v) <= strlen("unix:/") || strlen(v) > strlen("unix:") + BB_FCGI_UNIX_PATH_MAX) {
+		*err = xasprintf("fastcgi: the socket path must be 1 to %d characters, got \"%s\"", BB_FCGI_UNIX_PATH_MAX, v);
 		return -1;
 	}
 	set_str(&c->fastcgi, v);
@@ -400,7 +400,7 @@ config_load_file(struct config *c, const char *path, int must_exist, char **err)
 }
 
 /* The config file read when --config is not given. */
-char *
+static char *
 config_default_file(void)
 {
 	return util_default_path("XDG_CONFIG_HOME", ".config", "browser-bridge.conf");

@@ -78,7 +78,6 @@ int config_set(struct config *c, const char *key, const char *value, char **err)
 int config_load_file(struct config *c, const char *path, int must_exist, char **err);
 int config_finish(struct config *c, char **err);
 void config_free(struct config *c);
-char *config_default_file(void);
 /* Any thread: may a request with this Host header reach us (against DNS rebinding)? */
 int config_host_allowed(const struct config *c, const char *host);
 

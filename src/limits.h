@@ -129,6 +129,11 @@
 /* Config file. */
 #define BB_CONFIG_LINE_MAX 4096
 #define BB_CONFIG_MAX_ORIGINS 32
+/* Longest allow_origin or allow_host value, and longest socket path after fastcgi's "unix:". */
+#define BB_CONFIG_ORIGIN_MAX 200
+#define BB_FCGI_UNIX_PATH_MAX 95
+/* How long the CLI waits for answers that are not tool calls (a login code). */
+#define BB_CLIENT_QUICK_TIMEOUT_MS 10000
 
 /* Dashboard sessions and live-event subscribers. */
 #define BB_SESSIONS_MAX 64
