@@ -1,14 +1,12 @@
 /*
- * client.h -- the command-line client: `browser-bridge open URL`, `click`, `type`, `page`, ...
- * It talks to a running daemon's HTTP API over the daemon's Unix socket (api_socket) when that exists,
- * checking that its server runs as the same user and sending no token; else over TCP to the loopback
- * address with the token file's bearer token.
+ * client.h -- the command-line client's commands: `browser-bridge open URL`, `click`, `type`, `page`,
+ * `history`, `status`, ... run here: the command line is parsed from the tool catalog (cli.c), the
+ * daemon reached through its HTTP API (apiclient.c: the Unix socket, else TCP with the token), the
+ * answer printed (cliout.c); `mcp` relays stdio (mcprelay.c).
  * Main thread only (a short-lived process).
  */
 #ifndef BB_CLIENT_H
 #define BB_CLIENT_H
-
-#include <stdio.h>
 
 /* Exit codes, distinct so scripts can tell what went wrong. */
 #define CLIENT_EXIT_OK 0
@@ -20,8 +18,5 @@
 
 int client_is_command(const char *name);
 int client_main(int argc, char **argv);
-void client_usage_list(FILE *f);
-struct config;
-int client_login_url(const struct config *cfg, const char *token, int tcp, char **url, char **err);
 
 #endif

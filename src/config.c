@@ -2,10 +2,12 @@
 #include "autoconfig.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "limits.h"
 #include "util.h"
@@ -16,21 +18,103 @@
 #define PKGDATADIR "/usr/local/share/browser-bridge"
 #endif
 
+#ifndef SYSCONFDIR
+#define SYSCONFDIR "/usr/local/etc"
+#endif
+
+static int set_http(struct config *c, const char *v, char **err);
+static int set_ws(struct config *c, const char *v, char **err);
+static int set_origin(struct config *c, const char *v, char **err);
+static int set_allow_host(struct config *c, const char *v, char **err);
+static int set_log_level(struct config *c, const char *v, char **err);
+static int set_fastcgi(struct config *c, const char *v, char **err);
+static int set_api_socket(struct config *c, const char *v, char **err);
+
+#define AT(field) .offset = offsetof(struct config, field)
+
+/*
+ * Every setting, once: the config file's key, serve's flag, the value's type and bounds, the
+ * default and the help. The file parser, getopt_long, `serve --help` and the CLI's loader are
+ * driven by this table (a test checks that etc/browser-bridge.conf and the man page list each).
+ */
+static const struct config_key keys[] = {
+	{.key = "http", .type = CFG_CUSTOM, .set = set_http, .meta = "ADDR:PORT", .def = "127.0.0.1:8765",
+	 .help = "HTTP API and dashboard; loopback only"},
+	{.key = "ws", .type = CFG_CUSTOM, .set = set_ws, .meta = "ADDR:PORT", .def = "127.0.0.1:8766",
+	 .help = "WebSocket for the extension; loopback only"},
+	{.key = "db", .type = CFG_PATH, AT(db_path), .meta = "PATH",
+	 .def_help = "$XDG_DATA_HOME/browser-bridge/history.db", .help = "history database"},
+	{.key = "token_file", .type = CFG_PATH, AT(token_file), .meta = "PATH",
+	 .def_help = "$XDG_CONFIG_HOME/browser-bridge/token; made on first start", .help = "pairing token"},
+	{.key = "allow_origin", .type = CFG_CUSTOM, .set = set_origin, .meta = "ORIGIN", .def_help = BB_EXTENSION_ORIGIN,
+	 .help = "WebSocket Origin to accept, repeatable; giving any replaces the default"},
+	{.key = "allow_host", .type = CFG_CUSTOM, .set = set_allow_host, .meta = "HOST[:PORT]",
+	 .help = "Host header to accept besides loopback names; repeatable"},
+	{.key = "log_level", .type = CFG_CUSTOM, .set = set_log_level, .meta = "LEVEL", .def = "info",
+	 .help = "error, warn, info or debug"},
+	{.key = "max_message_bytes", .type = CFG_SIZE, AT(max_message_bytes), .meta = "N",
+	 .min = BB_WS_MAX_MESSAGE_MIN, .max = BB_WS_MAX_MESSAGE_MAX, .num = BB_WS_MAX_MESSAGE_DEFAULT,
+	 .help = "largest WebSocket message, in bytes"},
+	{.key = "max_body_bytes", .type = CFG_SIZE, AT(max_body_bytes), .meta = "N", .min = BB_HTTP_MAX_BODY_MIN,
+	 .max = BB_HTTP_MAX_BODY_MAX, .num = BB_HTTP_MAX_BODY_DEFAULT, .help = "largest HTTP request body, in bytes"},
+	{.key = "retention_days", .type = CFG_LONG, AT(retention_days), .meta = "N", .min = 0,
+	 .max = BB_RETENTION_MAX, .num = BB_RETENTION_DAYS_DEFAULT, .help = "drop history older than N days; 0 keeps all"},
+	{.key = "retention_pages", .type = CFG_LONG, AT(retention_pages), .meta = "N", .min = 0,
+	 .max = BB_RETENTION_MAX, .num = BB_RETENTION_PAGES_DEFAULT, .help = "keep at most N pages; 0: no limit"},
+	{.key = "sync", .type = CFG_ENUM, AT(sync_full), .values = (const char *const[]){"normal", "full", NULL},
+	 .meta = "normal|full", .def = "normal", .help = "full: survive power loss too, not only crashes"},
+	{.key = "allow_file_urls", .type = CFG_BOOL, AT(allow_file_urls), .def = "no",
+	 .help = "let browser_open_url open file:/// URLs (a page could then make the agent read local files)"},
+	{.key = "headless", .type = CFG_BOOL, AT(headless), .def = "no",
+	 .help = "also run and supervise a headless Chromium with the extension"},
+	{.key = "chromium", .type = CFG_PATH, AT(chromium), .meta = "PATH", .def = "/usr/bin/chromium",
+	 .help = "the Chromium binary for --headless"},
+	{.key = "www", .type = CFG_PATH, AT(www_dir), .meta = "DIR", .def_help = PKGDATADIR "/www",
+	 .help = "dashboard files"},
+	{.key = "extension", .type = CFG_PATH, AT(extension_dir), .meta = "DIR", .def_help = PKGDATADIR "/extension",
+	 .help = "built extension, for --headless"},
+	{.key = "fastcgi", .type = CFG_CUSTOM, .set = set_fastcgi, .meta = "unix:PATH|ADDR:PORT",
+	 .help = "also serve the API as a FastCGI responder"},
+	{.key = "api_socket", .type = CFG_CUSTOM, .set = set_api_socket, .meta = "PATH|off",
+	 .def_help = "$XDG_RUNTIME_DIR/browser-bridge/api.sock, else next to the token file",
+	 .help = "the API for this user's CLI and MCP relay, no token needed"},
+};
+
+#define N_KEYS (sizeof keys / sizeof keys[0])
+
+/* The table, for getopt_long, help texts and tests. */
+const struct config_key *
+config_keys(size_t *n)
+{
+	*n = N_KEYS;
+	return keys;
+}
+
+/* A key's flag: the key with '-' for '_' (http -> --http, token_file -> --token-file). */
+void
+config_flag_name(const struct config_key *k, char *out, size_t outsz)
+{
+	snprintf(out, outsz, "%s", k->key);
+	for (char *p = out; *p; p++)
+		if (*p == '_')
+			*p = '-';
+}
+
 /* Fill in the documented defaults (paths that depend on the environment come in config_finish). */
 void
 config_init(struct config *c)
 {
 	memset(c, 0, sizeof *c);
-	snprintf(c->http_host, sizeof c->http_host, "127.0.0.1");
-	c->http_port = 8765;
-	snprintf(c->ws_host, sizeof c->ws_host, "127.0.0.1");
-	c->ws_port = 8766;
-	c->log_level = LOG_INFO;
-	c->max_message_bytes = BB_WS_MAX_MESSAGE_DEFAULT;
-	c->max_body_bytes = BB_HTTP_MAX_BODY_DEFAULT;
-	c->retention_days = 90;
-	c->retention_pages = 100000;
-	c->chromium = xstrdup("/usr/bin/chromium");
+	for (size_t i = 0; i < N_KEYS; i++) {
+		const struct config_key *k = &keys[i];
+		char *err = NULL;
+		if (k->type == CFG_SIZE)
+			*(size_t *)((char *)c + k->offset) = (size_t)k->num;
+		else if (k->type == CFG_LONG)
+			*(long *)((char *)c + k->offset) = k->num;
+		else if (k->def != NULL && config_set(c, k->key, k->def, &err) != 0)
+			abort(); /* a built-in default that its own key refuses: a programming error */
+	}
 }
 
 /* Replace a heap string setting. */
@@ -75,17 +159,18 @@ set_listen(const char *key, const char *v, char *host, size_t hostsz, int *port,
 	return 0;
 }
 
-/* Parse a byte size in [min, max]. */
+/* http = ADDR:PORT. */
 static int
-set_size(const char *key, const char *v, size_t min, size_t max, size_t *out, char **err)
+set_http(struct config *c, const char *v, char **err)
 {
-	long n;
-	if (util_parse_long(v, (long)min, (long)max, &n) != 0) {
-		*err = xasprintf("%s: expected a number of bytes from %zu to %zu, got \"%s\"", key, min, max, v);
-		return -1;
-	}
-	*out = (size_t)n;
-	return 0;
+	return set_listen("http", v, c->http_host, sizeof c->http_host, &c->http_port, err);
+}
+
+/* ws = ADDR:PORT. */
+static int
+set_ws(struct config *c, const char *v, char **err)
+{
+	return set_listen("ws", v, c->ws_host, sizeof c->ws_host, &c->ws_port, err);
 }
 
 /* A WebSocket origin we accept must be a full scheme://host with no path, so matching stays exact. */
@@ -93,7 +178,7 @@ static int
 valid_origin(const char *v)
 {
 	const char *p = strstr(v, "://");
-	if (p == NULL || p == v || strlen(v) > 200)
+	if (p == NULL || p == v || strlen(v) > BB_CONFIG_ORIGIN_MAX)
 		return 0;
 	for (const char *s = p + 3; *s; s++)
 		if (*s == '/' || *s == ' ' || (unsigned char)*s < 0x21)
@@ -101,145 +186,161 @@ valid_origin(const char *v)
 	return p[3] != '\0';
 }
 
-/* Apply one key = value setting; the error names the key and what was expected. */
-int
-config_set(struct config *c, const char *key, const char *v, char **err)
+/* allow_origin: repeatable; the first one given replaces the default. */
+static int
+set_origin(struct config *c, const char *v, char **err)
 {
-	long n;
-	int b;
-	if (!strcmp(key, "http"))
-		return set_listen(key, v, c->http_host, sizeof c->http_host, &c->http_port, err);
-	if (!strcmp(key, "ws"))
-		return set_listen(key, v, c->ws_host, sizeof c->ws_host, &c->ws_port, err);
-	if (!strcmp(key, "db")) {
-		set_str(&c->db_path, v);
-		return 0;
+	if (!valid_origin(v)) {
+		*err = xasprintf("allow_origin: expected an exact origin like "
+		                 "chrome-extension://<id> (scheme://host, no path), got \"%s\"", v);
+		return -1;
 	}
-	if (!strcmp(key, "token_file")) {
-		set_str(&c->token_file, v);
-		return 0;
+	if (!c->origins_set) {
+		for (int i = 0; i < c->n_origins; i++)
+			free(c->origins[i]);
+		c->n_origins = 0;
+		c->origins_set = 1;
 	}
-	if (!strcmp(key, "allow_origin")) {
-		if (!valid_origin(v)) {
-			*err = xasprintf("allow_origin: expected an exact origin like "
-			                 "chrome-extension://<id> (scheme://host, no path), got \"%s\"", v);
+	if (c->n_origins >= BB_CONFIG_MAX_ORIGINS) {
+		*err = xasprintf("allow_origin: at most %d origins", BB_CONFIG_MAX_ORIGINS);
+		return -1;
+	}
+	c->origins[c->n_origins++] = xstrdup(v);
+	return 0;
+}
+
+/* allow_host: repeatable. */
+static int
+set_allow_host(struct config *c, const char *v, char **err)
+{
+	if (strlen(v) == 0 || strlen(v) > BB_CONFIG_ORIGIN_MAX || strpbrk(v, " /\t") != NULL) {
+		*err = xasprintf("allow_host: expected HOST:PORT as a browser sends it, got \"%s\"", v);
+		return -1;
+	}
+	if (c->n_allow_hosts >= BB_CONFIG_MAX_ORIGINS) {
+		*err = xasprintf("allow_host: at most %d hosts", BB_CONFIG_MAX_ORIGINS);
+		return -1;
+	}
+	c->allow_hosts[c->n_allow_hosts++] = xstrdup(v);
+	return 0;
+}
+
+/* log_level = error|warn|info|debug. */
+static int
+set_log_level(struct config *c, const char *v, char **err)
+{
+	if (log_parse_level(v, &c->log_level) != 0) {
+		*err = xasprintf("log_level: expected error, warn, info or debug, got \"%s\"", v);
+		return -1;
+	}
+	return 0;
+}
+
+/* fastcgi = unix:/path or a loopback ADDR:PORT. */
+static int
+set_fastcgi(struct config *c, const char *v, char **err)
+{
+	if (strncmp(v, "unix:", 5) != 0) {
+		char h[64];
+		int p;
+		if (util_parse_hostport(v, h, sizeof h, &p) != 0 || !util_is_loopback(h)) {
+			*err = xasprintf("fastcgi: expected unix:/path or a loopback ADDR:PORT, got \"%s\"", v);
 			return -1;
 		}
-		if (!c->origins_set) {
-			for (int i = 0; i < c->n_origins; i++)
-				free(c->origins[i]);
-			c->n_origins = 0;
-			c->origins_set = 1;
-		}
-		if (c->n_origins >= BB_CONFIG_MAX_ORIGINS) {
-			*err = xasprintf("allow_origin: at most %d origins", BB_CONFIG_MAX_ORIGINS);
-			return -1;
-		}
-		c->origins[c->n_origins++] = xstrdup(v);
-		return 0;
+	} else if (strlen(v) <= strlen("unix:/") || strlen(v) > strlen("unix:") + BB_FCGI_UNIX_PATH_MAX) {
+		*err = xasprintf("fastcgi: the socket path must be 1 to %d characters, got \"%s\"", BB_FCGI_UNIX_PATH_MAX, v);
+		return -1;
 	}
-	if (!strcmp(key, "allow_host")) {
-		if (strlen(v) == 0 || strlen(v) > 200 || strpbrk(v, " /\t") != NULL) {
-			*err = xasprintf("allow_host: expected HOST:PORT as a browser sends it, got \"%s\"", v);
-			return -1;
-		}
-		if (c->n_allow_hosts >= BB_CONFIG_MAX_ORIGINS) {
-			*err = xasprintf("allow_host: at most %d hosts", BB_CONFIG_MAX_ORIGINS);
-			return -1;
-		}
-		c->allow_hosts[c->n_allow_hosts++] = xstrdup(v);
-		return 0;
-	}
-	if (!strcmp(key, "log_level")) {
-		if (log_parse_level(v, &c->log_level) != 0) {
-			*err = xasprintf("log_level: expected error, warn, info or debug, got \"%s\"", v);
-			return -1;
-		}
-		return 0;
-	}
-	if (!strcmp(key, "max_message_bytes"))
-		return set_size(key, v, BB_WS_MAX_MESSAGE_MIN, BB_WS_MAX_MESSAGE_MAX, &c->max_message_bytes, err);
-	if (!strcmp(key, "max_body_bytes"))
-		return set_size(key, v, BB_HTTP_MAX_BODY_MIN, BB_HTTP_MAX_BODY_MAX, &c->max_body_bytes, err);
-	if (!strcmp(key, "retention_days") || !strcmp(key, "retention_pages")) {
-		if (util_parse_long(v, 0, 1000000000L, &n) != 0) {
-			*err = xasprintf("%s: expected a whole number >= 0 (0 = no limit), got \"%s\"", key, v);
-			return -1;
-		}
-		if (key[10] == 'd')
-			c->retention_days = n;
-		else
-			c->retention_pages = n;
-		return 0;
-	}
-	if (!strcmp(key, "sync")) {
-		if (strcmp(v, "normal") && strcmp(v, "full")) {
-			*err = xasprintf("sync: expected normal or full, got \"%s\"", v);
-			return -1;
-		}
-		c->sync_full = v[0] == 'f';
-		return 0;
-	}
-	if (!strcmp(key, "headless")) {
-		if (parse_bool(v, &b) != 0) {
-			*err = xasprintf("headless: expected yes or no, got \"%s\"", v);
-			return -1;
-		}
-		c->headless = b;
-		return 0;
-	}
-	if (!strcmp(key, "allow_file_urls")) {
-		if (parse_bool(v, &b) != 0) {
-			*err = xasprintf("allow_file_urls: expected yes or no, got \"%s\"", v);
-			return -1;
-		}
-		c->allow_file_urls = b;
-		return 0;
-	}
-	if (!strcmp(key, "chromium")) {
-		set_str(&c->chromium, v);
-		return 0;
-	}
-	if (!strcmp(key, "www")) {
-		set_str(&c->www_dir, v);
-		return 0;
-	}
-	if (!strcmp(key, "extension")) {
-		set_str(&c->extension_dir, v);
-		return 0;
-	}
-	if (!strcmp(key, "fastcgi")) {
-		if (strncmp(v, "unix:", 5) != 0) {
-			char h[64];
-			int p;
-			if (util_parse_hostport(v, h, sizeof h, &p) != 0 || !util_is_loopback(h)) {
-				*err = xasprintf("fastcgi: expected unix:/path or a loopback ADDR:PORT, got \"%s\"", v);
-				return -1;
-			}
-		} else if (strlen(v) < 7 || strlen(v) > 100) {
-			*err = xasprintf("fastcgi: the socket path must be 1 to 95 characters, got \"%s\"", v);
-			return -1;
-		}
-		set_str(&c->fastcgi, v);
-		return 0;
-	}
-	if (!strcmp(key, "api_socket")) {
-		if (!strcmp(v, "off")) {
-			free(c->api_socket);
-			c->api_socket = NULL;
-			c->api_socket_set = 1;
-			return 0;
-		}
-		if (v[0] != '/' || strlen(v) >= BB_UNIX_PATH_MAX) {
-			*err = xasprintf("api_socket: expected an absolute path of at most %d bytes, or off, got \"%s\"",
-			                 BB_UNIX_PATH_MAX - 1, v);
-			return -1;
-		}
-		set_str(&c->api_socket, v);
+	set_str(&c->fastcgi, v);
+	return 0;
+}
+
+/* api_socket = an absolute path, or off. */
+static int
+set_api_socket(struct config *c, const char *v, char **err)
+{
+	if (!strcmp(v, "off")) {
+		free(c->api_socket);
+		c->api_socket = NULL;
 		c->api_socket_set = 1;
 		return 0;
 	}
-	*err = xasprintf("unknown setting \"%s\" (see etc/browser-bridge.conf for the list)", key);
+	if (v[0] != '/' || strlen(v) >= BB_UNIX_PATH_MAX) {
+		*err = xasprintf("api_socket: expected an absolute path of at most %d bytes, or off, got \"%s\"",
+		                 BB_UNIX_PATH_MAX - 1, v);
+		return -1;
+	}
+	set_str(&c->api_socket, v);
+	c->api_socket_set = 1;
+	return 0;
+}
+
+/* Look a key up in the table. */
+const struct config_key *
+config_find_key(const char *key)
+{
+	for (size_t i = 0; i < N_KEYS; i++)
+		if (strcmp(keys[i].key, key) == 0)
+			return &keys[i];
+	return NULL;
+}
+
+/* Apply one key = value setting by its type in the table; the error names the key and what was expected. */
+int
+config_set(struct config *c, const char *key, const char *v, char **err)
+{
+	const struct config_key *k = config_find_key(key);
+	if (k == NULL) {
+		*err = xasprintf("unknown setting \"%s\" (see etc/browser-bridge.conf for the list)", key);
+		return -1;
+	}
+	void *slot = (char *)c + k->offset;
+	long n;
+	int b;
+	switch (k->type) {
+	case CFG_CUSTOM: return k->set(c, v, err);
+	case CFG_PATH:
+		if (v[0] == '\0') {
+			*err = xasprintf("%s: expected a path, got nothing", key);
+			return -1;
+		}
+		set_str(slot, v);
+		return 0;
+	case CFG_SIZE:
+		if (util_parse_long(v, k->min, k->max, &n) != 0) {
+			*err = xasprintf("%s: expected a number of bytes from %ld to %ld, got \"%s\"", key, k->min, k->max, v);
+			return -1;
+		}
+		*(size_t *)slot = (size_t)n;
+		return 0;
+	case CFG_LONG:
+		if (util_parse_long(v, k->min, k->max, &n) != 0) {
+			*err = xasprintf("%s: expected a whole number from %ld to %ld%s, got \"%s\"", key, k->min, k->max,
+			                 k->min == 0 ? " (0 = no limit)" : "", v);
+			return -1;
+		}
+		*(long *)slot = n;
+		return 0;
+	case CFG_BOOL:
+		if (parse_bool(v, &b) != 0) {
+			*err = xasprintf("%s: expected yes or no, got \"%s\"", key, v);
+			return -1;
+		}
+		*(int *)slot = b;
+		return 0;
+	case CFG_ENUM:
+		for (int i = 0; k->values[i]; i++)
+			if (strcmp(k->values[i], v) == 0) {
+				*(int *)slot = i;
+				return 0;
+			}
+		struct buf list = {0};
+		for (int i = 0; k->values[i]; i++)
+			buf_printf(&list, "%s%s", i == 0 ? "" : k->values[i + 1] ? ", " : " or ", k->values[i]);
+		*err = xasprintf("%s: expected %s, got \"%s\"", key, list.data, v);
+		buf_free(&list);
+		return -1;
+	}
 	return -1;
 }
 
@@ -299,10 +400,25 @@ config_load_file(struct config *c, const char *path, int must_exist, char **err)
 }
 
 /* The config file read when --config is not given. */
-char *
+static char *
 config_default_file(void)
 {
 	return util_default_path("XDG_CONFIG_HOME", ".config", "browser-bridge.conf");
+}
+
+/* Defaults, then the settings file: `file` (which must exist), else the user's file, else the
+ * installed sample (all comments unless an admin edited it). Flags and config_finish come after. */
+int
+config_load(struct config *c, const char *file, char **err)
+{
+	config_init(c);
+	if (file != NULL)
+		return config_load_file(c, file, 1, err);
+	char *dflt = config_default_file();
+	int rc = access(dflt, F_OK) == 0 ? config_load_file(c, dflt, 0, err)
+	                                 : config_load_file(c, SYSCONFDIR "/browser-bridge/browser-bridge.conf", 0, err);
+	free(dflt);
+	return rc;
 }
 
 /* Fill environment-dependent defaults after the file and flags have had their say. */

@@ -1,5 +1,7 @@
 /*
- * config.h -- the daemon's settings: defaults, then the config file, then command-line flags.
+ * config.h -- the daemon's settings: defaults, then the config file, then command-line flags, all
+ * driven by one table of keys (config_keys: key, type, bounds, default, help) from which the file
+ * parser, serve's getopt_long options and `serve --help` are made.
  *
  * Main thread only, before the other threads start; afterwards the struct is read-only and may be
  * read from any thread.
@@ -44,12 +46,38 @@ struct config {
 	int api_socket_set; /* given by the user (a failure to serve it is then fatal), not the default */
 };
 
+/* How a key's value is parsed and where it goes. */
+enum config_type {
+	CFG_CUSTOM, /* its own setter (addresses, origins, ...) */
+	CFG_PATH,   /* a heap string at offset */
+	CFG_SIZE,   /* a size_t at offset, from min to max */
+	CFG_LONG,   /* a long at offset, from min to max */
+	CFG_BOOL,   /* an int at offset: yes/no (the flag takes no value and means yes) */
+	CFG_ENUM,   /* an int at offset: the index of the value in values[] */
+};
+
+struct config_key {
+	const char *key;  /* in the file: max_message_bytes; the flag is the same with '-': --max-message-bytes */
+	enum config_type type;
+	size_t offset;    /* the field of struct config (not CFG_CUSTOM) */
+	int (*set)(struct config *c, const char *v, char **err); /* CFG_CUSTOM */
+	const char *const *values;                              /* CFG_ENUM, NULL-terminated */
+	long min, max, num;  /* CFG_SIZE, CFG_LONG: bounds and default */
+	const char *def;     /* other types: the default, applied by config_init; NULL: none */
+	const char *def_help; /* the default as help says it, when it is computed (paths) */
+	const char *meta;    /* the value's name in help: N, PATH, ADDR:PORT (NULL for CFG_BOOL) */
+	const char *help;
+};
+
+const struct config_key *config_keys(size_t *n);
+const struct config_key *config_find_key(const char *key);
+void config_flag_name(const struct config_key *k, char *out, size_t outsz);
+int config_load(struct config *c, const char *file, char **err);
 void config_init(struct config *c);
 int config_set(struct config *c, const char *key, const char *value, char **err);
 int config_load_file(struct config *c, const char *path, int must_exist, char **err);
 int config_finish(struct config *c, char **err);
 void config_free(struct config *c);
-char *config_default_file(void);
 /* Any thread: may a request with this Host header reach us (against DNS rebinding)? */
 int config_host_allowed(const struct config *c, const char *host);
 

@@ -7,6 +7,10 @@
 #ifndef BB_LIMITS_H
 #define BB_LIMITS_H
 
+/* A limit as a string literal, for messages built at compile time: "at most " BB_STR(BB_URL_MAX). */
+#define BB_STR_(x) #x
+#define BB_STR(x) BB_STR_(x)
+
 /* WebSocket: largest reassembled message (config max_message_bytes), default and bounds. */
 #define BB_WS_MAX_MESSAGE_DEFAULT (16u * 1024 * 1024)
 #define BB_WS_MAX_MESSAGE_MIN (64u * 1024)
@@ -68,6 +72,14 @@
 #define BB_CALL_TIMEOUT_MIN_MS 100
 #define BB_CALL_TIMEOUT_MAX_MS 600000
 #define BB_CALLS_MAX_IN_FLIGHT 50000
+/* Tool parameters (the schemas of GET /api/tools are built from these). */
+#define BB_TARGET_MAX 2000       /* a ref, selector or description of an element; wait_for's text */
+#define BB_TYPED_TEXT_MAX 100000 /* text typed into a field, a prompt's answer */
+#define BB_KEY_NAME_MAX 32       /* a KeyboardEvent.key name */
+#define BB_SCROLL_MAX_PX 100000
+#define BB_WAIT_DEFAULT_MS 10000 /* wait_for: how long the browser waits */
+#define BB_WAIT_MAX_MS 120000
+#define BB_TAB_ID_MAX 2147483647
 
 /* Identifiers and strings that come from peers. */
 #define BB_CLIENT_ID_MAX 64
@@ -109,9 +121,19 @@
 #define BB_UNIX_PATH_MAX 108
 #define BB_UNIX_BACKLOG 128
 
+/* History retention (config retention_days, retention_pages; 0 means no limit). */
+#define BB_RETENTION_DAYS_DEFAULT 90
+#define BB_RETENTION_PAGES_DEFAULT 100000
+#define BB_RETENTION_MAX 1000000000L
+
 /* Config file. */
 #define BB_CONFIG_LINE_MAX 4096
 #define BB_CONFIG_MAX_ORIGINS 32
+/* Longest allow_origin or allow_host value, and longest socket path after fastcgi's "unix:". */
+#define BB_CONFIG_ORIGIN_MAX 200
+#define BB_FCGI_UNIX_PATH_MAX 95
+/* How long the CLI waits for answers that are not tool calls (a login code). */
+#define BB_CLIENT_QUICK_TIMEOUT_MS 10000
 
 /* Dashboard sessions and live-event subscribers. */
 #define BB_SESSIONS_MAX 64

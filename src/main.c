@@ -5,7 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
+#include "apiclient.h"
 #include "auth.h"
+#include "cli.h"
 #include "client.h"
 #include "config.h"
 #include "serve.h"
@@ -23,7 +27,7 @@ usage(FILE *f)
 	        "  serve        run the daemon (see browser-bridge serve --help)\n"
 	        "  token        print the pairing token (creating it if needed)\n"
 	        "  login-url    print a one-time dashboard login link (asks the running daemon)\n");
-	client_usage_list(f);
+	cli_usage_list(f);
 	fprintf(f,
 	        "  version      print the version\n"
 	        "\n"
@@ -69,7 +73,7 @@ token_main(int argc, char **argv, int url)
 			http |= !strcmp(argv[i], "--http") || !strncmp(argv[i], "--http=", 7);
 			sock |= !strcmp(argv[i], "--api-socket") || !strncmp(argv[i], "--api-socket=", 13);
 		}
-		if (client_login_url(&cfg, tok, http && !sock, &link, &err) == 0) {
+		if (apiclient_login_url(&cfg, tok, http && !sock, &link, &err) == 0) {
 			printf("%s\n", link);
 		} else {
 			fprintf(stderr, "browser-bridge %s: %s\n", argv[0], err);
@@ -90,6 +94,9 @@ token_main(int argc, char **argv, int url)
 int
 main(int argc, char **argv)
 {
+	/* jansson allocates through the aborting allocator like the rest of us: out of memory is an abort,
+	 * never a NULL that json_pack or json_object_set_new would quietly turn into a missing member. */
+	json_set_alloc_funcs(xmalloc, free);
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? 2 : 0;

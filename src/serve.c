@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "auth.h"
+#include "cliout.h"
 #include "config.h"
 #include "events.h"
 #include "fcgi.h"
@@ -31,137 +32,104 @@
 #define SYSCONFDIR "/usr/local/etc"
 #endif
 
-static const struct option long_opts[] = {
-	{"config", required_argument, NULL, 'c'},
-	{"http", required_argument, NULL, 'H'},
-	{"ws", required_argument, NULL, 'W'},
-	{"db", required_argument, NULL, 'd'},
-	{"token-file", required_argument, NULL, 't'},
-	{"allow-origin", required_argument, NULL, 'o'},
-	{"allow-host", required_argument, NULL, 'A'},
-	{"log-level", required_argument, NULL, 'l'},
-	{"max-message-bytes", required_argument, NULL, 'm'},
-	{"max-body-bytes", required_argument, NULL, 'b'},
-	{"retention-days", required_argument, NULL, 'D'},
-	{"retention-pages", required_argument, NULL, 'P'},
-	{"sync", required_argument, NULL, 's'},
-	{"headless", no_argument, NULL, 'x'},
-	{"chromium", required_argument, NULL, 'C'},
-	{"www", required_argument, NULL, 'w'},
-	{"extension", required_argument, NULL, 'e'},
-	{"fastcgi", required_argument, NULL, 'f'},
-	{"api-socket", required_argument, NULL, 'U'},
-	{"help", no_argument, NULL, 'h'},
-	{NULL, 0, NULL, 0},
+/* getopt_long's options, made from the config table: option i sets key i; then --config and --help. */
+#define OPT_CONFIG 0x1000
+#define OPT_HELP 'h'
+#define OPT_KEY 0x2000
+
+struct opts {
+	struct option o[64];
+	char names[64][32];
 };
 
-/* Which config key each flag sets. */
-static const char *
-key_for(int opt)
+/* Build serve's options from the config table. */
+static void
+make_opts(struct opts *t)
 {
-	switch (opt) {
-	case 'H': return "http";
-	case 'W': return "ws";
-	case 'd': return "db";
-	case 't': return "token_file";
-	case 'o': return "allow_origin";
-	case 'A': return "allow_host";
-	case 'l': return "log_level";
-	case 'm': return "max_message_bytes";
-	case 'b': return "max_body_bytes";
-	case 'D': return "retention_days";
-	case 'P': return "retention_pages";
-	case 's': return "sync";
-	case 'C': return "chromium";
-	case 'w': return "www";
-	case 'e': return "extension";
-	case 'f': return "fastcgi";
-	case 'U': return "api_socket";
-	default: return NULL;
+	size_t n, i;
+	const struct config_key *k = config_keys(&n);
+	if (n + 3 > sizeof t->o / sizeof t->o[0])
+		abort(); /* the table outgrew the option array: a programming error, caught by any test */
+	for (i = 0; i < n; i++) {
+		config_flag_name(&k[i], t->names[i], sizeof t->names[i]);
+		t->o[i] = (struct option){t->names[i], k[i].type == CFG_BOOL ? no_argument : required_argument, NULL,
+		                          OPT_KEY + (int)i};
 	}
+	t->o[i++] = (struct option){"config", required_argument, NULL, OPT_CONFIG};
+	t->o[i++] = (struct option){"help", no_argument, NULL, OPT_HELP};
+	t->o[i] = (struct option){NULL, 0, NULL, 0};
 }
 
-/* `serve --help`: every flag with its default. */
+/* `serve --help`: every flag with its default, from the config table. */
 static void
 usage(FILE *f)
 {
-	fprintf(f,
-	        "usage: browser-bridge serve [options]\n"
-	        "\n"
-	        "Run the daemon in the foreground (SIGINT, SIGTERM and SIGHUP stop it cleanly).\n"
-	        "\n"
-	        "  --config PATH           settings file (default $XDG_CONFIG_HOME/browser-bridge/browser-bridge.conf,\n"
-	        "                          else " SYSCONFDIR "/browser-bridge/browser-bridge.conf)\n"
-	        "  --http ADDR:PORT        HTTP API and dashboard (default 127.0.0.1:8765; loopback only)\n"
-	        "  --ws ADDR:PORT          WebSocket for the extension (default 127.0.0.1:8766; loopback only)\n"
-	        "  --db PATH               history database (default $XDG_DATA_HOME/browser-bridge/history.db)\n"
-	        "  --token-file PATH       pairing token (default $XDG_CONFIG_HOME/browser-bridge/token; made on first start)\n"
-	        "  --allow-origin ORIGIN   WebSocket Origin to accept, repeatable (default %s)\n"
-	        "  --allow-host HOST[:PORT] Host header to accept besides loopback names; repeatable\n"
-	        "  --log-level LEVEL       error, warn, info (default) or debug\n"
-	        "  --max-message-bytes N   largest WebSocket message (default 16777216)\n"
-	        "  --max-body-bytes N      largest HTTP request body (default 1048576)\n"
-	        "  --retention-days N      drop history older than N days (default 90; 0 keeps all)\n"
-	        "  --retention-pages N     keep at most N pages (default 100000; 0: no limit)\n"
-	        "  --sync normal|full      full: survive power loss too, not only crashes (default normal)\n"
-	        "  --headless              also run and supervise a headless Chromium with the extension\n"
-	        "  --chromium PATH         the Chromium binary for --headless (default /usr/bin/chromium)\n"
-	        "  --www DIR               dashboard files (default: the installed ones)\n"
-	        "  --extension DIR         built extension, for --headless (default: the installed one)\n"
-	        "  --fastcgi unix:PATH|ADDR:PORT  also serve the API as a FastCGI responder\n"
-	        "  --api-socket PATH|off   the API for this user's CLI and MCP relay, no token needed (default\n"
-	        "                          $XDG_RUNTIME_DIR/browser-bridge/api.sock, else next to the token file)\n"
-	        "\n"
-	        "Flags override the settings file; every key is described in\n"
-	        SYSCONFDIR "/browser-bridge/browser-bridge.conf.\n",
-	        BB_EXTENSION_ORIGIN);
+	fprintf(f, "usage: browser-bridge serve [options]\n"
+	           "\n"
+	           "Run the daemon in the foreground (SIGINT, SIGTERM and SIGHUP stop it cleanly).\n"
+	           "\n"
+	           "  --config PATH         settings file (default\n"
+	           "                        $XDG_CONFIG_HOME/browser-bridge/browser-bridge.conf, else\n"
+	           "                        " SYSCONFDIR "/browser-bridge/browser-bridge.conf)\n");
+	size_t n;
+	const struct config_key *k = config_keys(&n);
+	for (size_t i = 0; i < n; i++) {
+		char name[32], *flag, *desc;
+		config_flag_name(&k[i], name, sizeof name);
+		flag = xasprintf("--%s%s%s", name, k[i].meta ? " " : "", k[i].meta ? k[i].meta : "");
+		if (k[i].type == CFG_SIZE || k[i].type == CFG_LONG)
+			desc = xasprintf("%s (%ld to %ld, default %ld)", k[i].help, k[i].min, k[i].max, k[i].num);
+		else if (k[i].def_help != NULL || (k[i].def != NULL && k[i].type != CFG_BOOL))
+			desc = xasprintf("%s (default %s)", k[i].help, k[i].def_help ? k[i].def_help : k[i].def);
+		else
+			desc = xstrdup(k[i].help);
+		cliout_help_line(f, flag, desc);
+		free(flag);
+		free(desc);
+	}
+	fprintf(f, "\n"
+	           "Flags override the settings file; every key is described in\n" SYSCONFDIR
+	           "/browser-bridge/browser-bridge.conf.\n");
 }
 
 /* Defaults, then the settings file, then the flags. *stop_at gets the index of the first operand. */
 int
 serve_load_config(struct config *cfg, int argc, char **argv, int *stop_at, char **err)
 {
-	config_init(cfg);
+	struct opts t;
+	size_t n;
+	const struct config_key *keys = config_keys(&n);
 	const char *file = NULL;
 	int opt;
+	make_opts(&t);
 	optind = 1;
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+h", long_opts, NULL)) != -1) {
-		if (opt == 'c')
+	while ((opt = getopt_long(argc, argv, "+h", t.o, NULL)) != -1) {
+		if (opt == OPT_CONFIG)
 			file = optarg;
-		if (opt == 'h') {
+		if (opt == OPT_HELP) {
 			usage(stdout);
 			exit(0);
 		}
 		if (opt == '?' || opt == ':') {
+			config_init(cfg);
 			*err = xasprintf("unknown or incomplete option \"%s\" (see browser-bridge serve --help)",
 			                 argv[optind - 1]);
 			return -1;
 		}
 	}
-	char *dflt = NULL;
-	if (file == NULL) {
-		/* The user's file, else the installed sample (all comments unless an admin edited it). */
-		file = dflt = config_default_file();
-		if (access(dflt, F_OK) != 0)
-			file = SYSCONFDIR "/browser-bridge/browser-bridge.conf";
-	}
-	int rc = config_load_file(cfg, file, dflt == NULL, err);
-	free(dflt);
-	if (rc != 0)
+	if (config_load(cfg, file, err) != 0)
 		return -1;
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "+h", long_opts, NULL)) != -1) {
-		const char *key = key_for(opt);
-		if (opt == 'x') {
-			cfg->headless = 1;
-		} else if (key != NULL) {
-			char *e = NULL;
-			if (config_set(cfg, key, optarg, &e) != 0) {
-				*err = xasprintf("--%s", e);
-				free(e);
-				return -1;
-			}
+	while ((opt = getopt_long(argc, argv, "+h", t.o, NULL)) != -1) {
+		if (opt < OPT_KEY || (size_t)(opt - OPT_KEY) >= n)
+			continue;
+		const struct config_key *k = &keys[opt - OPT_KEY];
+		char *e = NULL;
+		if (config_set(cfg, k->key, k->type == CFG_BOOL ? "yes" : optarg, &e) != 0) {
+			*err = xasprintf("--%s", e); /* "--api_socket: expected ...", as scripts have seen it */
+			free(e);
+			return -1;
 		}
 	}
 	*stop_at = optind;

@@ -14,109 +14,166 @@
 #include "tools.h"
 #include "util.h"
 
-#define TARGET_PROP                                                                                          \
-	"\"target\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 2000, \"description\": "           \
-	"\"The element: a ref from the page Markdown (e.g. \\\"e12\\\"), a CSS selector, or a plain "          \
-	"description such as its visible text, label, placeholder, aria-label or title (\\\"Login\\\", "       \
-	"\\\"Search box\\\"). Refs are the most precise.\"}"
+static const char *normalize_url_param(const struct tools *t, const char *in, char **out);
+static json_t *check_text_or_selector(const struct tool *tool, json_t *params);
 
-/* The catalog. Everything a model, a person or a validator needs about a tool is here, once. */
-static const struct tool catalog[] = {
-	{"browser_open_url", "open_url", "Open a URL",
-	 "Navigate the browser to a URL, in the current tab or a new one, and return the page as Markdown once it has "
-	 "loaded. Interactive elements in the Markdown carry refs like [e12] that other tools accept as a target.",
-	 "{\"url\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 8192, \"description\": \"URL to open: "
-	 "http or https (file only where the daemon allows it), or what an address bar takes, such as example.org/path "
-	 "or localhost:8080 (https is assumed, http for localhost and loopback addresses).\"}, \"new_tab\": {\"type\": \"boolean\", \"default\": false, \"description\": "
-	 "\"Open in a new tab instead of the current one.\"}}",
-	 "[\"url\"]", "Opened {url}", "open {url}", 1},
-	{"browser_click", "click", "Click an element",
-	 "Click an element on the page, wait for whatever it triggers (a navigation or DOM changes) to settle, and return "
-	 "the page as it is after the click. If the target is ambiguous or missing, the error lists the closest "
-	 "candidates with their refs.",
-	 "{" TARGET_PROP "}", "[\"target\"]", "Clicked \"{target}\"", "click \"{target}\"", 1},
-	{"browser_type", "type", "Type text into a field",
-	 "Type text into an input, textarea, contenteditable element or select, the way a user would (works with React, "
-	 "Vue and other framework-controlled fields). Optionally clear the field first and press Enter afterwards to "
-	 "submit. The typed text is not kept in history, since it may be a password.",
-	 "{" TARGET_PROP ", \"text\": {\"type\": \"string\", \"maxLength\": 100000, \"description\": \"The text to "
-	 "type.\"}, \"clear\": {\"type\": \"boolean\", \"default\": true, \"description\": \"Clear the field before "
-	 "typing.\"}, \"submit\": {\"type\": \"boolean\", \"default\": false, \"description\": \"Press Enter after "
-	 "typing (submits most forms).\"}}",
-	 "[\"target\", \"text\"]", "Typed {text_length} characters into \"{target}\"", "type into \"{target}\"", 1},
-	{"browser_press_key", "press_key", "Press a key",
-	 "Press a keyboard key (Enter, Tab, Escape, ArrowDown, Backspace, a letter...) on the focused element or on a "
-	 "target, and return the page afterwards.",
-	 "{\"key\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 32, \"description\": \"Key name as in "
-	 "KeyboardEvent.key, e.g. Enter, Tab, Escape, ArrowDown, a.\"}, \"target\": {\"type\": \"string\", "
-	 "\"maxLength\": 2000, \"description\": \"Optional element to focus first (ref, selector or description).\"}}",
-	 "[\"key\"]", "Pressed {key}", "press {key}", 1},
-	{"browser_scroll", "scroll", "Scroll the page",
-	 "Scroll the page (or a scrollable element) up or down, or to the top or bottom, and return the page afterwards. "
-	 "Use it to reveal content that loads lazily.",
-	 "{\"direction\": {\"type\": \"string\", \"enum\": [\"down\", \"up\", \"top\", \"bottom\"], \"default\": "
-	 "\"down\", \"description\": \"Where to scroll.\"}, \"amount\": {\"type\": \"integer\", \"minimum\": 1, "
-	 "\"maximum\": 100000, \"description\": \"Pixels to scroll for up/down (default: one screen).\"}, "
-	 "\"target\": {\"type\": \"string\", \"maxLength\": 2000, \"description\": \"Optional scrollable element.\"}}",
-	 "[]", "Scrolled {direction}", "scroll {direction}", 1},
-	{"browser_select_option", "select_option", "Choose an option",
-	 "Choose an option in a <select> element by its value or visible text, firing the events a user's choice "
-	 "would, and return the page afterwards.",
-	 "{" TARGET_PROP ", \"value\": {\"type\": \"string\", \"maxLength\": 2000, \"description\": \"The option's "
-	 "value or visible text.\"}}",
-	 "[\"target\", \"value\"]", "Selected \"{value}\" in \"{target}\"", "select \"{value}\" in \"{target}\"", 1},
-	{"browser_back", "back", "Go back", "Go back one step in the tab's history, like the browser's Back button, and return the page once it has loaded.", "{}", "[]",
-	 "Went back", "go back", 1},
-	{"browser_forward", "forward", "Go forward", "Go forward one step in the tab's history, like the browser's Forward button, and return the page once it has loaded.",
-	 "{}", "[]", "Went forward", "go forward", 1},
-	{"browser_reload", "reload", "Reload", "Reload the current page, like the browser's Reload button, and return it once it has loaded. Use it when a page looks stale.", "{}", "[]",
-	 "Reloaded the page", "reload the page", 1},
-	{"browser_get_page", "get_page", "Read the page",
-	 "Return the current page as Markdown without changing anything: headings, text, lists, tables, links and every "
-	 "interactive element with its ref and current value. Use it to look before acting.",
-	 "{}", "[]", "Read the page", "read the page", 1},
-	{"browser_list_tabs", "list_tabs", "List tabs",
-	 "List the browser's open tabs with their tab ids, URLs, titles and which one is active. Use a tab id with "
-	 "tab_id on other tools, or with browser_switch_tab / browser_close_tab.",
-	 "{}", "[]", "Listed the tabs", "list the tabs", 0},
-	{"browser_switch_tab", "switch_tab", "Switch tab",
-	 "Make the tab given by tab_id (from browser_list_tabs) the active one, so later calls act on it, and return its page.", "{}", "[\"tab_id\"]",
-	 "Switched to tab {tab_id}", "switch to tab {tab_id}", 1},
-	{"browser_close_tab", "close_tab", "Close tab", "Close the tab given by tab_id (from browser_list_tabs). The browser then activates another tab, as it would for a user.", "{}", "[\"tab_id\"]",
-	 "Closed tab {tab_id}", "close tab {tab_id}", 0},
-	{"browser_screenshot", "screenshot", "Take a screenshot",
-	 "Capture the visible part of the tab as a PNG image (base64 in result.data, with its width and height).", "{}",
-	 "[]", "Took a screenshot", "take a screenshot", 0},
-	{"browser_wait_for", "wait_for", "Wait for text or an element",
-	 "Wait until a text or a CSS selector appears on (or disappears from) the page, then return the page. Use it "
-	 "after actions whose effect arrives late.",
-	 "{\"text\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 2000, \"description\": \"Text to wait "
-	 "for.\"}, \"selector\": {\"type\": \"string\", \"minLength\": 1, \"maxLength\": 2000, \"description\": \"CSS "
-	 "selector to wait for (instead of text).\"}, \"state\": {\"type\": \"string\", \"enum\": [\"visible\", "
-	 "\"hidden\"], \"default\": \"visible\", \"description\": \"Wait for it to appear or to disappear.\"}, "
-	 "\"wait_ms\": {\"type\": \"integer\", \"minimum\": 0, \"maximum\": 120000, \"default\": 10000, "
-	 "\"description\": \"How long the browser waits before giving up.\"}}",
-	 "[]", "Waited for {text}{selector}", "wait for {text}{selector}", 1},
-	{"browser_handle_dialog", "handle_dialog", "Answer the next dialog",
-	 "Set how the next JavaScript dialog on the tab (alert, confirm, prompt, or the \"Leave site?\" of "
-	 "beforeunload) is answered: accept or dismiss it, and for a prompt the text to answer with. Call it before the "
-	 "action that opens the dialog; that action's result reports the dialog (result.dialog: kind, message, how it "
-	 "was answered). Without it, alerts are accepted, confirm and prompt dismissed, and the page is left.",
-	 "{\"accept\": {\"type\": \"boolean\", \"description\": \"Accept (OK, leave the page) or dismiss (Cancel, "
-	 "stay on the page) the next dialog.\"}, \"prompt_text\": {\"type\": \"string\", \"maxLength\": 100000, "
-	 "\"description\": \"For a prompt() that is accepted: the text to answer with (default: the prompt's default "
-	 "value). Not kept in history.\"}}",
-	 "[\"accept\"]", "Set how the next dialog is answered", "set how the next dialog is answered", 0},
+/* The element parameter of the actions (its description is the same everywhere). */
+#define TARGET_DESC                                                                                          \
+	"The element: a ref from the page Markdown (e.g. \"e12\"), a CSS selector, or a plain description such as " \
+	"its visible text, label, placeholder, aria-label or title (\"Login\", \"Search box\"). Refs are the most "  \
+	"precise."
+#define TARGET_PARAM                                                                                         \
+	{                                                                                                    \
+		.name = "target", .type = TP_STRING, .flags = TP_REQUIRED | TP_POSITIONAL, TP_MIN(1),         \
+		TP_MAX(BB_TARGET_MAX), .description = TARGET_DESC, .meta = "TARGET"                          \
+	}
+/* The tab parameter: common to every tool, required (and the operand) of switch_tab and close_tab. */
+#define TAB_ID_FIELDS                                                                                        \
+	.name = "tab_id", .type = TP_INTEGER, TP_MIN(0), TP_MAX(BB_TAB_ID_MAX),                               \
+	.description = "Which tab to act on. Default: the active tab."
+#define TAB_ID_OPERAND                                                                                       \
+	{                                                                                                    \
+		TAB_ID_FIELDS, .flags = TP_COMMON | TP_REQUIRED | TP_POSITIONAL, .meta = "ID"                 \
+	}
+
+/* The parameters every tool takes; each tool's schema lists them after its own. */
+static const struct tool_param common[] = {
+	{.name = "client_id", .type = TP_STRING, .flags = TP_COMMON, TP_MAX(BB_CLIENT_ID_MAX), .meta = "ID",
+	 .description = "Which connected browser should do it (see /api/status). Default: the most recently active one."},
+	{TAB_ID_FIELDS, .flags = TP_COMMON, .meta = "ID", .flag = "tab"},
+	{.name = "wait_for_page_info", .type = TP_BOOLEAN, .flags = TP_COMMON | TP_TOOL_DEFAULT, .flag = "page",
+	 .description = "Wait for and return the page after the action."},
+	{.name = "timeout_ms", .type = TP_INTEGER, .flags = TP_COMMON, TP_MIN(BB_CALL_TIMEOUT_MIN_MS),
+	 TP_MAX(BB_CALL_TIMEOUT_MAX_MS), TP_DEFAULT(BB_CALL_TIMEOUT_DEFAULT_MS), .meta = "MS", .flag = "timeout",
+	 .description = "How long to wait for the browser, in milliseconds."},
 };
+#define N_COMMON (sizeof common / sizeof common[0])
 
-/* Parameters every tool takes; merged into each schema rather than repeated above. */
-static const char common_props[] =
-	"{\"client_id\": {\"type\": \"string\", \"maxLength\": 64, \"description\": \"Which connected browser should "
-	"do it (see /api/status). Default: the most recently active one.\"}, \"tab_id\": {\"type\": \"integer\", "
-	"\"minimum\": 0, \"maximum\": 2147483647, \"description\": \"Which tab to act on. Default: the active tab.\"}, "
-	"\"wait_for_page_info\": {\"type\": \"boolean\", \"description\": \"Wait for and return the page after the "
-	"action.\"}, \"timeout_ms\": {\"type\": \"integer\", \"minimum\": 100, \"maximum\": 600000, \"default\": 30000, "
-	"\"description\": \"How long to wait for the browser, in milliseconds.\"}}";
+/* The catalog. Everything a model, a person, a validator or the CLI needs about a tool is here, once. */
+static const struct tool catalog[] = {
+	{.name = "browser_open_url", .command = "open_url", .title = "Open a URL", .cli = "open",
+	 .description = "Navigate the browser to a URL, in the current tab or a new one, and return the page as "
+	                "Markdown once it has loaded. Interactive elements in the Markdown carry refs like [e12] that "
+	                "other tools accept as a target.",
+	 .done = "Opened {url}", .attempt = "open {url}", .page_default = 1,
+	 .params = {{.name = "url", .type = TP_STRING, .flags = TP_REQUIRED | TP_POSITIONAL, TP_MIN(1),
+	             TP_MAX(BB_URL_MAX), .meta = "URL", .normalize = normalize_url_param,
+	             .expects = "an http or https URL, or host[:port][/path]",
+	             .description = "URL to open: http or https (file only where the daemon allows it), or what an "
+	                            "address bar takes, such as example.org/path or localhost:8080 (https is assumed, "
+	                            "http for localhost and loopback addresses)."},
+	            {.name = "new_tab", .type = TP_BOOLEAN, TP_DEFAULT(0),
+	             .description = "Open in a new tab instead of the current one."}}},
+	{.name = "browser_click", .command = "click", .title = "Click an element", .cli = "click",
+	 .description = "Click an element on the page, wait for whatever it triggers (a navigation or DOM changes) to "
+	                "settle, and return the page as it is after the click. If the target is ambiguous or missing, "
+	                "the error lists the closest candidates with their refs.",
+	 .done = "Clicked \"{target}\"", .attempt = "click \"{target}\"", .page_default = 1,
+	 .params = {TARGET_PARAM}},
+	{.name = "browser_type", .command = "type", .title = "Type text into a field", .cli = "type",
+	 .description = "Type text into an input, textarea, contenteditable element or select, the way a user would "
+	                "(works with React, Vue and other framework-controlled fields). Optionally clear the field "
+	                "first and press Enter afterwards to submit. The typed text is not kept in history, since it "
+	                "may be a password.",
+	 .done = "Typed {text_length} characters into \"{target}\"", .attempt = "type into \"{target}\"",
+	 .page_default = 1,
+	 .params = {TARGET_PARAM,
+	            {.name = "text", .type = TP_STRING, .flags = TP_REQUIRED | TP_POSITIONAL | TP_SECRET,
+	             TP_MAX(BB_TYPED_TEXT_MAX), .meta = "TEXT", .description = "The text to type."},
+	            {.name = "clear", .type = TP_BOOLEAN, TP_DEFAULT(1), .description = "Clear the field before typing."},
+	            {.name = "submit", .type = TP_BOOLEAN, TP_DEFAULT(0),
+	             .description = "Press Enter after typing (submits most forms)."}}},
+	{.name = "browser_press_key", .command = "press_key", .title = "Press a key", .cli = "press",
+	 .description = "Press a keyboard key (Enter, Tab, Escape, ArrowDown, Backspace, a letter...) on the focused "
+	                "element or on a target, and return the page afterwards.",
+	 .done = "Pressed {key}", .attempt = "press {key}", .page_default = 1,
+	 .params = {{.name = "key", .type = TP_STRING, .flags = TP_REQUIRED | TP_POSITIONAL, TP_MIN(1),
+	             TP_MAX(BB_KEY_NAME_MAX), .meta = "KEY",
+	             .description = "Key name as in KeyboardEvent.key, e.g. Enter, Tab, Escape, ArrowDown, a."},
+	            {.name = "target", .type = TP_STRING, TP_MAX(BB_TARGET_MAX),
+	             .description = "Optional element to focus first (ref, selector or description)."}}},
+	{.name = "browser_scroll", .command = "scroll", .title = "Scroll the page", .cli = "scroll",
+	 .description = "Scroll the page (or a scrollable element) up or down, or to the top or bottom, and return the "
+	                "page afterwards. Use it to reveal content that loads lazily.",
+	 .done = "Scrolled {direction}", .attempt = "scroll {direction}", .page_default = 1,
+	 .params = {{.name = "direction", .type = TP_ENUM, .flags = TP_POSITIONAL, .meta = "DIRECTION",
+	             .enums = (const char *const[]){"down", "up", "top", "bottom", NULL}, TP_DEFAULT_STR("down"),
+	             .description = "Where to scroll."},
+	            {.name = "amount", .type = TP_INTEGER, TP_MIN(1), TP_MAX(BB_SCROLL_MAX_PX),
+	             .description = "Pixels to scroll for up/down (default: one screen)."},
+	            {.name = "target", .type = TP_STRING, TP_MAX(BB_TARGET_MAX),
+	             .description = "Optional scrollable element."}}},
+	{.name = "browser_select_option", .command = "select_option", .title = "Choose an option", .cli = "select",
+	 .description = "Choose an option in a <select> element by its value or visible text, firing the events a "
+	                "user's choice would, and return the page afterwards.",
+	 .done = "Selected \"{value}\" in \"{target}\"", .attempt = "select \"{value}\" in \"{target}\"",
+	 .page_default = 1,
+	 .params = {TARGET_PARAM,
+	            {.name = "value", .type = TP_STRING, .flags = TP_REQUIRED | TP_POSITIONAL, TP_MAX(BB_TARGET_MAX),
+	             .meta = "VALUE", .description = "The option's value or visible text."}}},
+	{.name = "browser_back", .command = "back", .title = "Go back", .cli = "back",
+	 .description = "Go back one step in the tab's history, like the browser's Back button, and return the page "
+	                "once it has loaded.",
+	 .done = "Went back", .attempt = "go back", .page_default = 1},
+	{.name = "browser_forward", .command = "forward", .title = "Go forward", .cli = "forward",
+	 .description = "Go forward one step in the tab's history, like the browser's Forward button, and return the "
+	                "page once it has loaded.",
+	 .done = "Went forward", .attempt = "go forward", .page_default = 1},
+	{.name = "browser_reload", .command = "reload", .title = "Reload", .cli = "reload",
+	 .description = "Reload the current page, like the browser's Reload button, and return it once it has loaded. "
+	                "Use it when a page looks stale.",
+	 .done = "Reloaded the page", .attempt = "reload the page", .page_default = 1},
+	{.name = "browser_get_page", .command = "get_page", .title = "Read the page", .cli = "page",
+	 .description = "Return the current page as Markdown without changing anything: headings, text, lists, tables, "
+	                "links and every interactive element with its ref and current value. Use it to look before "
+	                "acting.",
+	 .done = "Read the page", .attempt = "read the page", .page_default = 1},
+	{.name = "browser_list_tabs", .command = "list_tabs", .title = "List tabs", .cli = "tabs", .output = OUT_TABS,
+	 .description = "List the browser's open tabs with their tab ids, URLs, titles and which one is active. Use a "
+	                "tab id with tab_id on other tools, or with browser_switch_tab / browser_close_tab.",
+	 .done = "Listed the tabs", .attempt = "list the tabs", .page_default = 0},
+	{.name = "browser_switch_tab", .command = "switch_tab", .title = "Switch tab", .cli = "switch-tab",
+	 .description = "Make the tab given by tab_id (from browser_list_tabs) the active one, so later calls act on "
+	                "it, and return its page.",
+	 .done = "Switched to tab {tab_id}", .attempt = "switch to tab {tab_id}", .page_default = 1,
+	 .params = {TAB_ID_OPERAND}},
+	{.name = "browser_close_tab", .command = "close_tab", .title = "Close tab", .cli = "close-tab",
+	 .description = "Close the tab given by tab_id (from browser_list_tabs). The browser then activates another "
+	                "tab, as it would for a user.",
+	 .done = "Closed tab {tab_id}", .attempt = "close tab {tab_id}", .page_default = 0,
+	 .params = {TAB_ID_OPERAND}},
+	{.name = "browser_screenshot", .command = "screenshot", .title = "Take a screenshot", .cli = "screenshot",
+	 .output = OUT_PNG,
+	 .description = "Capture the visible part of the tab as a PNG image (base64 in result.data, with its width and "
+	                "height).",
+	 .done = "Took a screenshot", .attempt = "take a screenshot", .page_default = 0},
+	{.name = "browser_wait_for", .command = "wait_for", .title = "Wait for text or an element", .cli = "wait-for",
+	 .description = "Wait until a text or a CSS selector appears on (or disappears from) the page, then return the "
+	                "page. Use it after actions whose effect arrives late.",
+	 .done = "Waited for {text}{selector}", .attempt = "wait for {text}{selector}", .page_default = 1,
+	 .check = check_text_or_selector,
+	 .params = {{.name = "text", .type = TP_STRING, .flags = TP_POSITIONAL, TP_MIN(1), TP_MAX(BB_TARGET_MAX),
+	             .meta = "TEXT", .description = "Text to wait for."},
+	            {.name = "selector", .type = TP_STRING, TP_MIN(1), TP_MAX(BB_TARGET_MAX),
+	             .description = "CSS selector to wait for (instead of text)."},
+	            {.name = "state", .type = TP_ENUM, .enums = (const char *const[]){"visible", "hidden", NULL},
+	             TP_DEFAULT_STR("visible"), .description = "Wait for it to appear or to disappear."},
+	            {.name = "wait_ms", .type = TP_INTEGER, TP_MIN(0), TP_MAX(BB_WAIT_MAX_MS),
+	             TP_DEFAULT(BB_WAIT_DEFAULT_MS), .description = "How long the browser waits before giving up."}}},
+	{.name = "browser_handle_dialog", .command = "handle_dialog", .title = "Answer the next dialog", .cli = "dialog",
+	 .description = "Set how the next JavaScript dialog on the tab (alert, confirm, prompt, or the \"Leave site?\" "
+	                "of beforeunload) is answered: accept or dismiss it, and for a prompt the text to answer with. "
+	                "Call it before the action that opens the dialog; that action's result reports the dialog "
+	                "(result.dialog: kind, message, how it was answered). Without it, alerts are accepted, confirm "
+	                "and prompt dismissed, and the page is left.",
+	 .done = "Set how the next dialog is answered", .attempt = "set how the next dialog is answered",
+	 .page_default = 0,
+	 .params = {{.name = "accept", .type = TP_BOOLEAN, .flags = TP_REQUIRED | TP_POSITIONAL, .meta = "ACCEPT",
+	             .description = "Accept (OK, leave the page) or dismiss (Cancel, stay on the page) the next dialog."},
+	            {.name = "prompt_text", .type = TP_STRING, .flags = TP_SECRET, TP_MAX(BB_TYPED_TEXT_MAX),
+	             .description = "For a prompt() that is accepted: the text to answer with (default: the prompt's "
+	                            "default value). Not kept in history."}}},
+};
 
 #define N_TOOLS (sizeof catalog / sizeof catalog[0])
 
@@ -125,10 +182,10 @@ struct tools {
 	struct store *store;
 	struct events *events;
 	int allow_file_urls; /* config allow_file_urls: open_url may open file: URLs */
-	json_t *schemas[N_TOOLS]; /* full JSON Schema per tool */
+	json_t *schemas[N_TOOLS]; /* full JSON Schema per tool, generated from the catalog */
 };
 
-/* The static catalog, for code that only needs names and descriptions (the CLI). */
+/* The static catalog, for code that only needs the typed data (the CLI). */
 const struct tool *
 tools_list(size_t *n)
 {
@@ -136,7 +193,119 @@ tools_list(size_t *n)
 	return catalog;
 }
 
-/* Build each tool's full schema; a malformed built-in schema is a programming error, so abort. */
+/* The parameters every tool takes (the CLI accepts them with every command). */
+const struct tool_param *
+tools_common(size_t *n)
+{
+	*n = N_COMMON;
+	return common;
+}
+
+/* Walk a tool's parameters: its own, then the common ones it does not redefine; NULL at the end. */
+const struct tool_param *
+tools_next_param(const struct tool *tool, size_t *i)
+{
+	while (*i < TOOL_MAX_PARAMS + N_COMMON) {
+		size_t k = (*i)++;
+		if (k < TOOL_MAX_PARAMS) {
+			if (tool->params[k].name != NULL)
+				return &tool->params[k];
+			*i = TOOL_MAX_PARAMS; /* the own list ends at the first unnamed entry */
+			continue;
+		}
+		const struct tool_param *c = &common[k - TOOL_MAX_PARAMS];
+		int own = 0;
+		for (size_t j = 0; j < TOOL_MAX_PARAMS && tool->params[j].name; j++)
+			own |= strcmp(tool->params[j].name, c->name) == 0;
+		if (!own)
+			return c;
+	}
+	return NULL;
+}
+
+/* One of a tool's parameters by name, or NULL. */
+const struct tool_param *
+tools_param(const struct tool *tool, const char *name)
+{
+	size_t i = 0;
+	for (const struct tool_param *p; (p = tools_next_param(tool, &i)) != NULL;)
+		if (strcmp(p->name, name) == 0)
+			return p;
+	return NULL;
+}
+
+/* The JSON type name of a parameter type. */
+static const char *
+param_type(enum tool_type t)
+{
+	switch (t) {
+	case TP_INTEGER: return "integer";
+	case TP_BOOLEAN: return "boolean";
+	case TP_ARRAY: return "array";
+	default: return "string";
+	}
+}
+
+/* A parameter's default as JSON, or NULL when it has none. */
+static json_t *
+param_default(const struct tool *tool, const struct tool_param *p)
+{
+	if (p->flags & TP_TOOL_DEFAULT)
+		return json_boolean(tool->page_default);
+	if (!p->has_def)
+		return NULL;
+	switch (p->type) {
+	case TP_INTEGER: return json_integer(p->def_num);
+	case TP_BOOLEAN: return json_boolean(p->def_num);
+	default: return json_string(p->def_str);
+	}
+}
+
+/* One property of the JSON Schema, generated from the typed parameter. */
+static json_t *
+param_schema(const struct tool *tool, const struct tool_param *p)
+{
+	json_t *o = json_pack("{s:s}", "type", param_type(p->type));
+	if (p->type == TP_ENUM) {
+		json_t *e = json_array();
+		for (const char *const *v = p->enums; *v; v++)
+			json_array_append_new(e, json_string(*v));
+		json_object_set_new(o, "enum", e);
+	}
+	static const char *const bound[][2] = {
+		[TP_STRING] = {"minLength", "maxLength"}, [TP_ENUM] = {"minLength", "maxLength"},
+		[TP_INTEGER] = {"minimum", "maximum"},    [TP_ARRAY] = {"minItems", "maxItems"},
+		[TP_BOOLEAN] = {NULL, NULL},
+	};
+	if (p->has_min && bound[p->type][0])
+		json_object_set_new(o, bound[p->type][0], json_integer(p->min));
+	if (p->has_max && bound[p->type][1])
+		json_object_set_new(o, bound[p->type][1], json_integer(p->max));
+	if (p->type == TP_ARRAY)
+		json_object_set_new(o, "items", json_pack("{s:s}", "type", "string"));
+	json_t *def = param_default(tool, p);
+	if (def != NULL)
+		json_object_set_new(o, "default", def);
+	json_object_set_new(o, "description", json_string(p->description));
+	return o;
+}
+
+/* A tool's full JSON Schema: its parameters, then the common ones; which are required. */
+static json_t *
+tool_schema(const struct tool *tool)
+{
+	json_t *props = json_object(), *req = json_array();
+	size_t i = 0;
+	for (const struct tool_param *p; (p = tools_next_param(tool, &i)) != NULL;) {
+		json_object_set_new(props, p->name, param_schema(tool, p));
+		if (p->flags & TP_REQUIRED)
+			json_array_append_new(req, json_string(p->name));
+	}
+	return json_pack("{s:s, s:o, s:o, s:b}", "type", "object", "properties", props, "required", req,
+	                 "additionalProperties", 0);
+}
+
+/* Generate each tool's schema from the catalog. */
 struct tools *
 tools_create(struct hub *hub, struct store *store, struct events *events)
 {
@@ -144,28 +313,8 @@ tools_create(struct hub *hub, struct store *store, struct events *events)
 	t->hub = hub;
 	t->store = store;
 	t->events = events;
-	json_error_t e;
-	json_t *common = json_loads(common_props, 0, &e);
-	if (common == NULL) {
-		log_error("built-in schema: %s", e.text);
-		abort();
-	}
-	for (size_t i = 0; i < N_TOOLS; i++) {
-		json_t *props = json_loads(catalog[i].properties, 0, &e);
-		json_t *req = json_loads(catalog[i].required, 0, &e);
-		if (props == NULL || req == NULL) {
-			log_error("built-in schema of %s: %s", catalog[i].name, e.text);
-			abort();
-		}
-		json_t *c = json_deep_copy(common);
-		json_object_set_new(json_object_get(c, "wait_for_page_info"), "default",
-		                    json_boolean(catalog[i].page_default));
-		json_object_update_missing(props, c);
-		json_decref(c);
-		t->schemas[i] = json_pack("{s:s, s:o, s:o, s:b}", "type", "object", "properties", props, "required", req,
-		                          "additionalProperties", 0);
-	}
-	json_decref(common);
+	for (size_t i = 0; i < N_TOOLS; i++)
+		t->schemas[i] = tool_schema(&catalog[i]);
 	return t;
 }
 
@@ -229,29 +378,38 @@ tools_catalog(const struct tools *t)
 	return json_pack("{s:o}", "tools", a);
 }
 
+/* An error body from a format and its arguments. */
+static json_t *
+verror(const char *code, const char *fmt, va_list ap)
+{
+	char msg[1024];
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	return json_pack("{s:s, s:s, s:s}", "status", "error", "error", code, "message", msg);
+}
+
 /* An error body: {"status": "error", "error": code, "message": ...}. */
 json_t *
 tools_error(const char *code, const char *fmt, ...)
 {
-	char msg[1024];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	json_t *r = verror(code, fmt, ap);
 	va_end(ap);
-	return json_pack("{s:s, s:s, s:s}", "status", "error", "error", code, "message", msg);
+	return r;
 }
 
 /* A 400 body naming the field and what was expected. */
-static json_t *
+static json_t * __attribute__((format(printf, 4, 5)))
 bad_param(const char *tool, const char *field, const char *expected, const char *fmt, ...)
 {
-	char msg[1024];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	json_t *r = verror("invalid_params", fmt, ap);
 	va_end(ap);
-	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "status", "error", "error", "invalid_params", "tool", tool,
-	                 "field", field, "expected", expected, "message", msg);
+	json_object_set_new(r, "tool", json_string(tool));
+	json_object_set_new(r, "field", json_string(field));
+	json_object_set_new(r, "expected", json_string(expected));
+	return r;
 }
 
 /* The JSON type name of a value, for error messages. */
@@ -270,51 +428,98 @@ type_name(json_t *v)
 	}
 }
 
-/* Check one value against its property schema; returns an error body or NULL. */
+/* Check one string (a value, or an item of an array) against the parameter's length bounds. */
 static json_t *
-check_value(const char *tool, const char *field, json_t *v, json_t *ps)
+check_string(const char *tool, const char *field, const struct tool_param *p, json_t *v, int bounds)
 {
-	const char *type = json_string_value(json_object_get(ps, "type"));
-	json_t *en = json_object_get(ps, "enum");
-	if (!strcmp(type, "string")) {
-		if (!json_is_string(v))
-			return bad_param(tool, field, "string", "%s: expected a string, got %s", field, type_name(v));
-		size_t len = json_string_length(v);
-		json_int_t mn = json_integer_value(json_object_get(ps, "minLength"));
-		json_t *mx = json_object_get(ps, "maxLength");
-		if ((json_int_t)len < mn)
-			return bad_param(tool, field, "non-empty string", "%s: must not be empty", field);
-		if (mx && (json_int_t)len > json_integer_value(mx))
-			return bad_param(tool, field, "shorter string", "%s: at most %lld bytes, got %zu", field,
-			                 (long long)json_integer_value(mx), len);
-		if (strlen(json_string_value(v)) != len)
-			return bad_param(tool, field, "string without NUL", "%s: must not contain NUL characters", field);
-		if (en) {
-			size_t i;
-			json_t *e;
-			json_array_foreach(en, i, e) if (json_equal(e, v)) return NULL;
-			char *allowed = json_dumps(en, JSON_COMPACT);
-			json_t *r = bad_param(tool, field, allowed, "%s: expected one of %s, got \"%.100s\"", field, allowed,
-			                      json_string_value(v));
-			free(allowed);
+	if (!json_is_string(v))
+		return bad_param(tool, field, "string", "%s: expected a string, got %s", field, type_name(v));
+	size_t len = json_string_length(v);
+	if (bounds && p->has_min && (long long)len < p->min)
+		return p->min == 1 ? bad_param(tool, field, "non-empty string", "%s: must not be empty", field)
+		                   : bad_param(tool, field, "longer string", "%s: at least %lld bytes, got %zu", field,
+		                               p->min, len);
+	if (bounds && p->has_max && (long long)len > p->max)
+		return bad_param(tool, field, "shorter string", "%s: at most %lld bytes, got %zu", field, p->max, len);
+	if (strlen(json_string_value(v)) != len)
+		return bad_param(tool, field, "string without NUL", "%s: must not contain NUL characters", field);
+	return NULL;
+}
+
+/* Check one value against its typed parameter; returns an error body (HTTP 400) or NULL. */
+json_t *
+tools_check_param(const char *tool, const struct tool_param *p, json_t *v)
+{
+	const char *field = p->name;
+	json_t *r;
+	switch (p->type) {
+	case TP_STRING: return check_string(tool, field, p, v, 1);
+	case TP_ENUM:
+		if ((r = check_string(tool, field, p, v, 1)) != NULL)
 			return r;
-		}
-	} else if (!strcmp(type, "integer")) {
+		for (const char *const *e = p->enums; *e; e++)
+			if (strcmp(*e, json_string_value(v)) == 0)
+				return NULL;
+		struct buf b = {0};
+		for (const char *const *e = p->enums; *e; e++)
+			buf_printf(&b, "%s\"%s\"", e == p->enums ? "[" : ", ", *e);
+		buf_adds(&b, "]");
+		r = bad_param(tool, field, b.data, "%s: expected one of %s, got \"%.100s\"", field, b.data,
+		              json_string_value(v));
+		buf_free(&b);
+		return r;
+	case TP_INTEGER: {
 		if (!json_is_integer(v))
 			return bad_param(tool, field, "integer", "%s: expected an integer, got %s", field, type_name(v));
-		json_t *mn = json_object_get(ps, "minimum"), *mx = json_object_get(ps, "maximum");
 		json_int_t x = json_integer_value(v);
-		if ((mn && x < json_integer_value(mn)) || (mx && x > json_integer_value(mx))) {
+		if ((p->has_min && x < p->min) || (p->has_max && x > p->max)) {
 			char range[64];
-			snprintf(range, sizeof range, "integer from %lld to %lld", (long long)json_integer_value(mn),
-			         (long long)json_integer_value(mx));
+			snprintf(range, sizeof range, "integer from %lld to %lld", p->min, p->max);
 			return bad_param(tool, field, range, "%s: expected an %s, got %lld", field, range, (long long)x);
 		}
-	} else if (!strcmp(type, "boolean")) {
+		return NULL;
+	}
+	case TP_BOOLEAN:
 		if (!json_is_boolean(v))
 			return bad_param(tool, field, "boolean", "%s: expected true or false, got %s", field, type_name(v));
+		return NULL;
+	case TP_ARRAY: {
+		if (!json_is_array(v))
+			return bad_param(tool, field, "array", "%s: expected an array of strings, got %s", field,
+			                 type_name(v));
+		size_t n = json_array_size(v), i;
+		if ((p->has_min && (long long)n < p->min) || (p->has_max && (long long)n > p->max))
+			return bad_param(tool, field, "array", "%s: expected %lld to %lld items, got %zu", field, p->min,
+			                 p->max, n);
+		json_t *e;
+		json_array_foreach(v, i, e) if ((r = check_string(tool, field, p, e, 0)) != NULL) return r;
+		return NULL;
+	}
 	}
 	return NULL;
+}
+
+/* What history and logs keep of a call's parameters: the same, with each secret replaced by its length. */
+json_t *
+tools_redacted(const struct tool *tool, json_t *params)
+{
+	json_t *out = json_deep_copy(params);
+	size_t i = 0;
+	for (const struct tool_param *p; (p = tools_next_param(tool, &i)) != NULL;) {
+		json_t *v = json_object_get(params, p->name);
+		if ((p->flags & TP_SECRET) && json_is_string(v))
+			json_object_set_new(out, p->name, json_sprintf("[%zu characters, not kept]", json_string_length(v)));
+	}
+	return out;
+}
+
+/* browser_wait_for needs something to wait for. */
+static json_t *
+check_text_or_selector(const struct tool *tool, json_t *params)
+{
+	if (json_object_get(params, "text") || json_object_get(params, "selector"))
+		return NULL;
+	return bad_param(tool->name, "text", "text or selector", "%s needs text or selector", tool->name);
 }
 
 /* Whether a host (no brackets, no port) is a dotted-quad IPv4 address; *loop says 127/8. */
@@ -504,60 +709,61 @@ path:
 	}
 	if (b.len > BB_URL_MAX) {
 		buf_free(&b);
-		return "the URL is longer than 8192 bytes";
+		return "the URL is longer than " BB_STR(BB_URL_MAX) " bytes";
 	}
 	*out = buf_steal(&b);
 	return NULL;
 }
 
-/* Validate parameters against the tool's schema: unknown, missing, wrong type, out of range. */
+/* Validate parameters against the catalog: unknown, missing, wrong type, out of range, then each
+ * parameter's normalize hook and the tool's own rule across parameters. */
 json_t *
 tools_validate(const struct tools *t, const struct tool *tool, json_t *params)
 {
-	json_t *schema = tools_schema(t, tool), *props = json_object_get(schema, "properties");
 	if (!json_is_object(params))
 		return bad_param(tool->name, "(body)", "JSON object",
 		                 "the request body must be a JSON object of parameters, got %s", type_name(params));
 	const char *k;
-	json_t *v;
+	json_t *v, *r;
 	json_object_foreach(params, k, v)
 	{
-		json_t *ps = json_object_get(props, k);
-		if (ps == NULL) {
+		const struct tool_param *p = tools_param(tool, k);
+		if (p == NULL) {
 			struct buf b = {0};
-			const char *pk;
-			json_t *pv;
-			json_object_foreach(props, pk, pv) buf_printf(&b, "%s%s", b.len ? ", " : "", pk);
-			json_t *r = bad_param(tool->name, k, "a known parameter",
-			                      "unknown parameter \"%.64s\" for %s (it takes: %s)", k, tool->name, b.data);
+			size_t i = 0;
+			while ((p = tools_next_param(tool, &i)) != NULL)
+				buf_printf(&b, "%s%s", b.len ? ", " : "", p->name);
+			r = bad_param(tool->name, k, "a known parameter", "unknown parameter \"%.64s\" for %s (it takes: %s)",
+			              k, tool->name, b.data);
 			buf_free(&b);
 			return r;
 		}
-		json_t *r = check_value(tool->name, k, v, ps);
-		if (r)
+		if ((r = tools_check_param(tool->name, p, v)) != NULL)
 			return r;
 	}
-	size_t i;
-	json_array_foreach(json_object_get(schema, "required"), i, v)
-	{
-		const char *name = json_string_value(v);
-		if (json_object_get(params, name) == NULL)
-			return bad_param(tool->name, name, json_string_value(json_object_get(
-			                                           json_object_get(props, name), "type")),
-			                 "missing required parameter \"%s\" for %s", name, tool->name);
+	size_t i = 0;
+	for (const struct tool_param *p; (p = tools_next_param(tool, &i)) != NULL;) {
+		json_t *val = json_object_get(params, p->name);
+		if (val == NULL && (p->flags & TP_REQUIRED))
+			return bad_param(tool->name, p->name, param_type(p->type), "missing required parameter \"%s\" for %s",
+			                 p->name, tool->name);
+		if (val != NULL && p->normalize != NULL) {
+			char *norm;
+			const char *why = p->normalize(t, json_string_value(val), &norm);
+			free(norm);
+			if (why != NULL)
+				return bad_param(tool->name, p->name, p->expects ? p->expects : param_type(p->type), "%s: %s",
+				                 p->name, why);
+		}
 	}
-	if (!strcmp(tool->command, "open_url")) {
-		char *norm;
-		const char *why = tools_normalize_url(json_string_value(json_object_get(params, "url")),
-		                                      t->allow_file_urls, &norm);
-		free(norm);
-		if (why != NULL)
-			return bad_param(tool->name, "url", "an http or https URL, or host[:port][/path]", "url: %s", why);
-	}
-	if (!strcmp(tool->command, "wait_for") && !json_object_get(params, "text") &&
-	    !json_object_get(params, "selector"))
-		return bad_param(tool->name, "text", "text or selector", "browser_wait_for needs text or selector");
-	return NULL;
+	return tool->check ? tool->check(tool, params) : NULL;
+}
+
+/* open_url's url: what an address bar takes, made absolute (see tools_normalize_url). */
+static const char *
+normalize_url_param(const struct tools *t, const char *in, char **out)
+{
+	return tools_normalize_url(in, t->allow_file_urls, out);
 }
 
 struct pending {
@@ -572,10 +778,10 @@ struct pending {
 	char text[]; /* attempt and done, each NUL-terminated: one allocation per waiting call */
 };
 
-/* Append tpl with its {param} placeholders filled from the call's parameters ({text_length} is the
- * length of text). */
+/* Append tpl with its {param} placeholders filled from the call's parameters, or their defaults
+ * ({text_length} is the length of text). */
 static void
-expand(struct buf *b, const char *tpl, json_t *params)
+expand(struct buf *b, const struct tool *tool, const char *tpl, json_t *params)
 {
 	size_t text_length = json_string_length(json_object_get(params, "text"));
 	for (const char *p = tpl; *p;) {
@@ -588,14 +794,18 @@ expand(struct buf *b, const char *tpl, json_t *params)
 		char key[64];
 		snprintf(key, sizeof key, "%.*s", (int)(close - open - 1), open + 1);
 		json_t *v = json_object_get(params, key);
+		const struct tool_param *tp = v == NULL ? tools_param(tool, key) : NULL;
+		if (tp != NULL && tp->has_def && tp->def_str != NULL)
+			v = json_string(tp->def_str); /* an omitted parameter reads as its default */
+		else
+			json_incref(v);
 		if (!strcmp(key, "text_length"))
 			buf_printf(b, "%zu", text_length);
 		else if (json_is_string(v))
 			buf_printf(b, "%.200s", json_string_value(v));
 		else if (json_is_integer(v))
 			buf_printf(b, "%lld", (long long)json_integer_value(v));
-		else if (!strcmp(key, "direction"))
-			buf_adds(b, "down");
+		json_decref(v);
 		p = close + 1;
 	}
 }
@@ -810,15 +1020,16 @@ tools_call(struct tools *t, const struct tool *tool, json_t *params, tools_answe
 		cb(bad, 400, arg);
 		return;
 	}
-	json_t *own = NULL; /* open_url: the parameters with the URL made absolute */
-	if (!strcmp(tool->command, "open_url")) {
+	json_t *own = json_deep_copy(params); /* the parameters with each normalize hook applied */
+	size_t i = 0;
+	for (const struct tool_param *tp; (tp = tools_next_param(tool, &i)) != NULL;) {
+		json_t *v = json_object_get(own, tp->name);
 		char *norm = NULL;
-		tools_normalize_url(json_string_value(json_object_get(params, "url")), t->allow_file_urls, &norm);
-		params = own = json_copy(params);
-		json_object_set_new(own, "url", json_string(norm));
+		if (v != NULL && tp->normalize != NULL && tp->normalize(t, json_string_value(v), &norm) == NULL)
+			json_object_set_new(own, tp->name, json_string(norm));
 		free(norm);
 	}
-	json_t *schema = tools_schema(t, tool);
+	params = own;
 	json_t *tab = json_object_get(params, "tab_id"), *wait = json_object_get(params, "wait_for_page_info");
 	json_t *tmo = json_object_get(params, "timeout_ms");
 	struct hub_call_spec sp = {0};
@@ -828,28 +1039,20 @@ tools_call(struct tools *t, const struct tool *tool, json_t *params, tools_answe
 	sp.tab_id = tab ? (long)json_integer_value(tab) : -1;
 	sp.wait_page = wait ? json_is_true(wait) : tool->page_default;
 	sp.timeout_ms = tmo ? (long)json_integer_value(tmo) : BB_CALL_TIMEOUT_DEFAULT_MS;
-	(void)schema;
 
-	/* What the browser gets: the tool's own parameters. What history keeps: the same, minus typed text. */
-	json_t *args = json_deep_copy(params), *logged = json_deep_copy(params);
-	static const char *const common[] = {"client_id", "tab_id", "wait_for_page_info", "timeout_ms"};
-	for (int i = 0; i < 4; i++)
-		json_object_del(args, common[i]);
-	if (!strcmp(tool->command, "type")) {
-		size_t n = json_string_length(json_object_get(params, "text"));
-		json_object_set_new(logged, "text", json_sprintf("[%zu characters, not kept]", n));
-	}
-	if (json_is_string(json_object_get(params, "prompt_text"))) {
-		size_t n = json_string_length(json_object_get(params, "prompt_text"));
-		json_object_set_new(logged, "prompt_text", json_sprintf("[%zu characters, not kept]", n));
-	}
+	/* What the browser gets: the tool's own parameters. What history keeps: the same, secrets redacted. */
+	json_t *args = json_deep_copy(params), *logged = tools_redacted(tool, params);
+	i = 0;
+	for (const struct tool_param *tp; (tp = tools_next_param(tool, &i)) != NULL;)
+		if (tp->flags & TP_COMMON)
+			json_object_del(args, tp->name);
 	sp.params = logged;
 	sp.browser_args = args;
 	struct buf texts = {0};
-	expand(&texts, tool->attempt, params);
+	expand(&texts, tool, tool->attempt, params);
 	size_t na = texts.len + 1;
 	buf_add(&texts, "", 1);
-	expand(&texts, tool->done, params);
+	expand(&texts, tool, tool->done, params);
 	struct pending *p = xcalloc(1, sizeof *p + texts.len + 1);
 	memcpy(p->text, texts.data, texts.len + 1);
 	buf_free(&texts);

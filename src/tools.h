@@ -1,7 +1,9 @@
 /*
- * tools.h -- the tool catalog: one definition per tool, from which parameter validation,
- * GET /api/tools, MCP tools/list and the CLI's help are all generated; and the call path that
- * turns a validated tool call into a hub call and its answer.
+ * tools.h -- the tool catalog: typed data, one entry per tool, from which the JSON Schema of
+ * GET /api/tools and MCP tools/list, parameter validation, the redaction of secrets in history and
+ * the CLI's commands, operands, flags and help are all generated; and the call path that turns a
+ * validated tool call into a hub call and its answer. Adding a tool means one entry in tools.c's
+ * catalog (plus its handler in the extension).
  *
  * tools_create/tools_free: main thread. Everything else: any thread (the catalog is read-only once
  * built). The answer callback runs once, on whichever thread finished the call.
@@ -16,16 +18,64 @@ struct store;
 struct events;
 struct tools;
 
+/* A parameter's JSON type. TP_ENUM is a string from enums[]; TP_ARRAY an array of strings. */
+enum tool_type { TP_STRING = 1, TP_INTEGER, TP_BOOLEAN, TP_ENUM, TP_ARRAY };
+
+/* Parameter flags. */
+#define TP_REQUIRED 0x01u   /* must be given */
+#define TP_SECRET 0x02u     /* kept out of logs and history: only its length is recorded */
+#define TP_COMMON 0x04u     /* one of the parameters every tool takes; not sent to the browser */
+#define TP_POSITIONAL 0x08u /* the CLI takes it as an operand (named meta), in the order listed */
+#define TP_TOOL_DEFAULT 0x10u /* boolean whose default is the tool's page_default (wait_for_page_info) */
+
+/* Bounds, as designated initializers: minLength/maxLength (string), minimum/maximum (integer),
+ * minItems/maxItems (array). */
+#define TP_MIN(x) .min = (x), .has_min = 1
+#define TP_MAX(x) .max = (x), .has_max = 1
+/* The default: an integer or boolean (def_num), or a string or enum value (def_str). */
+#define TP_DEFAULT(x) .def_num = (x), .has_def = 1
+#define TP_DEFAULT_STR(x) .def_str = (x), .has_def = 1
+
+/*
+ * Turns a parameter's string value into what the browser is sent (open_url's address-bar text into
+ * an absolute URL): NULL and *out (malloc'ed) when it is acceptable, else why not (and *out NULL).
+ */
+typedef const char *(*tool_normalize_fn)(const struct tools *t, const char *in, char **out);
+
+struct tool_param {
+	const char *name;              /* JSON property name, snake_case */
+	enum tool_type type;
+	unsigned flags;                /* TP_* above */
+	long long min, max;            /* bounds, when has_min / has_max say so (TP_MIN, TP_MAX) */
+	unsigned char has_min, has_max, has_def;
+	long long def_num;             /* the default of an integer or boolean */
+	const char *def_str;           /* the default of a string or enum */
+	const char *const *enums;      /* TP_ENUM: the allowed values, NULL-terminated */
+	const char *description;       /* for a model and for --help */
+	const char *meta;              /* CLI: operand name (TP_POSITIONAL) or flag value name; default S/N */
+	const char *flag;              /* CLI: flag name when not the property name with '-' for '_' */
+	tool_normalize_fn normalize;   /* string parameters: checked and rewritten before the call */
+	const char *expects;           /* what normalize accepts, for the 400's "expected" */
+};
+
+/* How the CLI presents a tool's answer. */
+enum tool_output { OUT_PAGE = 0, OUT_TABS, OUT_PNG };
+
+#define TOOL_MAX_PARAMS 8
+
 struct tool {
 	const char *name;        /* browser_click */
 	const char *command;     /* click: what the extension is sent */
 	const char *title;       /* short human title */
 	const char *description; /* for a model: what it does, when to use it, what comes back */
-	const char *properties;  /* JSON object: the tool's own JSON Schema properties */
-	const char *required;    /* JSON array of required property names */
 	const char *done;        /* summary when it worked, with {param} placeholders */
 	const char *attempt;     /* "to <attempt>" when it did not */
 	int page_default;        /* wait_for_page_info default */
+	const char *cli;         /* the CLI command (NULL: only through `call`) */
+	enum tool_output output; /* what the CLI prints; OUT_PNG also takes a FILE operand */
+	/* A rule across parameters (e.g. text or selector): NULL when met, else the 400 body. */
+	json_t *(*check)(const struct tool *tool, json_t *params);
+	struct tool_param params[TOOL_MAX_PARAMS]; /* its own parameters; ends at the first without a name */
 };
 
 /* answer: the JSON body; http_status: what HTTP would say (200, 400, 503, 504, ...). */
@@ -41,6 +91,11 @@ json_t *tools_validate(const struct tools *t, const struct tool *tool, json_t *p
 void tools_call(struct tools *t, const struct tool *tool, json_t *params, tools_answer_fn cb, void *arg);
 json_t *tools_error(const char *code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 const struct tool *tools_list(size_t *n);
+const struct tool_param *tools_common(size_t *n);
+const struct tool_param *tools_next_param(const struct tool *tool, size_t *i);
+const struct tool_param *tools_param(const struct tool *tool, const char *name);
+json_t *tools_check_param(const char *tool, const struct tool_param *p, json_t *v);
+json_t *tools_redacted(const struct tool *tool, json_t *params);
 void tools_allow_file_urls(struct tools *t, int on);
 const char *tools_normalize_url(const char *in, int allow_file, char **out);
 

@@ -5,6 +5,7 @@
 
 #include <jansson.h>
 
+#include "limits.h"
 #include "tools.h"
 #include "testlib.h"
 
@@ -142,6 +143,70 @@ START_TEST(url_normalize)
 }
 END_TEST
 
+/* The schema is generated from the typed catalog: bounds from limits.h, common parameters once. */
+START_TEST(generated_schema)
+{
+	const struct tool *type = tools_find(t, "browser_type");
+	json_t *props = json_object_get(tools_schema(t, type), "properties");
+	json_t *text = json_object_get(props, "text");
+	ck_assert_int_eq(json_integer_value(json_object_get(text, "maxLength")), BB_TYPED_TEXT_MAX);
+	ck_assert_ptr_null(json_object_get(text, "minLength"));
+	ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(props, "timeout_ms"), "maximum")),
+	                 BB_CALL_TIMEOUT_MAX_MS);
+	ck_assert(json_is_true(json_object_get(json_object_get(props, "clear"), "default")));
+	ck_assert(json_is_true(json_object_get(json_object_get(props, "wait_for_page_info"), "default")));
+	json_t *req = json_object_get(tools_schema(t, type), "required");
+	ck_assert_int_eq(json_array_size(req), 2);
+	ck_assert_str_eq(json_string_value(json_array_get(req, 1)), "text");
+	/* switch_tab makes the common tab_id required; it is listed once. */
+	const struct tool *sw = tools_find(t, "browser_switch_tab");
+	size_t i = 0, n = 0;
+	for (const struct tool_param *p; (p = tools_next_param(sw, &i)) != NULL;)
+		n += strcmp(p->name, "tab_id") == 0;
+	ck_assert_int_eq(n, 1);
+	ck_assert(tools_param(sw, "tab_id")->flags & TP_REQUIRED);
+	ck_assert(!(tools_param(type, "tab_id")->flags & TP_REQUIRED));
+	ck_assert_str_eq(json_string_value(json_array_get(json_object_get(tools_schema(t, sw), "required"), 0)),
+	                 "tab_id");
+	ck_assert(json_is_false(json_object_get(
+		json_object_get(json_object_get(tools_schema(t, tools_find(t, "browser_list_tabs")), "properties"),
+	                        "wait_for_page_info"),
+		"default")));
+	/* Every parameter of every tool has a description, a type and, for the CLI, a unique flag. */
+	size_t nt;
+	const struct tool *list = tools_list(&nt);
+	for (size_t k = 0; k < nt; k++) {
+		i = 0;
+		for (const struct tool_param *p; (p = tools_next_param(&list[k], &i)) != NULL;) {
+			ck_assert_ptr_nonnull(p->description);
+			ck_assert_int_ne(p->type, 0);
+		}
+	}
+}
+END_TEST
+
+/* Secret parameters are kept as their length; the rest as given. */
+START_TEST(redaction)
+{
+	json_t *p = json_pack("{s:s, s:s, s:b}", "target", "pw", "text", "hunter2", "submit", 1);
+	json_t *r = tools_redacted(tools_find(t, "browser_type"), p);
+	ck_assert_str_eq(json_string_value(json_object_get(r, "text")), "[7 characters, not kept]");
+	ck_assert_str_eq(json_string_value(json_object_get(r, "target")), "pw");
+	ck_assert_str_eq(json_string_value(json_object_get(p, "text")), "hunter2");
+	json_decref(r);
+	json_decref(p);
+	p = json_pack("{s:b, s:s}", "accept", 1, "prompt_text", "sesame");
+	r = tools_redacted(tools_find(t, "browser_handle_dialog"), p);
+	ck_assert_str_eq(json_string_value(json_object_get(r, "prompt_text")), "[6 characters, not kept]");
+	json_decref(r);
+	json_decref(p);
+	ck_assert_ptr_null(field_of("browser_handle_dialog", "{\"accept\": false}"));
+	ck_assert_str_eq(field_of("browser_handle_dialog", "{\"prompt_text\": \"x\"}"), "accept");
+	ck_assert_str_eq(field_of("browser_press_key", "{\"key\": \"123456789012345678901234567890123\"}"), "key");
+	ck_assert_str_eq(field_of("browser_wait_for", "{\"text\": \"a\", \"wait_ms\": -1}"), "wait_ms");
+}
+END_TEST
+
 int
 main(void)
 {
@@ -151,6 +216,8 @@ main(void)
 	tcase_add_test(tc, catalog_shape);
 	tcase_add_test(tc, validation);
 	tcase_add_test(tc, url_normalize);
+	tcase_add_test(tc, generated_schema);
+	tcase_add_test(tc, redaction);
 	suite_add_tcase(s, tc);
 	int rc = testlib_run(s, 0);
 	tools_free(t);

@@ -1,0 +1,13 @@
+/*
+ * mcprelay.h -- `browser-bridge mcp`: the stdio transport of the Model Context Protocol, relayed to
+ * the daemon's Streamable HTTP endpoint (/mcp) through the API client, for MCP clients that only
+ * speak stdio. Main thread only (a short-lived process).
+ */
+#ifndef BB_MCPRELAY_H
+#define BB_MCPRELAY_H
+
+#include "apiclient.h"
+
+void mcprelay_run(const struct apiclient *c);
+
+#endif
