@@ -1,6 +1,8 @@
 // Resolve a `target` (ref, CSS selector or plain description) to one element, or
 // throw an Error whose message lists the best candidates with their refs.
-import { allElements, allRoots, controlKind, descriptionsOf, isVisibleBox, inViewport, isDisabled, isEditable, styleOf, norm } from './dom.js';
+import { allElements, allRoots, controlKind, descriptionsOf, inViewport, isDisabled, isEditable, styleOf, norm, withStyleCache } from './dom.js';
+import { hiddenReason } from './reach.js';
+import { proxyFor } from './widgets.js';
 import { isRefSyntax, parseRef, resolveRef } from './refs.js';
 import { token } from './describe.js';
 
@@ -68,8 +70,13 @@ function similarity(a, b) {
   return (2 * n) / (A.size + B.size);
 }
 
+// Visible to a user, or a hidden native control a visible widget stands for (actions go through it).
+function usable(el) {
+  return !hiddenReason(el) || !!proxyFor(el);
+}
+
 function rankOf(el) {
-  const vis = isVisibleBox(el);
+  const vis = usable(el);
   return (vis ? 4 : 0) + (isDisabled(el) ? 0 : 2) + (vis && inViewport(el) ? 1 : 0);
 }
 
@@ -77,8 +84,42 @@ function listing(els) {
   return els.map((el) => describe(el)).join(', ');
 }
 
+// Visible elements whose descriptions come closest to `q` (lowercase): for errors about an
+// element a user cannot see.
+export function visibleAlternatives(q, purpose = 'any', skip = null) {
+  return withStyleCache(() => {
+    const out = [];
+    for (const el of allElements(document)) {
+      if (el === skip) continue;
+      const kind = controlKind(el, styleOf(el));
+      if (!kind) continue;
+      if (purpose === 'type' && !EDITABLE_KINDS.has(kind)) continue;
+      const descs = descriptionsOf(el, kind);
+      const mc = matchClass(descs, q);
+      const sim = Math.max(0, ...descs.map((d) => similarity(d.toLowerCase(), q)));
+      if (mc === 0 && sim <= 0.3) continue;
+      out.push({ el, mc, sim });
+    }
+    const vis = out.sort((a, b) => (b.mc - a.mc) || (b.sim - a.sim)).filter((c) => !hiddenReason(c.el));
+    return vis.slice(0, 5).map((c) => c.el);
+  });
+}
+
+// The error for acting on an element a user cannot see: why, and the visible candidates.
+export function hiddenError(el, why, q, purpose) {
+  const alts = visibleAlternatives(norm(q).toLowerCase(), purpose, el);
+  const e = new Error(`${describe(el)} is not visible to a user (${why}); nothing was done.` +
+    (alts.length ? ` Visible candidates: ${listing(alts)}.` : ' No visible element matches it: open what shows it first (a menu, a tab, a dialog), then get the page again.'));
+  e.code = 'not_visible';
+  return e;
+}
+
 // purpose: 'click' | 'type' | 'select' | 'any'
 export function findTarget(target, purpose = 'any') {
+  return withStyleCache(() => findTarget1(target, purpose));
+}
+
+function findTarget1(target, purpose) {
   if (target == null || (typeof target === 'string' && !target.trim())) {
     throw new Error('target is required: a ref from the page (e.g. e12), a CSS selector, or a description of the element');
   }
@@ -93,7 +134,7 @@ export function findTarget(target, purpose = 'any') {
     let matches = null;
     try { matches = querySelectorAllRoots(raw); } catch { matches = null; }
     if (matches && matches.length) {
-      const vis = matches.filter(isVisibleBox);
+      const vis = matches.filter(usable);
       const el = vis[0] || matches[0];
       return { el: purpose === 'type' ? toField(el) : el, how: 'selector', count: matches.length };
     }
@@ -136,8 +177,14 @@ export function findTarget(target, purpose = 'any') {
     if (!pool.length) return null;
     // What the agent saw in the Markdown is visible: visible matches first, then
     // exact > prefix/word > substring, then enabled and in the viewport.
-    for (const c of pool) c.vis = isVisibleBox(c.el);
+    for (const c of pool) c.vis = usable(c.el);
     if (pool.some((c) => c.vis)) pool = pool.filter((c) => c.vis);
+    else {
+      // Only elements a user cannot see match: never act on them (a closed menu's item, a hidden
+      // native <option>); say so and list what is visible.
+      hidden = hidden || pool;
+      return null;
+    }
     const maxMc = Math.max(...pool.map((c) => c.mc));
     let top = pool.filter((c) => c.mc === maxMc);
     for (const c of top) c.rank = rankOf(c.el);
@@ -148,6 +195,7 @@ export function findTarget(target, purpose = 'any') {
     return top;
   };
 
+  let hidden = null;
   let top = pick(scored);
   if (!top && texty.length) top = pick(texty);
   if (!top) {
@@ -171,6 +219,10 @@ export function findTarget(target, purpose = 'any') {
     const e = new Error(`"${raw}" matches ${top.length} elements equally well: ${listing(shown)}${top.length > 6 ? ', …' : ''}. Use one of the refs.`);
     e.code = 'ambiguous_target';
     throw e;
+  }
+  if (hidden && hidden.length) {
+    const best = hidden.sort((a, b) => b.mc - a.mc)[0].el;
+    throw hiddenError(best, hiddenReason(best) || 'it cannot be reached', raw, purpose);
   }
   // nothing matched: list the closest ones
   const closest = scored
