@@ -8,9 +8,10 @@ export function winOf(el) {
   return el.ownerDocument?.defaultView || window;
 }
 
-// Computed styles, cached for the length of one synchronous pass over the page (a snapshot, a
-// targeting scan): the same element's style is asked for by several checks (its own kind, its
-// children's cursor heuristic, label and table rules).
+// Computed styles, cached for the length of one short synchronous check (is this candidate and
+// each of its ancestors visible, has it a visible widget): the same ancestors' styles are asked
+// for again and again. Not for a whole-page walk: there each element's style is read once, and a
+// cache measured slower (bench/extmd.mjs) than asking the browser, which caches them itself.
 let styleCache = null;
 
 export function styleOf(el) {

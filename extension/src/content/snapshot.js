@@ -5,7 +5,7 @@
 // produced for the same content (same rules, same escaping, same whitespace
 // collapsing); see extension/README.md ("Snapshot speed") for why it no longer goes
 // through turndown.
-import { controlKind, isRendered, styleOf, frameDoc, norm, nameOf, clip, withStyleCache } from './dom.js';
+import { controlKind, isRendered, styleOf, frameDoc, norm, nameOf, clip } from './dom.js';
 import { token, tokenParts, ownName, shownText } from './describe.js';
 import { isSecret } from './secret.js';
 import { refFor } from './refs.js';
@@ -41,6 +41,7 @@ function escapeMd(s) {
 }
 
 const WS = /[ \r\n\t]+/g;
+const NON_WS = /[^ \r\n\t]/;
 const oneLine = (s) => (s.indexOf('\n') >= 0 ? s.replace(/\s*\n+\s*/g, ' ') : s);
 
 function safeUrl(u) {
@@ -70,7 +71,10 @@ class Writer {
     this.overflow = false;
     this.frames = []; // the cross-origin iframes left as placeholders: {k, src, label}
     this.nonce = '';
-    this.mute = false; // the text nodes of the current element are invisible (font-size 0 …)
+    // Are the text nodes of the current element invisible (font-size 0 …)? Decided on its first
+    // text node that is not only white space (most elements have none: no style read for them).
+    this.mute = false;
+    this.muteSt = null;
     this.editor = false; // inside a rich-text editor's content
   }
 
@@ -139,7 +143,13 @@ class Writer {
   walk(node, clickAnc) {
     if (this.nodes++ > this.maxNodes) { this.overflow = true; return; }
     const nt = node.nodeType;
-    if (nt === 3) { if (node.data && !this.mute) this.text(node.data); return; }
+    if (nt === 3) {
+      const d = node.data;
+      if (!d) return;
+      if (this.mute === null && NON_WS.test(d)) this.mute = mutedText(this.muteSt);
+      if (!this.mute) this.text(d);
+      return;
+    }
     if (nt === 11) { for (let c = node.firstChild; c; c = c.nextSibling) this.walk(c, clickAnc); return; }
     if (nt !== 1) return;
     const el = node;
@@ -151,10 +161,12 @@ class Writer {
     if (!st || !isRendered(el, st)) return;
     if (tag === 'INPUT' && el.type === 'hidden') return;
     if (!FORM_TAGS.has(tag) && invisible(el, st)) return;
-    const mute = this.mute;
-    this.mute = mutedText(st);
+    const mute = this.mute, muteSt = this.muteSt;
+    this.mute = null;
+    this.muteSt = st;
     this.element(el, tag, st, clickAnc);
     this.mute = mute;
+    this.muteSt = muteSt;
   }
 
   element(el, tag, st, clickAnc) {
@@ -491,7 +503,7 @@ export function snapshot({ maxChars = MAX_PAGE_CHARS } = {}) {
   const w = new Writer(MAX_NODES);
   w.nonce = globalThis.crypto?.randomUUID?.() || String(Math.random()).slice(2);
   const body = document.body || document.documentElement;
-  if (body) withStyleCache(() => w.walk(body, null));
+  if (body) w.walk(body, null);
   let md = tidy(w.buf.join(''));
   let truncated = false;
   if (w.overflow) {

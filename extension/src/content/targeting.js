@@ -72,7 +72,7 @@ function similarity(a, b) {
 
 // Visible to a user, or a hidden native control a visible widget stands for (actions go through it).
 function usable(el) {
-  return !hiddenReason(el) || !!proxyFor(el);
+  return withStyleCache(() => !hiddenReason(el) || !!proxyFor(el));
 }
 
 function rankOf(el) {
@@ -87,22 +87,25 @@ function listing(els) {
 // Visible elements whose descriptions come closest to `q` (lowercase): for errors about an
 // element a user cannot see.
 export function visibleAlternatives(q, purpose = 'any', skip = null) {
-  return withStyleCache(() => {
-    const out = [];
-    for (const el of allElements(document)) {
-      if (el === skip) continue;
-      const kind = controlKind(el, styleOf(el));
-      if (!kind) continue;
-      if (purpose === 'type' && !EDITABLE_KINDS.has(kind)) continue;
-      const descs = descriptionsOf(el, kind);
-      const mc = matchClass(descs, q);
-      const sim = Math.max(0, ...descs.map((d) => similarity(d.toLowerCase(), q)));
-      if (mc === 0 && sim <= 0.3) continue;
-      out.push({ el, mc, sim });
-    }
-    const vis = out.sort((a, b) => (b.mc - a.mc) || (b.sim - a.sim)).filter((c) => !hiddenReason(c.el));
-    return vis.slice(0, 5).map((c) => c.el);
-  });
+  const out = [];
+  for (const el of allElements(document)) {
+    if (el === skip) continue;
+    const kind = controlKind(el, styleOf(el));
+    if (!kind) continue;
+    if (purpose === 'type' && !EDITABLE_KINDS.has(kind)) continue;
+    const descs = descriptionsOf(el, kind);
+    const mc = matchClass(descs, q);
+    const sim = Math.max(0, ...descs.map((d) => similarity(d.toLowerCase(), q)));
+    if (mc === 0 && sim <= 0.3) continue;
+    out.push({ el, mc, sim });
+  }
+  out.sort((a, b) => (b.mc - a.mc) || (b.sim - a.sim));
+  const vis = [];
+  for (const c of out) {
+    if (withStyleCache(() => !hiddenReason(c.el))) vis.push(c.el);
+    if (vis.length >= 5) break;
+  }
+  return vis;
 }
 
 // The error for acting on an element a user cannot see: why, and the visible candidates.
@@ -116,10 +119,6 @@ export function hiddenError(el, why, q, purpose) {
 
 // purpose: 'click' | 'type' | 'select' | 'any'
 export function findTarget(target, purpose = 'any') {
-  return withStyleCache(() => findTarget1(target, purpose));
-}
-
-function findTarget1(target, purpose) {
   if (target == null || (typeof target === 'string' && !target.trim())) {
     throw new Error('target is required: a ref from the page (e.g. e12), a CSS selector, or a description of the element');
   }
