@@ -130,3 +130,27 @@ test('Markdown: an aria-label that differs from the visible text shows both', as
   ok(r);
   assert.match(r.result.message, new RegExp(esc('(shows "Pay $5,000 now")')));
 });
+
+test('a transparent native checkbox under a plugin\'s drawn box (iCheck) is clicked through what a user sees', async () => {
+  let r = await open('/cnt-widgets.html');
+  assert.match(r.page.markdown, /\[checkbox "Accept terms" e\d+\]/);
+  r = await env.call('browser_click', { target: 'Accept terms' });
+  ok(r);
+  assert.match(r.result.message, /^Clicked \[checkbox "Accept terms" e\d+\] through /);
+  assert.match(r.page.markdown, /terms: yes/);
+  assert.match(r.page.markdown, /\[checkbox "Accept terms" checked e\d+\]/);
+  // type "false" unchecks it the same way
+  r = await env.call('browser_type', { target: 'Accept terms', text: 'false' });
+  ok(r);
+  assert.match(r.page.markdown, /terms: no/);
+});
+
+test('a transparent field on top of its drawn boxes is typed into; a click on an icon button lands on the button', async () => {
+  await open('/cnt-widgets.html');
+  let r = await env.call('browser_type', { target: 'Code', text: '123456' });
+  ok(r);
+  assert.match(r.page.markdown, /log: code 6/);
+  r = await env.call('browser_click', { target: 'Settings' });
+  ok(r);
+  assert.match(r.page.markdown, /log: code 6 settings/);
+});

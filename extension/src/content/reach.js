@@ -33,21 +33,38 @@ export function hiddenReason(el) {
       const s = styleOf(n);
       if (!s) continue;
       if (s.display === 'none') return n === el ? 'it is display:none' : 'it is inside an element that is display:none';
-      if (s.opacity === '0') return n === el ? 'it is fully transparent (opacity 0)' : 'it is inside a fully transparent element';
     }
-    return 'it is not rendered';
+    if (!el.checkVisibility({ visibilityProperty: true, contentVisibilityAuto: true })) return 'it is not rendered';
+    // Only transparency hides it. A transparent field on top of what it stands for (a code input
+    // over drawn boxes, a native checkbox over its styled box) is what a user's click reaches.
+    if (!onTop(el)) {
+      for (let n = el; n; n = composedParent(n)) {
+        if (n.nodeType === 1 && styleOf(n)?.opacity === '0') return n === el ? 'it is fully transparent (opacity 0)' : 'it is inside a fully transparent element';
+      }
+      return 'it is not rendered';
+    }
   }
   const r = el.getBoundingClientRect();
   if (r.width < 1 || r.height < 1) return 'it has no size on the page';
   for (let n = el; n; n = composedParent(n)) {
     if (n.nodeType !== 1) continue;
     const s = styleOf(n);
-    if (s && invisible(n, s, false)) return n === el ? 'it is clipped, shrunk or moved off the page' : 'it is inside an element that is clipped, shrunk or moved off the page';
+    if (s && invisible(n, s, false) && !(s.opacity === '0' && onTop(el))) {
+      return n === el ? 'it is clipped, shrunk or moved off the page' : 'it is inside an element that is clipped, shrunk or moved off the page';
+    }
   }
   return '';
 }
 
 export const isReachable = (el) => !hiddenReason(el);
+
+// Is `el` (or something inside it) the topmost element at its visible center?
+function onTop(el) {
+  const c = visibleCenter(el);
+  if (!c) return false;
+  const hit = deepElementAt(el.ownerDocument, c.x, c.y);
+  return !!hit && composedContains(el, hit);
+}
 
 // The deepest element at a viewport point of `doc`, through open shadow roots; for text slotted
 // from the light DOM (which hit-tests as its host), the slot it is shown in.
@@ -88,13 +105,19 @@ export function clickPoint(el) {
   if (!c) return { target: el };
   const hit = deepElementAt(el.ownerDocument, c.x, c.y);
   if (!hit) return { target: el, ...c };
-  if (composedContains(el, hit)) return { target: hit, ...c };
+  if (composedContains(el, hit)) return { target: clickable(hit), ...c };
   // A click through pointer-events:none on `el` lands on its ancestor: as a user's would.
   if (composedContains(hit, el)) return { target: el, ...c };
   // A field's own label (a styled box drawn over a hidden native checkbox).
   const lab = hit.closest?.('label');
-  if (lab && (lab.control === el || (el.labels && Array.from(el.labels).includes(lab)))) return { target: hit, ...c };
+  if (lab && (lab.control === el || (el.labels && Array.from(el.labels).includes(lab)))) return { target: clickable(hit), ...c };
   return { coveredBy: hit, ...c };
+}
+
+// The nearest element from `n` up that has click() (an HTML element: an <svg> icon's <path> has none).
+function clickable(n) {
+  for (let e = n; e; e = composedParent(e)) if (e.nodeType === 1 && typeof e.click === 'function') return e;
+  return n;
 }
 
 // For an error message: a short description of what covers an element.

@@ -72,6 +72,8 @@ function similarity(a, b) {
 
 // Visible to a user, or a hidden native control a visible widget stands for (actions go through it).
 function usable(el) {
+  // an option of a <select> is as usable as its select (select_option chooses it)
+  if (el.tagName === 'OPTION') { const s = el.closest('select'); if (s) el = s; }
   return withStyleCache(() => !hiddenReason(el) || !!proxyFor(el));
 }
 

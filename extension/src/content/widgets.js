@@ -85,10 +85,24 @@ const OPTIONISH = new Set(['option', 'menuitem', 'menuitemradio', 'treeitem', 'g
 // Visible elements (not in `widget`, not native <option>s) whose own displayed text is `text`:
 // the options of an opened popup. The best first: an ARIA option, then a list item, nearest.
 function findShownOption(doc, text, widget) {
+  // the popup the widget names (aria-owns / aria-controls, on it or inside it) first
+  const ids = [widget, ...widget.querySelectorAll('[aria-owns],[aria-controls]')]
+    .flatMap((e) => `${e.getAttribute('aria-owns') || ''} ${e.getAttribute('aria-controls') || ''}`.split(/\s+/)).filter(Boolean);
+  for (const id of ids) {
+    const popup = doc.getElementById(id);
+    if (popup && visible(popup)) {
+      const found = shownOptionIn(popup, text, widget);
+      if (found) return found;
+    }
+  }
+  return shownOptionIn(doc, text, widget);
+}
+
+function shownOptionIn(root, text, widget) {
   const want = norm(text).toLowerCase();
   const out = [];
   const wr = widget.getBoundingClientRect();
-  for (const el of doc.querySelectorAll('[role],li,a,div,span')) {
+  for (const el of root.querySelectorAll('[role],li,a,div,span,button,label,td,p')) {
     if (widget.contains(el) || el.closest('select')) continue;
     if (norm(el.textContent).toLowerCase() !== want) continue;
     if (!visible(el)) continue;
@@ -120,7 +134,8 @@ async function until(cond, ms = 1000) {
 // in to keep the modules acyclic). Returns the option clicked, or throws a one-sentence error.
 export async function chooseInWidget(widget, text, click, describe, sel = null) {
   const doc = widget.ownerDocument;
-  let opt = findShownOption(doc, text, widget);
+  // an open popup may already show it; else open the widget first
+  let opt = widget.getAttribute('aria-expanded') === 'true' ? findShownOption(doc, text, widget) : null;
   if (!opt) {
     click(widget);
     opt = await until(() => findShownOption(doc, text, widget));
