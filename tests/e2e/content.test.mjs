@@ -155,3 +155,20 @@ test('a transparent field on top of its drawn boxes is typed into; a click on an
   ok(r);
   assert.match(r.page.markdown, /log: code 6 settings/);
 });
+
+test('the point op (for trusted input) gives where a user\'s click lands: through the label of a hidden checkbox, an error for a covered button', async () => {
+  await open('/cnt-widgets.html');
+  const point = (target) => env.browser.serviceWorker.evaluate(async (t) => {
+    const [tab] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
+    const [r] = await chrome.scripting.executeScript({ target: { tabId: tab.id }, func: (x) => globalThis.__browserBridge.run('point', { target: x }), args: [t] });
+    return r.result;
+  }, target);
+  let r = await point('Accept terms');
+  assert.equal(r.ok, true, JSON.stringify(r));
+  assert.match(r.via, /^\[label "Accept terms"\]$/);
+  assert.ok(r.x > 0 && r.y > 0 && r.inFrame === false, JSON.stringify(r));
+  await env.call('browser_open_url', { url: env.url('/cnt-hidden.html?overlay') });
+  r = await point('Delete everything');
+  assert.equal(r.ok, false);
+  assert.match(r.error, /is covered by <div#overlay>/);
+});

@@ -65,14 +65,7 @@ export function click(el) {
     throw new Error(`${describe(el.closest('select'))}: choose its options with select_option`);
   }
   const desc = describe(el);
-  const target = visibleFor(el, 'click');
-  scrollIntoView(target);
-  const pt = clickPoint(target);
-  if (pt.coveredBy) {
-    const e = new Error(`${desc} is covered by ${shortDesc(pt.coveredBy)} at its center, so a user's click would land on that; nothing was done. Close or move what covers it first.`);
-    e.code = 'covered';
-    throw e;
-  }
+  const { target, pt } = aim(el, desc);
   const at = pt.target;
   const where = pt.x !== undefined ? { clientX: pt.x, clientY: pt.y } : {};
   mouse(at, 'pointerover', where); mouse(at, 'mouseover', where);
@@ -86,6 +79,40 @@ export function click(el) {
   const newTab = a && (a.target === '_blank' || a.target === '_new') ? a.href : null;
   const via = target !== el ? ` through ${describe(target)}, which is what a user sees of it` : '';
   return { message: `Clicked ${desc}${via}`, newTabUrl: newTab };
+}
+
+// The visible element a click on `el` goes to, scrolled into view, and where on it: or an error
+// (not visible and no widget for it; covered at its center).
+function aim(el, desc) {
+  const target = visibleFor(el, 'click');
+  scrollIntoView(target);
+  const pt = clickPoint(target);
+  if (pt.coveredBy) {
+    const e = new Error(`${desc} is covered by ${shortDesc(pt.coveredBy)} at its center, so a user's click would land on that; nothing was done. Close or move what covers it first.`);
+    e.code = 'covered';
+    throw e;
+  }
+  return { target, pt };
+}
+
+// For trusted (CDP) input: the point, in this frame's top-level viewport coordinates when all
+// frames up are same-origin, where a user's click on `el` lands (after the same checks as click).
+// `inFrame`: the point is relative to a cross-origin frame's viewport (the caller adds its offset).
+export function clickPointOf(el) {
+  if (isDisabled(el)) throw new Error(`${describe(el)} is disabled`);
+  const desc = describe(el);
+  const { target, pt } = aim(el, desc);
+  if (pt.x === undefined) throw new Error(`${desc} could not be scrolled into view`);
+  let x = pt.x, y = pt.y, w = winOf(target), inFrame = false;
+  while (w !== w.top) {
+    let fe = null;
+    try { fe = w.frameElement; } catch { fe = null; }
+    if (!fe) { inFrame = true; break; }
+    const r = fe.getBoundingClientRect();
+    x += r.left + fe.clientLeft; y += r.top + fe.clientTop;
+    w = w.parent;
+  }
+  return { x, y, inFrame, desc, via: target !== el ? describe(target) : null };
 }
 
 // click for the `click` command: an <option> of a <select> is chosen as select_option would.

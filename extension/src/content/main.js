@@ -5,7 +5,7 @@
 // first one's API and keeps it (and with it the element refs).
 import { snapshot } from './snapshot.js';
 import { findTarget, describe } from './targeting.js';
-import { clickCommand, type, pressKey, scroll, selectOption, checkPresence } from './actions.js';
+import { clickCommand, clickPointOf, type, pressKey, scroll, selectOption, checkPresence } from './actions.js';
 import { startObserving, waitQuiet } from './quiet.js';
 import { pruneRefs, raiseFloor, refCounter } from './refs.js';
 import { rememberPasswordFields } from './secret.js';
@@ -89,6 +89,8 @@ async function run1(op, args) {
       case 'check': return { ok: true, present: checkPresence(args) };
       case 'locate': return { ok: true, ...locate(args.target, args.command) };
       case 'describe': return { ok: true, text: describe(findTarget(args.target).el) };
+      // For trusted (CDP) input: where a user's click on the target lands (see actions.js).
+      case 'point': return { ok: true, ...clickPointOf(findTarget(args.target, 'click').el) };
       default: return { ok: false, error: `unknown op ${op}` };
     }
   } catch (e) {

@@ -25,7 +25,7 @@ export function composedContains(outer, inner) {
 // Why a user cannot see `el` (a few words), or '' when they can.
 export function hiddenReason(el) {
   if (!el || !el.isConnected) return 'it is no longer on the page';
-  if (el.checkVisibility && !el.checkVisibility({ opacityProperty: true, visibilityProperty: true, contentVisibilityAuto: true })) {
+  if (el.checkVisibility && !el.checkVisibility({ opacityProperty: true, visibilityProperty: true })) {
     const st = styleOf(el);
     if (st && (st.visibility === 'hidden' || st.visibility === 'collapse')) return 'it is visibility:hidden';
     for (let n = el; n; n = composedParent(n)) {
@@ -34,7 +34,7 @@ export function hiddenReason(el) {
       if (!s) continue;
       if (s.display === 'none') return n === el ? 'it is display:none' : 'it is inside an element that is display:none';
     }
-    if (!el.checkVisibility({ visibilityProperty: true, contentVisibilityAuto: true })) return 'it is not rendered';
+    if (!el.checkVisibility({ visibilityProperty: true })) return 'it is not rendered';
     // Only transparency hides it. A transparent field on top of what it stands for (a code input
     // over drawn boxes, a native checkbox over its styled box) is what a user's click reaches.
     if (!onTop(el)) {
