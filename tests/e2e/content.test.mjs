@@ -156,6 +156,19 @@ test('a transparent field on top of its drawn boxes is typed into; a click on an
   assert.match(r.page.markdown, /log: code 6 settings/);
 });
 
+test('a button the page shows only on hover (TodoMVC\'s destroy) is clicked after moving the pointer over its row', async () => {
+  let r = await open('/cnt-widgets.html');
+  assert.match(r.page.markdown, /Walk the dog/);
+  r = await env.call('browser_click', { target: '#t2 .destroy' });
+  ok(r);
+  assert.match(r.result.message, /shown while the pointer is over \[li "Walk the dog"\]/);
+  assert.doesNotMatch(r.page.markdown, /Walk the dog/);
+  assert.match(r.page.markdown, /Buy milk/);
+  r = await env.call('browser_click', { target: 'Delete Buy milk' });
+  ok(r);
+  assert.doesNotMatch(r.page.markdown, /Buy milk/);
+});
+
 test('the point op (for trusted input) gives where a user\'s click lands: through the label of a hidden checkbox, an error for a covered button', async () => {
   await open('/cnt-widgets.html');
   const point = (target) => env.browser.serviceWorker.evaluate(async (t) => {

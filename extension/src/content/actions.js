@@ -5,7 +5,7 @@ import { winOf, isDisabled, isEditable, inputType, norm, isVisibleBox, allRoots,
 import { describe, hiddenError } from './targeting.js';
 import { selectedText } from './describe.js';
 import { isSecret } from './secret.js';
-import { hiddenReason, clickPoint, composedParent, shortDesc } from './reach.js';
+import { hiddenReason, clickPoint, composedParent, shortDesc, hoverHost } from './reach.js';
 import { proxyFor, replacementFor, chooseInWidget } from './widgets.js';
 
 // One macrotask: the page's own queued tasks (a framework's setTimeout(0) model update) run
@@ -14,11 +14,25 @@ const nextTask = () => new Promise((r) => setTimeout(r, 0));
 
 // The element a user's action on `el` goes to: `el` when visible, else the visible widget that
 // stands for it (proxyFor); else an error that says why and lists the visible candidates.
+// An element the page's CSS shows only while the pointer is over a visible ancestor (TodoMVC's
+// destroy button on `li:hover`) is acted on as a user would: the pointer is moved over that
+// ancestor first (CSS :hover itself cannot be set by synthetic events; the page's mouseover and
+// mouseenter handlers run), then the element gets the action.
+const hovered = new WeakMap();
 function visibleFor(el, purpose) {
   const why = withStyleCache(() => hiddenReason(el));
   if (!why) return el;
   const proxy = withStyleCache(() => proxyFor(el));
   if (proxy) return proxy;
+  const host = withStyleCache(() => hoverHost(el));
+  if (host) {
+    scrollIntoView(host);
+    for (const t of ['pointerover', 'pointerenter', 'mouseover', 'mouseenter', 'pointermove', 'mousemove']) {
+      mouse(host, t, t.endsWith('enter') ? { bubbles: false } : {});
+    }
+    hovered.set(el, host);
+    return el;
+  }
   throw hiddenError(el, why, nameOf(el) || norm(el.textContent).slice(0, 60), purpose);
 }
 
@@ -77,7 +91,9 @@ export function click(el) {
   at.click(); // click event + activation behaviour (follow link, toggle checkbox, submit form)
   const a = at.closest?.('a[href]') || el.closest?.('a[href]');
   const newTab = a && (a.target === '_blank' || a.target === '_new') ? a.href : null;
-  const via = target !== el ? ` through ${describe(target)}, which is what a user sees of it` : '';
+  const host = hovered.get(target);
+  const via = target !== el ? ` through ${describe(target)}, which is what a user sees of it`
+    : host ? ` (shown while the pointer is over ${describe(host)}, which it was moved over first)` : '';
   return { message: `Clicked ${desc}${via}`, newTabUrl: newTab };
 }
 
@@ -85,6 +101,8 @@ export function click(el) {
 // (not visible and no widget for it; covered at its center).
 function aim(el, desc) {
   const target = visibleFor(el, 'click');
+  // shown on hover (see visibleFor): no box to aim at while CSS hides it; the element itself
+  if (hovered.has(target) && hiddenReason(target)) return { target, pt: { target } };
   scrollIntoView(target);
   const pt = clickPoint(target);
   if (pt.coveredBy) {

@@ -126,3 +126,60 @@ export function shortDesc(el) {
   const id = el.id ? '#' + el.id : '';
   return `<${el.tagName.toLowerCase()}${id}>${t ? ' "' + t.replace(/"/g, '\\"') + '"' : ''}`;
 }
+
+const MAX_RULES = 20_000;
+
+// For an element hidden only by its own style (its parent is visible): the visible ancestor whose
+// :hover shows it, or null.
+export function hoverHost(el) {
+  const p = composedParent(el);
+  if (!p || p.nodeType !== 1 || hiddenReason(p)) return null;
+  const part = hoverRevealer(el);
+  if (!part) return null;
+  // the ancestor the :hover is on: the last compound of the part before :hover
+  const last = part.split(/\s*[\s>+~]\s*/).pop();
+  for (let n = p; n && n.nodeType === 1; n = composedParent(n)) {
+    try { if (last === '*' || n.matches(last)) return n; } catch { break; }
+  }
+  return p;
+}
+
+// Does a :hover rule of the page's stylesheets show `el` (TodoMVC's `li:hover .destroy
+// { display: block }`, a row's actions at opacity 1 on hover)? Returns the selector part before
+// the :hover (what the pointer must be over), or ''. Cross-origin stylesheets cannot be read.
+export function hoverRevealer(el) {
+  const roots = [el.ownerDocument];
+  const r = el.getRootNode();
+  if (r && r.nodeType === 11) roots.unshift(r);
+  let n = 0;
+  const check = (rules) => {
+    for (const rule of rules) {
+      if (++n > MAX_RULES) return '';
+      if (rule.cssRules && !rule.selectorText) { const f = check(rule.cssRules); if (f) return f; continue; }
+      const sel = rule.selectorText;
+      if (!sel || sel.indexOf(':hover') < 0) continue;
+      const st = rule.style;
+      const shows = (st.display && st.display !== 'none') || st.visibility === 'visible' ||
+        (st.opacity !== '' && parseFloat(st.opacity) > 0);
+      if (!shows) continue;
+      for (const part of sel.split(',')) {
+        const i = part.indexOf(':hover');
+        if (i < 0) continue;
+        try {
+          if (el.matches(part.replace(/:hover/g, ''))) return part.slice(0, i).trim() || '*';
+        } catch { /* a selector this engine cannot match */ }
+      }
+    }
+    return '';
+  };
+  for (const root of roots) {
+    const sheets = [...(root.styleSheets || []), ...(root.adoptedStyleSheets || [])];
+    for (const sh of sheets) {
+      let rules;
+      try { rules = sh.cssRules; } catch { continue; }
+      const f = rules && check(rules);
+      if (f) return f;
+    }
+  }
+  return '';
+}

@@ -1,7 +1,7 @@
 // Resolve a `target` (ref, CSS selector or plain description) to one element, or
 // throw an Error whose message lists the best candidates with their refs.
 import { allElements, allRoots, controlKind, descriptionsOf, inViewport, isDisabled, isEditable, styleOf, norm, withStyleCache } from './dom.js';
-import { hiddenReason } from './reach.js';
+import { hiddenReason, hoverHost } from './reach.js';
 import { proxyFor } from './widgets.js';
 import { isRefSyntax, parseRef, resolveRef } from './refs.js';
 import { token } from './describe.js';
@@ -74,7 +74,7 @@ function similarity(a, b) {
 function usable(el) {
   // an option of a <select> is as usable as its select (select_option chooses it)
   if (el.tagName === 'OPTION') { const s = el.closest('select'); if (s) el = s; }
-  return withStyleCache(() => !hiddenReason(el) || !!proxyFor(el));
+  return withStyleCache(() => !hiddenReason(el) || !!proxyFor(el) || !!hoverHost(el));
 }
 
 function rankOf(el) {
