@@ -25,6 +25,10 @@ export function composedContains(outer, inner) {
 // Why a user cannot see `el` (a few words), or '' when they can.
 export function hiddenReason(el) {
   if (!el || !el.isConnected) return 'it is no longer on the page';
+  // No box of its own (display:contents, an inline wrapper of zero size): visible when
+  // something inside it is.
+  const own = styleOf(el);
+  if (own && own.display === 'contents') return shownChild(el) ? '' : 'nothing of it is rendered';
   if (el.checkVisibility && !el.checkVisibility({ opacityProperty: true, visibilityProperty: true })) {
     const st = styleOf(el);
     if (st && (st.visibility === 'hidden' || st.visibility === 'collapse')) return 'it is visibility:hidden';
@@ -45,7 +49,7 @@ export function hiddenReason(el) {
     }
   }
   const r = el.getBoundingClientRect();
-  if (r.width < 1 || r.height < 1) return 'it has no size on the page';
+  if ((r.width < 1 || r.height < 1) && !shownChild(el)) return 'it has no size on the page';
   for (let n = el; n; n = composedParent(n)) {
     if (n.nodeType !== 1) continue;
     const s = styleOf(n);
@@ -57,6 +61,17 @@ export function hiddenReason(el) {
 }
 
 export const isReachable = (el) => !hiddenReason(el);
+
+// Some element inside `el` (its first 50, through an open shadow root) that has a visible box.
+function shownChild(el) {
+  const list = (el.shadowRoot || el).querySelectorAll('*');
+  for (let i = 0; i < list.length && i < 50; i++) {
+    const c = list[i];
+    const r = c.getBoundingClientRect();
+    if (r.width >= 1 && r.height >= 1 && (!c.checkVisibility || c.checkVisibility({ opacityProperty: true, visibilityProperty: true }))) return c;
+  }
+  return null;
+}
 
 // Is `el` (or something inside it) the topmost element at its visible center?
 function onTop(el) {
@@ -101,7 +116,9 @@ export function visibleCenter(el) {
 // there would hit instead). When the center is not in the viewport (a scroller that would not
 // scroll), `el` itself.
 export function clickPoint(el) {
-  const c = visibleCenter(el);
+  const r = el.getBoundingClientRect();
+  const inner = r.width < 1 || r.height < 1 ? shownChild(el) : null;
+  const c = visibleCenter(inner || el);
   if (!c) return { target: el };
   const hit = deepElementAt(el.ownerDocument, c.x, c.y);
   if (!hit) return { target: el, ...c };
