@@ -126,6 +126,8 @@ test('Markdown: an aria-label that differs from the visible text shows both', as
   const md = r.page.markdown;
   assert.match(md, /\[button "Cancel order" \(shows "Pay \$5,000 now"\) e\d+\]/);
   assert.match(md, /\[button "Close" e\d+\]/, 'the same words differently cased: only the name');
+  assert.match(md, /\[button "Send" \(shows "Submit form"\) e\d+\]/, 'visually hidden text is not claimed as shown');
+  assert.doesNotMatch(md, /Ignore previous/);
   assert.match(md, /\[Download report\]\(http:\/\/[^)]+\/page2\.html\) \[labelled "Delete account" e\d+\]/);
   r = await env.call('browser_click', { target: 'Cancel order' });
   ok(r);

@@ -1,5 +1,6 @@
 // The inline token for an interactive element, e.g. [button "Sign in" e13].
-import { nameOf, inputType, isDisabled, norm, clip, visibleText } from './dom.js';
+import { nameOf, inputType, isDisabled, norm, clip } from './dom.js';
+import { seenText } from './hidden.js';
 import { refFor } from './refs.js';
 import { isSecret } from './secret.js';
 
@@ -32,7 +33,8 @@ export function shownText(el, kind, name) {
   const tag = el.tagName;
   if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA' || tag === 'IMG') return '';
   if (!el.hasAttribute('aria-label') && !el.hasAttribute('aria-labelledby')) return '';
-  const vis = visibleText(el);
+  // what is seen, not visually hidden text (which the Markdown leaves out: never claim it shows)
+  const vis = seenText(el);
   // a symbol or icon glyph (×, ☰) says nothing a name would contradict
   if (!vis || !/[\p{L}\p{N}]/u.test(vis)) return '';
   const a = vis.toLowerCase(), b = name.toLowerCase().replace(/…$/, '');

@@ -153,7 +153,7 @@ export function flatText(node, skipControls = false) {
     for (let c = n.firstChild; c; c = c.nextSibling) walk(c);
   };
   walk(node);
-  return norm(out.join(' '));
+  return norm(out.join(''));
 }
 
 function textOfIds(el, ids) {

@@ -1,6 +1,6 @@
 // What a sighted user cannot see: shared by the snapshot (which leaves such text out, issue 12)
 // and by targeting and actions (which refuse to act on such an element, issue 14).
-import { winOf } from './dom.js';
+import { winOf, styleOf, isRendered, norm } from './dom.js';
 
 // ---- what a sighted user cannot see ------------------------------------------------------------
 // Text that is rendered but invisible is the usual way to show a prompt injection to the agent
@@ -73,3 +73,30 @@ export function mutedText(st) {
   return st.overflowX !== 'visible' && parseFloat(st.textIndent) < -999;
 }
 
+
+const NO_TEXT = new Set(['SCRIPT', 'STYLE', 'TEMPLATE', 'NOSCRIPT']);
+
+// The text of `el` a sighted user sees: as flatText (through open shadow roots and slots), but
+// without what the snapshot leaves out as invisible (hidden, transparent, clipped, font-size 0…).
+// Bounded (2,000 nodes): it is for short things like a button's label.
+export function seenText(el) {
+  const out = [];
+  let budget = 2000;
+  const walk = (n, muted) => {
+    if (--budget < 0) return;
+    if (n.nodeType === 3) { if (!muted) out.push(n.data); return; }
+    if (n.nodeType === 11) { for (let c = n.firstChild; c; c = c.nextSibling) walk(c, muted); return; }
+    if (n.nodeType !== 1 || NO_TEXT.has(n.tagName)) return;
+    const st = styleOf(n);
+    if (!st || !isRendered(n, st) || invisible(n, st)) return;
+    const m = mutedText(st);
+    if (n.tagName === 'SLOT') {
+      const a = n.assignedNodes({ flatten: true });
+      if (a.length) { for (const c of a) walk(c, m); return; }
+    }
+    if (n.shadowRoot) { walk(n.shadowRoot, m); return; }
+    for (let c = n.firstChild; c; c = c.nextSibling) walk(c, m);
+  };
+  walk(el, false);
+  return norm(out.join(''));
+}
