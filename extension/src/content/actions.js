@@ -10,7 +10,11 @@ import { proxyFor, replacementFor, chooseInWidget } from './widgets.js';
 
 // One macrotask: the page's own queued tasks (a framework's setTimeout(0) model update) run
 // before the next key, as they would between a real keyboard's key presses.
+// (A timer: it runs after the page's timers queued before it, also where timers are throttled.)
 const nextTask = () => new Promise((r) => setTimeout(r, 0));
+// A task that is never throttled (a posted message), for the pauses between words: a hidden
+// tab's timers may wait a second each, which would make every word cost a second.
+const nextTurn = () => new Promise((r) => { const ch = new MessageChannel(); ch.port1.onmessage = () => { ch.port1.close(); r(); }; ch.port2.postMessage(0); });
 
 // The element a user's action on `el` goes to: `el` when visible, else the visible widget that
 // stands for it (proxyFor); else an error that says why and lists the visible candidates.
@@ -253,7 +257,7 @@ async function typeIntoField(el, text, clear) {
     for (const ch of text) {
       // the end of a word: let the page's own tasks run, as between a typist's words
       // (and every 64 characters of a text without spaces)
-      if ((/\s/.test(ch) && prev && !/\s/.test(prev)) || ++run % 64 === 0) { await nextTask(); run = 0; }
+      if ((/\s/.test(ch) && prev && !/\s/.test(prev)) || ++run % 64 === 0) { await nextTurn(); run = 0; }
       prev = ch;
       const info = keyInfo(ch === '\n' ? 'Enter' : ch);
       const down = fireKey(el, 'keydown', info);
