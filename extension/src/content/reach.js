@@ -22,6 +22,12 @@ export function composedContains(outer, inner) {
   return false;
 }
 
+// Is `inner` inside `outer` in the flat tree (slotted nodes under their slot)?
+function flatContains(outer, inner) {
+  for (let n = inner, i = 0; n && i < 500; n = n.assignedSlot || composedParent(n), i++) if (n === outer) return true;
+  return false;
+}
+
 // Why a user cannot see `el` (a few words), or '' when they can.
 export function hiddenReason(el) {
   if (!el || !el.isConnected) return 'it is no longer on the page';
@@ -123,8 +129,9 @@ export function clickPoint(el) {
   const hit = deepElementAt(el.ownerDocument, c.x, c.y);
   if (!hit) return { target: el, ...c };
   if (composedContains(el, hit)) return { target: clickable(hit), ...c };
-  // A click through pointer-events:none on `el` lands on its ancestor: as a user's would.
-  if (composedContains(hit, el)) return { target: el, ...c };
+  // A click through pointer-events:none on `el` lands on its ancestor (in the DOM, or in the flat
+  // tree: the shadow element a slotted `el` is shown in): dispatch at `el`.
+  if (composedContains(hit, el) || flatContains(hit, el)) return { target: el, ...c };
   // A field's own label (a styled box drawn over a hidden native checkbox).
   const lab = hit.closest?.('label');
   if (lab && (lab.control === el || (el.labels && Array.from(el.labels).includes(lab)))) return { target: clickable(hit), ...c };
