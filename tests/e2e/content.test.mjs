@@ -48,6 +48,12 @@ test('select_option on a hidden <select> goes through its jQuery UI selectmenu w
   assert.match(r.result.message, /Fast/);
   assert.match(r.page.markdown, /\[combobox "Fast" e\d+\]/, 'the widget shows the new value');
   assert.match(r.page.markdown, /log: selectmenu-Fast/, 'the widget\'s own handler made the choice');
+  // The hidden native <select> itself (by selector) goes through the widget too.
+  r = await env.call('browser_select_option', { target: 'select#speed', value: 'Faster' });
+  ok(r);
+  assert.match(r.result.message, /through \[combobox "Fast" e\d+\], the widget a user sees/);
+  assert.match(r.page.markdown, /\[combobox "Faster" e\d+\]/);
+  assert.match(r.page.markdown, /log: selectmenu-Fast selectmenu-Faster/);
   // `click` on the option's text (the hidden native <option>, the closed menu's item) too.
   r = await env.call('browser_click', { target: 'Slower' });
   ok(r);

@@ -216,6 +216,8 @@ export function nameOf(el, kind = null) {
   return clip(t);
 }
 
+const ARIA_FIELDS = new Set(['combobox', 'checkbox', 'radio', 'slider', 'input', 'select']);
+
 // Every text-ish description of an element a target description may match.
 export function descriptionsOf(el, kind) {
   const out = [];
@@ -225,6 +227,14 @@ export function descriptionsOf(el, kind) {
   push(el.getAttribute('placeholder'));
   push(el.getAttribute('title'));
   if (el.labels) push(labelsText(el));
+  else if (el.id && ARIA_FIELDS.has(kind)) {
+    // a <label for=…> naming an ARIA widget (jQuery UI points its labels at its combobox): not
+    // its accessible name, but what a user reads next to it
+    const root = el.getRootNode();
+    try {
+      for (const l of root.querySelectorAll(`label[for="${CSS.escape(el.id)}"]`)) push(flatText(l, true));
+    } catch { /* ignore */ }
+  }
   if (kind === 'link' || kind === 'button' || kind === 'clickable' || kind === 'tab' || kind === 'menuitem' || kind === 'option') push(clip(visibleText(el), 300));
   if (el.tagName === 'INPUT' && ['submit', 'button', 'reset'].includes(inputType(el))) push(el.value);
   const img = el.querySelector?.('img[alt]');

@@ -77,9 +77,12 @@ function usable(el) {
   return withStyleCache(() => !hiddenReason(el) || !!proxyFor(el) || !!hoverHost(el));
 }
 
+// Seen directly beats seen through a widget (a hidden <select> and its visible combobox both
+// named by one label: the combobox).
 function rankOf(el) {
-  const vis = usable(el);
-  return (vis ? 4 : 0) + (isDisabled(el) ? 0 : 2) + (vis && inViewport(el) ? 1 : 0);
+  const direct = withStyleCache(() => !hiddenReason(el.tagName === 'OPTION' ? el.closest('select') || el : el));
+  const vis = direct || usable(el);
+  return (vis ? 8 : 0) + (direct ? 4 : 0) + (isDisabled(el) ? 0 : 2) + (vis && inViewport(el) ? 1 : 0);
 }
 
 function listing(els) {
