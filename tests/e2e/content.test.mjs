@@ -177,6 +177,11 @@ test('a button the page shows only on hover (TodoMVC\'s destroy) is clicked afte
   assert.doesNotMatch(r.page.markdown, /Buy milk/);
 });
 
+test('a custom combobox named by a label shows the choice it displays', async () => {
+  const r = await open('/cnt-widgets.html');
+  assert.match(r.page.markdown, /\[combobox "Size" value="Large" e\d+\]/);
+});
+
 test('the point op (for trusted input) gives where a user\'s click lands: through the label of a hidden checkbox, an error for a covered button', async () => {
   await open('/cnt-widgets.html');
   const point = (target) => env.browser.serviceWorker.evaluate(async (t) => {

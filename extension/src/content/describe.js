@@ -138,6 +138,11 @@ export function tokenParts(el, kind, { values = true } = {}) {
       if (name) parts.push(q(name));
       if (isSecret(el)) parts.push(filled(el.value));
       else if (el.value && values) parts.push('value=' + q(clip(el.value, 300)));
+      else if (tag !== 'INPUT' && tag !== 'TEXTAREA' && values) {
+        // a custom combobox (jQuery UI selectmenu, Select2) shows its choice as text
+        const v = seenText(el);
+        if (v && v !== name) parts.push('value=' + q(clip(v, 200)));
+      }
       if (el.getAttribute('aria-expanded') === 'true') parts.push('expanded');
       break;
     case 'slider':

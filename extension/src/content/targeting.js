@@ -93,6 +93,7 @@ function listing(els) {
 // element a user cannot see.
 export function visibleAlternatives(q, purpose = 'any', skip = null) {
   const out = [];
+  if (!q) return out;
   for (const el of allElements(document)) {
     if (el === skip) continue;
     const kind = controlKind(el, styleOf(el));
