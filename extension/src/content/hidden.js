@@ -42,12 +42,16 @@ function flatTransform(tf) {
 // Is the element (and so everything in it) invisible to a sighted user?
 // aria: false leaves aria-hidden out (for what a user can reach: aria-hidden hides from
 // assistive technology, not from the eye).
-export function invisible(el, st, aria = true) {
+// `display`: the computed display when the caller has read it already (each read of a computed
+// style property costs; the snapshot reads each one once per element).
+export function invisible(el, st, aria = true, display = st.display) {
   if (st.opacity === '0') return true;
   if (aria && el.getAttribute('aria-hidden') === 'true') return true;
-  if (st.display === 'contents') return false;
-  if (st.transform !== 'none' && flatTransform(st.transform)) return true;
-  if (st.clipPath !== 'none' && emptyClipPath(st.clipPath)) return true;
+  if (display === 'contents') return false;
+  const tf = st.transform;
+  if (tf !== 'none' && flatTransform(tf)) return true;
+  const cp = st.clipPath;
+  if (cp !== 'none' && emptyClipPath(cp)) return true;
   const pos = st.position;
   const clipsOverflow = st.overflowX !== 'visible' || st.overflowY !== 'visible';
   if (pos === 'static' && !clipsOverflow) return false;

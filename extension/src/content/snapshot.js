@@ -157,19 +157,24 @@ class Writer {
     if (SKIP.has(tag) || el.namespaceURI === SVG_NS) return;
     if (el.hidden && tag !== 'DETAILS') return;
     const st = styleOf(el);
-    // visibility:hidden hides the subtree unless a descendant sets visible again; rare — drop.
-    if (!st || !isRendered(el, st)) return;
+    if (!st) return;
+    // isRendered(), with each property read once. visibility:hidden hides the subtree unless a
+    // descendant sets visible again; rare — drop.
+    const disp = st.display;
+    if (disp === 'none') return;
+    const vis = st.visibility;
+    if (vis === 'hidden' || vis === 'collapse' || st.contentVisibility === 'hidden') return;
     if (tag === 'INPUT' && el.type === 'hidden') return;
-    if (!FORM_TAGS.has(tag) && invisible(el, st)) return;
+    if (!FORM_TAGS.has(tag) && invisible(el, st, true, disp)) return;
     const mute = this.mute, muteSt = this.muteSt;
     this.mute = null;
     this.muteSt = st;
-    this.element(el, tag, st, clickAnc);
+    this.element(el, tag, st, clickAnc, disp);
     this.mute = mute;
     this.muteSt = muteSt;
   }
 
-  element(el, tag, st, clickAnc) {
+  element(el, tag, st, clickAnc, disp = st.display) {
     let kind = controlKind(el, st);
     if (kind && clickAnc && !this.keepNested(el, kind, clickAnc)) kind = null;
     if (this.editor) {
@@ -225,7 +230,7 @@ class Writer {
       case 'CODE': return this.codeSpan(el, kind, anc);
       default: break;
     }
-    const block = BLOCK_TAGS.has(tag) || (!INLINE_TAGS.has(tag) && BLOCK_DISPLAY.test(st.display));
+    const block = BLOCK_TAGS.has(tag) || (!INLINE_TAGS.has(tag) && BLOCK_DISPLAY.test(disp));
     if (block) this.brk();
     this.mark(el, kind);
     this.kids(el, anc);
