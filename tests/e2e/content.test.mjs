@@ -175,6 +175,12 @@ test('a button the page shows only on hover (TodoMVC\'s destroy) is clicked afte
   r = await env.call('browser_click', { target: 'Delete Buy milk' });
   ok(r);
   assert.doesNotMatch(r.page.markdown, /Buy milk/);
+  // a CSS-only drop-down menu (li:hover > ul): its item is clicked after hovering the menu entry
+  assert.doesNotMatch(r.page.markdown, /Pricing/);
+  r = await env.call('browser_click', { target: 'Pricing' });
+  ok(r);
+  assert.match(r.result.message, /shown while the pointer is over \[li "Products/);
+  assert.match(r.page.markdown, /log: pricing/);
 });
 
 test('a custom combobox named by a label shows the choice it displays', async () => {

@@ -153,12 +153,18 @@ export function shortDesc(el) {
 
 const MAX_RULES = 20_000;
 
-// For an element hidden only by its own style (its parent is visible): the visible ancestor whose
-// :hover shows it, or null.
+// For an element hidden by its own style or an ancestor's (a hover menu): the visible ancestor
+// whose :hover shows it (or the hidden element holding it), or null.
 export function hoverHost(el) {
-  const p = composedParent(el);
-  if (!p || p.nodeType !== 1 || hiddenReason(p)) return null;
-  const part = hoverRevealer(el);
+  // the outermost hidden element from `el` up (a submenu `li:hover > ul` hides the whole list)
+  let h = el, p = composedParent(el);
+  for (let depth = 0; ; depth++) {
+    if (!p || p.nodeType !== 1 || depth > 8) return null;
+    if (!hiddenReason(p)) break;
+    h = p;
+    p = composedParent(p);
+  }
+  const part = hoverRevealer(h);
   if (!part) return null;
   // the ancestor the :hover is on: the last compound of the part before :hover
   const last = part.split(/\s*[\s>+~]\s*/).pop();
