@@ -162,6 +162,11 @@ test('a transparent field on top of its drawn boxes is typed into; a click on an
   r = await env.call('browser_click', { target: 'Settings' });
   ok(r);
   assert.match(r.page.markdown, /log: code 6 settings/);
+  // an <svg role=button> (no click() of its own) has a token and gets the click event
+  assert.match(r.page.markdown, /\[button "Star this" e\d+\]/);
+  r = await env.call('browser_click', { target: 'Star this' });
+  ok(r);
+  assert.match(r.page.markdown, /log: code 6 settings starred/);
 });
 
 test('a button the page shows only on hover (TodoMVC\'s destroy) is clicked after moving the pointer over its row', async () => {

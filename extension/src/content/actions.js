@@ -92,7 +92,10 @@ export function click(el) {
   const f = downOk ? focusTargetOf(at, target) : null;
   if (f) { try { f.focus({ preventScroll: true }); } catch { /* ignore */ } }
   mouse(at, 'pointerup', where); mouse(at, 'mouseup', where);
-  at.click(); // click event + activation behaviour (follow link, toggle checkbox, submit form)
+  // click event + activation behaviour (follow link, toggle checkbox, submit form); an SVG
+  // element has no click(): the same event, dispatched (activation happens on dispatch too)
+  if (typeof at.click === 'function') at.click();
+  else mouse(at, 'click', where);
   const a = at.closest?.('a[href]') || el.closest?.('a[href]');
   const newTab = a && (a.target === '_blank' || a.target === '_new') ? a.href : null;
   const host = hovered.get(target);

@@ -128,20 +128,14 @@ export function clickPoint(el) {
   if (!c) return { target: el };
   const hit = deepElementAt(el.ownerDocument, c.x, c.y);
   if (!hit) return { target: el, ...c };
-  if (composedContains(el, hit)) return { target: clickable(hit), ...c };
+  if (composedContains(el, hit)) return { target: hit, ...c };
   // A click through pointer-events:none on `el` lands on its ancestor (in the DOM, or in the flat
   // tree: the shadow element a slotted `el` is shown in): dispatch at `el`.
   if (composedContains(hit, el) || flatContains(hit, el)) return { target: el, ...c };
   // A field's own label (a styled box drawn over a hidden native checkbox).
   const lab = hit.closest?.('label');
-  if (lab && (lab.control === el || (el.labels && Array.from(el.labels).includes(lab)))) return { target: clickable(hit), ...c };
+  if (lab && (lab.control === el || (el.labels && Array.from(el.labels).includes(lab)))) return { target: hit, ...c };
   return { coveredBy: hit, ...c };
-}
-
-// The nearest element from `n` up that has click() (an HTML element: an <svg> icon's <path> has none).
-function clickable(n) {
-  for (let e = n; e; e = composedParent(e)) if (e.nodeType === 1 && typeof e.click === 'function') return e;
-  return n;
 }
 
 // For an error message: a short description of what covers an element.

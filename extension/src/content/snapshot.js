@@ -154,7 +154,16 @@ class Writer {
     if (nt !== 1) return;
     const el = node;
     const tag = el.tagName;
-    if (SKIP.has(tag) || el.namespaceURI === SVG_NS) return;
+    if (el.namespaceURI === SVG_NS) {
+      // an <svg> icon that is a control itself (role=button, a pointer cursor of its own): its token
+      if (tag === 'svg' && !this.editor) {
+        const sst = styleOf(el);
+        const kind = sst && isRendered(el, sst) && !invisible(el, sst) ? controlKind(el, sst) : null;
+        if (kind && !(clickAnc && !this.keepNested(el, kind, clickAnc))) this.ctl(token(el, kind));
+      }
+      return;
+    }
+    if (SKIP.has(tag)) return;
     if (el.hidden && tag !== 'DETAILS') return;
     const st = styleOf(el);
     if (!st) return;
