@@ -61,6 +61,16 @@ test('select_option on a hidden <select> goes through its jQuery UI selectmenu w
   assert.match(r.page.markdown, /selectmenu-Slower/);
 });
 
+test('select_option on a Select2-style hidden <select> goes through its widget, never through a button that shows the same text', async () => {
+  let r = await open('/cnt-hidden.html');
+  assert.match(r.page.markdown, /\[combobox "Red" e\d+\]/);
+  r = await env.call('browser_select_option', { target: 'Colour', value: 'Green' });
+  ok(r);
+  assert.match(r.page.markdown, /\[combobox "Green" e\d+\]/);
+  assert.match(r.page.markdown, /log: color-change-Green/);
+  assert.doesNotMatch(r.page.markdown, /decoy/);
+});
+
 test('a button covered by an overlay is not clicked: the error names what covers it', async () => {
   ok(await env.call('browser_open_url', { url: env.url('/cnt-hidden.html?overlay') }));
   const r = await env.call('browser_click', { target: 'Delete everything' });

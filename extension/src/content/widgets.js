@@ -41,6 +41,17 @@ function displayedText(el) {
   return norm(t || el.textContent);
 }
 
+const WIDGET_CLASS = /(^|[\s_-])(select|selectmenu|dropdown|chosen|combo|combobox|picker)([\s_-]|$)/i;
+
+// Does `el` show exactly `text`: its own text, or one of its first descendants' (the text span of
+// a selectmenu button, Select2's rendered choice)?
+function showsExactly(el, text) {
+  if (displayedText(el) === text) return true;
+  const kids = el.querySelectorAll('*');
+  for (let i = 0; i < kids.length && i < 30; i++) if (norm(kids[i].textContent) === text) return true;
+  return false;
+}
+
 // The visible widget that stands for a hidden <select>: near it in the DOM (its siblings, its
 // parent's and grandparent's), showing the selected option's text, preferring a combobox or
 // button; jQuery UI names it "<id>-button".
@@ -65,13 +76,16 @@ export function replacementFor(sel) {
       seen.add(el);
       if (el === sel || sel.contains(el) || el.contains(sel) || el.tagName === 'OPTION') continue;
       const role = (el.getAttribute('role') || '').toLowerCase();
+      // A strong sign of a drop-down is required (a plain button that happens to show the
+      // selected text, "Yes, continue", must never be taken for the select's widget).
       let score = 0;
-      if (POPUP_ROLES.has(role)) score += 4;
+      if (POPUP_ROLES.has(role) && role !== 'button') score += 4;
       if (el.hasAttribute('aria-haspopup') || el.hasAttribute('aria-expanded')) score += 3;
-      if (el.tagName === 'BUTTON' || (el.tagName === 'A' && el.tabIndex >= 0)) score += 2;
-      if (el.tabIndex >= 0) score += 1;
+      if (WIDGET_CLASS.test(typeof el.className === 'string' ? el.className : '')) score += 2;
       if (!score) continue;
-      if (cur && !displayedText(el).includes(cur)) continue;
+      if (el.tagName === 'BUTTON' || (el.tagName === 'A' && el.tabIndex >= 0) || role === 'button') score += 1;
+      if (el.tabIndex >= 0) score += 1;
+      if (cur && !showsExactly(el, cur)) continue;
       if (!visible(el)) continue;
       if (score > bestScore) { best = el; bestScore = score; }
     }
