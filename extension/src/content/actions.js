@@ -1,10 +1,44 @@
 // What the agent does to the page: click, type, keys, scroll, select.
 // Events are dispatched the way a user's input would produce them so that
 // framework-controlled widgets (React, Vue, Angular…) see the change.
-import { winOf, isDisabled, isEditable, inputType, norm, isVisibleBox, allRoots } from './dom.js';
-import { describe } from './targeting.js';
+import { winOf, isDisabled, isEditable, inputType, norm, isVisibleBox, allRoots, nameOf, withStyleCache } from './dom.js';
+import { describe, hiddenError } from './targeting.js';
 import { selectedText } from './describe.js';
 import { isSecret } from './secret.js';
+import { hiddenReason, clickPoint, composedParent, shortDesc, hoverHost } from './reach.js';
+import { proxyFor, replacementFor, chooseInWidget } from './widgets.js';
+
+// One macrotask: the page's own queued tasks (a framework's setTimeout(0) model update) run
+// before the next key, as they would between a real keyboard's key presses.
+// (A timer: it runs after the page's timers queued before it, also where timers are throttled.)
+const nextTask = () => new Promise((r) => setTimeout(r, 0));
+// A task that is never throttled (a posted message), for the pauses between words: a hidden
+// tab's timers may wait a second each, which would make every word cost a second.
+const nextTurn = () => new Promise((r) => { const ch = new MessageChannel(); ch.port1.onmessage = () => { ch.port1.close(); r(); }; ch.port2.postMessage(0); });
+
+// The element a user's action on `el` goes to: `el` when visible, else the visible widget that
+// stands for it (proxyFor); else an error that says why and lists the visible candidates.
+// An element the page's CSS shows only while the pointer is over a visible ancestor (TodoMVC's
+// destroy button on `li:hover`) is acted on as a user would: the pointer is moved over that
+// ancestor first (CSS :hover itself cannot be set by synthetic events; the page's mouseover and
+// mouseenter handlers run), then the element gets the action.
+const hovered = new WeakMap();
+function visibleFor(el, purpose) {
+  const why = withStyleCache(() => hiddenReason(el));
+  if (!why) return el;
+  const proxy = withStyleCache(() => proxyFor(el));
+  if (proxy) return proxy;
+  const host = withStyleCache(() => hoverHost(el));
+  if (host) {
+    scrollIntoView(host);
+    for (const t of ['pointerover', 'pointerenter', 'mouseover', 'mouseenter', 'pointermove', 'mousemove']) {
+      mouse(host, t, t.endsWith('enter') ? { bubbles: false } : {});
+    }
+    hovered.set(el, host);
+    return el;
+  }
+  throw hiddenError(el, why, nameOf(el) || norm(el.textContent).slice(0, 60), purpose);
+}
 
 function scrollIntoView(el) {
   try {
@@ -21,6 +55,7 @@ function center(el) {
 function mouse(el, type, extra = {}) {
   const W = winOf(el);
   const init = { bubbles: true, cancelable: true, composed: true, view: W, button: 0, buttons: type.endsWith('down') ? 1 : 0, detail: 1, ...center(el), ...extra };
+  if (init.x !== undefined) { init.clientX = init.x; init.clientY = init.y; delete init.x; delete init.y; }
   const Ctor = type.startsWith('pointer') ? W.PointerEvent : W.MouseEvent;
   return el.dispatchEvent(new Ctor(type, type.startsWith('pointer') ? { pointerId: 1, pointerType: 'mouse', isPrimary: true, ...init } : init));
 }
@@ -29,23 +64,89 @@ function focusable(el) {
   return typeof el.focus === 'function';
 }
 
+// What a mousedown there focuses: the nearest focusable element from the hit point up to `el`.
+function focusTargetOf(at, el) {
+  for (let n = at; n; n = composedParent(n)) {
+    if (n.nodeType === 1 && focusable(n) && (n.tabIndex >= 0 || n === el || n.isContentEditable)) return n;
+    if (n === el) break;
+  }
+  return null;
+}
+
+// A click as a user's: on the visible element (or the visible widget standing for a hidden
+// control), at its visible center, dispatched to the deepest element there (through open shadow
+// roots: a click on a custom element's host reaches the control inside it). An element covered
+// at its center by another is an error naming what covers it.
 export function click(el) {
   if (isDisabled(el)) throw new Error(`${describe(el)} is disabled`);
+  if (el.tagName === 'OPTION' && el.closest('select')) {
+    throw new Error(`${describe(el.closest('select'))}: choose its options with select_option`);
+  }
+  const desc = describe(el);
+  const { target, pt } = aim(el, desc);
+  const at = pt.target;
+  const where = pt.x !== undefined ? { clientX: pt.x, clientY: pt.y } : {};
+  mouse(at, 'pointerover', where); mouse(at, 'mouseover', where);
+  mouse(at, 'pointermove', where); mouse(at, 'mousemove', where);
+  const downOk = mouse(at, 'pointerdown', where) & mouse(at, 'mousedown', where);
+  const f = downOk ? focusTargetOf(at, target) : null;
+  if (f) { try { f.focus({ preventScroll: true }); } catch { /* ignore */ } }
+  mouse(at, 'pointerup', where); mouse(at, 'mouseup', where);
+  // click event + activation behaviour (follow link, toggle checkbox, submit form); an SVG
+  // element has no click(): the same event, dispatched (activation happens on dispatch too)
+  if (typeof at.click === 'function') at.click();
+  else mouse(at, 'click', where);
+  const a = at.closest?.('a[href]') || el.closest?.('a[href]');
+  const newTab = a && (a.target === '_blank' || a.target === '_new') ? a.href : null;
+  const host = hovered.get(target);
+  const via = target !== el ? ` through ${describe(target)}, which is what a user sees of it`
+    : host ? ` (shown while the pointer is over ${describe(host)}, which it was moved over first)` : '';
+  return { message: `Clicked ${desc}${via}`, newTabUrl: newTab };
+}
+
+// The visible element a click on `el` goes to, scrolled into view, and where on it: or an error
+// (not visible and no widget for it; covered at its center).
+function aim(el, desc) {
+  const target = visibleFor(el, 'click');
+  // shown on hover (see visibleFor): no box to aim at while CSS hides it; the element itself
+  if (hovered.has(target) && hiddenReason(target)) return { target, pt: { target } };
+  scrollIntoView(target);
+  const pt = clickPoint(target);
+  if (pt.coveredBy) {
+    const e = new Error(`${desc} is covered by ${shortDesc(pt.coveredBy)} at its center, so a user's click would land on that; nothing was done. Close or move what covers it first.`);
+    e.code = 'covered';
+    throw e;
+  }
+  return { target, pt };
+}
+
+// For trusted (CDP) input: the point, in this frame's top-level viewport coordinates when all
+// frames up are same-origin, where a user's click on `el` lands (after the same checks as click).
+// `inFrame`: the point is relative to a cross-origin frame's viewport (the caller adds its offset).
+export function clickPointOf(el) {
+  if (isDisabled(el)) throw new Error(`${describe(el)} is disabled`);
+  const desc = describe(el);
+  const { target, pt } = aim(el, desc);
+  if (pt.x === undefined) throw new Error(`${desc} could not be scrolled into view`);
+  let x = pt.x, y = pt.y, w = winOf(target), inFrame = false;
+  while (w !== w.top) {
+    let fe = null;
+    try { fe = w.frameElement; } catch { fe = null; }
+    if (!fe) { inFrame = true; break; }
+    const r = fe.getBoundingClientRect();
+    x += r.left + fe.clientLeft; y += r.top + fe.clientTop;
+    w = w.parent;
+  }
+  return { x, y, inFrame, desc, via: target !== el ? describe(target) : null };
+}
+
+// click for the `click` command: an <option> of a <select> is chosen as select_option would.
+export async function clickCommand(el) {
   if (el.tagName === 'OPTION') {
     const sel = el.closest('select');
-    if (sel) { setSelect(sel, el); return { message: `Selected option "${norm(el.textContent)}" in ${describe(sel)}` }; }
+    if (sel) return selectOption(sel, norm(el.label || el.textContent), { option: el });
   }
-  scrollIntoView(el);
-  const desc = describe(el);
-  mouse(el, 'pointerover'); mouse(el, 'mouseover');
-  mouse(el, 'pointermove'); mouse(el, 'mousemove');
-  const downOk = mouse(el, 'pointerdown') & mouse(el, 'mousedown');
-  if (downOk && focusable(el)) { try { el.focus({ preventScroll: true }); } catch { /* ignore */ } }
-  mouse(el, 'pointerup'); mouse(el, 'mouseup');
-  el.click(); // click event + activation behaviour (follow link, toggle checkbox, submit form)
-  const a = el.closest?.('a[href]');
-  const newTab = a && (a.target === '_blank' || a.target === '_new') ? a.href : null;
-  return { message: `Clicked ${desc}`, newTabUrl: newTab };
+  return click(el);
 }
 
 // ---- keys ------------------------------------------------------------------
@@ -143,7 +244,7 @@ function insertText(el, text) {
 
 const WHOLE_VALUE_TYPES = new Set(['date', 'time', 'datetime-local', 'month', 'week', 'color', 'range', 'number']);
 
-function typeIntoField(el, text, clear) {
+async function typeIntoField(el, text, clear) {
   el.focus();
   if (clear && el.value !== '') {
     try { el.select?.(); } catch { /* ignore */ }
@@ -155,7 +256,12 @@ function typeIntoField(el, text, clear) {
     setValue(el, (clear ? '' : el.value) + text);
     inputEvent(el, 'insertText', text);
   } else {
+    let prev = '', run = 0;
     for (const ch of text) {
+      // the end of a word: let the page's own tasks run, as between a typist's words
+      // (and every 64 characters of a text without spaces)
+      if ((/\s/.test(ch) && prev && !/\s/.test(prev)) || ++run % 64 === 0) { await nextTurn(); run = 0; }
+      prev = ch;
       const info = keyInfo(ch === '\n' ? 'Enter' : ch);
       const down = fireKey(el, 'keydown', info);
       if (down) fireKey(el, 'keypress', info);
@@ -165,6 +271,7 @@ function typeIntoField(el, text, clear) {
       fireKey(el, 'keyup', info);
     }
   }
+  await nextTask();
   changeEvent(el);
 }
 
@@ -206,12 +313,15 @@ function setSelect(sel, opt) {
 // popup): only how many characters. Whether the field is secret is decided here, before the first
 // key reaches the page, and remembered (secret.js): a page that turns its password field into a
 // text field on keydown does not get the value shown afterwards.
-export function type(el, text, { clear = false, submit = false } = {}) {
+export async function type(el, text, { clear = false, submit = false } = {}) {
   if (text == null) text = '';
   text = String(text);
   isSecret(el);
   if (isDisabled(el)) throw new Error(`${describe(el)} is disabled`);
   const desc = describe(el);
+  const isBox = el.tagName === 'INPUT' && (inputType(el) === 'checkbox' || inputType(el) === 'radio');
+  // a hidden field: only a checkbox or a <select> may go through its visible widget
+  if (!isBox && el.tagName !== 'SELECT') visibleFor(el, 'type');
   let checkedWord = null;
   if (el.tagName === 'INPUT' && (inputType(el) === 'checkbox' || inputType(el) === 'radio')) {
     const want = !/^(false|off|no|0|unchecked|)$/i.test(text.trim());
@@ -227,7 +337,7 @@ export function type(el, text, { clear = false, submit = false } = {}) {
     if (el.readOnly) throw new Error(`${desc} is read-only`);
     if (inputType(el) === 'file') throw new Error(`${desc} is a file input; uploading files is not supported`);
     scrollIntoView(el);
-    typeIntoField(el, text, clear);
+    await typeIntoField(el, text, clear);
   } else if (el.isContentEditable) {
     scrollIntoView(el);
     typeIntoEditable(el, text, clear);
@@ -235,18 +345,31 @@ export function type(el, text, { clear = false, submit = false } = {}) {
     throw new Error(`${desc} is not a text field, checkbox or select; target the field itself (its ref)`);
   }
   let note = '';
-  if (submit) note = pressEnter(el);
+  if (submit) {
+    // The page's tasks queued by the typing (a model updated in setTimeout(0)) run before Enter.
+    await nextTask();
+    note = pressEnter(el);
+  }
   const n = [...text].length;
   const what = checkedWord ? `${checkedWord} ${describe(el)}` : `Typed ${n} character${n === 1 ? '' : 's'} into ${describe(el)}`;
   return { message: `${what}${submit ? ' and pressed Enter' : ''}${note ? ' (' + note + ')' : ''}`, desc };
 }
 
 // typed: the value is text given to `type`, which no message may repeat.
-export function selectOption(el, value, { typed = false } = {}) {
+// A hidden <select> whose visible replacement exists is operated through the replacement (opened,
+// its option clicked, then checked); a custom dropdown (a combobox or popup button) likewise.
+export async function selectOption(el, value, { typed = false, option = null } = {}) {
   if (el.tagName !== 'SELECT') {
     const inner = el.querySelector?.('select');
     if (inner) el = inner;
-    else throw new Error(`${describe(el)} is not a <select>; click it to open it, then click the option`);
+    else if (isDropdown(el) && !typed) {
+      visibleFor(el, 'select');
+      const v = norm(String(value ?? ''));
+      const desc = describe(el);
+      const opt = await chooseInWidget(el, v, click, describe);
+      if (!opt) throw new Error(`Clicked option "${v}" of ${desc}, but the widget does not show it afterwards`);
+      return { message: `Selected "${v}" in ${desc} (opened it and clicked the option)` };
+    } else throw new Error(`${describe(el)} is not a <select>; click it to open it, then click the option`);
   }
   if (isDisabled(el)) throw new Error(`${describe(el)} is disabled`);
   const v = String(value ?? '');
@@ -260,8 +383,33 @@ export function selectOption(el, value, { typed = false } = {}) {
     throw new Error(`${describe(el)} has no option ${what}. Options: ${opts.slice(0, 20).map((o) => JSON.stringify(norm(o.label || o.textContent))).join(', ')}`);
   }
   if (opt.disabled) throw new Error(`option "${norm(opt.textContent)}" of ${describe(el)} is disabled`);
+  const why = withStyleCache(() => hiddenReason(el));
+  if (why) {
+    // The user sees a replacement widget: choose there, so its own handlers update it.
+    const widget = withStyleCache(() => replacementFor(el));
+    if (!widget) throw hiddenError(el, why, nameOf(el) || norm(String(value ?? '')), 'select');
+    const text = norm(opt.label || opt.textContent);
+    const wdesc = describe(widget);
+    const done = await chooseInWidget(widget, text, click, describe, el);
+    if (done) return { message: `Selected "${selectedText(el)}" in ${describe(el)} through ${wdesc}, the widget a user sees` };
+    // The widget did not take it: set the native value with the events widgets listen to, and
+    // accept only if the widget then shows it.
+    setSelect(el, opt);
+    await nextTask();
+    const shown = norm(widget.innerText || widget.textContent).toLowerCase();
+    if (el.selectedIndex === opt.index && shown.includes(text.toLowerCase())) {
+      return { message: `Selected "${selectedText(el)}" in ${describe(el)} (its widget ${wdesc} shows it)` };
+    }
+    throw new Error(`Selecting "${text}" in ${describe(el)} did not take: its widget ${describe(widget)} still shows "${norm(widget.innerText || widget.textContent).slice(0, 60)}"`);
+  }
+  void option;
   setSelect(el, opt);
   return { message: `Selected "${selectedText(el)}" in ${describe(el)}` };
+}
+
+function isDropdown(el) {
+  const role = (el.getAttribute('role') || '').toLowerCase();
+  return role === 'combobox' || role === 'listbox' || el.hasAttribute('aria-haspopup');
 }
 
 export function pressKey(el, keySpec) {

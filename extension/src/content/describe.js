@@ -1,12 +1,13 @@
 // The inline token for an interactive element, e.g. [button "Sign in" e13].
 import { nameOf, inputType, isDisabled, norm, clip } from './dom.js';
+import { seenText } from './hidden.js';
 import { refFor } from './refs.js';
 import { isSecret } from './secret.js';
 
 const q = (s) => '"' + String(s).replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n') + '"';
 
 // The name an element has from its attributes alone (not from its content).
-function ownName(el) {
+export function ownName(el) {
   const lb = el.getAttribute('aria-labelledby');
   if (lb) {
     const root = el.getRootNode();
@@ -19,6 +20,31 @@ function ownName(el) {
 export function selectedText(sel) {
   const o = sel.selectedOptions?.[0];
   return o ? norm(o.label || o.textContent) : '';
+}
+
+// Kinds whose name normally is their visible text: when an aria-label (or aria-labelledby) names
+// them otherwise, the token shows both, e.g. [button "Cancel order" (shows "Pay $5,000 now") e5].
+const TEXT_NAMED = new Set(['button', 'clickable', 'tab', 'menuitem', 'option', 'treeitem', 'link', 'checkbox', 'radio']);
+
+// The visible text of `el` when its accessible name comes from an aria attribute and says
+// something else (neither contains the other), else ''.
+export function shownText(el, kind, name) {
+  if (!TEXT_NAMED.has(kind) || !name) return '';
+  const tag = el.tagName;
+  if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA' || tag === 'IMG') return '';
+  if (!el.hasAttribute('aria-label') && !el.hasAttribute('aria-labelledby')) return '';
+  // what is seen, not visually hidden text (which the Markdown leaves out: never claim it shows)
+  const vis = seenText(el);
+  // a symbol or icon glyph (×, ☰) says nothing a name would contradict
+  if (!vis || !/[\p{L}\p{N}]/u.test(vis)) return '';
+  const a = vis.toLowerCase(), b = name.toLowerCase().replace(/…$/, '');
+  if (a.includes(b) || b.includes(a)) return '';
+  return clip(vis, 80);
+}
+
+function fileName(url) {
+  const f = url.split(/[?#]/)[0].split('/').pop() || '';
+  try { return norm(decodeURIComponent(f.slice(0, 200))); } catch { return norm(f.slice(0, 200)); }
 }
 
 // A secret field shows only whether it holds something.
@@ -112,6 +138,11 @@ export function tokenParts(el, kind, { values = true } = {}) {
       if (name) parts.push(q(name));
       if (isSecret(el)) parts.push(filled(el.value));
       else if (el.value && values) parts.push('value=' + q(clip(el.value, 300)));
+      else if (tag !== 'INPUT' && tag !== 'TEXTAREA' && values) {
+        // a custom combobox (jQuery UI selectmenu, Select2) shows its choice as text
+        const v = seenText(el);
+        if (v && v !== name) parts.push('value=' + q(clip(v, 200)));
+      }
       if (el.getAttribute('aria-expanded') === 'true') parts.push('expanded');
       break;
     case 'slider':
@@ -121,9 +152,19 @@ export function tokenParts(el, kind, { values = true } = {}) {
       break;
     default: // button, clickable
       parts.push(kind === 'clickable' ? 'clickable' : 'button');
+      if (tag === 'IMG') {
+        parts.push('image');
+        // an image without alt text: its file name is what there is to go by
+        if (!name) name = clip(fileName(el.currentSrc || el.src || ''), 60);
+      }
       if (name) parts.push(q(name));
       if (el.getAttribute('aria-pressed') === 'true') parts.push('pressed');
       if (el.getAttribute('aria-expanded') === 'true') parts.push('expanded');
+  }
+  const shows = kind !== 'link' ? shownText(el, kind, name) : '';
+  if (shows) {
+    const i = parts.indexOf(q(name));
+    if (i >= 0) parts.splice(i + 1, 0, '(shows ' + q(shows) + ')');
   }
   if (isDisabled(el)) parts.push('disabled');
   parts.push(ref);

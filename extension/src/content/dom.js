@@ -8,8 +8,29 @@ export function winOf(el) {
   return el.ownerDocument?.defaultView || window;
 }
 
+// Computed styles, cached for the length of one short synchronous check (is this candidate and
+// each of its ancestors visible, has it a visible widget): the same ancestors' styles are asked
+// for again and again. Not for a whole-page walk: there each element's style is read once, and a
+// cache measured slower (bench/extmd.mjs) than asking the browser, which caches them itself.
+let styleCache = null;
+
 export function styleOf(el) {
+  if (styleCache) {
+    let st = styleCache.get(el);
+    if (st === undefined) {
+      try { st = winOf(el).getComputedStyle(el); } catch { st = null; }
+      styleCache.set(el, st);
+    }
+    return st;
+  }
   try { return winOf(el).getComputedStyle(el); } catch { return null; }
+}
+
+// Run fn with the style cache on (nested calls share the outer cache).
+export function withStyleCache(fn) {
+  if (styleCache) return fn();
+  styleCache = new Map();
+  try { return fn(); } finally { styleCache = null; }
 }
 
 const TEXT_INPUT_TYPES = new Set(['', 'text', 'search', 'email', 'url', 'tel', 'password', 'number']);
@@ -94,40 +115,68 @@ export function controlKind(el, st) {
   if (role && ROLE_KIND[role]) return ROLE_KIND[role];
   if (el.isContentEditable && !el.parentElement?.isContentEditable) return 'editable';
   if (el.hasAttribute('onclick')) return 'clickable';
-  // Heuristic for <div onClick={…}>: it shows a pointer cursor that its parent doesn't.
+  // Heuristic for <div onClick={…}> and clickable images and icons (listeners cannot be read from
+  // the page): it shows a pointer cursor that its parent doesn't.
   if (st && st.cursor === 'pointer' && tag !== 'LABEL' && tag !== 'HTML' && tag !== 'BODY') {
-    const p = el.parentElement;
+    const p = el.parentElement || el.parentNode?.host;
     const pst = p ? styleOf(p) : null;
     if (!pst || pst.cursor !== 'pointer') {
       const r = el.getBoundingClientRect();
       const w = winOf(el);
-      if (r.width > 0 && r.height > 0 && r.width * r.height < 0.5 * w.innerWidth * w.innerHeight && norm(el.textContent || el.getAttribute('aria-label') || el.title)) return 'clickable';
+      if (r.width > 0 && r.height > 0 && r.width * r.height < 0.5 * w.innerWidth * w.innerHeight &&
+          (norm(el.textContent || el.getAttribute('aria-label') || el.title || el.getAttribute('alt')) ||
+           tag === 'IMG' || (r.width <= 64 && r.height <= 64))) return 'clickable';
     }
   }
   return null;
 }
 
-function textOfIds(el, ids) {
-  const root = el.getRootNode();
-  return norm(ids.split(/\s+/).map((id) => (root.getElementById ? root.getElementById(id) : el.ownerDocument.getElementById(id))?.textContent || '').join(' '));
+const NO_TEXT = new Set(['SCRIPT', 'STYLE', 'TEMPLATE', 'NOSCRIPT']);
+const CONTROL_TAGS = new Set(['INPUT', 'SELECT', 'TEXTAREA', 'BUTTON']);
+
+// The text of a node as it is composed for display: through open shadow roots, and a <slot> stands
+// for the nodes assigned to it (assignedNodes({flatten: true})), or its fallback content.
+// skipControls leaves out the text of form controls (a label's text without its field's).
+export function flatText(node, skipControls = false) {
+  const out = [];
+  const walk = (n) => {
+    if (n.nodeType === 3) { out.push(n.data); return; }
+    if (n.nodeType !== 1 && n.nodeType !== 11) return;
+    if (n.nodeType === 1) {
+      if (NO_TEXT.has(n.tagName) || (skipControls && CONTROL_TAGS.has(n.tagName))) return;
+      if (n.tagName === 'SLOT') {
+        const a = n.assignedNodes({ flatten: true });
+        if (a.length) { for (const c of a) walk(c); return; }
+      }
+      if (n.shadowRoot) { for (let c = n.shadowRoot.firstChild; c; c = c.nextSibling) walk(c); return; }
+    }
+    for (let c = n.firstChild; c; c = c.nextSibling) walk(c);
+  };
+  walk(node);
+  return norm(out.join(''));
 }
 
-function visibleText(el) {
+function textOfIds(el, ids) {
+  const root = el.getRootNode();
+  return norm(ids.split(/\s+/).map((id) => {
+    const t = root.getElementById ? root.getElementById(id) : el.ownerDocument.getElementById(id);
+    return t ? flatText(t) : '';
+  }).join(' '));
+}
+
+export function visibleText(el) {
   let t = '';
   try { t = el.innerText; } catch { /* detached */ }
-  if (!t && el.shadowRoot) t = el.shadowRoot.textContent;
+  if (!norm(t) && (el.shadowRoot || el.querySelector?.('slot'))) t = flatText(el);
   return norm(t || '');
 }
 
-function labelsText(el) {
+export function labelsText(el) {
   const labels = el.labels ? Array.from(el.labels) : [];
   const parts = [];
-  for (const l of labels) {
-    // the label's text without the text of controls nested in it
-    const c = l.cloneNode(true);
-    c.querySelectorAll('input,select,textarea,button').forEach((n) => n.remove());
-    parts.push(norm(c.textContent));
-  }
+  // the label's text (through slots: a label in a shadow root names its field with slotted text)
+  // without the text of controls nested in it
+  for (const l of labels) parts.push(flatText(l, true));
   return norm(parts.join(' '));
 }
 
@@ -152,6 +201,7 @@ export function nameOf(el, kind = null) {
     if (ti) return clip(ti);
     return '';
   }
+  if (tag === 'IMG') return clip(norm(el.getAttribute('alt') || el.title));
   let t = visibleText(el);
   if (!t) {
     const img = el.querySelector?.('img[alt]');
@@ -166,6 +216,8 @@ export function nameOf(el, kind = null) {
   return clip(t);
 }
 
+const ARIA_FIELDS = new Set(['combobox', 'checkbox', 'radio', 'slider', 'input', 'select']);
+
 // Every text-ish description of an element a target description may match.
 export function descriptionsOf(el, kind) {
   const out = [];
@@ -175,6 +227,14 @@ export function descriptionsOf(el, kind) {
   push(el.getAttribute('placeholder'));
   push(el.getAttribute('title'));
   if (el.labels) push(labelsText(el));
+  else if (el.id && ARIA_FIELDS.has(kind)) {
+    // a <label for=…> naming an ARIA widget (jQuery UI points its labels at its combobox): not
+    // its accessible name, but what a user reads next to it
+    const root = el.getRootNode();
+    try {
+      for (const l of root.querySelectorAll(`label[for="${CSS.escape(el.id)}"]`)) push(flatText(l, true));
+    } catch { /* ignore */ }
+  }
   if (kind === 'link' || kind === 'button' || kind === 'clickable' || kind === 'tab' || kind === 'menuitem' || kind === 'option') push(clip(visibleText(el), 300));
   if (el.tagName === 'INPUT' && ['submit', 'button', 'reset'].includes(inputType(el))) push(el.value);
   const img = el.querySelector?.('img[alt]');

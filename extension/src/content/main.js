@@ -5,7 +5,7 @@
 // first one's API and keeps it (and with it the element refs).
 import { snapshot } from './snapshot.js';
 import { findTarget, describe } from './targeting.js';
-import { click, type, pressKey, scroll, selectOption, checkPresence } from './actions.js';
+import { clickCommand, type, pressKey, scroll, selectOption, checkPresence } from './actions.js';
 import { startObserving, waitQuiet } from './quiet.js';
 import { pruneRefs, raiseFloor, refCounter } from './refs.js';
 import { rememberPasswordFields } from './secret.js';
@@ -20,11 +20,11 @@ async function act(command, p) {
   switch (command) {
     case 'click':
       el = findTarget(p.target, 'click').el;
-      r = click(el);
+      r = await clickCommand(el);
       break;
     case 'type':
       el = findTarget(p.target, 'type').el;
-      r = type(el, p.text, { clear: !!p.clear, submit: !!p.submit });
+      r = await type(el, p.text, { clear: !!p.clear, submit: !!p.submit });
       break;
     case 'press_key':
       el = p.target != null && p.target !== '' ? findTarget(p.target, 'any').el : (deepActive() || document.body);
@@ -36,7 +36,7 @@ async function act(command, p) {
       break;
     case 'select_option':
       el = findTarget(p.target, 'select').el;
-      r = selectOption(el, p.value);
+      r = await selectOption(el, p.value);
       break;
     default:
       throw new Error(`unknown page action ${command}`);

@@ -5,10 +5,12 @@
 // produced for the same content (same rules, same escaping, same whitespace
 // collapsing); see extension/README.md ("Snapshot speed") for why it no longer goes
 // through turndown.
-import { controlKind, isRendered, styleOf, frameDoc, norm, nameOf, clip, winOf } from './dom.js';
-import { token, tokenParts } from './describe.js';
+import { controlKind, isRendered, styleOf, frameDoc, norm, nameOf, clip } from './dom.js';
+import { token, tokenParts, ownName, shownText } from './describe.js';
+import { isSecret } from './secret.js';
 import { refFor } from './refs.js';
 import { MAX_PAGE_CHARS } from '../shared/limits.js';
+import { invisible, mutedText } from './hidden.js';
 
 const MAX_NODES = 300_000;
 
@@ -27,75 +29,6 @@ const SVG_NS = 'http://www.w3.org/2000/svg';
 // native one, a visually hidden input with a visible label): their name is their label's.
 const FORM_TAGS = new Set(['INPUT', 'SELECT', 'TEXTAREA']);
 
-// ---- what a sighted user cannot see ------------------------------------------------------------
-// Text that is rendered but invisible is the usual way to show a prompt injection to the agent
-// and not to the user. These checks use the computed style the walk reads anyway, and a layout
-// box only for positioned or clipping elements.
-
-// clip: rect(t, r, b, l) with no area (the .sr-only / .visually-hidden pattern).
-function zeroClip(clipValue) {
-  const m = clipValue.match(/^rect\(([^)]*)\)$/);
-  if (!m) return false;
-  const v = m[1].split(/[\s,]+/).filter(Boolean).map((x) => (x === 'auto' ? NaN : parseFloat(x)));
-  if (v.length !== 4) return false;
-  const [t, r, b, l] = v;
-  return (r - l <= 1) || (b - t <= 1);
-}
-
-// clip-path: inset(…) that leaves nothing, or a circle/ellipse of radius 0.
-function emptyClipPath(cp) {
-  let m = cp.match(/^inset\(([^)]*)\)/);
-  if (m) {
-    const parts = m[1].split(/\s+round\s+/)[0].trim().split(/\s+/).map((x) => (x.endsWith('%') ? parseFloat(x) : NaN));
-    if (!parts.length || parts.some((x) => Number.isNaN(x))) return false;
-    const [t, r = t, b = t, l = r] = parts;
-    return t + b >= 100 || l + r >= 100;
-  }
-  m = cp.match(/^(circle|ellipse)\(\s*0(px|%)?[\s)]/);
-  return !!m;
-}
-
-// A transform that flattens the element to nothing (scale(0), scaleX(0), rotateX(90deg)…).
-function flatTransform(tf) {
-  const m = tf.match(/^matrix(3d)?\(([^)]*)\)$/);
-  if (!m) return false;
-  const v = m[2].split(',').map(Number);
-  const [a, b, c, d] = m[1] ? [v[0], v[1], v[4], v[5]] : v;
-  return Math.abs(a * d - b * c) < 1e-6;
-}
-
-// Is the element (and so everything in it) invisible to a sighted user?
-function invisible(el, st) {
-  if (st.opacity === '0') return true;
-  if (el.getAttribute('aria-hidden') === 'true') return true;
-  if (st.display === 'contents') return false;
-  if (st.transform !== 'none' && flatTransform(st.transform)) return true;
-  if (st.clipPath !== 'none' && emptyClipPath(st.clipPath)) return true;
-  const pos = st.position;
-  const clipsOverflow = st.overflowX !== 'visible' || st.overflowY !== 'visible';
-  if (pos === 'static' && !clipsOverflow) return false;
-  if ((pos === 'absolute' || pos === 'fixed') && st.clip !== 'auto' && zeroClip(st.clip)) return true;
-  const r = el.getBoundingClientRect();
-  if (clipsOverflow && (r.width <= 1 || r.height <= 1)) return true;
-  if (pos !== 'static') {
-    // Moved where no scrolling reaches: left of or above the page (left: -9999px).
-    const W = winOf(el);
-    if (pos === 'fixed') {
-      if (r.right <= 0 || r.bottom <= 0 || r.left >= W.innerWidth || r.top >= W.innerHeight) return true;
-    } else if (r.right + W.scrollX <= 0 || r.bottom + W.scrollY <= 0) {
-      return true;
-    }
-  }
-  return false;
-}
-
-// The element's own text cannot be seen: font-size 0, or pushed out of its clipping box by a large
-// negative text-indent (the image-replacement trick; text-indent is read only for clipping boxes).
-function mutedText(st) {
-  if (st.fontSize === '0px') return true;
-  return st.overflowX !== 'visible' && parseFloat(st.textIndent) < -999;
-}
-
 // turndown's markdownEscapes, applied per text node as turndown does.
 const ESCAPES = [[/\\/g, '\\\\'], [/\*/g, '\\*'], [/^-/g, '\\-'], [/^\+ /g, '\\+ '], [/^(=+)/g, '\\$1'],
   [/^(#{1,6}) /g, '\\$1 '], [/`/g, '\\`'], [/^~~~/g, '\\~~~'], [/\[/g, '\\['], [/\]/g, '\\]'], [/^>/g, '\\>'],
@@ -108,6 +41,7 @@ function escapeMd(s) {
 }
 
 const WS = /[ \r\n\t]+/g;
+const NON_WS = /[^ \r\n\t]/;
 const oneLine = (s) => (s.indexOf('\n') >= 0 ? s.replace(/\s*\n+\s*/g, ' ') : s);
 
 function safeUrl(u) {
@@ -137,7 +71,11 @@ class Writer {
     this.overflow = false;
     this.frames = []; // the cross-origin iframes left as placeholders: {k, src, label}
     this.nonce = '';
-    this.mute = false; // the text nodes of the current element are invisible (font-size 0 …)
+    // Are the text nodes of the current element invisible (font-size 0 …)? Decided on its first
+    // text node that is not only white space (most elements have none: no style read for them).
+    this.mute = false;
+    this.muteSt = null;
+    this.editor = false; // inside a rich-text editor's content
   }
 
   raw(s) {
@@ -205,27 +143,56 @@ class Writer {
   walk(node, clickAnc) {
     if (this.nodes++ > this.maxNodes) { this.overflow = true; return; }
     const nt = node.nodeType;
-    if (nt === 3) { if (node.data && !this.mute) this.text(node.data); return; }
+    if (nt === 3) {
+      const d = node.data;
+      if (!d) return;
+      if (this.mute === null && NON_WS.test(d)) this.mute = mutedText(this.muteSt);
+      if (!this.mute) this.text(d);
+      return;
+    }
     if (nt === 11) { for (let c = node.firstChild; c; c = c.nextSibling) this.walk(c, clickAnc); return; }
     if (nt !== 1) return;
     const el = node;
     const tag = el.tagName;
-    if (SKIP.has(tag) || el.namespaceURI === SVG_NS) return;
+    if (el.namespaceURI === SVG_NS) {
+      // an <svg> icon that is a control itself (role=button, a pointer cursor of its own): its token
+      if (tag === 'svg' && !this.editor) {
+        const sst = styleOf(el);
+        const kind = sst && isRendered(el, sst) && !invisible(el, sst) ? controlKind(el, sst) : null;
+        if (kind && !(clickAnc && !this.keepNested(el, kind, clickAnc))) this.ctl(token(el, kind));
+      }
+      return;
+    }
+    if (SKIP.has(tag)) return;
     if (el.hidden && tag !== 'DETAILS') return;
     const st = styleOf(el);
-    // visibility:hidden hides the subtree unless a descendant sets visible again; rare — drop.
-    if (!st || !isRendered(el, st)) return;
+    if (!st) return;
+    // isRendered(), with each property read once. visibility:hidden hides the subtree unless a
+    // descendant sets visible again; rare — drop.
+    const disp = st.display;
+    if (disp === 'none') return;
+    const vis = st.visibility;
+    if (vis === 'hidden' || vis === 'collapse' || st.contentVisibility === 'hidden') return;
     if (tag === 'INPUT' && el.type === 'hidden') return;
-    if (!FORM_TAGS.has(tag) && invisible(el, st)) return;
-    const mute = this.mute;
-    this.mute = mutedText(st);
-    this.element(el, tag, st, clickAnc);
+    if (!FORM_TAGS.has(tag) && invisible(el, st, true, disp)) return;
+    const mute = this.mute, muteSt = this.muteSt;
+    this.mute = null;
+    this.muteSt = st;
+    this.element(el, tag, st, clickAnc, disp);
     this.mute = mute;
+    this.muteSt = muteSt;
   }
 
-  element(el, tag, st, clickAnc) {
+  element(el, tag, st, clickAnc, disp = st.display) {
     let kind = controlKind(el, st);
     if (kind && clickAnc && !this.keepNested(el, kind, clickAnc)) kind = null;
+    if (this.editor) {
+      // inside a rich-text editor: its content, as Markdown, without refs
+      if (tag === 'A' && el.hasAttribute('href')) return this.link(el, false);
+      kind = null;
+    } else if (kind && el.isContentEditable && (kind === 'editable' || kind === 'input')) {
+      return this.editorBlock(el, kind);
+    }
 
     switch (tag) {
       case 'IFRAME': case 'FRAME': return this.frame(el, clickAnc);
@@ -272,7 +239,7 @@ class Writer {
       case 'CODE': return this.codeSpan(el, kind, anc);
       default: break;
     }
-    const block = BLOCK_TAGS.has(tag) || (!INLINE_TAGS.has(tag) && BLOCK_DISPLAY.test(st.display));
+    const block = BLOCK_TAGS.has(tag) || (!INLINE_TAGS.has(tag) && BLOCK_DISPLAY.test(disp));
     if (block) this.brk();
     this.mark(el, kind);
     this.kids(el, anc);
@@ -351,17 +318,53 @@ class Writer {
     this.raw(lead + d + extra + s + extra + d + trail);
   }
 
-  link(el) {
-    const ref = refFor(el);
+  // withRef: false inside an editor (its links are text being edited, not something to click).
+  link(el, withRef = true) {
     const href = safeUrl(el.href);
     const [s] = this.sub(() => this.kids(el, el));
     let text = oneLine(s).trim();
     if (!text) text = nameOf(el, 'link').replace(/([[\]])/g, '\\$1');
-    const md = href ? `[${text}](${mdUrl(href)}) [${ref}]` : `[link "${text}" ${ref}]`;
+    let md;
+    if (!withRef) md = href ? `[${text}](${mdUrl(href)})` : text;
+    else {
+      const ref = refFor(el);
+      // an aria-label that says something else than the text shown: both
+      const label = el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby') ? nameOf(el, 'link') : '';
+      const other = label && text && shownText(el, 'button', label) ? `labelled ${JSON.stringify(label)} ` : '';
+      md = href ? `[${text}](${mdUrl(href)}) [${other}${ref}]` : `[link "${text}" ${other}${ref}]`;
+    }
     const lead = s.charCodeAt(0) === 32 ? ' ' : '';
     const trail = s.length > 1 && s.charCodeAt(s.length - 1) === 32 ? ' ' : '';
     this.raw(lead + md + trail);
     this.sp = !!trail;
+  }
+
+  // A rich-text editor (contenteditable, role=textbox): its content as Markdown, each line quoted
+  // under its marker, without a length cut (the page cap bounds it):
+  //   [editor "Body" e12]
+  //   > ## Heading
+  //   > Text with a [link](https://…)
+  // Plain short content (one line, no markup, ≤ 500 characters) keeps the one-token form
+  // [editable value="…" e12]. A secret editor shows only filled/empty.
+  editorBlock(el, kind) {
+    if (isSecret(el)) { this.ctl(token(el, kind)); return; }
+    const saved = this.editor;
+    this.editor = true;
+    let [s] = this.sub(() => { this.sp = true; this.kids(el, el); });
+    this.editor = saved;
+    s = tidy(s);
+    let plain = '';
+    try { plain = norm(el.innerText); } catch { plain = ''; }
+    if (!s.includes('\n') && s.length <= 500 && s === plain) { this.ctl(token(el, kind)); return; }
+    const parts = ['editor'];
+    const name = ownName(el);
+    if (name) parts.push(JSON.stringify(name));
+    if (el.getAttribute('aria-disabled') === 'true' || el.getAttribute('aria-readonly') === 'true') parts.push('readonly');
+    if (!s) parts.push('empty');
+    parts.push(refFor(el));
+    this.brk();
+    this.raw('[' + parts.join(' ') + ']' + (s ? '\n' + s.split('\n').map((l) => (l ? '> ' + l : '>')).join('\n') : ''));
+    this.brk();
   }
 
   hasBlockText(el) {
@@ -440,16 +443,19 @@ class Writer {
     this.brk();
   }
 
+  // A cell's content on one line: its blocks (paragraphs, list items, lines) joined with <br>.
   cell(c, clickAnc) {
     const [s] = this.sub(() => { this.sp = true; this.kids(c, clickAnc); });
     this.sp = true;
-    return s;
+    return s.trim().replace(/[ \t]*\n+[ \t]*/g, '<br>');
   }
 
   table(el, clickAnc) {
     const rows = Array.from(el.rows).filter((r) => { const s = styleOf(r); return s && s.display !== 'none'; });
-    const layout = rows.length === 0 || el.querySelector('table') ||
-      rows.some((r) => Array.from(r.cells).some((c) => c.querySelector('p,div,ul,ol,h1,h2,h3,h4,h5,h6,pre,blockquote,form')));
+    // A layout table (nested tables, role=presentation, cells holding headings or forms) becomes
+    // blocks; a data table whose cells hold paragraphs or lists (Sphinx) stays a table.
+    const layout = rows.length === 0 || el.querySelector('table') || /^(presentation|none)$/i.test(el.getAttribute('role') || '') ||
+      rows.some((r) => Array.from(r.cells).some((c) => c.querySelector('h1,h2,h3,h4,h5,h6,form')));
     if (layout) {
       // layout table: rows become blocks, cells inline
       this.brk();
@@ -471,7 +477,7 @@ class Writer {
     const grid = rows.map((r) => {
       const out = [];
       for (const c of r.cells) {
-        out.push(oneLine(this.cell(c, clickAnc)).replace(/\|/g, '\\|').trim());
+        out.push(this.cell(c, clickAnc).replace(/\|/g, '\\|'));
         for (let k = 1; k < Math.min(50, c.colSpan || 1); k++) out.push('');
       }
       return out;

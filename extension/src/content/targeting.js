@@ -1,6 +1,8 @@
 // Resolve a `target` (ref, CSS selector or plain description) to one element, or
 // throw an Error whose message lists the best candidates with their refs.
-import { allElements, allRoots, controlKind, descriptionsOf, isVisibleBox, inViewport, isDisabled, isEditable, styleOf, norm } from './dom.js';
+import { allElements, allRoots, controlKind, descriptionsOf, inViewport, isDisabled, isEditable, styleOf, norm, withStyleCache } from './dom.js';
+import { hiddenReason, hoverHost } from './reach.js';
+import { proxyFor } from './widgets.js';
 import { isRefSyntax, parseRef, resolveRef } from './refs.js';
 import { token } from './describe.js';
 
@@ -68,13 +70,57 @@ function similarity(a, b) {
   return (2 * n) / (A.size + B.size);
 }
 
+// Visible to a user, or a hidden native control a visible widget stands for (actions go through it).
+function usable(el) {
+  // an option of a <select> is as usable as its select (select_option chooses it)
+  if (el.tagName === 'OPTION') { const s = el.closest('select'); if (s) el = s; }
+  return withStyleCache(() => !hiddenReason(el) || !!proxyFor(el) || !!hoverHost(el));
+}
+
+// Seen directly beats seen through a widget (a hidden <select> and its visible combobox both
+// named by one label: the combobox).
 function rankOf(el) {
-  const vis = isVisibleBox(el);
-  return (vis ? 4 : 0) + (isDisabled(el) ? 0 : 2) + (vis && inViewport(el) ? 1 : 0);
+  const direct = withStyleCache(() => !hiddenReason(el.tagName === 'OPTION' ? el.closest('select') || el : el));
+  const vis = direct || usable(el);
+  return (vis ? 8 : 0) + (direct ? 4 : 0) + (isDisabled(el) ? 0 : 2) + (vis && inViewport(el) ? 1 : 0);
 }
 
 function listing(els) {
   return els.map((el) => describe(el)).join(', ');
+}
+
+// Visible elements whose descriptions come closest to `q` (lowercase): for errors about an
+// element a user cannot see.
+export function visibleAlternatives(q, purpose = 'any', skip = null) {
+  const out = [];
+  if (!q) return out;
+  for (const el of allElements(document)) {
+    if (el === skip) continue;
+    const kind = controlKind(el, styleOf(el));
+    if (!kind) continue;
+    if (purpose === 'type' && !EDITABLE_KINDS.has(kind)) continue;
+    const descs = descriptionsOf(el, kind);
+    const mc = matchClass(descs, q);
+    const sim = Math.max(0, ...descs.map((d) => similarity(d.toLowerCase(), q)));
+    if (mc === 0 && sim <= 0.3) continue;
+    out.push({ el, mc, sim });
+  }
+  out.sort((a, b) => (b.mc - a.mc) || (b.sim - a.sim));
+  const vis = [];
+  for (const c of out) {
+    if (withStyleCache(() => !hiddenReason(c.el))) vis.push(c.el);
+    if (vis.length >= 5) break;
+  }
+  return vis;
+}
+
+// The error for acting on an element a user cannot see: why, and the visible candidates.
+export function hiddenError(el, why, q, purpose) {
+  const alts = visibleAlternatives(norm(q).toLowerCase(), purpose, el);
+  const e = new Error(`${describe(el)} is not visible to a user (${why}); nothing was done.` +
+    (alts.length ? ` Visible candidates: ${listing(alts)}.` : ' No visible element matches it: open what shows it first (a menu, a tab, a dialog), then get the page again.'));
+  e.code = 'not_visible';
+  return e;
 }
 
 // purpose: 'click' | 'type' | 'select' | 'any'
@@ -93,7 +139,7 @@ export function findTarget(target, purpose = 'any') {
     let matches = null;
     try { matches = querySelectorAllRoots(raw); } catch { matches = null; }
     if (matches && matches.length) {
-      const vis = matches.filter(isVisibleBox);
+      const vis = matches.filter(usable);
       const el = vis[0] || matches[0];
       return { el: purpose === 'type' ? toField(el) : el, how: 'selector', count: matches.length };
     }
@@ -136,8 +182,14 @@ export function findTarget(target, purpose = 'any') {
     if (!pool.length) return null;
     // What the agent saw in the Markdown is visible: visible matches first, then
     // exact > prefix/word > substring, then enabled and in the viewport.
-    for (const c of pool) c.vis = isVisibleBox(c.el);
+    for (const c of pool) c.vis = usable(c.el);
     if (pool.some((c) => c.vis)) pool = pool.filter((c) => c.vis);
+    else {
+      // Only elements a user cannot see match: never act on them (a closed menu's item, a hidden
+      // native <option>); say so and list what is visible.
+      hidden = hidden || pool;
+      return null;
+    }
     const maxMc = Math.max(...pool.map((c) => c.mc));
     let top = pool.filter((c) => c.mc === maxMc);
     for (const c of top) c.rank = rankOf(c.el);
@@ -148,6 +200,7 @@ export function findTarget(target, purpose = 'any') {
     return top;
   };
 
+  let hidden = null;
   let top = pick(scored);
   if (!top && texty.length) top = pick(texty);
   if (!top) {
@@ -171,6 +224,10 @@ export function findTarget(target, purpose = 'any') {
     const e = new Error(`"${raw}" matches ${top.length} elements equally well: ${listing(shown)}${top.length > 6 ? ', …' : ''}. Use one of the refs.`);
     e.code = 'ambiguous_target';
     throw e;
+  }
+  if (hidden && hidden.length) {
+    const best = hidden.sort((a, b) => b.mc - a.mc)[0].el;
+    throw hiddenError(best, hiddenReason(best) || 'it cannot be reached', raw, purpose);
   }
   // nothing matched: list the closest ones
   const closest = scored

@@ -1,0 +1,106 @@
+// What a sighted user cannot see: shared by the snapshot (which leaves such text out, issue 12)
+// and by targeting and actions (which refuse to act on such an element, issue 14).
+import { winOf, styleOf, isRendered, norm } from './dom.js';
+
+// ---- what a sighted user cannot see ------------------------------------------------------------
+// Text that is rendered but invisible is the usual way to show a prompt injection to the agent
+// and not to the user. These checks use the computed style the walk reads anyway, and a layout
+// box only for positioned or clipping elements.
+
+// clip: rect(t, r, b, l) with no area (the .sr-only / .visually-hidden pattern).
+function zeroClip(clipValue) {
+  const m = clipValue.match(/^rect\(([^)]*)\)$/);
+  if (!m) return false;
+  const v = m[1].split(/[\s,]+/).filter(Boolean).map((x) => (x === 'auto' ? NaN : parseFloat(x)));
+  if (v.length !== 4) return false;
+  const [t, r, b, l] = v;
+  return (r - l <= 1) || (b - t <= 1);
+}
+
+// clip-path: inset(…) that leaves nothing, or a circle/ellipse of radius 0.
+function emptyClipPath(cp) {
+  let m = cp.match(/^inset\(([^)]*)\)/);
+  if (m) {
+    const parts = m[1].split(/\s+round\s+/)[0].trim().split(/\s+/).map((x) => (x.endsWith('%') ? parseFloat(x) : NaN));
+    if (!parts.length || parts.some((x) => Number.isNaN(x))) return false;
+    const [t, r = t, b = t, l = r] = parts;
+    return t + b >= 100 || l + r >= 100;
+  }
+  m = cp.match(/^(circle|ellipse)\(\s*0(px|%)?[\s)]/);
+  return !!m;
+}
+
+// A transform that flattens the element to nothing (scale(0), scaleX(0), rotateX(90deg)…).
+function flatTransform(tf) {
+  const m = tf.match(/^matrix(3d)?\(([^)]*)\)$/);
+  if (!m) return false;
+  const v = m[2].split(',').map(Number);
+  const [a, b, c, d] = m[1] ? [v[0], v[1], v[4], v[5]] : v;
+  return Math.abs(a * d - b * c) < 1e-6;
+}
+
+// Is the element (and so everything in it) invisible to a sighted user?
+// aria: false leaves aria-hidden out (for what a user can reach: aria-hidden hides from
+// assistive technology, not from the eye).
+// `display`: the computed display when the caller has read it already (each read of a computed
+// style property costs; the snapshot reads each one once per element).
+export function invisible(el, st, aria = true, display = st.display) {
+  if (st.opacity === '0') return true;
+  if (aria && el.getAttribute('aria-hidden') === 'true') return true;
+  if (display === 'contents') return false;
+  const tf = st.transform;
+  if (tf !== 'none' && flatTransform(tf)) return true;
+  const cp = st.clipPath;
+  if (cp !== 'none' && emptyClipPath(cp)) return true;
+  const pos = st.position;
+  const clipsOverflow = st.overflowX !== 'visible' || st.overflowY !== 'visible';
+  if (pos === 'static' && !clipsOverflow) return false;
+  if ((pos === 'absolute' || pos === 'fixed') && st.clip !== 'auto' && zeroClip(st.clip)) return true;
+  const r = el.getBoundingClientRect();
+  if (clipsOverflow && (r.width <= 1 || r.height <= 1)) return true;
+  if (pos !== 'static') {
+    // Moved where no scrolling reaches: left of or above the page (left: -9999px).
+    const W = winOf(el);
+    if (pos === 'fixed') {
+      if (r.right <= 0 || r.bottom <= 0 || r.left >= W.innerWidth || r.top >= W.innerHeight) return true;
+    } else if (r.right + W.scrollX <= 0 || r.bottom + W.scrollY <= 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// The element's own text cannot be seen: font-size 0, or pushed out of its clipping box by a large
+// negative text-indent (the image-replacement trick; text-indent is read only for clipping boxes).
+export function mutedText(st) {
+  if (st.fontSize === '0px') return true;
+  return st.overflowX !== 'visible' && parseFloat(st.textIndent) < -999;
+}
+
+
+const NO_TEXT = new Set(['SCRIPT', 'STYLE', 'TEMPLATE', 'NOSCRIPT']);
+
+// The text of `el` a sighted user sees: as flatText (through open shadow roots and slots), but
+// without what the snapshot leaves out as invisible (hidden, transparent, clipped, font-size 0…).
+// Bounded (2,000 nodes): it is for short things like a button's label.
+export function seenText(el) {
+  const out = [];
+  let budget = 2000;
+  const walk = (n, muted) => {
+    if (--budget < 0) return;
+    if (n.nodeType === 3) { if (!muted) out.push(n.data); return; }
+    if (n.nodeType === 11) { for (let c = n.firstChild; c; c = c.nextSibling) walk(c, muted); return; }
+    if (n.nodeType !== 1 || NO_TEXT.has(n.tagName)) return;
+    const st = styleOf(n);
+    if (!st || !isRendered(n, st) || invisible(n, st)) return;
+    const m = mutedText(st);
+    if (n.tagName === 'SLOT') {
+      const a = n.assignedNodes({ flatten: true });
+      if (a.length) { for (const c of a) walk(c, m); return; }
+    }
+    if (n.shadowRoot) { walk(n.shadowRoot, m); return; }
+    for (let c = n.firstChild; c; c = c.nextSibling) walk(c, m);
+  };
+  walk(el, false);
+  return norm(out.join(''));
+}

@@ -1,0 +1,209 @@
+// Can a user see and reach an element, and where would a user's click on it land? Actions refuse
+// to act on what a user cannot see (issue 14: a hidden menu item clicked, a hidden <select>
+// changed, and success reported), and dispatch a click where the user's click would go: the
+// deepest element at the element's visible center, through open shadow roots.
+import { styleOf, winOf, norm } from './dom.js';
+import { invisible } from './hidden.js';
+
+// The parent in the composed tree: a shadow root's host, a same-origin frame's element.
+export function composedParent(n) {
+  const p = n.parentNode;
+  if (!p) return null;
+  if (p.nodeType === 11) return p.host || null;
+  if (p.nodeType === 9) {
+    try { return p.defaultView?.frameElement || null; } catch { return null; }
+  }
+  return p;
+}
+
+// Is `inner` `outer` or inside it, across shadow roots and frames?
+export function composedContains(outer, inner) {
+  for (let n = inner; n; n = composedParent(n)) if (n === outer) return true;
+  return false;
+}
+
+// Is `inner` inside `outer` in the flat tree (slotted nodes under their slot)?
+function flatContains(outer, inner) {
+  for (let n = inner, i = 0; n && i < 500; n = n.assignedSlot || composedParent(n), i++) if (n === outer) return true;
+  return false;
+}
+
+// Why a user cannot see `el` (a few words), or '' when they can.
+export function hiddenReason(el) {
+  if (!el || !el.isConnected) return 'it is no longer on the page';
+  // No box of its own (display:contents, an inline wrapper of zero size): visible when
+  // something inside it is.
+  const own = styleOf(el);
+  if (own && own.display === 'contents') return shownChild(el) ? '' : 'nothing of it is rendered';
+  if (el.checkVisibility && !el.checkVisibility({ opacityProperty: true, visibilityProperty: true })) {
+    const st = styleOf(el);
+    if (st && (st.visibility === 'hidden' || st.visibility === 'collapse')) return 'it is visibility:hidden';
+    for (let n = el; n; n = composedParent(n)) {
+      if (n.nodeType !== 1) continue;
+      const s = styleOf(n);
+      if (!s) continue;
+      if (s.display === 'none') return n === el ? 'it is display:none' : 'it is inside an element that is display:none';
+    }
+    if (!el.checkVisibility({ visibilityProperty: true })) return 'it is not rendered';
+    // Only transparency hides it. A transparent field on top of what it stands for (a code input
+    // over drawn boxes, a native checkbox over its styled box) is what a user's click reaches.
+    if (!onTop(el)) {
+      for (let n = el; n; n = composedParent(n)) {
+        if (n.nodeType === 1 && styleOf(n)?.opacity === '0') return n === el ? 'it is fully transparent (opacity 0)' : 'it is inside a fully transparent element';
+      }
+      return 'it is not rendered';
+    }
+  }
+  const r = el.getBoundingClientRect();
+  if ((r.width < 1 || r.height < 1) && !shownChild(el)) return 'it has no size on the page';
+  for (let n = el; n; n = composedParent(n)) {
+    if (n.nodeType !== 1) continue;
+    const s = styleOf(n);
+    if (s && invisible(n, s, false) && !(s.opacity === '0' && onTop(el))) {
+      return n === el ? 'it is clipped, shrunk or moved off the page' : 'it is inside an element that is clipped, shrunk or moved off the page';
+    }
+  }
+  return '';
+}
+
+export const isReachable = (el) => !hiddenReason(el);
+
+// Some element inside `el` (its first 50, through an open shadow root) that has a visible box.
+function shownChild(el) {
+  const list = (el.shadowRoot || el).querySelectorAll('*');
+  for (let i = 0; i < list.length && i < 50; i++) {
+    const c = list[i];
+    const r = c.getBoundingClientRect();
+    if (r.width >= 1 && r.height >= 1 && (!c.checkVisibility || c.checkVisibility({ opacityProperty: true, visibilityProperty: true }))) return c;
+  }
+  return null;
+}
+
+// Is `el` (or something inside it) the topmost element at its visible center?
+function onTop(el) {
+  const c = visibleCenter(el);
+  if (!c) return false;
+  const hit = deepElementAt(el.ownerDocument, c.x, c.y);
+  return !!hit && composedContains(el, hit);
+}
+
+// The deepest element at a viewport point of `doc`, through open shadow roots; for text slotted
+// from the light DOM (which hit-tests as its host), the slot it is shown in.
+export function deepElementAt(doc, x, y) {
+  let e = doc.elementFromPoint(x, y);
+  while (e && e.shadowRoot) {
+    const inner = e.shadowRoot.elementFromPoint(x, y);
+    if (inner && inner !== e) { e = inner; continue; }
+    // Slotted text hit-tests as the host: the caret position names the text node.
+    let node = null;
+    try {
+      const cp = doc.caretPositionFromPoint?.(x, y, { shadowRoots: [e.shadowRoot] });
+      node = cp?.offsetNode || null;
+    } catch { node = null; }
+    const slot = node && (node.nodeType === 3 ? node.assignedSlot : null);
+    if (slot && composedContains(e, slot)) e = slot;
+    break;
+  }
+  return e;
+}
+
+// The visible center of `el` (its box cut to the viewport), or null when none of it is in view.
+export function visibleCenter(el) {
+  const r = el.getBoundingClientRect();
+  const W = winOf(el);
+  const l = Math.max(r.left, 0), t = Math.max(r.top, 0);
+  const rt = Math.min(r.right, W.innerWidth), b = Math.min(r.bottom, W.innerHeight);
+  if (rt - l < 1 || b - t < 1) return null;
+  return { x: (l + rt) / 2, y: (t + b) / 2 };
+}
+
+// Where a user's click on `el` lands: { target } (the element to dispatch at: the deepest element
+// at its center when that is `el` or inside it, or a label of it), or { coveredBy } (what a click
+// there would hit instead). When the center is not in the viewport (a scroller that would not
+// scroll), `el` itself.
+export function clickPoint(el) {
+  const r = el.getBoundingClientRect();
+  const inner = r.width < 1 || r.height < 1 ? shownChild(el) : null;
+  const c = visibleCenter(inner || el);
+  if (!c) return { target: el };
+  const hit = deepElementAt(el.ownerDocument, c.x, c.y);
+  if (!hit) return { target: el, ...c };
+  if (composedContains(el, hit)) return { target: hit, ...c };
+  // A click through pointer-events:none on `el` lands on its ancestor (in the DOM, or in the flat
+  // tree: the shadow element a slotted `el` is shown in): dispatch at `el`.
+  if (composedContains(hit, el) || flatContains(hit, el)) return { target: el, ...c };
+  // A field's own label (a styled box drawn over a hidden native checkbox).
+  const lab = hit.closest?.('label');
+  if (lab && (lab.control === el || (el.labels && Array.from(el.labels).includes(lab)))) return { target: hit, ...c };
+  return { coveredBy: hit, ...c };
+}
+
+// For an error message: a short description of what covers an element.
+export function shortDesc(el) {
+  const t = norm(el.innerText || el.textContent || '').slice(0, 60);
+  const id = el.id ? '#' + el.id : '';
+  return `<${el.tagName.toLowerCase()}${id}>${t ? ' "' + t.replace(/"/g, '\\"') + '"' : ''}`;
+}
+
+const MAX_RULES = 20_000;
+
+// For an element hidden by its own style or an ancestor's (a hover menu): the visible ancestor
+// whose :hover shows it (or the hidden element holding it), or null.
+export function hoverHost(el) {
+  // the outermost hidden element from `el` up (a submenu `li:hover > ul` hides the whole list)
+  let h = el, p = composedParent(el);
+  for (let depth = 0; ; depth++) {
+    if (!p || p.nodeType !== 1 || depth > 8) return null;
+    if (!hiddenReason(p)) break;
+    h = p;
+    p = composedParent(p);
+  }
+  const part = hoverRevealer(h);
+  if (!part) return null;
+  // the ancestor the :hover is on: the last compound of the part before :hover
+  const last = part.split(/\s*[\s>+~]\s*/).pop();
+  for (let n = p; n && n.nodeType === 1; n = composedParent(n)) {
+    try { if (last === '*' || n.matches(last)) return n; } catch { break; }
+  }
+  return p;
+}
+
+// Does a :hover rule of the page's stylesheets show `el` (TodoMVC's `li:hover .destroy
+// { display: block }`, a row's actions at opacity 1 on hover)? Returns the selector part before
+// the :hover (what the pointer must be over), or ''. Cross-origin stylesheets cannot be read.
+export function hoverRevealer(el) {
+  const roots = [el.ownerDocument];
+  const r = el.getRootNode();
+  if (r && r.nodeType === 11) roots.unshift(r);
+  let n = 0;
+  const check = (rules) => {
+    for (const rule of rules) {
+      if (++n > MAX_RULES) return '';
+      if (rule.cssRules && !rule.selectorText) { const f = check(rule.cssRules); if (f) return f; continue; }
+      const sel = rule.selectorText;
+      if (!sel || sel.indexOf(':hover') < 0) continue;
+      const st = rule.style;
+      const shows = (st.display && st.display !== 'none') || st.visibility === 'visible' ||
+        (st.opacity !== '' && parseFloat(st.opacity) > 0);
+      if (!shows) continue;
+      for (const part of sel.split(',')) {
+        const i = part.indexOf(':hover');
+        if (i < 0) continue;
+        try {
+          if (el.matches(part.replace(/:hover/g, ''))) return part.slice(0, i).trim() || '*';
+        } catch { /* a selector this engine cannot match */ }
+      }
+    }
+    return '';
+  };
+  for (const root of roots) {
+    const sheets = [...(root.styleSheets || []), ...(root.adoptedStyleSheets || [])];
+    for (const sh of sheets) {
+      let rules;
+      try { rules = sh.cssRules; } catch { continue; }
+      const f = rules && check(rules);
+      if (f) return f;
+    }
+  }
+  return '';
+}

@@ -1,0 +1,221 @@
+// End-to-end, the content script acting like a user (issue 14), in real Chromium with the real
+// extension and the daemon, driven through the HTTP tool API. The fixture pages
+// (tests/fixtures/pages/cnt-*.html) reproduce in plain DOM what the libraries do:
+//   - never succeed on an element a user cannot see: a closed menu's item, a hidden native
+//     <select> behind a jQuery UI selectmenu (the action goes through the widget), a covered button;
+//   - web components: names follow slots, a click on a host reaches the control in its shadow root;
+//   - typing lets the page's own tasks run before Enter (Vue's deferred v-model);
+//   - Markdown: clickable images get a ref, rich-text editors render as Markdown without a cut,
+//     tables whose cells hold paragraphs stay tables, an aria-label that hides the visible text
+//     shows both.
+//   node --test tests/e2e/content.test.mjs
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { setup, refOf } from './support/harness.mjs';
+
+let env;
+before(async () => { env = await setup(); });
+after(async () => { await env?.close(); });
+
+const ok = (r) => assert.equal(r.status, 'success', `expected success, got ${r.http} ${JSON.stringify(r.result || r.message)}`);
+const fail = (r) => { assert.equal(r.status, 'error', `expected an error, got ${JSON.stringify(r.result)}`); return r.result.error; };
+const open = async (p) => { const r = await env.call('browser_open_url', { url: env.url(p) }); ok(r); return r; };
+const page = async () => { const r = await env.call('browser_get_page', {}); ok(r); return r.page.markdown; };
+const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+test('a closed menu\'s item is not clicked: the error says it is not visible and lists visible candidates', async () => {
+  let r = await open('/cnt-hidden.html');
+  assert.doesNotMatch(r.page.markdown, /Rename/, 'the closed menu is not in the Markdown');
+  const checkAll = refOf(r.page.markdown, /\[button "Check all"/);
+  r = await env.call('browser_click', { target: 'Checkbox' });
+  const err = fail(r);
+  assert.match(err, /not visible to a user/);
+  assert.match(err, /display:none/);
+  assert.match(err, new RegExp(`Visible candidates: .*\\[button "Check all" ${checkAll}\\]`));
+  assert.match(await page(), /log:\s*$/m, 'nothing was clicked');
+  // Once the menu is open, the same description works.
+  ok(await env.call('browser_click', { target: 'Edit menu' }));
+  r = await env.call('browser_click', { target: 'Checkbox' });
+  ok(r);
+  assert.match(r.page.markdown, /log: menu-checkbox/);
+});
+
+test('select_option on a hidden <select> goes through its jQuery UI selectmenu widget, which then shows the value', async () => {
+  let r = await open('/cnt-hidden.html');
+  assert.match(r.page.markdown, /\[combobox "Medium" e\d+\]/);
+  r = await env.call('browser_select_option', { target: 'Select a speed', value: 'Fast' });
+  ok(r);
+  assert.match(r.result.message, /Fast/);
+  assert.match(r.page.markdown, /\[combobox "Fast" e\d+\]/, 'the widget shows the new value');
+  assert.match(r.page.markdown, /log: selectmenu-Fast/, 'the widget\'s own handler made the choice');
+  // The hidden native <select> itself (by selector) goes through the widget too.
+  r = await env.call('browser_select_option', { target: 'select#speed', value: 'Faster' });
+  ok(r);
+  assert.match(r.result.message, /through \[combobox "Fast" e\d+\], the widget a user sees/);
+  assert.match(r.page.markdown, /\[combobox "Faster" e\d+\]/);
+  assert.match(r.page.markdown, /log: selectmenu-Fast selectmenu-Faster/);
+  // `click` on the option's text (the hidden native <option>, the closed menu's item) too.
+  r = await env.call('browser_click', { target: 'Slower' });
+  ok(r);
+  assert.match(r.page.markdown, /\[combobox "Slower" e\d+\]/);
+  assert.match(r.page.markdown, /selectmenu-Slower/);
+});
+
+test('select_option on a Select2-style hidden <select> goes through its widget, never through a button that shows the same text', async () => {
+  let r = await open('/cnt-hidden.html');
+  assert.match(r.page.markdown, /\[combobox "Red" e\d+\]/);
+  r = await env.call('browser_select_option', { target: 'Colour', value: 'Green' });
+  ok(r);
+  assert.match(r.page.markdown, /\[combobox "Green" e\d+\]/);
+  assert.match(r.page.markdown, /log: color-change-Green/);
+  assert.doesNotMatch(r.page.markdown, /decoy/);
+});
+
+test('a button covered by an overlay is not clicked: the error names what covers it', async () => {
+  ok(await env.call('browser_open_url', { url: env.url('/cnt-hidden.html?overlay') }));
+  const r = await env.call('browser_click', { target: 'Delete everything' });
+  const err = fail(r);
+  assert.match(err, /is covered by <div#overlay> "Please wait Close"/);
+  assert.doesNotMatch(await page(), /deleted/);
+});
+
+test('web component: the slotted label names the checkbox, and a click on the host reaches the input in its shadow root', async () => {
+  let r = await open('/cnt-wc.html');
+  assert.match(r.page.markdown, /\[checkbox "Subscribe to news" e\d+\]/);
+  r = await env.call('browser_click', { target: 'x-checkbox#news' }); // the host, by CSS selector
+  ok(r);
+  assert.match(r.page.markdown, /subscribed: yes/);
+  assert.match(r.page.markdown, /\[checkbox "Subscribe to news" checked e\d+\]/);
+  const ref = refOf(r.page.markdown, /\[checkbox "Subscribe to news"/);
+  r = await env.call('browser_click', { target: ref });
+  ok(r);
+  assert.match(r.page.markdown, /subscribed: no/);
+});
+
+test('type with submit lets the page\'s deferred model update run before Enter (Vue TodoMVC)', async () => {
+  await open('/cnt-todo.html');
+  ok(await env.call('browser_type', { target: 'What needs to be done?', text: 'Buy milk', submit: true }));
+  const r = await env.call('browser_type', { target: 'What needs to be done?', text: 'Walk the dog', submit: true });
+  ok(r);
+  const md = r.page.markdown;
+  assert.match(md, /^- Buy milk$/m);
+  assert.match(md, /^- Walk the dog$/m);
+  assert.doesNotMatch(md, /Buy milkWalk/);
+  assert.match(md, /\[input text "What needs to be done\?" e\d+\]/, 'the field was cleared');
+});
+
+test('Markdown: a clickable image gets a ref and can be clicked', async () => {
+  let r = await open('/cnt-md.html');
+  const ref = refOf(r.page.markdown, /\[clickable image "-"/);
+  assert.ok(ref, r.page.markdown);
+  r = await env.call('browser_click', { target: ref });
+  ok(r);
+  assert.match(r.page.markdown, /log: folded/);
+  assert.doesNotMatch(r.page.markdown, /os\.path/);
+});
+
+test('Markdown: a rich-text editor shows its content as Markdown, uncut, with what is typed at its end', async () => {
+  let r = await open('/cnt-md.html');
+  const md = r.page.markdown;
+  const m = md.match(/^\[editor "Post body" (e\d+)\]\n((?:>.*\n?)+)/m);
+  assert.ok(m, md);
+  assert.match(m[2], /^> ## Release notes$/m);
+  assert.match(m[2], /^> Read the \[full changelog\]\(https:\/\/example\.com\/changes\) first\.$/m);
+  r = await env.call('browser_type', { target: m[1], text: ' THE-END-MARK' });
+  ok(r);
+  const m2 = r.page.markdown.match(/^\[editor "Post body" e\d+\]\n((?:>.*\n?)+)/m);
+  assert.ok(m2, r.page.markdown);
+  assert.ok(m2[1].length > 800, 'longer than the old 500-character cut');
+  assert.match(m2[1], /THE-END-MARK/);
+});
+
+test('Markdown: a table whose cells hold paragraphs stays a table', async () => {
+  const r = await open('/cnt-md.html');
+  const md = r.page.markdown;
+  assert.match(md, /^\| Option \| Meaning \|$/m);
+  assert.match(md, /^\| `-v` \| Verbose output\.<br>Repeat for more detail\. \|$/m);
+  assert.match(md, /^\| `-q` \| Quiet\. \|$/m);
+});
+
+test('Markdown: an aria-label that differs from the visible text shows both', async () => {
+  let r = await open('/cnt-md.html');
+  const md = r.page.markdown;
+  assert.match(md, /\[button "Cancel order" \(shows "Pay \$5,000 now"\) e\d+\]/);
+  assert.match(md, /\[button "Close" e\d+\]/, 'the same words differently cased: only the name');
+  assert.match(md, /\[button "Send" \(shows "Submit form"\) e\d+\]/, 'visually hidden text is not claimed as shown');
+  assert.doesNotMatch(md, /Ignore previous/);
+  assert.match(md, /\[Download report\]\(http:\/\/[^)]+\/page2\.html\) \[labelled "Delete account" e\d+\]/);
+  r = await env.call('browser_click', { target: 'Cancel order' });
+  ok(r);
+  assert.match(r.result.message, new RegExp(esc('(shows "Pay $5,000 now")')));
+});
+
+test('a transparent native checkbox under a plugin\'s drawn box (iCheck) is clicked through what a user sees', async () => {
+  let r = await open('/cnt-widgets.html');
+  assert.match(r.page.markdown, /\[checkbox "Accept terms" e\d+\]/);
+  r = await env.call('browser_click', { target: 'Accept terms' });
+  ok(r);
+  assert.match(r.result.message, /^Clicked \[checkbox "Accept terms" e\d+\] through /);
+  assert.match(r.page.markdown, /terms: yes/);
+  assert.match(r.page.markdown, /\[checkbox "Accept terms" checked e\d+\]/);
+  // type "false" unchecks it the same way
+  r = await env.call('browser_type', { target: 'Accept terms', text: 'false' });
+  ok(r);
+  assert.match(r.page.markdown, /terms: no/);
+});
+
+test('a transparent field on top of its drawn boxes is typed into; a click on an icon button lands on the button', async () => {
+  await open('/cnt-widgets.html');
+  let r = await env.call('browser_type', { target: 'Code', text: '123456' });
+  ok(r);
+  assert.match(r.page.markdown, /log: code 6/);
+  r = await env.call('browser_click', { target: 'Settings' });
+  ok(r);
+  assert.match(r.page.markdown, /log: code 6 settings/);
+  // an <svg role=button> (no click() of its own) has a token and gets the click event
+  assert.match(r.page.markdown, /\[button "Star this" e\d+\]/);
+  r = await env.call('browser_click', { target: 'Star this' });
+  ok(r);
+  assert.match(r.page.markdown, /log: code 6 settings starred/);
+});
+
+test('a button the page shows only on hover (TodoMVC\'s destroy) is clicked after moving the pointer over its row', async () => {
+  let r = await open('/cnt-widgets.html');
+  assert.match(r.page.markdown, /Walk the dog/);
+  r = await env.call('browser_click', { target: '#t2 .destroy' });
+  ok(r);
+  assert.match(r.result.message, /shown while the pointer is over \[li "Walk the dog"\]/);
+  assert.doesNotMatch(r.page.markdown, /Walk the dog/);
+  assert.match(r.page.markdown, /Buy milk/);
+  r = await env.call('browser_click', { target: 'Delete Buy milk' });
+  ok(r);
+  assert.doesNotMatch(r.page.markdown, /Buy milk/);
+  // a CSS-only drop-down menu (li:hover > ul): its item is clicked after hovering the menu entry
+  assert.doesNotMatch(r.page.markdown, /Pricing/);
+  r = await env.call('browser_click', { target: 'Pricing' });
+  ok(r);
+  assert.match(r.result.message, /shown while the pointer is over \[li "Products/);
+  assert.match(r.page.markdown, /log: pricing/);
+});
+
+test('a custom combobox named by a label shows the choice it displays', async () => {
+  const r = await open('/cnt-widgets.html');
+  assert.match(r.page.markdown, /\[combobox "Size" value="Large" e\d+\]/);
+});
+
+test('the point op (for trusted input) gives where a user\'s click lands: through the label of a hidden checkbox, an error for a covered button', async () => {
+  await open('/cnt-widgets.html');
+  const point = (target) => env.browser.serviceWorker.evaluate(async (t) => {
+    const [tab] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
+    const [r] = await chrome.scripting.executeScript({ target: { tabId: tab.id }, func: (x) => globalThis.__browserBridge.run('point', { target: x }), args: [t] });
+    return r.result;
+  }, target);
+  let r = await point('Accept terms');
+  assert.equal(r.ok, true, JSON.stringify(r));
+  assert.match(r.via, /^\[label "Accept terms"\]$/);
+  assert.ok(r.x > 0 && r.y > 0 && r.inFrame === false, JSON.stringify(r));
+  await env.call('browser_open_url', { url: env.url('/cnt-hidden.html?overlay') });
+  r = await point('Delete everything');
+  assert.equal(r.ok, false);
+  assert.match(r.error, /is covered by <div#overlay>/);
+});
