@@ -1810,8 +1810,9 @@ store_page(struct store *s, int64_t id, char **err)
 	sqlite3_stmt *st;
 	json_t *o = NULL;
 	if (sqlite3_prepare_v2(db,
-	                       "SELECT id, captured_at, client_id, tab_id, request_id, url, title, bytes, markdown, "
-	                       "truncated FROM pages WHERE id = ?",
+	                       "SELECT p.id, p.captured_at, p.client_id, p.tab_id, p.request_id, p.url, p.title, p.bytes, "
+	                       "p.markdown, p.truncated, c.visit_id, (SELECT count(*) FROM captures v WHERE v.visit_id = "
+	                       "c.visit_id) FROM pages p JOIN captures c ON c.id = p.id WHERE p.id = ?",
 	                       -1, &st, NULL) == SQLITE_OK) {
 		sqlite3_bind_int64(st, 1, id);
 		int rc = sqlite3_step(st);
@@ -1819,6 +1820,8 @@ store_page(struct store *s, int64_t id, char **err)
 			o = page_row(st);
 			json_object_set_new(o, "markdown", col_str(st, 8));
 			json_object_set_new(o, "truncated", json_boolean(sqlite3_column_int(st, 9)));
+			json_object_set_new(o, "visit_id", col_int(st, 10));
+			json_object_set_new(o, "visit_captures", col_int(st, 11));
 		} else if (rc != SQLITE_DONE) {
 			*err = xasprintf("the history cannot be read: %s", sqlite3_errmsg(db));
 		}
