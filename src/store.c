@@ -137,8 +137,8 @@ static const char *const migrations[] = {
 	"END;\n",
 	/* 3: visits. A revisit of a page differs only in its ref numbers, so lists were flooded with
 	 * copies: consecutive captures of one URL in one tab of one browser form a visit, named by the
-	 * id of its first capture (captures.visit_id, set when a capture is written). Existing rows are
-	 * grouped here the same way. */
+	 * id of its first capture (captures.visit_id, set by a trigger when a capture is written).
+	 * Existing rows are grouped here the same way. */
 	"ALTER TABLE captures ADD COLUMN visit_id INTEGER;\n"
 	"CREATE TEMP TABLE visit_map (id INTEGER PRIMARY KEY, vid INTEGER);\n"
 	"INSERT INTO visit_map\n"
@@ -150,6 +150,13 @@ static const char *const migrations[] = {
 	"DROP TABLE visit_map;\n"
 	"CREATE INDEX captures_visit ON captures(visit_id, id);\n"
 	"CREATE INDEX captures_tab ON captures(client_id, tab_id, id);\n"
+	/* A trigger, not the daemon's code, so rows written by anyone (a sqlite3 shell import) get one too. */
+	"CREATE TRIGGER captures_visit AFTER INSERT ON captures WHEN new.visit_id IS NULL BEGIN\n"
+	"  UPDATE captures SET visit_id = coalesce(\n"
+	"    (SELECT CASE WHEN p.url = new.url THEN p.visit_id END FROM captures p\n"
+	"     WHERE p.client_id = new.client_id AND p.tab_id IS new.tab_id AND p.id < new.id\n"
+	"     ORDER BY p.id DESC LIMIT 1), new.id) WHERE id = new.id;\n"
+	"END;\n"
 	"CREATE VIEW visits AS\n"
 	"  SELECT c.visit_id AS id, min(c.captured_at) AS first_seen, max(c.captured_at) AS last_seen,\n"
 	"         count(*) AS captures, c.client_id, c.tab_id, c.url,\n"
@@ -188,7 +195,7 @@ struct store {
 	char *path;
 	struct store_opts opts;
 	sqlite3 *db; /* the writer: store thread only once it runs */
-	sqlite3_stmt *find_content, *ins_content, *ins_capture, *ins_cmd, *last_in_tab, *set_visit;
+	sqlite3_stmt *find_content, *ins_content, *ins_capture, *ins_cmd;
 	int64_t fts_upto;   /* contents with a larger id are not in pages_fts yet */
 	long unindexed;     /* contents written since the last indexing pass */
 	int wal_frames;     /* frames in the WAL, from the WAL hook */
@@ -471,16 +478,6 @@ write_page(struct store *s, json_t *d, int *rcp)
 			return -1;
 		}
 	}
-	/* The same visit as the tab's previous capture when the URL is the same; otherwise a new one. */
-	int64_t visit = 0;
-	sqlite3_stmt *lt = s->last_in_tab;
-	bind_json_str(lt, 1, d, "clientId");
-	bind_json_int(lt, 2, d, "tabId");
-	bind_json_str(lt, 3, d, "url");
-	if (sqlite3_step(lt) == SQLITE_ROW)
-		visit = sqlite3_column_int64(lt, 0);
-	sqlite3_reset(lt);
-	sqlite3_clear_bindings(lt);
 	sqlite3_stmt *st = s->ins_capture;
 	bind_json_str(st, 1, d, "captured_at");
 	bind_json_str(st, 2, d, "clientId");
@@ -489,24 +486,12 @@ write_page(struct store *s, json_t *d, int *rcp)
 	bind_json_str(st, 5, d, "url");
 	sqlite3_bind_int64(st, 6, cid);
 	sqlite3_bind_int(st, 7, json_is_true(json_object_get(d, "truncated")));
-	if (visit > 0)
-		sqlite3_bind_int64(st, 8, visit);
-	else
-		sqlite3_bind_null(st, 8);
-	int rc = sqlite3_step(st);
+	int rc = sqlite3_step(st); /* the captures_visit trigger puts it in its visit */
 	int64_t id = rc == SQLITE_DONE ? sqlite3_last_insert_rowid(s->db) : -1;
+	if (rc != SQLITE_DONE)
+		*rcp = rc;
 	sqlite3_reset(st);
 	sqlite3_clear_bindings(st);
-	if (rc == SQLITE_DONE && visit == 0) {
-		/* A new visit is named by its first capture. */
-		sqlite3_bind_int64(s->set_visit, 1, id);
-		rc = sqlite3_step(s->set_visit);
-		sqlite3_reset(s->set_visit);
-		if (rc != SQLITE_DONE)
-			id = -1;
-	}
-	if (id < 0)
-		*rcp = rc;
 	return id;
 }
 
@@ -1290,14 +1275,8 @@ store_open(const char *path, const struct store_opts *opts, char **err)
 	                       &s->ins_content, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(s->db,
 	                       "INSERT INTO captures(captured_at, client_id, tab_id, request_id, url, content_id, "
-	                       "truncated, visit_id) VALUES (?,?,?,?,?,?,?,?)",
+	                       "truncated) VALUES (?,?,?,?,?,?,?)",
 	                       -1, &s->ins_capture, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(s->db,
-	                       "SELECT CASE WHEN url = ?3 THEN visit_id END FROM captures "
-	                       "WHERE client_id = ?1 AND tab_id IS ?2 ORDER BY id DESC LIMIT 1",
-	                       -1, &s->last_in_tab, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(s->db, "UPDATE captures SET visit_id = id WHERE id = ?", -1, &s->set_visit, NULL) !=
-	        SQLITE_OK ||
 	    exec(s->db, "CREATE TEMP TABLE IF NOT EXISTS gone(content_id INTEGER PRIMARY KEY)") != 0 ||
 	    sqlite3_prepare_v2(s->db,
 	                       "INSERT INTO commands(request_id, tool, command, client_id, params, status, "
@@ -1338,8 +1317,6 @@ fail:
 	sqlite3_finalize(s->ins_content);
 	sqlite3_finalize(s->ins_capture);
 	sqlite3_finalize(s->ins_cmd);
-	sqlite3_finalize(s->last_in_tab);
-	sqlite3_finalize(s->set_visit);
 	sqlite3_close(s->db);
 	pthread_mutex_destroy(&s->lock);
 	pthread_cond_destroy(&s->cond);
@@ -1379,8 +1356,6 @@ store_close(struct store *s)
 	sqlite3_finalize(s->ins_content);
 	sqlite3_finalize(s->ins_capture);
 	sqlite3_finalize(s->ins_cmd);
-	sqlite3_finalize(s->last_in_tab);
-	sqlite3_finalize(s->set_visit);
 	if (s->fault == FAULT_MOVED || file_moved(s)) {
 		log_error("history: the database file %s was deleted or moved while the daemon ran; the final "
 		          "checkpoint was skipped",

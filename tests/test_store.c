@@ -921,7 +921,7 @@ START_TEST(migration_from_v2)
 	ck_assert_int_eq(sqlite3_open(db_path(), &db), SQLITE_OK);
 	char *msg = NULL;
 	int rc = sqlite3_exec(db,
-	                      "DROP VIEW visits; DROP INDEX captures_visit; DROP INDEX captures_tab;"
+	                      "DROP VIEW visits; DROP TRIGGER captures_visit; DROP INDEX captures_visit; DROP INDEX captures_tab;"
 	                      "ALTER TABLE captures DROP COLUMN visit_id;"
 	                      "INSERT INTO contents(hash, title, markdown, bytes) VALUES ('h1', 'Home', 'home [e1]', 9),"
 	                      " ('h2', 'Home', 'home [e2]', 9), ('h3', 'Other', 'other page', 10);"
@@ -955,6 +955,18 @@ START_TEST(migration_from_v2)
 	store_close(s);
 	assert_fts_consistent();
 	ck_assert_int_eq(count_rows("SELECT count(*) FROM visits"), 2);
+	/* Rows written by anyone else (a sqlite3 shell) are put in their visit too. */
+	sqlite3 *db2;
+	ck_assert_int_eq(sqlite3_open(db_path(), &db2), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(db2,
+	                              "INSERT INTO captures(captured_at, client_id, tab_id, url, content_id) "
+	                              "SELECT '2026-01-02T00:00:00.000Z', client_id, tab_id, url, content_id FROM captures "
+	                              "ORDER BY id DESC LIMIT 1",
+	                              NULL, NULL, NULL),
+	                 SQLITE_OK);
+	sqlite3_close(db2);
+	ck_assert_int_eq(count_rows("SELECT count(*) FROM visits"), 2);
+	ck_assert_int_eq(count_rows("SELECT count(*) FROM captures WHERE visit_id IS NULL"), 0);
 }
 END_TEST
 
