@@ -1568,7 +1568,8 @@ quote_terms(const char *q)
 }
 
 /*
- * A snippet people can read: the Markdown's refs ([e12]), link and image targets ("](https://…)"),
+ * A snippet people can read: the Markdown's refs ([e12], and the e12 ending [button "Go" e12]), link
+ * and image targets ("](https://…)"),
  * bare URLs and brackets go, whitespace runs become one space, and the match markers (\x02 \x03,
  * from snippet()) become [ and ]. Bounded by max bytes of output (cut at a character boundary).
  */
@@ -1579,11 +1580,12 @@ clean_snippet(const char *in, size_t n, size_t max)
 	int space = 0;
 	for (size_t i = 0; i < n && b.len < max;) {
 		char c = in[i];
-		if (c == '[' && i + 2 < n && in[i + 1] == 'e' && in[i + 2] >= '0' && in[i + 2] <= '9') {
-			size_t j = i + 2;
+		if (c == 'e' && (i == 0 || in[i - 1] == '[' || in[i - 1] == ' ') && i + 1 < n && in[i + 1] >= '0' &&
+		    in[i + 1] <= '9') {
+			size_t j = i + 1;
 			while (j < n && in[j] >= '0' && in[j] <= '9')
 				j++;
-			if (j < n && in[j] == ']') { /* a ref */
+			if (j < n && in[j] == ']') { /* a ref, alone ([e12]) or ending a token ([button "Go" e12]) */
 				i = j + 1;
 				continue;
 			}

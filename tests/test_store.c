@@ -789,7 +789,7 @@ START_TEST(snippet_clean)
 	ck_assert_ptr_nonnull(s);
 	add(s, "https://x.example/", "Start",
 	    "Hello [e12] see [Invoices](https://shop.example/invoices?id=3) [e13] your zanzibar ![logo](http://x/l.png) "
-	    "at https://shop.example/pay now [e14]");
+	    "at https://shop.example/pay now [e14] [button \"Pay\" e15] [input text \"Name\" e16]");
 	store_flush(s);
 	json_t *h = history(s, "zanzibar", 1, 0, 50, 0);
 	const char *sn = row_str(h, 0, "snippet");
@@ -804,6 +804,8 @@ START_TEST(snippet_clean)
 	sn = row_str(h, 0, "snippet");
 	ck_assert_msg(strstr(sn, "[e1") == NULL && strstr(sn, "http") == NULL && strstr(sn, "Hello see Invoices") != NULL,
 	              "%s", sn);
+	ck_assert_msg(strstr(sn, "e15") == NULL && strstr(sn, "e16") == NULL && strstr(sn, "button \"Pay\"") != NULL, "%s",
+	              sn);
 	json_decref(h);
 	store_close(s);
 }

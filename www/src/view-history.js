@@ -44,8 +44,8 @@ export function historyView(main, { query }) {
   const form = h('form', { class: 'filters', role: 'search', onsubmit: (e) => { e.preventDefault(); apply(); } },
     h('div', { class: 'field grow' }, h('label', { for: 'history-q' }, 'Search'), qInput),
     h('div', { class: 'field' }, h('label', { for: 'history-site' }, 'Site'), siteInput, sitesList),
-    h('div', { class: 'field' }, h('label', { for: 'history-sort' }, 'Order'), sortSelect),
     h('div', { class: 'field field-actions' },
+      sortSelect,
       h('button', { class: 'btn btn-primary', type: 'submit' }, 'Search'),
       h('button', { class: 'btn btn-quiet', type: 'button', onclick: () => { qInput.value = ''; siteInput.value = ''; apply(); } }, 'Clear')));
 
@@ -199,7 +199,9 @@ function visitRow(v, onSite) {
   const first = v.first_seen || v.captured_at;
   const last = v.last_seen || v.captured_at;
   const n = v.captures || 1;
-  const span = first && last && first !== last ? `${fmtTime(first)} – ${fmtTime(last)}` : fmtTime(last);
+  const from = fmtTime(first);
+  const to = fmtTime(last);
+  const span = from && from !== to ? `${from} – ${to}` : to;
   return h('li', { class: 'pagerow visit', dataset: { id: String(v.id), visitId: String(v.visit_id ?? v.id), captures: String(n) } },
     h('a', { class: 'pagerow-title', href: `#/history/${encodeURIComponent(v.id)}` }, v.title || v.url || `Page ${v.id}`),
     h('div', { class: 'pagerow-meta muted small' },
