@@ -3,6 +3,7 @@
 // the real daemon with a scripted browser.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { startDaemon, connectPeer, tool, api, sql } from './support/harness.mjs';
 
 const INVOICE = { url: 'https://shop.example/invoices/2041', title: 'Invoice 2041', markdown: '# Invoice 2041\n\nInvoice number 2041 [e3], total 120 EUR. Pay this invoice by March: [Pay](https://shop.example/pay/2041) [e4]' };
@@ -165,6 +166,58 @@ test('deleting a capture, a visit, a site and everything before a time, committe
     assert.equal(again.status, 200);
     assert.equal((await get(d, '/api/history')).body.pages[0].id, again.body.page.history_id);
   } finally {
+    peer.close();
+    const ex = await d.stop();
+    assert.equal(ex.code, 0, d.log);
+  }
+});
+
+// The sqlite3 shell kept open on the database; run() resolves once the shell has executed the SQL.
+function openShell(db) {
+  const p = spawn('sqlite3', [db], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  let n = 0;
+  p.stdout.on('data', (d) => { out += d; });
+  p.stderr.on('data', (d) => { err += d; });
+  const exited = new Promise((resolve) => p.on('exit', resolve));
+  return {
+    run(statements) {
+      const marker = `done-${++n}`;
+      p.stdin.write(`${statements}\nSELECT '${marker}';\n`);
+      return new Promise((resolve, reject) => {
+        const t0 = Date.now();
+        const check = () => {
+          if (out.includes(marker)) resolve();
+          else if (err || Date.now() - t0 > 10000) reject(new Error(`sqlite3: ${err || 'no answer'}`));
+          else setTimeout(check, 10);
+        };
+        check();
+      });
+    },
+    quit() { p.stdin.end('.quit\n'); return exited; },
+  };
+}
+
+test('a deletion waits for a write lock off the event loop and answers once committed; foreign origins are refused', async () => {
+  const { d, peer } = await daemonWithShop();
+  const sh = openShell(d.db);
+  try {
+    assert.equal((await api(d, '/api/history?url=https%3A%2F%2Fshop.example%2F', { method: 'DELETE', headers: { Origin: 'https://evil.example' } })).status, 403);
+    await sh.run('BEGIN IMMEDIATE;');
+    let answered = null;
+    const pending = del(d, `/api/history?url=${encodeURIComponent('https://shop.example/')}`).then((r) => { answered = r; return r; });
+    // While the shell holds the write lock the daemon serves on (reads see the rows still there).
+    assert.equal((await get(d, '/api/health')).status, 200);
+    const during = await get(d, '/api/history?group=none');
+    assert.equal(during.body.pages.length, 7);
+    assert.equal(answered, null, 'no answer before the deletion could be committed');
+    await sh.run('COMMIT;');
+    const r = await pending;
+    assert.deepEqual(r.body, { success: true, removed: 7 });
+    assert.equal(sql(d.db, 'SELECT count(*) AS n FROM captures'), '[{"n":0}]');
+  } finally {
+    await sh.quit();
     peer.close();
     const ex = await d.stop();
     assert.equal(ex.code, 0, d.log);
