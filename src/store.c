@@ -1653,11 +1653,13 @@ history_run(sqlite3 *db, const struct store_query *q, const char *match, json_t 
 		"WITH m AS MATERIALIZED (SELECT rowid AS cid, bm25(pages_fts, 10.0, 1.0) AS r FROM pages_fts WHERE pages_fts MATCH ?1),"
 		" h AS (SELECT c.visit_id AS vid, min(m.r) AS r, max(c.id) AS hit FROM captures c"
 		"   JOIN m ON m.cid = c.content_id WHERE (?2 IS NULL OR instr(c.url, ?2) > 0) GROUP BY c.visit_id),"
-		" v AS (SELECT h.r, h.hit, (SELECT max(x.id) FROM captures x WHERE x.visit_id = h.vid) AS top FROM h)"
+		" v AS (SELECT h.r, h.hit, (SELECT max(x.id) FROM captures x WHERE x.visit_id = h.vid) AS top FROM h),"
+		/* Sorted and cut first: the per-visit figures are then looked up for the rows shown only. */
+		" pick AS MATERIALIZED (SELECT r, hit, top FROM v WHERE (?3 = 0 OR top < ?3)"
+		"   ORDER BY CASE WHEN ?6 THEN 0 ELSE r END, top DESC LIMIT ?4 OFFSET ?5)"
 		" SELECT c.id, c.captured_at, c.client_id, c.tab_id, c.request_id, c.url, k.title, k.bytes, hc.content_id, "
-		VISIT_COLS "NULL FROM v JOIN captures c ON c.id = v.top JOIN contents k ON k.id = c.content_id"
-		" JOIN captures hc ON hc.id = v.hit WHERE (?3 = 0 OR v.top < ?3)"
-		" ORDER BY CASE WHEN ?6 THEN 0 ELSE v.r END, v.top DESC LIMIT ?4 OFFSET ?5";
+		VISIT_COLS "NULL FROM pick v JOIN captures c ON c.id = v.top JOIN contents k ON k.id = c.content_id"
+		" JOIN captures hc ON hc.id = v.hit ORDER BY CASE WHEN ?6 THEN 0 ELSE v.r END, v.top DESC";
 	static const char *const visits_all =
 		"SELECT c.id, c.captured_at, c.client_id, c.tab_id, c.request_id, c.url, k.title, k.bytes, c.content_id, "
 		VISIT_COLS "substr(k.markdown, 1, 600) FROM captures c JOIN contents k ON k.id = c.content_id"
