@@ -114,7 +114,9 @@ test('deleting a capture, a visit, a site and everything before a time, committe
     // What to delete must be said.
     for (const [p, why] of [['/api/history', /url=/], ['/api/history?url=&before=', /url=/],
       ['/api/history?before=yesterday', /before/], ['/api/history?before=2026-11-01T08:00:00%2B02:00', /before/],
-      ['/api/history/abc', /positive integer/], [`/api/history/${ids.invoice}?visit=maybe`, /visit/]]) {
+      ['/api/history/abc', /positive integer/], [`/api/history/${ids.invoice}?visit=maybe`, /visit/],
+      [`/api/history?url=${'a'.repeat(2000)}`, /at most 1024/], ['/api/history?before=2026-13-01', /before/],
+      ['/api/history?before=2026-11-01T25:00:00Z', /before/], ['/api/history/0', /positive integer/]]) {
       const r = await del(d, p);
       assert.equal(r.status, 400, p);
       assert.match(r.body.message, why);
