@@ -95,6 +95,7 @@
 #define BB_HISTORY_LIMIT_DEFAULT 50
 #define BB_HISTORY_LIMIT_MAX 500
 #define BB_QUERY_MAX 1024
+#define BB_HISTORY_OFFSET_MAX 100000 /* ?offset= of a relevance-ordered search */
 /* Page bytes queued for the database above which browsers are not read from, and below which
  * reading resumes: a flood of pages meets TCP backpressure instead of growing memory. */
 #define BB_STORE_BACKLOG_HIGH (64u * 1024 * 1024)

@@ -278,9 +278,9 @@ struct read_job {
 	struct rtr_req *req;
 	enum read_kind kind;
 	char *q, *url;
-	long limit;
+	long limit, offset;
 	int64_t before, id;
-	int markdown;
+	int markdown, visits, recent;
 	json_t *status; /* READ_STATUS: the rest of the answer, made before */
 };
 
@@ -295,7 +295,7 @@ read_run(void *arg)
 	int bad = 0;
 	json_t *out = NULL;
 	if (j->kind == READ_HISTORY) {
-		struct store_query q = {j->q, j->url, j->limit, j->before};
+		struct store_query q = {j->q, j->url, j->limit, j->before, j->visits, j->recent, j->offset};
 		out = store_history(st, &q, &bad, &err);
 	} else if (j->kind == READ_PAGE) {
 		out = store_page(st, j->id, &err);
@@ -340,11 +340,22 @@ read_submit(struct router *r, struct rtr_req *req, struct read_job *j)
 static void
 route_history(struct router *r, struct rtr_req *req)
 {
-	long limit, before;
+	long limit, before, offset;
 	if (query_long(req, "limit", 1, BB_HISTORY_LIMIT_MAX, BB_HISTORY_LIMIT_DEFAULT, &limit) ||
-	    query_long(req, "before", 1, 9007199254740991L, 0, &before))
+	    query_long(req, "before", 1, 9007199254740991L, 0, &before) ||
+	    query_long(req, "offset", 0, BB_HISTORY_OFFSET_MAX, 0, &offset))
 		return;
-	struct store_query q = {req->query(req, "q"), req->query(req, "url"), limit, before};
+	const char *group = req->query(req, "group"), *sort = req->query(req, "sort");
+	if (group && *group && strcmp(group, "visits") != 0 && strcmp(group, "none") != 0) {
+		fail(req, 400, "invalid_params", "group: expected visits or none");
+		return;
+	}
+	if (sort && *sort && strcmp(sort, "relevance") != 0 && strcmp(sort, "recent") != 0) {
+		fail(req, 400, "invalid_params", "sort: expected relevance or recent");
+		return;
+	}
+	struct store_query q = {req->query(req, "q"), req->query(req, "url"), limit, before,
+	                        !(group && strcmp(group, "none") == 0), sort && strcmp(sort, "recent") == 0, offset};
 	if (q.q && strlen(q.q) > BB_QUERY_MAX) {
 		fail(req, 400, "invalid_params", "q: at most 1024 bytes");
 		return;
@@ -357,7 +368,107 @@ route_history(struct router *r, struct rtr_req *req)
 	j->url = q.url ? xstrdup(q.url) : NULL;
 	j->limit = limit;
 	j->before = before;
+	j->offset = offset;
+	j->visits = q.visits;
+	j->recent = q.recent;
 	read_submit(r, req, j);
+}
+
+/* A history deletion waiting for the store thread's commit. */
+struct delete_job {
+	struct rtr_req *req;
+	int by_id;
+};
+
+/* The deletion was committed (or given up): answer with the number of captures removed. Store thread. */
+static void
+delete_done(int64_t removed, const char *error, void *arg)
+{
+	struct delete_job *j = arg;
+	if (removed < 0)
+		fail(j->req, 503, "history_unavailable", error);
+	else if (removed == 0 && j->by_id)
+		fail(j->req, 404, "not_found", "no page with that id (it may have been deleted or pruned already)");
+	else
+		j->req->complete(j->req, rtr_json(200, json_pack("{s:b, s:I}", "success", 1, "removed", (json_int_t)removed)));
+	free(j);
+}
+
+/* A UTC date or time (YYYY-MM-DD, or YYYY-MM-DDTHH:MM[:SS[.mmm]]Z) written the way captured_at is, so
+ * the two compare as text; -1 when v is not one. */
+static int
+iso_utc(const char *v, char out[64])
+{
+	int y, mo, d, h = 0, mi = 0, sec = 0, ms = 0, n = 0;
+	size_t len = strlen(v);
+	if (len == 10) {
+		if (sscanf(v, "%4d-%2d-%2d%n", &y, &mo, &d, &n) != 3 || n != 10)
+			return -1;
+	} else if (len == 17 || len == 20 || len == 24) {
+		char z = 0;
+		int ok = len == 17   ? sscanf(v, "%4d-%2d-%2dT%2d:%2d%c%n", &y, &mo, &d, &h, &mi, &z, &n) == 6
+		         : len == 20 ? sscanf(v, "%4d-%2d-%2dT%2d:%2d:%2d%c%n", &y, &mo, &d, &h, &mi, &sec, &z, &n) == 7
+		                     : sscanf(v, "%4d-%2d-%2dT%2d:%2d:%2d.%3d%c%n", &y, &mo, &d, &h, &mi, &sec, &ms, &z, &n) == 8;
+		if (!ok || z != 'Z' || (size_t)n != len || v[4] != '-' || v[7] != '-' || v[10] != 'T')
+			return -1;
+	} else {
+		return -1;
+	}
+	if (y < 1970 || y > 9999 || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 60 || h < 0 ||
+	    mi < 0 || sec < 0 || ms < 0)
+		return -1;
+	snprintf(out, 64, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", y, mo, d, h, mi, sec, ms);
+	return 0;
+}
+
+/* DELETE /api/history/<id> (?visit=1: its whole visit) and DELETE /api/history?url=<prefix>&before=<time>.
+ * The store thread deletes and commits; the answer comes from there, so the transport never waits. */
+static void
+route_history_delete(struct router *r, struct rtr_req *req, const char *ids)
+{
+	struct store_delete what = {0, 0, NULL, NULL};
+	char before[64];
+	if (ids != NULL) {
+		long id;
+		const char *visit = req->query(req, "visit");
+		if (util_parse_long(ids, 1, 9007199254740991L, &id) != 0) {
+			fail(req, 400, "invalid_params", "the page id must be a positive integer");
+			return;
+		}
+		if (visit && *visit && strcmp(visit, "0") != 0 && strcmp(visit, "1") != 0 && strcmp(visit, "true") != 0 &&
+		    strcmp(visit, "false") != 0) {
+			fail(req, 400, "invalid_params", "visit: expected 1 (the whole visit) or 0");
+			return;
+		}
+		what.id = id;
+		what.visit = visit && (strcmp(visit, "1") == 0 || strcmp(visit, "true") == 0);
+	} else {
+		const char *url = req->query(req, "url"), *b = req->query(req, "before");
+		if (url && *url == '\0')
+			url = NULL;
+		if (b && *b == '\0')
+			b = NULL;
+		if (url == NULL && b == NULL) {
+			fail(req, 400, "invalid_params",
+			     "say what to delete: url=<URL prefix> and/or before=<ISO 8601 UTC date or time>");
+			return;
+		}
+		if (url && strlen(url) > BB_QUERY_MAX) {
+			fail(req, 400, "invalid_params", "url: at most 1024 bytes");
+			return;
+		}
+		if (b && iso_utc(b, before) != 0) {
+			fail(req, 400, "invalid_params",
+			     "before: expected an ISO 8601 UTC date or time, e.g. 2026-11-01 or 2026-11-01T08:00:00Z");
+			return;
+		}
+		what.url_prefix = url;
+		what.before = b ? before : NULL;
+	}
+	struct delete_job *j = xcalloc(1, sizeof *j);
+	j->req = req;
+	j->by_id = ids != NULL;
+	store_delete(r->store, &what, delete_done, j);
 }
 
 /* GET /api/history/<id>, as JSON or (Accept: text/markdown) raw Markdown. */
@@ -757,6 +868,10 @@ router_handle(struct router *r, struct rtr_req *req)
 		route_history(r, req);
 	} else if (strncmp(p, "/api/history/", 13) == 0 && get) {
 		route_page(r, req, p + 13);
+	} else if (strcmp(p, "/api/history") == 0 && strcmp(m, "DELETE") == 0) {
+		route_history_delete(r, req, NULL);
+	} else if (strncmp(p, "/api/history/", 13) == 0 && strcmp(m, "DELETE") == 0) {
+		route_history_delete(r, req, p + 13);
 	} else if (strcmp(p, "/api/commands") == 0 && get) {
 		long limit, before;
 		if (query_long(req, "limit", 1, BB_HISTORY_LIMIT_MAX, BB_HISTORY_LIMIT_DEFAULT, &limit) ||

@@ -135,17 +135,48 @@ static const char *const migrations[] = {
 	"  INSERT INTO pages_fts(pages_fts, rowid, title, markdown)\n"
 	"    VALUES ('delete', old.id, old.title, old.markdown);\n"
 	"END;\n",
+	/* 3: visits. A revisit of a page differs only in its ref numbers, so lists were flooded with
+	 * copies: consecutive captures of one URL in one tab of one browser form a visit, named by the
+	 * id of its first capture (captures.visit_id, set by a trigger when a capture is written).
+	 * Existing rows are grouped here the same way. */
+	"ALTER TABLE captures ADD COLUMN visit_id INTEGER;\n"
+	"CREATE TEMP TABLE visit_map (id INTEGER PRIMARY KEY, vid INTEGER);\n"
+	"INSERT INTO visit_map\n"
+	"  SELECT id, max(start) OVER (PARTITION BY client_id, tab_id ORDER BY id) FROM\n"
+	"  (SELECT id, client_id, tab_id,\n"
+	"     CASE WHEN url IS lag(url) OVER (PARTITION BY client_id, tab_id ORDER BY id) THEN NULL ELSE id END\n"
+	"       AS start FROM captures);\n"
+	"UPDATE captures SET visit_id = (SELECT vid FROM visit_map WHERE visit_map.id = captures.id);\n"
+	"DROP TABLE visit_map;\n"
+	"CREATE INDEX captures_visit ON captures(visit_id, id);\n"
+	"CREATE INDEX captures_tab ON captures(client_id, tab_id, id);\n"
+	/* A trigger, not the daemon's code, so rows written by anyone (a sqlite3 shell import) get one too. */
+	"CREATE TRIGGER captures_visit AFTER INSERT ON captures WHEN new.visit_id IS NULL BEGIN\n"
+	"  UPDATE captures SET visit_id = coalesce(\n"
+	"    (SELECT CASE WHEN p.url = new.url THEN p.visit_id END FROM captures p\n"
+	"     WHERE p.client_id = new.client_id AND p.tab_id IS new.tab_id AND p.id < new.id\n"
+	"     ORDER BY p.id DESC LIMIT 1), new.id) WHERE id = new.id;\n"
+	"END;\n"
+	"CREATE VIEW visits AS\n"
+	"  SELECT c.visit_id AS id, min(c.captured_at) AS first_seen, max(c.captured_at) AS last_seen,\n"
+	"         count(*) AS captures, c.client_id, c.tab_id, c.url,\n"
+	"         (SELECT k.title FROM captures l JOIN contents k ON k.id = l.content_id\n"
+	"          WHERE l.visit_id = c.visit_id ORDER BY l.id DESC LIMIT 1) AS title,\n"
+	"         max(c.id) AS last_capture\n"
+	"  FROM captures c GROUP BY c.visit_id ORDER BY max(c.id) DESC;\n",
 };
 
-enum item_kind { ITEM_PAGE, ITEM_COMMAND };
+enum item_kind { ITEM_PAGE, ITEM_COMMAND, ITEM_DELETE };
 
 struct item {
 	struct item *next;
 	enum item_kind kind;
 	json_t *data;
 	store_page_fn done;
+	store_delete_fn del_done; /* ITEM_DELETE */
 	void *arg;
 	int64_t id;
+	int64_t removed;    /* ITEM_DELETE: captures deleted */
 	int64_t keep_until; /* monotonic ms: retried at least until then, given up after */
 	char *error;        /* this row alone cannot be stored (a constraint): why */
 };
@@ -175,7 +206,7 @@ struct store {
 	pthread_cond_t idle;
 	struct item *head, *tail;
 	size_t n_queued;    /* items in the queue */
-	size_t pages_queued; /* of which pages: someone is waiting for those */
+	size_t pages_queued; /* of which pages and deletions: someone is waiting for those */
 	size_t bytes_queued; /* Markdown bytes of the queued pages, for backpressure */
 	int sleeping;        /* the store thread waits on cond: only then is a signal needed */
 	int stopping;
@@ -455,13 +486,91 @@ write_page(struct store *s, json_t *d, int *rcp)
 	bind_json_str(st, 5, d, "url");
 	sqlite3_bind_int64(st, 6, cid);
 	sqlite3_bind_int(st, 7, json_is_true(json_object_get(d, "truncated")));
-	int rc = sqlite3_step(st);
+	int rc = sqlite3_step(st); /* the captures_visit trigger puts it in its visit */
 	int64_t id = rc == SQLITE_DONE ? sqlite3_last_insert_rowid(s->db) : -1;
 	if (rc != SQLITE_DONE)
 		*rcp = rc;
 	sqlite3_reset(st);
 	sqlite3_clear_bindings(st);
 	return id;
+}
+
+/* Bind the conditions of a deletion to a statement that uses ?1..?4 as delete_where does. */
+static void
+bind_delete(sqlite3_stmt *st, json_t *d)
+{
+	sqlite3_bind_int64(st, 1, json_integer_value(json_object_get(d, "id")));
+	sqlite3_bind_int64(st, 2, json_integer_value(json_object_get(d, "visit_id")));
+	bind_json_str(st, 3, d, "url");
+	bind_json_str(st, 4, d, "before");
+}
+
+#define DELETE_WHERE                                                                                       \
+	" WHERE (?1 = 0 OR id = ?1) AND (?2 = 0 OR visit_id = ?2) AND (?3 IS NULL OR substr(url, 1, length(?3)) = ?3)" \
+	" AND (?4 IS NULL OR captured_at < ?4)"
+
+/* Run one statement of a deletion; its result code. */
+static int
+delete_step(struct store *s, const char *sql, json_t *d)
+{
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return rc;
+	if (sqlite3_bind_parameter_count(st) > 0)
+		bind_delete(st, d);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? SQLITE_DONE : rc;
+}
+
+/* Delete captures (inside the batch's transaction), then the contents no capture uses any more; the
+ * delete trigger takes indexed contents out of the full-text index, and contents not indexed yet are
+ * simply never indexed. The number of captures deleted, or -1 with the result code in *rcp. */
+static int64_t
+write_delete(struct store *s, json_t *d, int *rcp)
+{
+	int64_t id = json_integer_value(json_object_get(d, "id"));
+	if (json_is_true(json_object_get(d, "visit"))) {
+		/* The whole visit of that capture. */
+		sqlite3_stmt *st;
+		int64_t vid = 0;
+		int rc = sqlite3_prepare_v2(s->db, "SELECT visit_id FROM captures WHERE id = ?", -1, &st, NULL);
+		if (rc != SQLITE_OK) {
+			*rcp = rc;
+			return -1;
+		}
+		sqlite3_bind_int64(st, 1, id);
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW)
+			vid = sqlite3_column_int64(st, 0);
+		sqlite3_finalize(st);
+		if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+			*rcp = rc;
+			return -1;
+		}
+		if (vid == 0)
+			return 0; /* no such capture */
+		json_object_set_new(d, "id", json_integer(0));
+		json_object_set_new(d, "visit_id", json_integer(vid));
+	}
+	int rc;
+	if ((rc = delete_step(s, "DELETE FROM gone", d)) != SQLITE_DONE ||
+	    (rc = delete_step(s, "INSERT OR IGNORE INTO gone SELECT content_id FROM captures" DELETE_WHERE, d)) !=
+	        SQLITE_DONE ||
+	    (rc = delete_step(s, "DELETE FROM captures" DELETE_WHERE, d)) != SQLITE_DONE) {
+		*rcp = rc;
+		return -1;
+	}
+	int64_t n = sqlite3_changes64(s->db);
+	if ((rc = delete_step(s,
+	                      "DELETE FROM contents WHERE id IN (SELECT content_id FROM gone) AND NOT EXISTS "
+	                      "(SELECT 1 FROM captures WHERE content_id = contents.id)",
+	                      d)) != SQLITE_DONE) {
+		*rcp = rc;
+		return -1;
+	}
+	return n;
 }
 
 /* Add new contents to the full-text index in one transaction; cheaper in bulk than row by row. */
@@ -509,6 +618,11 @@ write_item(struct store *s, struct item *it, int *rcp)
 	json_t *d = it->data;
 	if (it->kind == ITEM_PAGE)
 		return write_page(s, d, rcp);
+	if (it->kind == ITEM_DELETE) {
+		/* The id of a deletion is just "it ran" (1); the count is kept aside. */
+		it->removed = write_delete(s, d, rcp);
+		return it->removed < 0 ? -1 : 1;
+	}
 	sqlite3_stmt *st = s->ins_cmd;
 	const char *params = json_string_value(json_object_get(d, "params"));
 	bind_json_str(st, 1, d, "request_id");
@@ -851,7 +965,7 @@ static void
 uncount(struct store *s, struct item *it)
 {
 	s->n_queued--;
-	if (it->kind == ITEM_PAGE) {
+	if (it->kind != ITEM_COMMAND) {
 		s->pages_queued--;
 		s->bytes_queued -= json_string_length(json_object_get(it->data, "markdown"));
 	}
@@ -870,11 +984,17 @@ finish_item(struct store *s, struct item *it, const char *why)
 		if (it->done != NULL)
 			it->done(it->data, it->id > 0 ? it->id : 0,
 			         it->id > 0 ? NULL : it->error ? it->error : why ? why : "the page was not stored", it->arg);
+	} else if (it->kind == ITEM_DELETE) {
+		if (it->del_done != NULL)
+			it->del_done(it->id > 0 ? it->removed : -1,
+			             it->id > 0 ? NULL : it->error ? it->error : why ? why : "the deletion was not committed",
+			             it->arg);
 	} else if (it->id <= 0) {
 		s->given_up_rows++;
 	}
 	if (it->id <= 0 && (it->error || s->fault == FAULT_NONE))
-		log_error("history: a %s was not stored: %s", it->kind == ITEM_PAGE ? "page" : "call-log row",
+		log_error("history: a %s was not stored: %s",
+		          it->kind == ITEM_PAGE ? "page" : it->kind == ITEM_DELETE ? "deletion" : "call-log row",
 		          it->error ? it->error : why ? why : "unknown error");
 	json_decref(it->data);
 	free(it->error);
@@ -1157,6 +1277,7 @@ store_open(const char *path, const struct store_opts *opts, char **err)
 	                       "INSERT INTO captures(captured_at, client_id, tab_id, request_id, url, content_id, "
 	                       "truncated) VALUES (?,?,?,?,?,?,?)",
 	                       -1, &s->ins_capture, NULL) != SQLITE_OK ||
+	    exec(s->db, "CREATE TEMP TABLE IF NOT EXISTS gone(content_id INTEGER PRIMARY KEY)") != 0 ||
 	    sqlite3_prepare_v2(s->db,
 	                       "INSERT INTO commands(request_id, tool, command, client_id, params, status, "
 	                       "http_status, message, error, summary, page_id, started_at, finished_at, duration_ms) "
@@ -1272,12 +1393,14 @@ store_close(struct store *s)
 
 /* Queue a row and wake the store thread. */
 static void
-enqueue(struct store *s, enum item_kind kind, json_t *data, int64_t keep_until, store_page_fn done, void *arg)
+enqueue(struct store *s, enum item_kind kind, json_t *data, int64_t keep_until, store_page_fn done,
+        store_delete_fn del_done, void *arg)
 {
 	struct item *it = xcalloc(1, sizeof *it);
 	it->kind = kind;
 	it->data = data;
 	it->done = done;
+	it->del_done = del_done;
 	it->arg = arg;
 	int64_t keep = util_mono_ms() + BB_STORE_KEEP_MS;
 	it->keep_until = keep_until > keep ? keep_until : keep;
@@ -1288,7 +1411,7 @@ enqueue(struct store *s, enum item_kind kind, json_t *data, int64_t keep_until, 
 		s->head = it;
 	s->tail = it;
 	s->n_queued++;
-	if (kind == ITEM_PAGE) {
+	if (kind != ITEM_COMMAND) {
 		s->pages_queued++;
 		s->bytes_queued += json_string_length(json_object_get(data, "markdown"));
 	}
@@ -1301,14 +1424,28 @@ enqueue(struct store *s, enum item_kind kind, json_t *data, int64_t keep_until, 
 void
 store_add_page(struct store *s, json_t *page, int64_t keep_until, store_page_fn done, void *arg)
 {
-	enqueue(s, ITEM_PAGE, page, keep_until, done, arg);
+	enqueue(s, ITEM_PAGE, page, keep_until, done, NULL, arg);
 }
 
 /* Queue a tool-call record (stolen). */
 void
 store_add_command(struct store *s, json_t *record)
 {
-	enqueue(s, ITEM_COMMAND, record, 0, NULL, NULL);
+	enqueue(s, ITEM_COMMAND, record, 0, NULL, NULL, NULL);
+}
+
+/* Queue a deletion; done runs on the store thread once it is committed (or given up). */
+void
+store_delete(struct store *s, const struct store_delete *what, store_delete_fn done, void *arg)
+{
+	json_t *d = json_object();
+	json_object_set_new(d, "id", json_integer(what->id));
+	json_object_set_new(d, "visit", json_boolean(what->visit));
+	if (what->url_prefix != NULL)
+		json_object_set_new(d, "url", json_string_nocheck(what->url_prefix));
+	if (what->before != NULL)
+		json_object_set_new(d, "before", json_string_nocheck(what->before));
+	enqueue(s, ITEM_DELETE, d, 0, NULL, done, arg);
 }
 
 /* Wait until everything queued so far is committed or given up (tests, shutdown ordering). */
@@ -1430,20 +1567,119 @@ quote_terms(const char *q)
 	return buf_steal(&b);
 }
 
+/*
+ * A snippet people can read: the Markdown's refs ([e12], and the e12 ending [button "Go" e12]), link
+ * and image targets ("](https://…)"),
+ * bare URLs and brackets go, whitespace runs become one space, and the match markers (\x02 \x03,
+ * from snippet()) become [ and ]. Bounded by max bytes of output (cut at a character boundary).
+ */
+static char *
+clean_snippet(const char *in, size_t n, size_t max)
+{
+	struct buf b = {0};
+	int space = 0;
+	for (size_t i = 0; i < n && b.len < max;) {
+		char c = in[i];
+		if (c == 'e' && (i == 0 || in[i - 1] == '[' || in[i - 1] == ' ') && i + 1 < n && in[i + 1] >= '0' &&
+		    in[i + 1] <= '9') {
+			size_t j = i + 1;
+			while (j < n && in[j] >= '0' && in[j] <= '9')
+				j++;
+			if (j < n && in[j] == ']') { /* a ref, alone ([e12]) or ending a token ([button "Go" e12]) */
+				i = j + 1;
+				continue;
+			}
+		}
+		if (c == ']' && i + 1 < n && in[i + 1] == '(') { /* a link target: up to its ')' */
+			size_t j = i + 2;
+			while (j < n && in[j] != ')')
+				j++;
+			i = j < n ? j + 1 : n;
+			continue;
+		}
+		if ((c == 'h' && (n - i > 7 && (strncmp(in + i, "http://", 7) == 0 || strncmp(in + i, "https://", 8) == 0))) &&
+		    (i == 0 || in[i - 1] == ' ' || in[i - 1] == '(' || in[i - 1] == '<' || in[i - 1] == '\n')) {
+			size_t j = i; /* a bare URL */
+			while (j < n && in[j] != ' ' && in[j] != '\n' && in[j] != ')' && in[j] != '>')
+				j++;
+			i = j < n && (in[j] == ')' || in[j] == '>') ? j + 1 : j;
+			continue;
+		}
+		if (c == '[' || c == ']' || (c == '!' && i + 1 < n && in[i + 1] == '[') || c == '#' || c == '*' ||
+		    c == '|') {
+			i++;
+			continue;
+		}
+		if (c == ' ' || c == '\n' || c == '\t' || c == '\r') {
+			space = b.len > 0;
+			i++;
+			continue;
+		}
+		if (space) {
+			buf_add(&b, " ", 1);
+			space = 0;
+		}
+		if (c == '\x02')
+			buf_add(&b, "[", 1);
+		else if (c == '\x03')
+			buf_add(&b, "]", 1);
+		else
+			buf_add(&b, &c, 1);
+		i++;
+	}
+	/* Do not end in the middle of a UTF-8 sequence. */
+	while (b.len > 0 && ((unsigned char)b.data[b.len - 1] & 0xC0) == 0x80)
+		b.len--;
+	if (b.len > 0 && ((unsigned char)b.data[b.len - 1] & 0xC0) == 0xC0)
+		b.len--;
+	if (b.data != NULL)
+		b.data[b.len] = '\0';
+	return buf_steal(&b);
+}
+
+/* Columns every history query returns, in this order: 0 id, 1 captured_at, 2 client_id, 3 tab_id,
+ * 4 request_id, 5 url, 6 title, 7 bytes, 8 content id for the snippet, 9 visit_id, 10 first_seen,
+ * 11 captures in the visit, 12 the start of the Markdown (no query: the snippet is made from it). */
+#define VISIT_COLS                                                                                       \
+	"c.visit_id, (SELECT v.captured_at FROM captures v WHERE v.visit_id = c.visit_id ORDER BY v.id LIMIT 1), " \
+	"(SELECT count(*) FROM captures v WHERE v.visit_id = c.visit_id), "
+
 /* Run the history listing once with a given FTS query string; -1 on an SQL error. */
 static int
 history_run(sqlite3 *db, const struct store_query *q, const char *match, json_t *pages, char **err)
 {
+	/* ?1 match, ?2 url substring, ?3 before, ?4 limit, ?5 offset, ?6 newest first. */
+	static const char *const visits_q =
+		"WITH m AS MATERIALIZED (SELECT rowid AS cid, bm25(pages_fts, 10.0, 1.0) AS r FROM pages_fts WHERE pages_fts MATCH ?1),"
+		" h AS (SELECT c.visit_id AS vid, min(m.r) AS r, max(c.id) AS hit FROM captures c"
+		"   JOIN m ON m.cid = c.content_id WHERE (?2 IS NULL OR instr(c.url, ?2) > 0) GROUP BY c.visit_id),"
+		" v AS (SELECT h.r, h.hit, (SELECT max(x.id) FROM captures x WHERE x.visit_id = h.vid) AS top FROM h),"
+		/* Sorted and cut first: the per-visit figures are then looked up for the rows shown only. */
+		" pick AS MATERIALIZED (SELECT r, hit, top FROM v WHERE (?3 = 0 OR top < ?3)"
+		"   ORDER BY CASE WHEN ?6 THEN 0 ELSE r END, top DESC LIMIT ?4 OFFSET ?5)"
+		" SELECT c.id, c.captured_at, c.client_id, c.tab_id, c.request_id, c.url, k.title, k.bytes, hc.content_id, "
+		VISIT_COLS "NULL FROM pick v JOIN captures c ON c.id = v.top JOIN contents k ON k.id = c.content_id"
+		" JOIN captures hc ON hc.id = v.hit ORDER BY CASE WHEN ?6 THEN 0 ELSE v.r END, v.top DESC";
+	static const char *const visits_all =
+		"SELECT c.id, c.captured_at, c.client_id, c.tab_id, c.request_id, c.url, k.title, k.bytes, c.content_id, "
+		VISIT_COLS "substr(k.markdown, 1, 600) FROM captures c JOIN contents k ON k.id = c.content_id"
+		" WHERE NOT EXISTS (SELECT 1 FROM captures n WHERE n.visit_id = c.visit_id AND n.id > c.id)"
+		" AND (?2 IS NULL OR instr(c.url, ?2) > 0) AND (?3 = 0 OR c.id < ?3) AND ?6 = ?6"
+		" ORDER BY c.id DESC LIMIT ?4 OFFSET ?5";
 	static const char *const with_q =
-		"SELECT p.id, p.captured_at, p.client_id, p.tab_id, p.request_id, p.url, k.title, k.bytes, p.content_id "
-		"FROM captures p JOIN contents k ON k.id = p.content_id "
-		"WHERE p.content_id IN (SELECT rowid FROM pages_fts WHERE pages_fts MATCH ?1) "
-		"AND (?2 IS NULL OR instr(p.url, ?2) > 0) AND (?3 = 0 OR p.id < ?3) ORDER BY p.id DESC LIMIT ?4";
+		"WITH m AS MATERIALIZED (SELECT rowid AS cid, bm25(pages_fts, 10.0, 1.0) AS r FROM pages_fts WHERE pages_fts MATCH ?1)"
+		" SELECT c.id, c.captured_at, c.client_id, c.tab_id, c.request_id, c.url, k.title, k.bytes, c.content_id, "
+		"c.visit_id, NULL, NULL, NULL FROM captures c JOIN m ON m.cid = c.content_id JOIN contents k ON k.id = c.content_id"
+		" WHERE (?2 IS NULL OR instr(c.url, ?2) > 0) AND (?3 = 0 OR c.id < ?3)"
+		" ORDER BY CASE WHEN ?6 THEN 0 ELSE m.r END, c.id DESC LIMIT ?4 OFFSET ?5";
 	static const char *const without_q =
-		"SELECT id, captured_at, client_id, tab_id, request_id, url, title, bytes, content_id FROM pages "
-		"WHERE (?2 IS NULL OR instr(url, ?2) > 0) AND (?3 = 0 OR id < ?3) ORDER BY id DESC LIMIT ?4";
+		"SELECT c.id, c.captured_at, c.client_id, c.tab_id, c.request_id, c.url, k.title, k.bytes, c.content_id, "
+		"c.visit_id, NULL, NULL, NULL FROM captures c JOIN contents k ON k.id = c.content_id"
+		" WHERE (?2 IS NULL OR instr(c.url, ?2) > 0) AND (?3 = 0 OR c.id < ?3) AND ?6 = ?6"
+		" ORDER BY c.id DESC LIMIT ?4 OFFSET ?5";
+	const char *sql = q->visits ? (match ? visits_q : visits_all) : (match ? with_q : without_q);
 	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(db, match ? with_q : without_q, -1, &st, NULL) != SQLITE_OK) {
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
 		*err = xstrdup(sqlite3_errmsg(db));
 		return -1;
 	}
@@ -1453,21 +1689,38 @@ history_run(sqlite3 *db, const struct store_query *q, const char *match, json_t 
 		sqlite3_bind_text(st, 2, q->url, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 3, q->before);
 	sqlite3_bind_int64(st, 4, q->limit);
+	sqlite3_bind_int64(st, 5, q->offset);
+	sqlite3_bind_int(st, 6, q->recent);
 	sqlite3_stmt *snip = NULL;
 	if (match && sqlite3_prepare_v2(db,
-	                                "SELECT snippet(pages_fts, 1, '[', ']', '…', 16) FROM pages_fts "
+	                                "SELECT snippet(pages_fts, 1, char(2), char(3), '…', 16) FROM pages_fts "
 	                                "WHERE pages_fts MATCH ?1 AND rowid = ?2",
 	                                -1, &snip, NULL) != SQLITE_OK)
 		snip = NULL;
 	int rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		json_t *o = page_row(st);
+		json_object_set_new(o, "visit_id", col_int(st, 9));
+		if (q->visits) {
+			json_object_set_new(o, "first_seen", col_str(st, 10));
+			json_object_set_new(o, "last_seen", col_str(st, 1));
+			json_object_set_new(o, "captures", col_int(st, 11));
+		}
 		if (snip) {
 			sqlite3_bind_text(snip, 1, match, -1, SQLITE_STATIC);
 			sqlite3_bind_int64(snip, 2, sqlite3_column_int64(st, 8));
-			if (sqlite3_step(snip) == SQLITE_ROW)
-				json_object_set_new(o, "snippet", col_str(snip, 0));
+			if (sqlite3_step(snip) == SQLITE_ROW) {
+				char *c = clean_snippet((const char *)sqlite3_column_text(snip, 0),
+				                        (size_t)sqlite3_column_bytes(snip, 0), 400);
+				json_object_set_new(o, "snippet", json_string_nocheck(c));
+				free(c);
+			}
 			sqlite3_reset(snip);
+		} else if (sqlite3_column_type(st, 12) == SQLITE_TEXT) {
+			char *c = clean_snippet((const char *)sqlite3_column_text(st, 12), (size_t)sqlite3_column_bytes(st, 12),
+			                        200);
+			json_object_set_new(o, "snippet", json_string_nocheck(c));
+			free(c);
 		}
 		json_array_append_new(pages, o);
 	}
@@ -1480,7 +1733,7 @@ history_run(sqlite3 *db, const struct store_query *q, const char *match, json_t 
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
-/* List pages newest first, optionally full-text searched and filtered by URL. */
+/* List visits or single captures, newest first or (searched) by relevance, filtered by URL. */
 json_t *
 store_history(struct store *s, const struct store_query *q, int *bad_query, char **err)
 {
@@ -1509,11 +1762,19 @@ store_history(struct store *s, const struct store_query *q, int *bad_query, char
 	}
 	json_t *out = json_object();
 	size_t n = json_array_size(pages);
-	json_t *next = json_null();
-	if (n > 0 && (long)n == q->limit)
-		next = json_incref(json_object_get(json_array_get(pages, n - 1), "id"));
+	json_t *next = json_null(), *next_offset = json_null();
+	int by_rank = match != NULL && !q->recent;
+	if (n > 0 && (long)n == q->limit) {
+		if (by_rank)
+			next_offset = json_integer(q->offset + q->limit);
+		else
+			next = json_incref(json_object_get(json_array_get(pages, n - 1), "id"));
+	}
+	json_object_set_new(out, "group", json_string(q->visits ? "visits" : "none"));
+	json_object_set_new(out, "sort", json_string(by_rank ? "relevance" : "recent"));
 	json_object_set_new(out, "pages", pages);
 	json_object_set_new(out, "next_before", next);
+	json_object_set_new(out, "next_offset", next_offset);
 	return out;
 }
 
@@ -1528,8 +1789,9 @@ store_page(struct store *s, int64_t id, char **err)
 	sqlite3_stmt *st;
 	json_t *o = NULL;
 	if (sqlite3_prepare_v2(db,
-	                       "SELECT id, captured_at, client_id, tab_id, request_id, url, title, bytes, markdown, "
-	                       "truncated FROM pages WHERE id = ?",
+	                       "SELECT p.id, p.captured_at, p.client_id, p.tab_id, p.request_id, p.url, p.title, p.bytes, "
+	                       "p.markdown, p.truncated, c.visit_id, (SELECT count(*) FROM captures v WHERE v.visit_id = "
+	                       "c.visit_id) FROM pages p JOIN captures c ON c.id = p.id WHERE p.id = ?",
 	                       -1, &st, NULL) == SQLITE_OK) {
 		sqlite3_bind_int64(st, 1, id);
 		int rc = sqlite3_step(st);
@@ -1537,6 +1799,8 @@ store_page(struct store *s, int64_t id, char **err)
 			o = page_row(st);
 			json_object_set_new(o, "markdown", col_str(st, 8));
 			json_object_set_new(o, "truncated", json_boolean(sqlite3_column_int(st, 9)));
+			json_object_set_new(o, "visit_id", col_int(st, 10));
+			json_object_set_new(o, "visit_captures", col_int(st, 11));
 		} else if (rc != SQLITE_DONE) {
 			*err = xasprintf("the history cannot be read: %s", sqlite3_errmsg(db));
 		}

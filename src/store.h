@@ -8,6 +8,8 @@
  * cannot be written (another process holds the write lock, the disk is full, the file was deleted or
  * moved) the rows are kept and retried with backoff; store_fault says why meanwhile. The ids of rows
  * that were rolled back are never handed out.
+ * store_delete may be called from any thread too: the deletion is queued like a row and runs on the
+ * store thread (the writer connection's owner), and its callback runs there after the commit.
  * The query functions may be called from any thread; each takes a read-only connection (which never
  * creates a file) from a small pool and uses it alone. store_submit runs a function on one of the
  * store's reader threads, so slow reads stay off the event loop. The checkpointer has its own thread
@@ -45,7 +47,26 @@ struct store_query {
 	const char *url; /* substring of the URL, or NULL */
 	long limit;
 	int64_t before;  /* 0: from the newest */
+	int visits;      /* 1: one row per visit (consecutive captures of one URL in one tab); 0: per capture */
+	int recent;      /* with q: newest first; 0: by relevance (bm25, title above text) */
+	long offset;     /* rows to skip (paging in relevance order, where before does not apply) */
 };
+
+/* What to delete: one capture (id), its whole visit (id and visit), or every capture whose URL starts
+ * with url_prefix and/or that was captured before `before` (ISO 8601 UTC text, compared as text). */
+struct store_delete {
+	int64_t id;
+	int visit;
+	const char *url_prefix;
+	const char *before;
+};
+
+/* Called once on the store thread after a deletion was committed (removed: captures deleted, error
+ * NULL) or given up (removed -1, error says why in one sentence). */
+typedef void (*store_delete_fn)(int64_t removed, const char *error, void *arg);
+
+/* Queue a deletion (the strings are copied); contents no capture uses any more go with it. */
+void store_delete(struct store *st, const struct store_delete *what, store_delete_fn done, void *arg);
 
 /* Why the database cannot be written right now (one sentence, caller frees), or NULL when it can. */
 char *store_fault(struct store *st);

@@ -78,7 +78,7 @@ START_TEST(pages_roundtrip)
 	add(s, "https://example.com/c", "Gamma", "# Gamma\n\nfox again, 登录");
 	store_flush(s);
 	ck_assert_int_eq(acked, 3);
-	struct store_query q = {NULL, NULL, 50, 0};
+	struct store_query q = {NULL, NULL, 50, 0, 0, 0, 0};
 	int bad;
 	json_t *h = store_history(s, &q, &bad, &err);
 	json_t *pages = json_object_get(h, "pages");
@@ -173,7 +173,7 @@ START_TEST(retention_rows)
 	ck_assert_int_le(json_integer_value(json_object_get(st, "pages")), 110);
 	json_decref(st);
 	/* The newest page survived and the FTS index follows the deletes. */
-	struct store_query q = {"number", NULL, 500, 0};
+	struct store_query q = {"number", NULL, 500, 0, 0, 0, 0};
 	int bad;
 	json_t *h = store_history(s, &q, &bad, &err);
 	ck_assert_int_le(json_array_size(json_object_get(h, "pages")), 110);
@@ -211,7 +211,7 @@ START_TEST(identical_pages_stored_once)
 	json_t *p = store_page(s, last_id, &err);
 	ck_assert_str_eq(json_string_value(json_object_get(p, "title")), "Other title");
 	json_decref(p);
-	struct store_query q = {"unchanged", NULL, 50, 0};
+	struct store_query q = {"unchanged", NULL, 50, 0, 0, 0, 0};
 	int bad;
 	json_t *h = store_history(s, &q, &bad, &err);
 	ck_assert_int_eq(json_array_size(json_object_get(h, "pages")), 6);
@@ -259,7 +259,7 @@ START_TEST(retention_days)
 	json_t *st = store_stats(s);
 	ck_assert_int_eq(json_integer_value(json_object_get(st, "pages")), 1);
 	json_decref(st);
-	struct store_query q = {"old", NULL, 50, 0};
+	struct store_query q = {"old", NULL, 50, 0, 0, 0, 0};
 	int bad;
 	json_t *h = store_history(s, &q, &bad, &err);
 	ck_assert_int_eq(json_array_size(json_object_get(h, "pages")), 0);
@@ -466,7 +466,7 @@ START_TEST(retention_then_search)
 	ck_assert_ptr_nonnull(s);
 	add(s, "https://example.com/c", "C", "cherry blossom");
 	store_flush(s);
-	struct store_query q = {"cherry", NULL, 50, 0};
+	struct store_query q = {"cherry", NULL, 50, 0, 0, 0, 0};
 	int bad;
 	json_t *h = store_history(s, &q, &bad, &err);
 	ck_assert_ptr_nonnull(h);
@@ -591,7 +591,7 @@ START_TEST(migration_repairs_index)
 	char *err = NULL;
 	struct store *s = store_open(db_path(), &o, &err);
 	ck_assert_msg(s != NULL, "%s", err ? err : "");
-	struct store_query q = {"zebra", NULL, 50, 0};
+	struct store_query q = {"zebra", NULL, 50, 0, 0, 0, 0};
 	int bad;
 	json_t *h = store_history(s, &q, &bad, &err);
 	ck_assert_ptr_nonnull(h);
@@ -609,8 +609,366 @@ START_TEST(migration_repairs_index)
 	json_decref(h);
 	ck_assert_int_gt(last_id, 3);
 	store_close(s);
-	ck_assert_int_eq(count_rows("PRAGMA user_version"), 2);
+	ck_assert_int_eq(count_rows("PRAGMA user_version"), 3);
 	ck_assert_int_gt(count_rows("SELECT id FROM pages WHERE title = 'G'"), 2);
+}
+END_TEST
+
+/* A page from a given browser and tab at a given time. */
+static void
+add_at(struct store *s, const char *client, int tab, const char *at, const char *url, const char *title,
+       const char *md)
+{
+	json_t *p = json_pack("{s:s, s:s, s:s, s:s, s:s, s:i}", "url", url, "title", title, "markdown", md, "clientId",
+	                      client, "captured_at", at, "tabId", tab);
+	store_add_page(s, p, 0, on_page, NULL);
+}
+
+static json_t *
+history(struct store *s, const char *q, int visits, int recent, long limit, int64_t before)
+{
+	struct store_query sq = {q, NULL, limit, before, visits, recent, 0};
+	int bad = 0;
+	char *err = NULL;
+	json_t *h = store_history(s, &sq, &bad, &err);
+	ck_assert_msg(h != NULL, "%s", err ? err : "");
+	return h;
+}
+
+static const char *
+row_str(json_t *h, size_t i, const char *key)
+{
+	return json_string_value(json_object_get(json_array_get(json_object_get(h, "pages"), i), key));
+}
+
+static int64_t
+row_int(json_t *h, size_t i, const char *key)
+{
+	return json_integer_value(json_object_get(json_array_get(json_object_get(h, "pages"), i), key));
+}
+
+/* The full-text index agrees with itself and with the contents table. */
+static void
+assert_fts_consistent(void)
+{
+	sqlite3 *db;
+	ck_assert_int_eq(sqlite3_open(db_path(), &db), SQLITE_OK);
+	char *msg = NULL;
+	int rc = sqlite3_exec(db, "INSERT INTO pages_fts(pages_fts) VALUES('integrity-check');"
+	                          "INSERT INTO pages_fts(pages_fts, rank) VALUES('integrity-check', 1);",
+	                      NULL, NULL, &msg);
+	ck_assert_msg(rc == SQLITE_OK, "integrity-check: %s", msg ? msg : "");
+	sqlite3_close(db);
+	/* No content row without a capture. */
+	ck_assert_int_eq(count_rows("SELECT count(*) FROM contents WHERE id NOT IN (SELECT content_id FROM captures)"), 0);
+}
+
+/* Consecutive captures of one URL in one tab of one browser are one visit; another tab, another
+ * browser or another URL in between start a new one. Newest first, paged by the newest capture. */
+START_TEST(visits_grouping)
+{
+	struct store_opts o = {0, 0, 0};
+	char *err = NULL;
+	struct store *s = store_open(db_path(), &o, &err);
+	ck_assert_ptr_nonnull(s);
+	add_at(s, "c1", 3, "2026-01-01T10:00:00.000Z", "https://a.example/", "Home", "home [e1] v1");
+	add_at(s, "c1", 3, "2026-01-01T10:01:00.000Z", "https://a.example/", "Home", "home [e5] v2");
+	add_at(s, "c1", 3, "2026-01-01T10:02:00.000Z", "https://a.example/", "Home", "home [e9] v3");
+	add_at(s, "c1", 4, "2026-01-01T10:03:00.000Z", "https://a.example/", "Home", "home in tab 4");
+	add_at(s, "c1", 3, "2026-01-01T10:04:00.000Z", "https://a.example/", "Home", "home [e10] v4");
+	add_at(s, "c1", 3, "2026-01-01T10:05:00.000Z", "https://a.example/b", "Bee", "bee page");
+	add_at(s, "c1", 3, "2026-01-01T10:06:00.000Z", "https://a.example/", "Home", "home again");
+	add_at(s, "c2", 3, "2026-01-01T10:07:00.000Z", "https://a.example/", "Home", "home elsewhere");
+	store_flush(s);
+	json_t *h = history(s, NULL, 1, 0, 50, 0);
+	ck_assert_str_eq(json_string_value(json_object_get(h, "group")), "visits");
+	/* c2; c1 tab 3 home again; bee; c1 tab 3 home v1..v4 (tab 4 in between does not split it); tab 4 */
+	ck_assert_int_eq(json_array_size(json_object_get(h, "pages")), 5);
+	ck_assert_int_eq(row_int(h, 0, "id"), 8);
+	ck_assert_int_eq(row_int(h, 1, "id"), 7);
+	ck_assert_int_eq(row_int(h, 2, "id"), 6);
+	ck_assert_int_eq(row_int(h, 3, "id"), 5);
+	ck_assert_int_eq(row_int(h, 3, "captures"), 4);
+	ck_assert_int_eq(row_int(h, 3, "visit_id"), 1);
+	ck_assert_str_eq(row_str(h, 3, "first_seen"), "2026-01-01T10:00:00.000Z");
+	ck_assert_str_eq(row_str(h, 3, "last_seen"), "2026-01-01T10:04:00.000Z");
+	ck_assert_str_eq(row_str(h, 3, "snippet"), "home v4"); /* no ref */
+	ck_assert_int_eq(row_int(h, 4, "id"), 4);
+	ck_assert_int_eq(row_int(h, 4, "captures"), 1);
+	json_decref(h);
+	/* Paging: two at a time, no visit twice. */
+	h = history(s, NULL, 1, 0, 2, 0);
+	ck_assert_int_eq(json_array_size(json_object_get(h, "pages")), 2);
+	int64_t next = json_integer_value(json_object_get(h, "next_before"));
+	ck_assert_int_eq(next, 7);
+	json_decref(h);
+	h = history(s, NULL, 1, 0, 2, next);
+	ck_assert_int_eq(row_int(h, 0, "id"), 6);
+	ck_assert_int_eq(row_int(h, 1, "id"), 5);
+	json_decref(h);
+	/* Single captures, as before. */
+	h = history(s, NULL, 0, 0, 50, 0);
+	ck_assert_int_eq(json_array_size(json_object_get(h, "pages")), 8);
+	json_decref(h);
+	store_close(s);
+	ck_assert_int_eq(count_rows("SELECT count(*) FROM visits"), 5);
+	ck_assert_int_eq(count_rows("SELECT captures FROM visits WHERE id = 1"), 4);
+}
+END_TEST
+
+/* "invoice": the invoice page ranks first over six later revisits of Home that mention it once
+ * (bm25, title weighted above text); sort=recent keeps the old newest-first order. */
+START_TEST(search_ranked)
+{
+	struct store_opts o = {0, 0, 0};
+	char *err = NULL;
+	struct store *s = store_open(db_path(), &o, &err);
+	ck_assert_ptr_nonnull(s);
+	add_at(s, "c1", 1, "2026-01-01T10:00:00.000Z", "https://shop.example/invoices/2041", "Invoice 2041",
+	       "# Invoice 2041\n\nInvoice number 2041, total 120 EUR. Pay this invoice by March.");
+	for (int i = 0; i < 6; i++) {
+		char md[300];
+		snprintf(md, sizeof md,
+		         "# Home\n\nWelcome back [e%d]. Your latest invoice is ready: see [Invoices](https://shop.example/"
+		         "invoices) [e%d], orders, settings, profile, help, news and offers for you today.",
+		         i * 7 + 1, i * 7 + 2);
+		/* Every other revisit from another tab, so they are separate visits too. */
+		add_at(s, "c1", 2 + i % 2, "2026-01-01T11:00:00.000Z", "https://shop.example/", "Home", md);
+	}
+	add_at(s, "c1", 9, "2026-01-01T12:00:00.000Z", "https://shop.example/misc", "Misc notes",
+	       "Some words here about nothing in particular, then one invoice mention, and more words after it.");
+	add_at(s, "c1", 9, "2026-01-01T12:01:00.000Z", "https://shop.example/report", "Invoice report",
+	       "Some words here about nothing in particular, then no mention at all, and more words after that.");
+	store_flush(s);
+	json_t *h = history(s, "invoice", 0, 0, 50, 0);
+	ck_assert_str_eq(json_string_value(json_object_get(h, "sort")), "relevance");
+	ck_assert_int_eq(json_array_size(json_object_get(h, "pages")), 9);
+	ck_assert_str_eq(row_str(h, 0, "title"), "Invoice 2041");
+	/* Title above text: the report (title only) before the notes (one mention in the text). */
+	size_t report = 99, misc = 99;
+	for (size_t i = 0; i < 9; i++) {
+		if (strcmp(row_str(h, i, "title"), "Invoice report") == 0)
+			report = i;
+		if (strcmp(row_str(h, i, "title"), "Misc notes") == 0)
+			misc = i;
+	}
+	ck_assert_int_lt(report, misc);
+	json_decref(h);
+	h = history(s, "invoice", 0, 1, 50, 0);
+	ck_assert_str_eq(json_string_value(json_object_get(h, "sort")), "recent");
+	ck_assert_str_eq(row_str(h, 0, "title"), "Invoice report");
+	ck_assert_str_eq(row_str(h, 8, "title"), "Invoice 2041");
+	json_decref(h);
+	/* Visits: the six Home captures alternate between two tabs; each tab's three are one visit. */
+	h = history(s, "invoice", 1, 0, 50, 0);
+	ck_assert_str_eq(row_str(h, 0, "title"), "Invoice 2041");
+	ck_assert_int_eq(json_array_size(json_object_get(h, "pages")), 5);
+	int homes = 0;
+	for (size_t i = 0; i < 5; i++)
+		if (strcmp(row_str(h, i, "title"), "Home") == 0) {
+			ck_assert_int_eq(row_int(h, i, "captures"), 3);
+			homes++;
+		}
+	ck_assert_int_eq(homes, 2);
+	/* Paging in relevance order goes by offset. */
+	json_decref(h);
+	h = history(s, "invoice", 1, 0, 4, 0);
+	ck_assert_int_eq(json_integer_value(json_object_get(h, "next_offset")), 4);
+	ck_assert(json_is_null(json_object_get(h, "next_before")));
+	json_decref(h);
+	store_close(s);
+}
+END_TEST
+
+/* Snippets carry the match marked [like this], without refs, link targets or bare URLs. */
+START_TEST(snippet_clean)
+{
+	struct store_opts o = {0, 0, 0};
+	char *err = NULL;
+	struct store *s = store_open(db_path(), &o, &err);
+	ck_assert_ptr_nonnull(s);
+	add(s, "https://x.example/", "Start",
+	    "Hello [e12] see [Invoices](https://shop.example/invoices?id=3) [e13] your zanzibar ![logo](http://x/l.png) "
+	    "at https://shop.example/pay now [e14] [button \"Pay\" e15] [input text \"Name\" e16]");
+	store_flush(s);
+	json_t *h = history(s, "zanzibar", 1, 0, 50, 0);
+	const char *sn = row_str(h, 0, "snippet");
+	ck_assert_ptr_nonnull(sn);
+	ck_assert_msg(strstr(sn, "[zanzibar]") != NULL, "%s", sn);
+	ck_assert_msg(strstr(sn, "[e1") == NULL, "%s", sn);
+	ck_assert_msg(strstr(sn, "](") == NULL, "%s", sn);
+	ck_assert_msg(strstr(sn, "http") == NULL, "%s", sn);
+	ck_assert_msg(strstr(sn, "Invoices") != NULL, "%s", sn); /* the link text stays */
+	json_decref(h);
+	h = history(s, NULL, 1, 0, 50, 0);
+	sn = row_str(h, 0, "snippet");
+	ck_assert_msg(strstr(sn, "[e1") == NULL && strstr(sn, "http") == NULL && strstr(sn, "Hello see Invoices") != NULL,
+	              "%s", sn);
+	ck_assert_msg(strstr(sn, "e15") == NULL && strstr(sn, "e16") == NULL && strstr(sn, "button \"Pay\"") != NULL, "%s",
+	              sn);
+	json_decref(h);
+	store_close(s);
+}
+END_TEST
+
+/* A page that may be deleted by the time its callback runs: only that it was stored. */
+static void
+on_page_stored(json_t *page, int64_t id, const char *error, void *arg)
+{
+	(void)page;
+	(void)arg;
+	ck_assert_ptr_null(error);
+	ck_assert_int_gt(id, 0);
+}
+
+static int64_t removed_n;
+static int deletes_done;
+
+static void
+on_delete(int64_t removed, const char *error, void *arg)
+{
+	(void)arg;
+	ck_assert_ptr_null(error);
+	removed_n = removed;
+	deletes_done++;
+}
+
+/* Run one deletion to its commit; the number removed. */
+static int64_t
+del(struct store *s, int64_t id, int visit, const char *url, const char *before)
+{
+	struct store_delete d = {id, visit, url, before};
+	int n = deletes_done;
+	store_delete(s, &d, on_delete, NULL);
+	store_flush(s);
+	ck_assert_int_eq(deletes_done, n + 1);
+	return removed_n;
+}
+
+/* A capture, a visit, a site (URL prefix), everything before a time: the captures go, contents no
+ * capture uses go with their index entries, shared contents stay; the index stays consistent. */
+START_TEST(delete_kinds)
+{
+	struct store_opts o = {0, 0, 0};
+	char *err = NULL;
+	struct store *s = store_open(db_path(), &o, &err);
+	ck_assert_ptr_nonnull(s);
+	add_at(s, "c1", 1, "2026-01-01T10:00:00.000Z", "https://a.example/", "A", "apple one");        /* 1 */
+	add_at(s, "c1", 1, "2026-01-01T10:01:00.000Z", "https://a.example/", "A", "apple two");        /* 2 */
+	add_at(s, "c1", 1, "2026-01-01T10:02:00.000Z", "https://a.example/", "A", "apple three");      /* 3 */
+	add_at(s, "c1", 1, "2026-01-02T10:00:00.000Z", "https://b.example/x", "B", "banana shared");   /* 4 */
+	add_at(s, "c1", 2, "2026-01-02T10:01:00.000Z", "https://b.example.org/", "B", "banana shared"); /* 5 */
+	add_at(s, "c1", 2, "2026-01-03T10:00:00.000Z", "https://c.example/", "C", "cherry");           /* 6 */
+	add_at(s, "c1", 2, "2026-01-04T10:00:00.000Z", "https://d.example/", "D", "date");             /* 7 */
+	store_flush(s);
+	ck_assert_int_eq(count_rows("SELECT count(*) FROM contents"), 6);
+	/* One capture. */
+	ck_assert_int_eq(del(s, 2, 0, NULL, NULL), 1);
+	ck_assert_int_eq(count_rows("SELECT count(*) FROM captures WHERE id = 2"), 0);
+	json_t *h = history(s, "two", 0, 0, 50, 0);
+	ck_assert_int_eq(json_array_size(json_object_get(h, "pages")), 0);
+	json_decref(h);
+	assert_fts_consistent();
+	ck_assert_int_eq(del(s, 2, 0, NULL, NULL), 0); /* gone already */
+	/* Its visit (1 and 3 are left of it). */
+	ck_assert_int_eq(del(s, 3, 1, NULL, NULL), 2);
+	ck_assert_int_eq(count_rows("SELECT count(*) FROM captures WHERE url = 'https://a.example/'"), 0);
+	assert_fts_consistent();
+	/* A site: the prefix matches b.example/ only, not b.example.org; the shared content stays. */
+	ck_assert_int_eq(del(s, 0, 0, "https://b.example/", NULL), 1);
+	ck_assert_int_eq(count_rows("SELECT count(*) FROM contents WHERE markdown = 'banana shared'"), 1);
+	h = history(s, "banana", 0, 0, 50, 0);
+	ck_assert_int_eq(json_array_size(json_object_get(h, "pages")), 1);
+	json_decref(h);
+	assert_fts_consistent();
+	/* Everything before a time. */
+	ck_assert_int_eq(del(s, 0, 0, NULL, "2026-01-04T00:00:00.000Z"), 2);
+	ck_assert_int_eq(count_rows("SELECT count(*) FROM captures"), 1);
+	ck_assert_int_eq(count_rows("SELECT count(*) FROM contents"), 1);
+	h = history(s, "banana OR cherry", 0, 0, 50, 0);
+	ck_assert_int_eq(json_array_size(json_object_get(h, "pages")), 0);
+	json_decref(h);
+	assert_fts_consistent();
+	/* A page deleted before it was indexed (possibly in the same transaction): the index stays right. */
+	store_add_page(s,
+	               json_pack("{s:s, s:s, s:s, s:s, s:s, s:i}", "url", "https://e.example/", "title", "E", "markdown",
+	                         "elderberry", "clientId", "c1", "captured_at", "2026-01-05T10:00:00.000Z", "tabId", 5),
+	               0, on_page_stored, NULL);
+	struct store_delete d = {0, 0, "https://e.example/", NULL};
+	store_delete(s, &d, on_delete, NULL);
+	store_flush(s);
+	ck_assert_int_eq(count_rows("SELECT count(*) FROM captures WHERE url = 'https://e.example/'"), 0);
+	assert_fts_consistent();
+	/* Both kinds together: a prefix and a time. */
+	add_at(s, "c1", 6, "2026-01-06T10:00:00.000Z", "https://d.example/later", "D2", "date later");
+	store_flush(s);
+	ck_assert_int_eq(del(s, 0, 0, "https://d.example/", "2026-01-05"), 1);
+	ck_assert_int_eq(count_rows("SELECT count(*) FROM captures"), 1);
+	store_close(s);
+	assert_fts_consistent();
+}
+END_TEST
+
+/* A version-2 file (before visits) is migrated: its captures are grouped into visits and new ones
+ * continue them; the index stays consistent. */
+START_TEST(migration_from_v2)
+{
+	struct store_opts o = {0, 0, 0};
+	char *err = NULL;
+	struct store *s = store_open(db_path(), &o, &err);
+	ck_assert_ptr_nonnull(s);
+	store_close(s);
+	/* Take the file back to version 2's layout, then write rows as version 2 did. */
+	sqlite3 *db;
+	ck_assert_int_eq(sqlite3_open(db_path(), &db), SQLITE_OK);
+	char *msg = NULL;
+	int rc = sqlite3_exec(db,
+	                      "DROP VIEW visits; DROP TRIGGER captures_visit; DROP INDEX captures_visit; DROP INDEX captures_tab;"
+	                      "ALTER TABLE captures DROP COLUMN visit_id;"
+	                      "INSERT INTO contents(hash, title, markdown, bytes) VALUES ('h1', 'Home', 'home [e1]', 9),"
+	                      " ('h2', 'Home', 'home [e2]', 9), ('h3', 'Other', 'other page', 10);"
+	                      "INSERT INTO pages_fts(rowid, title, markdown) SELECT id, title, markdown FROM contents;"
+	                      "UPDATE meta SET value = (SELECT max(id) FROM contents) WHERE key = 'fts_upto';"
+	                      "INSERT INTO captures(captured_at, client_id, tab_id, url, content_id) VALUES"
+	                      " ('2026-01-01T00:00:00.000Z', 'c1', 3, 'https://h/', 1),"
+	                      " ('2026-01-01T00:00:01.000Z', 'c1', 3, 'https://h/', 2),"
+	                      " ('2026-01-01T00:00:02.000Z', 'c1', 3, 'https://o/', 3),"
+	                      " ('2026-01-01T00:00:03.000Z', 'c1', 3, 'https://h/', 1);"
+	                      "PRAGMA user_version=2;",
+	                      NULL, NULL, &msg);
+	ck_assert_msg(rc == SQLITE_OK, "%s", msg ? msg : "");
+	sqlite3_close(db);
+	s = store_open(db_path(), &o, &err);
+	ck_assert_msg(s != NULL, "%s", err ? err : "");
+	ck_assert_int_eq(count_rows("PRAGMA user_version"), 3);
+	json_t *h = history(s, NULL, 1, 0, 50, 0);
+	ck_assert_int_eq(json_array_size(json_object_get(h, "pages")), 3);
+	ck_assert_int_eq(row_int(h, 2, "captures"), 2);
+	json_decref(h);
+	/* A new capture of the same URL in the same tab continues the newest visit. */
+	add_at(s, "c1", 3, "2026-01-01T00:00:04.000Z", "https://h/", "Home", "home [e3]");
+	store_flush(s);
+	h = history(s, NULL, 1, 0, 50, 0);
+	ck_assert_int_eq(json_array_size(json_object_get(h, "pages")), 3);
+	ck_assert_int_eq(row_int(h, 0, "captures"), 2);
+	ck_assert_int_eq(row_int(h, 0, "visit_id"), 4);
+	json_decref(h);
+	ck_assert_int_eq(del(s, 5, 1, NULL, NULL), 2);
+	store_close(s);
+	assert_fts_consistent();
+	ck_assert_int_eq(count_rows("SELECT count(*) FROM visits"), 2);
+	/* Rows written by anyone else (a sqlite3 shell) are put in their visit too. */
+	sqlite3 *db2;
+	ck_assert_int_eq(sqlite3_open(db_path(), &db2), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(db2,
+	                              "INSERT INTO captures(captured_at, client_id, tab_id, url, content_id) "
+	                              "SELECT '2026-01-02T00:00:00.000Z', client_id, tab_id, url, content_id FROM captures "
+	                              "ORDER BY id DESC LIMIT 1",
+	                              NULL, NULL, NULL),
+	                 SQLITE_OK);
+	sqlite3_close(db2);
+	ck_assert_int_eq(count_rows("SELECT count(*) FROM visits"), 2);
+	ck_assert_int_eq(count_rows("SELECT count(*) FROM captures WHERE visit_id IS NULL"), 0);
 }
 END_TEST
 
@@ -633,6 +991,11 @@ main(void)
 	tcase_add_test(tc, moved_file_noticed);
 	tcase_add_test(tc, retention_then_search);
 	tcase_add_test(tc, migration_repairs_index);
+	tcase_add_test(tc, visits_grouping);
+	tcase_add_test(tc, search_ranked);
+	tcase_add_test(tc, snippet_clean);
+	tcase_add_test(tc, delete_kinds);
+	tcase_add_test(tc, migration_from_v2);
 	suite_add_tcase(s, tc);
 	return testlib_run(s, 0);
 }

@@ -435,6 +435,103 @@ describe('dashboard (www/) against the real daemon', { timeout: 180000 }, () => 
     assert.ok(captured.text.includes(stored.captured_at.slice(11, 19)), `the capture time (UTC here): "${captured.text}" vs ${stored.captured_at}`);
   });
 
+  // Issue 19: revisits are one visit, times are local, and history can be deleted from the dashboard.
+  const storedCaptures = async (url, n) => {
+    const deadline = Date.now() + 5000;
+    for (;;) {
+      const caps = (await daemon.api(`/api/history?group=none&limit=500&url=${encodeURIComponent(url)}`)).body.pages;
+      if (caps.length === n) return caps;
+      assert.ok(Date.now() < deadline, `${n} captures of ${url} stored (${caps.length})`);
+      await page.waitForTimeout(50);
+    }
+  };
+
+  it('lists a revisited page once, as a visit, in the browser\'s local time', async () => {
+    const url = 'https://repeat.example.com/home';
+    for (let i = 0; i < 5; i++) peer.pushPage(url, 9);
+    const caps = await storedCaptures(url, 5);
+    const tz = 'Asia/Kathmandu'; // UTC+05:45: no clock time there equals the UTC one
+    const ctx = await browser.newContext({ viewport: LAPTOP, locale: 'en-GB', timezoneId: tz });
+    try {
+      await ctx.addCookies(await context.cookies(daemon.base));
+      const p2 = await ctx.newPage();
+      p2.on('pageerror', (e) => pageErrors.push(`${e}\n${e.stack}`));
+      await p2.goto(`${daemon.base}/#/history`);
+      const rows = p2.locator('.history .pagerow', { hasText: 'repeat.example.com' });
+      await rows.first().waitFor();
+      assert.equal(await rows.count(), 1, 'five captures of one page in one tab are listed once');
+      assert.match(await rows.innerText(), /5 captures/);
+      assert.equal(Number(await rows.getAttribute('data-id')), caps[0].id, 'the visit opens its newest capture');
+      const at = new Date(caps[0].captured_at);
+      const local = at.toLocaleTimeString('en-GB', { timeZone: tz, hour: '2-digit', minute: '2-digit' });
+      const utc = at.toLocaleTimeString('en-GB', { timeZone: 'UTC', hour: '2-digit', minute: '2-digit' });
+      const shown = await rows.locator('time').innerText();
+      assert.ok(shown.includes(local) && !shown.includes(utc), `local time ${local} (not UTC ${utc}) shown: "${shown}"`);
+      await p2.screenshot({ path: join(SHOTS, 'history-visits.png') });
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it('deletes a capture and a visit from the page view', async () => {
+    const url = 'https://repeat.example.com/home';
+    const caps = await storedCaptures(url, 5);
+    await page.goto(`${daemon.base}/#/history/${caps[0].id}`);
+    await page.locator('#page-delete-visit', { hasText: '5 captures' }).waitFor();
+    await shot('page-delete');
+    await page.click('#page-delete');
+    await page.locator('.confirm', { hasText: 'this capture' }).waitFor();
+    await page.click('.confirm .js-confirm-yes');
+    await page.waitForURL(/#\/history$/);
+    await storedCaptures(url, 4);
+    assert.equal((await daemon.api(`/api/history/${caps[0].id}`)).status, 404);
+
+    await page.goto(`${daemon.base}/#/history/${caps[1].id}`);
+    await page.locator('#page-delete-visit', { hasText: '4 captures' }).click();
+    await page.locator('.confirm', { hasText: 'all 4 captures' }).waitFor();
+    await page.click('.confirm .js-confirm-no'); // Cancel deletes nothing
+    await page.locator('.confirm').waitFor({ state: 'detached' });
+    await storedCaptures(url, 4);
+    await page.click('#page-delete-visit');
+    await page.click('.confirm .js-confirm-yes');
+    await page.waitForURL(/#\/history$/);
+    await storedCaptures(url, 0);
+    await page.locator('.history .pagerow').first().waitFor();
+    assert.equal(await page.locator('.history .pagerow', { hasText: 'repeat.example.com' }).count(), 0);
+  });
+
+  it('deletes a site\'s history (after a confirmation) and everything before a day', async () => {
+    peer.pushPage('https://gone.example.com/a', 9);
+    peer.pushPage('https://gone.example.com/b', 9);
+    peer.pushPage('https://gone.example.com.evil.example/', 9); // a prefix of the host, not the site
+    await storedCaptures('gone.example.com/', 2);
+    await page.goto(`${daemon.base}/#/history?site=gone.example.com`);
+    await page.locator('.history .pagerow', { hasText: 'gone.example.com' }).first().waitFor();
+    await page.click('#history-delete-site');
+    await page.locator('.confirm', { hasText: 'gone.example.com' }).waitFor();
+    assert.equal((await storedCaptures('gone.example.com/', 2)).length, 2, 'nothing deleted before the confirmation');
+    await shot('history-delete-site');
+    await page.click('.confirm .js-confirm-yes');
+    await page.locator('.history [role=status]', { hasText: 'Deleted 2 pages' }).waitFor();
+    await storedCaptures('gone.example.com/', 0);
+    await storedCaptures('gone.example.com.evil.example', 1);
+
+    // "Everything before" a day: local midnight of that day, sent as UTC. Today: the pages of today stay.
+    const all = (await daemon.api('/api/history?group=none&limit=500')).body.pages;
+    const today = new Date(); // the context's time zone is UTC
+    const day = today.toISOString().slice(0, 10);
+    const boundary = `${day}T00:00:00.000Z`;
+    const older = all.filter((p) => p.captured_at < boundary).length;
+    await page.fill('#history-before', day);
+    await page.click('#history-delete-before');
+    const req = page.waitForRequest((r) => r.method() === 'DELETE' && r.url().includes('before='));
+    await page.click('.confirm .js-confirm-yes');
+    const sent = new URL((await req).url()).searchParams.get('before');
+    assert.equal(sent, boundary);
+    await page.locator('.history [role=status]', { hasText: `Deleted ${older} page` }).waitFor();
+    assert.equal((await daemon.api('/api/history?group=none&limit=500')).body.pages.length, all.length - older);
+  });
+
   it('never runs script from page Markdown (history page view)', async () => {
     const { body } = await daemon.api('/api/history?q=Totally');
     const xss = body.pages.find((p) => p.url === 'https://evil.example.com/xss');

@@ -1,8 +1,10 @@
-// #/history/<id> — one captured page: formatted Markdown (sanitised) or the raw Markdown.
+// #/history/<id> — one captured page: formatted Markdown (sanitised) or the raw Markdown; deleting
+// this capture or its whole visit.
 import { h, clear, fmtBytes, fmtFull, fmtRelative, hostOf, copyToClipboard, extLink } from './dom.js';
 import { request } from './api.js';
 import { pageHeader, errorBox } from './components.js';
 import { markdownView } from './markdown.js';
+import { confirmInline } from './confirm.js';
 
 export function pageView(main, { arg, query }) {
   const id = arg;
@@ -64,10 +66,33 @@ export function pageView(main, { arg, query }) {
       p.request_id ? [h('dt', null, 'Tool call'), h('dd', { class: 'mono small' }, p.request_id)] : null,
       h('dt', null, 'Size'), h('dd', null, fmtBytes(p.bytes ?? new Blob([markdown]).size), p.truncated ? h('span', { class: 'badge badge-warn' }, 'truncated') : null));
 
+    const n = p.visit_captures || 1;
+    const confirmSlot = h('div');
+    const delErr = h('div');
+    const del = async (visit) => {
+      const what = visit ? `this visit (all ${n} captures of this page in this tab)` : 'this capture';
+      if (!await confirmInline(confirmSlot, `Delete ${what} from the history? This cannot be undone.`, 'Delete') || !alive) return;
+      let r;
+      try {
+        r = await request(`api/history/${encodeURIComponent(p.id ?? id)}${visit ? '?visit=1' : ''}`, { method: 'DELETE' });
+      } catch (e) {
+        clear(delErr).append(errorBox(`Could not delete ${what}: ${e.message}`));
+        return;
+      }
+      if (!r.ok) {
+        clear(delErr).append(errorBox(`Could not delete ${what}: ${(r.data && r.data.message) || `HTTP ${r.status}`}`));
+        return;
+      }
+      location.hash = '#/history';
+    };
+    const actions = h('div', { class: 'field-actions page-delete' },
+      h('button', { class: 'btn', type: 'button', id: 'page-delete', onclick: () => del(false) }, 'Delete this capture'),
+      n > 1 ? h('button', { class: 'btn', type: 'button', id: 'page-delete-visit', onclick: () => del(true) }, `Delete this visit (${n} captures)`) : null);
+
     clear(body).append(
       pageHeader(title, h('span', { class: 'muted mono' }, `#${p.id ?? id}`)),
       h('p', { class: 'muted host-line' }, hostOf(p.url || '')),
-      h('section', { class: 'panel' }, meta),
+      h('section', { class: 'panel' }, meta, actions, confirmSlot, delErr),
       h('section', { class: 'panel panel-doc' },
         h('div', { class: 'doc-bar' },
           h('div', { class: 'segmented', role: 'tablist', 'aria-label': 'View' }, tabF, tabR),
