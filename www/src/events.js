@@ -103,7 +103,7 @@ function refreshStatusSoon() {
 
 async function backfill() {
   try {
-    const h = await getJson('api/history?limit=20');
+    const h = await getJson('api/history?limit=20&group=none'); // every capture, as the live events show them
     store.backfillPages(h.pages || []);
   } catch {
     /* optional */
