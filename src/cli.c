@@ -16,11 +16,17 @@ static const struct cli_command others[] = {
 	 "Call any tool of the catalog by name (browser_press_key, press_key and press-key all work). Each key=value "
 	 "sets one parameter, converted to the type the tool's schema gives it; --json-params gives them all as one "
 	 "JSON object (key=value pairs override it). See browser-bridge call TOOL --help for a tool's parameters."},
-	{"history", CLI_HISTORY, NULL, "[QUERY] [--url S] [--limit N] [--before ID]",
-	 "List the pages kept in history, newest first, as a table of id, time, title and URL. QUERY is a full-text "
-	 "query over titles and Markdown; --url keeps pages whose URL contains S; --limit (1-" BB_STR(
-		 BB_HISTORY_LIMIT_MAX) ", default " BB_STR(BB_HISTORY_LIMIT_DEFAULT) ") and --before (an id, for paging) "
-	                                                                     "bound the list."},
+	{"history", CLI_HISTORY, NULL,
+	 "[QUERY] [--url S] [--limit N] [--before ID] [--offset N] [--sort relevance|recent] [--group visits|captures] "
+	 "| --delete ID | --delete-visit ID | --delete-site PREFIX | --delete-before DATE",
+	 "List the pages kept in history as a table of id, local time, captures, title and URL. Captures of the same page "
+	 "in the same tab, one after another, are one visit (--group captures lists every capture). QUERY is a "
+	 "full-text query over titles and Markdown, best matches first (--sort recent: newest first); without one the "
+	 "newest come first. --url keeps pages whose URL contains S; --limit (1-" BB_STR(BB_HISTORY_LIMIT_MAX) ", default "
+	 BB_STR(BB_HISTORY_LIMIT_DEFAULT) ") bounds the list, --before ID (newest first) or --offset N (best first) "
+	 "pages through it. --delete ID removes one capture, --delete-visit ID the visit it belongs to, --delete-site "
+	 "PREFIX every page whose URL starts with PREFIX (e.g. https://example.com/), --delete-before DATE "
+	 "(YYYY-MM-DD, local midnight) everything older; the last two may be combined."},
 	{"show", CLI_SHOW, NULL, "ID", "Print the Markdown of the history page ID (see browser-bridge history)."},
 	{"status", CLI_STATUS, NULL, "",
 	 "Show the daemon's version and addresses, the connected browsers with their tabs, calls in flight and the "
@@ -65,6 +71,13 @@ static const struct {
 	{CLI_HISTORY, "url", offsetof(struct cli, url)},
 	{CLI_HISTORY, "limit", offsetof(struct cli, limit)},
 	{CLI_HISTORY, "before", offsetof(struct cli, before)},
+	{CLI_HISTORY, "offset", offsetof(struct cli, offset)},
+	{CLI_HISTORY, "sort", offsetof(struct cli, sort)},
+	{CLI_HISTORY, "group", offsetof(struct cli, group)},
+	{CLI_HISTORY, "delete", offsetof(struct cli, del)},
+	{CLI_HISTORY, "delete-visit", offsetof(struct cli, del_visit)},
+	{CLI_HISTORY, "delete-site", offsetof(struct cli, del_site)},
+	{CLI_HISTORY, "delete-before", offsetof(struct cli, del_before)},
 	{CLI_CALL, "json-params", offsetof(struct cli, json_params)},
 };
 #define N_OWN (sizeof own / sizeof own[0])

@@ -32,6 +32,8 @@ struct cli {
 	struct apiclient_opts conn; /* --config, --token-file, --http, --api-socket */
 	int json;
 	const char *url, *limit, *before, *json_params; /* history; call */
+	const char *offset, *sort, *group;              /* history: paging by relevance, order, visits or captures */
+	const char *del, *del_visit, *del_site, *del_before; /* history: what to delete */
 	const char **pos;                               /* operands */
 	int npos;
 	json_t *flags; /* tool parameters given as --flags (the common ones too), typed by the catalog */

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -250,7 +251,91 @@ get_ok(const struct cli *o, const char *path, const char *accept, long tmo, stru
 	return rc;
 }
 
-/* `history`: the pages kept, as a table of id, time, title and URL. */
+/* A UTC ISO 8601 time from the daemon in the local time zone, as people read times ("2026-11-23 09:41:07");
+ * the text as it came when it does not parse. */
+static void
+local_time(const char *iso, char *out, size_t outsz)
+{
+	struct tm tm = {0};
+	const char *rest = iso ? strptime(iso, "%Y-%m-%dT%H:%M:%S", &tm) : NULL;
+	time_t t;
+	struct tm lt;
+	if (rest == NULL || (t = timegm(&tm)) == (time_t)-1 || localtime_r(&t, &lt) == NULL ||
+	    strftime(out, outsz, "%Y-%m-%d %H:%M:%S", &lt) == 0)
+		snprintf(out, outsz, "%s", iso ? iso : "");
+}
+
+/* --delete-before DATE: YYYY-MM-DD is local midnight, sent as the UTC instant; anything else as given. */
+static char *
+before_instant(const char *date)
+{
+	struct tm tm = {0};
+	const char *rest = strptime(date, "%Y-%m-%d", &tm);
+	if (rest == NULL || *rest != '\0')
+		return xstrdup(date);
+	tm.tm_isdst = -1;
+	time_t t = mktime(&tm);
+	struct tm ut;
+	char buf[32];
+	if (t == (time_t)-1 || gmtime_r(&t, &ut) == NULL || strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &ut) == 0)
+		return xstrdup(date);
+	return xstrdup(buf);
+}
+
+/* `history --delete…`: one DELETE, then "Deleted N pages." (the daemon commits before it answers). */
+static int
+run_history_delete(const struct cli *o, long tmo)
+{
+	struct apireply r = {0};
+	struct buf path = {0};
+	json_t *ans = NULL;
+	char *before = NULL;
+	long id;
+	int rc = CLIENT_EXIT_USAGE;
+	const char *one = o->del ? o->del : o->del_visit;
+	if (one != NULL && (o->del_site || o->del_before || (o->del && o->del_visit))) {
+		fprintf(stderr, "browser-bridge history: --delete and --delete-visit take one id, alone\n");
+		goto fail;
+	}
+	if (one != NULL) {
+		if (util_parse_long(one, 1, LONG_MAX, &id) != 0) {
+			fprintf(stderr, "browser-bridge history: --delete%s takes a page id\n", o->del ? "" : "-visit");
+			goto fail;
+		}
+		buf_printf(&path, "/api/history/%ld%s", id, o->del_visit ? "?visit=1" : "");
+	} else {
+		if (o->del_site && strstr(o->del_site, "://") != NULL && strchr(strstr(o->del_site, "://") + 3, '/') == NULL)
+			fprintf(stderr, "browser-bridge history: note: %s is a prefix, so it also matches %s.other.example; "
+			                "end it with / to mean one site\n",
+			        o->del_site, o->del_site);
+		buf_adds(&path, "/api/history");
+		query_add(&path, "url", o->del_site);
+		if (o->del_before)
+			query_add(&path, "before", before = before_instant(o->del_before));
+	}
+	struct apiclient c;
+	if ((rc = conn_open(&c, o, 1)) != CLIENT_EXIT_OK)
+		goto fail;
+	rc = request(&c, o, "DELETE", path.data, "application/json", NULL, tmo, &r, &ans);
+	apiclient_close(&c);
+	if (rc == CLIENT_EXIT_OK && r.status != 200) {
+		const char *code = json_string_value(json_object_get(ans, "error"));
+		rc = report_failure(o, &r, ans);
+		if (code != NULL && strcmp(code, "history_unavailable") == 0)
+			rc = CLIENT_EXIT_TOOL_ERROR; /* the daemon is there; the database is not writable now */
+	} else if (rc == CLIENT_EXIT_OK && !o->json) {
+		long long n = (long long)json_integer_value(json_object_get(ans, "removed"));
+		printf("Deleted %lld page%s.\n", n, n == 1 ? "" : "s");
+	}
+fail:
+	free(before);
+	buf_free(&path);
+	free(r.body);
+	json_decref(ans);
+	return rc;
+}
+
+/* `history`: the visits (or captures) kept, as a table of id, local time, captures, title and URL. */
 static int
 run_history(const struct cli *o)
 {
@@ -261,15 +346,28 @@ run_history(const struct cli *o)
 	int rc;
 	if (plain_timeout(o, &tmo) != 0)
 		return CLIENT_EXIT_USAGE;
+	if (o->del || o->del_visit || o->del_site || o->del_before) {
+		if (o->npos > 0 || o->url || o->limit || o->before || o->offset || o->sort || o->group) {
+			fprintf(stderr, "browser-bridge history: a --delete option takes no query or list options\n");
+			return CLIENT_EXIT_USAGE;
+		}
+		return run_history_delete(o, tmo);
+	}
 	if (o->npos > 1) {
 		fprintf(stderr, "browser-bridge history: unexpected argument \"%s\" (quote a query of several words)\n",
 		        o->pos[1]);
 		return CLIENT_EXIT_USAGE;
 	}
 	if ((o->limit && util_parse_long(o->limit, 1, BB_HISTORY_LIMIT_MAX, &n) != 0) ||
-	    (o->before && util_parse_long(o->before, 1, LONG_MAX, &n) != 0)) {
-		fprintf(stderr, "browser-bridge history: --limit takes 1 to %d, --before a page id\n",
-		        BB_HISTORY_LIMIT_MAX);
+	    (o->before && util_parse_long(o->before, 1, LONG_MAX, &n) != 0) ||
+	    (o->offset && util_parse_long(o->offset, 0, BB_HISTORY_OFFSET_MAX, &n) != 0)) {
+		fprintf(stderr, "browser-bridge history: --limit takes 1 to %d, --before a page id, --offset 0 to %d\n",
+		        BB_HISTORY_LIMIT_MAX, BB_HISTORY_OFFSET_MAX);
+		return CLIENT_EXIT_USAGE;
+	}
+	if ((o->sort && strcmp(o->sort, "relevance") && strcmp(o->sort, "recent")) ||
+	    (o->group && strcmp(o->group, "visits") && strcmp(o->group, "captures"))) {
+		fprintf(stderr, "browser-bridge history: --sort takes relevance or recent, --group visits or captures\n");
 		return CLIENT_EXIT_USAGE;
 	}
 	buf_adds(&path, "/api/history");
@@ -277,23 +375,37 @@ run_history(const struct cli *o)
 	query_add(&path, "url", o->url);
 	query_add(&path, "limit", o->limit);
 	query_add(&path, "before", o->before);
+	query_add(&path, "offset", o->offset);
+	query_add(&path, "sort", o->sort);
+	query_add(&path, "group", o->group && !strcmp(o->group, "captures") ? "none" : o->group);
 	if ((rc = get_ok(o, path.data, "application/json", tmo, &r, &ans)) != CLIENT_EXIT_OK || o->json)
 		goto fail;
 	json_t *pages = json_object_get(ans, "pages"), *p;
 	size_t i;
-	printf("%8s  %-24s  %-*s  %s\n", "ID", "TIME", CLIOUT_TITLE_COLS, "TITLE", "URL");
+	printf("%8s  %-19s  %8s  %-*s  %s\n", "ID", "LAST SEEN", "CAPTURES", CLIOUT_TITLE_COLS, "TITLE", "URL");
 	json_array_foreach(pages, i, p)
 	{
-		printf("%8lld  %-24s  ", (long long)json_integer_value(json_object_get(p, "id")),
-		       jstr(p, "captured_at", ""));
+		char when[64];
+		local_time(jstr(p, "last_seen", jstr(p, "captured_at", "")), when, sizeof when);
+		json_t *cap = json_object_get(p, "captures");
+		printf("%8lld  %-19s  %8lld  ", (long long)json_integer_value(json_object_get(p, "id")), when,
+		       json_is_integer(cap) ? (long long)json_integer_value(cap) : 1LL);
 		cliout_pad(stdout, json_string_value(json_object_get(p, "title")), CLIOUT_TITLE_COLS);
 		printf("  ");
 		cliout_put_clean(stdout, json_string_value(json_object_get(p, "url")), 0);
 		putchar('\n');
+		const char *snip = json_string_value(json_object_get(p, "snippet"));
+		if (o->npos > 0 && snip != NULL && *snip) { /* with a query: where it matched */
+			printf("          ");
+			cliout_put_clean(stdout, snip, 100);
+			putchar('\n');
+		}
 	}
-	json_t *nb = json_object_get(ans, "next_before");
+	json_t *nb = json_object_get(ans, "next_before"), *no = json_object_get(ans, "next_offset");
 	if (json_is_integer(nb))
 		fprintf(stderr, "(more: --before %lld)\n", (long long)json_integer_value(nb));
+	else if (json_is_integer(no))
+		fprintf(stderr, "(more: --offset %lld)\n", (long long)json_integer_value(no));
 fail:
 	buf_free(&path);
 	free(r.body);

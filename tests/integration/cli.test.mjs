@@ -358,8 +358,8 @@ test('history lists the pages; show prints one; the query filters', async () => 
   let r = await cli(['history']);
   assert.equal(r.code, 0, r.stderr);
   const lines = r.stdout.trimEnd().split('\n');
-  assert.match(lines[0], /ID\s+TIME\s+TITLE\s+URL/);
-  assert.match(lines[1], new RegExp(`^\\s*${page.history_id}\\s+\\d{4}-\\d\\d-\\d\\dT\\S+Z\\s+Page after get_page\\s+http://127\\.0\\.0\\.1/get_page$`));
+  assert.match(lines[0], /ID\s+LAST SEEN\s+CAPTURES\s+TITLE\s+URL/);
+  assert.match(lines[1], new RegExp(`^\\s*${page.history_id}\\s+\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\s+\\d+\\s+Page after get_page\\s+http://127\\.0\\.0\\.1/get_page$`));
   r = await cli(['show', String(page.history_id)]);
   assert.equal(r.code, 0, r.stderr);
   assert.equal(r.stdout, page.markdown);

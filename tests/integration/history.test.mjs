@@ -3,8 +3,8 @@
 // the real daemon with a scripted browser.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { startDaemon, connectPeer, tool, api, sql } from './support/harness.mjs';
+import { spawn, execFile } from 'node:child_process';
+import { startDaemon, connectPeer, tool, api, sql, BIN } from './support/harness.mjs';
 
 const INVOICE = { url: 'https://shop.example/invoices/2041', title: 'Invoice 2041', markdown: '# Invoice 2041\n\nInvoice number 2041 [e3], total 120 EUR. Pay this invoice by March: [Pay](https://shop.example/pay/2041) [e4]' };
 let homeVisits = 0;
@@ -223,5 +223,58 @@ test('a deletion waits for a write lock off the event loop and answers once comm
     peer.close();
     const ex = await d.stop();
     assert.equal(ex.code, 0, d.log);
+  }
+});
+
+// The CLI over the daemon's own Unix socket: visits with their capture count in local time, and
+// each kind of deletion answered with the count removed.
+function cli(d, args, env = {}) {
+  return new Promise((resolve) => {
+    execFile(BIN, [...args, '--config', '/dev/null', '--api-socket', d.apiSocket],
+      { env: { ...process.env, ...env }, encoding: 'utf8' },
+      (err, stdout, stderr) => resolve({ code: err ? err.code : 0, stdout, stderr }));
+  });
+}
+
+test('the CLI lists visits in local time and deletes a capture, a visit, a site and everything before a day', async () => {
+  const { d, peer, ids } = await daemonWithShop();
+  try {
+    await indexed(d, 7);
+    // A zone far from UTC, so a UTC time printed as is cannot pass for local time.
+    let r = await cli(d, ['history'], { TZ: 'Asia/Kathmandu' });
+    assert.equal(r.code, 0, r.stderr);
+    const lines = r.stdout.trim().split('\n');
+    assert.match(lines[0], /ID\s+LAST SEEN\s+CAPTURES\s+TITLE\s+URL/);
+    const rows = lines.filter((l) => /^\s*\d+\s/.test(l)); // each row's snippet follows it, indented
+    assert.equal(rows.length, 2, r.stdout); // Home once (6 captures), the invoice once
+    const homeRow = rows.find((l) => /Home/.test(l));
+    assert.match(homeRow, new RegExp(`^\\s*${ids.home[5]}\\s+\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\s+6\\s`));
+    const utc = (await get(d, '/api/history')).body.pages[0].last_seen; // e.g. 2026-11-23T07:20:01.123Z
+    const kathmandu = new Date(Date.parse(utc) + (5 * 60 + 45) * 60000).toISOString().slice(11, 19);
+    assert.ok(homeRow.includes(kathmandu), `${homeRow} does not show ${kathmandu} (UTC ${utc} in Asia/Kathmandu)`);
+    r = await cli(d, ['history', 'invoice', '--group', 'captures']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout.split('\n').find((l) => /^\s*\d+\s/.test(l)), /Invoice 2041/, 'the invoice ranks first');
+    assert.doesNotMatch(r.stdout, /\[e\d+\]|\]\(https?:/, 'snippets carry no refs or link targets');
+
+    r = await cli(d, ['history', '--delete', String(ids.home[5])]);
+    assert.deepEqual([r.code, r.stdout.trim()], [0, 'Deleted 1 page.'], r.stderr);
+    r = await cli(d, ['history', '--delete-visit', String(ids.home[0])]);
+    assert.deepEqual([r.code, r.stdout.trim()], [0, 'Deleted 5 pages.'], r.stderr);
+    r = await cli(d, ['history', '--delete', '999999']);
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, /404/);
+    r = await cli(d, ['history', '--delete', 'x']);
+    assert.equal(r.code, 2);
+    r = await cli(d, ['history', '--delete-site', 'https://shop.example/invoices/']);
+    assert.deepEqual([r.code, r.stdout.trim()], [0, 'Deleted 1 page.'], r.stderr);
+    await tool(d, 'browser_click', { target: 'home' });
+    const tomorrow = new Date(Date.now() + 86400000).toISOString().slice(0, 10);
+    r = await cli(d, ['history', '--delete-before', tomorrow]);
+    assert.deepEqual([r.code, r.stdout.trim()], [0, 'Deleted 1 page.'], r.stderr);
+    assert.equal(sql(d.db, 'SELECT count(*) AS n FROM captures'), '[{"n":0}]');
+  } finally {
+    peer.close();
+    await d.stop();
   }
 });
