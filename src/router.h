@@ -1,6 +1,7 @@
 /*
- * router.h -- the one routing table for the HTTP API, MCP and the dashboard, shared by every
- * transport (the libmicrohttpd listener and the FastCGI responder).
+ * router.h -- the one request dispatcher for the HTTP API, MCP and the dashboard, shared by every
+ * transport (the libmicrohttpd listener and the FastCGI responder): router_handle checks Host, Origin
+ * and the token, then picks the handler by path and method in one if/else chain.
  *
  * router_handle: the transport's own thread. It answers through req->complete exactly once, either
  * before it returns or later from another thread (a tool call finishing), so a transport must be
