@@ -79,6 +79,9 @@ struct ws {
 	struct session *sessions;
 	struct ws_source *sources;
 	struct ws_source *self; /* the loop's own work: hub messages to send, deadlines, shutdown */
+	int64_t heartbeat_ms;        /* between event-stream heartbeats (BB_EVENT_HEARTBEAT_S) */
+	int64_t hello_timeout_ms;    /* for a hello (BB_WS_HELLO_TIMEOUT_S) */
+	lws_retry_bo_t keepalive;    /* pings and hang-up (BB_WS_PING_AFTER_S, BB_WS_HANGUP_AFTER_S) */
 };
 
 /* Set on the loop thread while it handles ready descriptors, runs our timers or runs after_pass:
@@ -86,10 +89,19 @@ struct ws {
  * which run before it polls, and other threads) ws_wake and ws_source_kick must wake the poll. */
 static _Thread_local const struct ws *picked_up_by;
 
-static const lws_retry_bo_t keepalive = {
-	.secs_since_valid_ping = BB_WS_PING_AFTER_S,
-	.secs_since_valid_hangup = BB_WS_HANGUP_AFTER_S,
-};
+/* A timer shortened by a test-only environment variable (read once, at ws_create), so the Node
+ * suites need not wait the real 10-25 s: BB_TEST_HELLO_TIMEOUT_MS, BB_TEST_EVENT_HEARTBEAT_MS,
+ * BB_TEST_WS_PING_S, BB_TEST_WS_HANGUP_S. Not documented for users; never set in production. */
+static long
+test_knob(const char *name, long dflt, long min, long max)
+{
+	const char *v = getenv(name);
+	long n;
+	if (v == NULL || util_parse_long(v, min, max, &n) != 0)
+		return dflt;
+	log_info("%s=%ld (a test-only setting)", name, n);
+	return n;
+}
 
 /* Queue a message that the loop itself answers with (welcome, error, heartbeat_ack). */
 static void
@@ -172,12 +184,12 @@ expire_and_rearm(struct ws *ws)
 	if (events_has_subscribers(ws->events)) {
 		if (now >= ws->next_heartbeat) {
 			events_heartbeat(ws->events);
-			ws->next_heartbeat = now + BB_EVENT_HEARTBEAT_S * 1000;
+			ws->next_heartbeat = now + ws->heartbeat_ms;
 		}
 		if (next < 0 || next > ws->next_heartbeat)
 			next = ws->next_heartbeat;
 	} else {
-		ws->next_heartbeat = now + BB_EVENT_HEARTBEAT_S * 1000;
+		ws->next_heartbeat = now + ws->heartbeat_ms;
 	}
 	if (next < 0) {
 		lws_sul_cancel(&ws->timer);
@@ -210,8 +222,10 @@ hello_timeout_cb(lws_sorted_usec_list_t *sul)
 {
 	struct session *s = container_of(sul, struct session, hello_timer);
 	if (s->browser == NULL) {
-		log_info("ws: closing a connection that sent no hello within %d s", BB_WS_HELLO_TIMEOUT_S);
-		close_with(s, CLOSE_HELLO_TIMEOUT, "no hello within 10 seconds");
+		char why[64];
+		snprintf(why, sizeof why, "no hello within %.3g seconds", (double)s->ws->hello_timeout_ms / 1000);
+		log_info("ws: closing a connection that sent no hello within %.3g s", (double)s->ws->hello_timeout_ms / 1000);
+		close_with(s, CLOSE_HELLO_TIMEOUT, why);
 	}
 }
 
@@ -577,8 +591,7 @@ handle(struct ws *ws, struct lws *wsi, enum lws_callback_reasons reason, struct 
 			s->next->prev = s;
 		ws->sessions = s;
 		atomic_fetch_add(&ws->n_sessions, 1);
-		lws_sul_schedule(ws->ctx, 0, &s->hello_timer, hello_timeout_cb,
-		                 (lws_usec_t)BB_WS_HELLO_TIMEOUT_S * LWS_US_PER_SEC);
+		lws_sul_schedule(ws->ctx, 0, &s->hello_timer, hello_timeout_cb, (lws_usec_t)ws->hello_timeout_ms * 1000);
 		if (atomic_load(&ws->stopping))
 			close_with(s, LWS_CLOSE_STATUS_GOINGAWAY, "browser-bridge is shutting down");
 		else
@@ -700,6 +713,11 @@ ws_create(const struct config *cfg, struct auth *auth, struct events *events, ch
 	ws->cfg = cfg;
 	ws->auth = auth;
 	ws->events = events;
+	ws->hello_timeout_ms = test_knob("BB_TEST_HELLO_TIMEOUT_MS", BB_WS_HELLO_TIMEOUT_S * 1000L, 50, 3600000);
+	ws->heartbeat_ms = test_knob("BB_TEST_EVENT_HEARTBEAT_MS", BB_EVENT_HEARTBEAT_S * 1000L, 50, 3600000);
+	ws->keepalive.secs_since_valid_ping = (uint16_t)test_knob("BB_TEST_WS_PING_S", BB_WS_PING_AFTER_S, 1, 3600);
+	ws->keepalive.secs_since_valid_hangup =
+		(uint16_t)test_knob("BB_TEST_WS_HANGUP_S", BB_WS_HANGUP_AFTER_S, ws->keepalive.secs_since_valid_ping + 1, 3600);
 	lws_set_log_level(log_enabled(LOG_DEBUG) ? (LLL_ERR | LLL_WARN | LLL_NOTICE) : LLL_ERR, lws_log);
 	struct lws_context_creation_info info;
 	memset(&info, 0, sizeof info);
@@ -707,7 +725,7 @@ ws_create(const struct config *cfg, struct auth *auth, struct events *events, ch
 	info.iface = cfg->ws_host;
 	info.protocols = protocols;
 	info.user = ws;
-	info.retry_and_idle_policy = &keepalive;
+	info.retry_and_idle_policy = &ws->keepalive;
 	info.options = LWS_SERVER_OPTION_VALIDATE_UTF8;
 	/* Debian's lws 4.1 binds every interface for "127.0.0.1" unless IPv6 is off for the vhost. */
 	if (strchr(cfg->ws_host, ':') == NULL)
