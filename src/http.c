@@ -20,9 +20,9 @@
 #include "http.h"
 #include "limits.h"
 #include "log.h"
+#include "loop.h"
 #include "router.h"
 #include "util.h"
-#include "ws.h"
 
 #if MHD_VERSION < 0x00097002
 typedef int MHD_RESULT;
@@ -37,7 +37,7 @@ struct http {
 	const struct config *cfg;
 	struct router *router;
 	struct MHD_Daemon *d;
-	struct ws_source *src; /* our place in the event loop */
+	struct loop_source *src; /* our place in the event loop */
 	atomic_int active;
 	atomic_int quiesce;
 	unsigned limit; /* connections held at once */
@@ -100,7 +100,7 @@ complete(struct rtr_req *r, struct rtr_resp *resp)
 	c->state = C_READY;
 	pthread_mutex_unlock(&c->lock);
 	if (resume)
-		ws_source_kick(h->src); /* MHD's own wakeup is not in its epoll set without a thread */
+		loop_kick(h->src); /* MHD's own wakeup is not in its epoll set without a thread */
 }
 
 /* Events wake: data for a stream. Resume it if it sleeps, else note it so the reader looks again. */
@@ -119,7 +119,7 @@ sse_wake(void *arg)
 	}
 	pthread_mutex_unlock(&s->lock);
 	if (resume)
-		ws_source_kick(h->src);
+		loop_kick(h->src);
 }
 
 /* MHD content reader for an event stream: copy what is queued, or suspend until there is more. */
@@ -426,12 +426,12 @@ http_run(void *arg)
 	return ms > 86400000ULL ? 86400000L : (long)ms;
 }
 
-/* Run on the event loop, watching MHD's epoll descriptor (main thread, before ws_start). */
+/* Run on the event loop, watching MHD's epoll descriptor (main thread, before loop_start). */
 void
-http_attach(struct http *h, struct ws *ws)
+http_attach(struct http *h, struct loop *loop)
 {
 	const union MHD_DaemonInfo *di = MHD_get_daemon_info(h->d, MHD_DAEMON_INFO_EPOLL_FD);
-	h->src = ws_add_source(ws, di->epoll_fd, http_run, h);
+	h->src = loop_add_source(loop, di->epoll_fd, http_run, h);
 }
 
 /* Serve a same-user connection from the Unix socket (loop thread); MHD owns fd from here on. */
@@ -443,7 +443,7 @@ http_add_local(struct http *h, int fd)
 	sa.sun_family = AF_UNIX;
 	if (MHD_add_connection(h->d, fd, (const struct sockaddr *)&sa, (socklen_t)sizeof sa) != MHD_YES)
 		log_warn("api socket: the HTTP listener could not take a connection: %s", strerror(errno));
-	ws_source_kick(h->src); /* MHD serves it on its next run */
+	loop_kick(h->src); /* MHD serves it on its next run */
 }
 
 /* Stop accepting new connections; requests already in progress go on. Main thread. */
@@ -453,7 +453,7 @@ http_quiesce(struct http *h)
 	if (h == NULL || h->src == NULL)
 		return;
 	atomic_store(&h->quiesce, 1);
-	ws_source_kick(h->src);
+	loop_kick(h->src);
 }
 
 /* Give in-progress responses up to two seconds to go out; the loop is still running. NULL is fine. */

@@ -19,6 +19,7 @@
 #include "http.h"
 #include "hub.h"
 #include "log.h"
+#include "loop.h"
 #include "router.h"
 #include "serve.h"
 #include "store.h"
@@ -189,6 +190,7 @@ serve_main(int argc, char **argv)
 	struct auth *auth = NULL;
 	struct store *store = NULL;
 	struct events *events = NULL;
+	struct loop *loop = NULL;
 	struct ws *ws = NULL;
 	struct hub *hub = NULL;
 	struct tools *tools = NULL;
@@ -228,7 +230,7 @@ serve_main(int argc, char **argv)
 	if ((store = store_open(cfg.db_path, &so, &err)) == NULL)
 		goto fail;
 	events = events_create();
-	if ((ws = ws_create(&cfg, auth, events, &err)) == NULL)
+	if ((loop = loop_create(&err)) == NULL || (ws = ws_create(loop, &cfg, auth, events, &err)) == NULL)
 		goto fail;
 	events_on_join(events, ws_wake, ws); /* arms the heartbeat that releases dead subscribers */
 	hub = hub_create(store, events, ws_wake, ws);
@@ -238,10 +240,10 @@ serve_main(int argc, char **argv)
 	router = router_create(&cfg, auth, hub, store, events, tools);
 	if ((http = http_start(&cfg, router, &err)) == NULL)
 		goto fail;
-	http_attach(http, ws);
+	http_attach(http, loop);
 	if (cfg.api_socket != NULL) {
 		if ((usock = unixsock_open(cfg.api_socket, &err)) != NULL) {
-			unixsock_attach(usock, ws, http);
+			unixsock_attach(usock, loop, http);
 		} else if (cfg.api_socket_set) {
 			goto fail; /* the user asked for this socket */
 		} else {
@@ -252,7 +254,7 @@ serve_main(int argc, char **argv)
 	}
 	if (cfg.fastcgi && (fcgi = fcgi_start(&cfg, router, &err)) == NULL)
 		goto fail;
-	if (ws_start(ws, &err) != 0)
+	if (loop_start(loop, &err) != 0)
 		goto fail;
 	log_info("browser-bridge %s: HTTP on http://%s:%d, WebSocket on ws://%s:%d/ws/browser, history in %s",
 	         BB_VERSION, cfg.http_host, cfg.http_port, cfg.ws_host, cfg.ws_port, cfg.db_path);
@@ -312,8 +314,10 @@ fail:
 	fcgi_stop(fcgi);
 	http_drain(http);
 	ws_stop(ws);
+	loop_stop(loop);
 	http_free(http);
 	unixsock_free(usock);
+	loop_free(loop); /* closes the browsers' connections left: before ws_free */
 	ws_free(ws);
 	router_free(router);
 	tools_free(tools);

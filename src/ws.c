@@ -3,7 +3,6 @@
 
 #include <libwebsockets.h>
 #include <malloc.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +14,7 @@
 #include "hub.h"
 #include "limits.h"
 #include "log.h"
+#include "loop.h"
 #include "jsonio.h"
 #include "util.h"
 #include "ws.h"
@@ -50,44 +50,25 @@ struct session {
 	struct session *next, *prev;
 };
 
-/* Work that shares this thread's loop: see ws_add_source. */
-struct ws_source {
-	struct ws *ws;
-	int fd;
-	long (*run)(void *arg);
-	void *arg;
-	atomic_int kicked;
-	lws_sorted_usec_list_t timer;
-	struct ws_source *next;
-};
-
 struct ws {
 	const struct config *cfg;
 	struct auth *auth;
 	struct events *events;
 	struct hub *hub;
-	struct lws_context *ctx;
-	pthread_t thread;
+	struct loop *loop;
+	struct lws_context *ctx; /* the loop's */
 	atomic_int stopping; /* close every connection with 1001 */
-	atomic_int exit_loop;
 	atomic_int n_sessions;
 	int n_throttled;
-	int started;
 	int closing_done;
 	lws_sorted_usec_list_t timer; /* call deadlines and event heartbeats */
 	int64_t next_heartbeat;
 	struct session *sessions;
-	struct ws_source *sources;
-	struct ws_source *self; /* the loop's own work: hub messages to send, deadlines, shutdown */
+	struct loop_source *self; /* the loop's own work: hub messages to send, deadlines, shutdown */
 	int64_t heartbeat_ms;        /* between event-stream heartbeats (BB_EVENT_HEARTBEAT_S) */
 	int64_t hello_timeout_ms;    /* for a hello (BB_WS_HELLO_TIMEOUT_S) */
 	lws_retry_bo_t keepalive;    /* pings and hang-up (BB_WS_PING_AFTER_S, BB_WS_HANGUP_AFTER_S) */
 };
-
-/* Set on the loop thread while it handles ready descriptors, runs our timers or runs after_pass:
- * work noted then is picked up by after_pass without a system call. Elsewhere (lws's own timers,
- * which run before it polls, and other threads) ws_wake and ws_source_kick must wake the poll. */
-static _Thread_local const struct ws *picked_up_by;
 
 /* A timer shortened by a test-only environment variable (read once, at ws_create), so the Node
  * suites need not wait the real 10-25 s: BB_TEST_HELLO_TIMEOUT_MS, BB_TEST_EVENT_HEARTBEAT_MS,
@@ -201,19 +182,16 @@ expire_and_rearm(struct ws *ws)
 	lws_sul_schedule(ws->ctx, 0, &ws->timer, timer_cb, (lws_usec_t)delay * 1000);
 }
 
-static void after_pass(struct ws *ws);
-
 /* The loop's own timer: call deadlines, event heartbeats, the store backlog. What that completes
  * (answers to expired calls, heartbeats to resume) is picked up right here, before lws polls. */
 static void
 timer_cb(lws_sorted_usec_list_t *sul)
 {
 	struct ws *ws = container_of(sul, struct ws, timer);
-	const struct ws *saved = picked_up_by;
-	picked_up_by = ws;
+	const struct loop *saved = loop_hold(ws->loop);
 	expire_and_rearm(ws);
-	after_pass(ws);
-	picked_up_by = saved;
+	loop_after_pass(ws->loop);
+	loop_unhold(saved);
 }
 
 /* A connection that never said hello is closed with 4408. */
@@ -227,32 +205,6 @@ hello_timeout_cb(lws_sorted_usec_list_t *sul)
 		log_info("ws: closing a connection that sent no hello within %.3g s", (double)s->ws->hello_timeout_ms / 1000);
 		close_with(s, CLOSE_HELLO_TIMEOUT, why);
 	}
-}
-
-static void source_timer_cb(lws_sorted_usec_list_t *sul);
-
-/* Run a source now and arm its timer for when it asks to run again. */
-static void
-run_source(struct ws_source *src)
-{
-	atomic_store(&src->kicked, 0);
-	long next = src->run(src->arg);
-	if (next < 0)
-		lws_sul_cancel(&src->timer);
-	else
-		lws_sul_schedule(src->ws->ctx, 0, &src->timer, source_timer_cb, (lws_usec_t)next * 1000);
-}
-
-/* A source's own delay expired: run it, and pick up what it noted before lws polls. */
-static void
-source_timer_cb(lws_sorted_usec_list_t *sul)
-{
-	struct ws_source *src = container_of(sul, struct ws_source, timer);
-	const struct ws *saved = picked_up_by;
-	picked_up_by = src->ws;
-	run_source(src);
-	after_pass(src->ws);
-	picked_up_by = saved;
 }
 
 /* Whether a string member is absent or a string of at most max bytes. */
@@ -470,7 +422,7 @@ on_message(struct session *s, const char *text, size_t len)
 			s->throttled = 1;
 			if (s->ws->n_throttled++ == 0)
 				log_warn("ws: pages arrive faster than they can be stored; pausing reads from browsers");
-			ws_source_kick(s->ws->self); /* re-arms the timer, which now also watches the backlog */
+			loop_kick(s->ws->self); /* re-arms the timer, which now also watches the backlog */
 		}
 	} else if (strcmp(type, "tabs") == 0) {
 		if ((bad = check_tabs(d)) == NULL)
@@ -572,7 +524,7 @@ close_all(struct ws *ws)
 	ws->closing_done = 1;
 }
 
-/* Every event on this listener, and on the descriptors of attached sources. */
+/* Every event on this listener. */
 static int
 handle(struct ws *ws, struct lws *wsi, enum lws_callback_reasons reason, struct session *s, void *in, size_t len)
 {
@@ -659,30 +611,24 @@ handle(struct ws *ws, struct lws *wsi, enum lws_callback_reasons reason, struct 
 			s->next->prev = s->prev;
 		atomic_fetch_sub(&ws->n_sessions, 1);
 		return 0;
-	case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
-		return 0; /* a kick from another thread: after_pass runs what was kicked */
-	case LWS_CALLBACK_RAW_RX_FILE:
-		run_source(lws_get_opaque_user_data(wsi));
-		return 0;
-	case LWS_CALLBACK_RAW_CLOSE_FILE:
-		return 0;
 	default:
 		return 0;
 	}
 }
 
-/* The libwebsockets callback: marks the reasons that only follow a poll, whose noted work after_pass
- * picks up without a system call (see picked_up_by). */
+/* The libwebsockets callback: marks the reasons that only follow a poll, whose noted work the
+ * loop's after-pass picks up without a system call (see loop_hold). */
 static int
 callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, size_t len)
 {
-	struct ws *ws = lws_context_user(lws_get_context(wsi));
-	const struct ws *saved = picked_up_by;
-	if (reason == LWS_CALLBACK_RECEIVE || reason == LWS_CALLBACK_SERVER_WRITEABLE ||
-	    reason == LWS_CALLBACK_RAW_RX_FILE)
-		picked_up_by = ws;
+	struct ws *ws = lws_vhost_user(lws_get_vhost(wsi));
+	if (ws == NULL)
+		return 0; /* protocol init, before the vhost has its user */
+	int held = reason == LWS_CALLBACK_RECEIVE || reason == LWS_CALLBACK_SERVER_WRITEABLE;
+	const struct loop *saved = held ? loop_hold(ws->loop) : NULL;
 	int rc = handle(ws, wsi, reason, user, in, len);
-	picked_up_by = saved;
+	if (held)
+		loop_unhold(saved);
 	return rc;
 }
 
@@ -691,25 +637,15 @@ static const struct lws_protocols protocols[] = {
 	{NULL, NULL, 0, 0, 0, NULL, 0},
 };
 
-/* Route libwebsockets' own log lines into ours. */
-static void
-lws_log(int level, const char *line)
-{
-	char copy[512];
-	snprintf(copy, sizeof copy, "%s", line);
-	size_t n = strlen(copy);
-	while (n > 0 && copy[n - 1] == '\n')
-		copy[--n] = '\0';
-	log_msg(level == LLL_ERR ? LOG_ERROR : level == LLL_WARN ? LOG_WARN : LOG_DEBUG, "lws: %s", copy);
-}
-
 static long run_self(void *arg);
 
-/* Create the listener (bound now, so a busy port is reported before we say we are up). */
+/* Create the listener on the loop (bound now, so a busy port is reported before we say we are up). */
 struct ws *
-ws_create(const struct config *cfg, struct auth *auth, struct events *events, char **err)
+ws_create(struct loop *loop, const struct config *cfg, struct auth *auth, struct events *events, char **err)
 {
 	struct ws *ws = xcalloc(1, sizeof *ws);
+	ws->loop = loop;
+	ws->ctx = loop_lws(loop);
 	ws->cfg = cfg;
 	ws->auth = auth;
 	ws->events = events;
@@ -718,7 +654,6 @@ ws_create(const struct config *cfg, struct auth *auth, struct events *events, ch
 	ws->keepalive.secs_since_valid_ping = (uint16_t)test_knob("BB_TEST_WS_PING_S", BB_WS_PING_AFTER_S, 1, 3600);
 	ws->keepalive.secs_since_valid_hangup =
 		(uint16_t)test_knob("BB_TEST_WS_HANGUP_S", BB_WS_HANGUP_AFTER_S, ws->keepalive.secs_since_valid_ping + 1, 3600);
-	lws_set_log_level(log_enabled(LOG_DEBUG) ? (LLL_ERR | LLL_WARN | LLL_NOTICE) : LLL_ERR, lws_log);
 	struct lws_context_creation_info info;
 	memset(&info, 0, sizeof info);
 	info.port = cfg->ws_port;
@@ -726,72 +661,25 @@ ws_create(const struct config *cfg, struct auth *auth, struct events *events, ch
 	info.protocols = protocols;
 	info.user = ws;
 	info.retry_and_idle_policy = &ws->keepalive;
-	info.options = LWS_SERVER_OPTION_VALIDATE_UTF8;
+	info.vhost_name = "browser-bridge";
+	info.options = LWS_SERVER_OPTION_VALIDATE_UTF8 | LWS_SERVER_OPTION_FAIL_UPON_UNABLE_TO_BIND;
 	/* Debian's lws 4.1 binds every interface for "127.0.0.1" unless IPv6 is off for the vhost. */
 	if (strchr(cfg->ws_host, ':') == NULL)
 		info.options |= LWS_SERVER_OPTION_DISABLE_IPV6;
-	info.fd_limit_per_thread = BB_HTTP_MAX_CONNECTIONS;
-	info.timeout_secs = 20;
-	/* Read up to 64 KiB per pass, not lws's default 4 KiB: a pass then takes in many results and
-	 * pages at once, so they share one commit, and a big page needs far fewer reads. */
-	info.pt_serv_buf_size = 65536;
-	ws->ctx = lws_create_context(&info);
-	if (ws->ctx == NULL) {
+	if (lws_create_vhost(ws->ctx, &info) == NULL) {
 		*err = xasprintf("cannot listen for WebSocket on %s:%d (port in use?)", cfg->ws_host, cfg->ws_port);
 		free(ws);
 		return NULL;
 	}
-	ws->self = ws_add_source(ws, -1, run_self, ws);
+	ws->self = loop_add_source(loop, -1, run_self, ws);
 	return ws;
 }
 
-/* The hub is created after the listener (it needs ws_wake); connect the two before ws_start. */
+/* The hub is created after the listener (it needs ws_wake); connect the two before loop_start. */
 void
 ws_set_hub(struct ws *ws, struct hub *hub)
 {
 	ws->hub = hub;
-}
-
-/* Share the loop with another source of work (see ws.h); main thread, before ws_start. */
-struct ws_source *
-ws_add_source(struct ws *ws, int fd, long (*run)(void *arg), void *arg)
-{
-	struct ws_source *src = xcalloc(1, sizeof *src);
-	src->ws = ws;
-	src->fd = fd;
-	src->run = run;
-	src->arg = arg;
-	src->next = ws->sources;
-	ws->sources = src;
-	return src;
-}
-
-/* Ask for a source to run after the current pass. Any thread. */
-void
-ws_source_kick(struct ws_source *src)
-{
-	/* Already kicked: the loop has not run it yet, so a wakeup is on its way (or not needed). */
-	if (atomic_exchange(&src->kicked, 1) == 0 && picked_up_by != src->ws)
-		lws_cancel_service(src->ws->ctx);
-}
-
-/* Run the sources kicked during a pass. Each may kick more (a resumed request answers a call,
- * whose completion queues writes), so go round until quiet. */
-static void
-after_pass(struct ws *ws)
-{
-	for (int round = 0; round < 16; round++) {
-		int did = 0;
-		for (struct ws_source *src = ws->sources; src != NULL; src = src->next) {
-			if (atomic_load(&src->kicked)) {
-				run_source(src);
-				did = 1;
-			}
-		}
-		if (!did)
-			return;
-	}
-	lws_cancel_service(ws->ctx); /* still busy: do not let the next poll sleep */
 }
 
 /* The loop's own source: close everything once stopping, send queued hub messages, re-arm the
@@ -809,92 +697,33 @@ run_self(void *arg)
 	return -1;
 }
 
-/* The event loop thread: browsers' WebSockets and every attached source, until told to exit. */
-static void *
-ws_main(void *arg)
-{
-	struct ws *ws = arg;
-	pthread_setname_np(pthread_self(), "bb-loop");
-	picked_up_by = ws;
-	for (struct ws_source *src = ws->sources; src != NULL; src = src->next)
-		run_source(src); /* whatever was ready before the loop began */
-	after_pass(ws);
-	picked_up_by = NULL;
-	while (!atomic_load(&ws->exit_loop)) {
-		if (lws_service(ws->ctx, 0) < 0)
-			break;
-		picked_up_by = ws;
-		after_pass(ws);
-		picked_up_by = NULL;
-	}
-	return NULL;
-}
-
-/* Watch the sources' descriptors, then start the event loop thread. */
-int
-ws_start(struct ws *ws, char **err)
-{
-	struct lws_vhost *vh = lws_get_vhost_by_name(ws->ctx, "default");
-	for (struct ws_source *src = ws->sources; src != NULL; src = src->next) {
-		if (src->fd < 0)
-			continue;
-		/* lws closes what it adopts; give it a duplicate so the owner can close the original. */
-		lws_adopt_desc_t ad = {.vh = vh, .type = LWS_ADOPT_RAW_FILE_DESC, .vh_prot_name = "browser-bridge",
-		                       .opaque = src};
-		ad.fd.filefd = dup(src->fd);
-		if (vh == NULL || ad.fd.filefd < 0 || lws_adopt_descriptor_vhost_via_info(&ad) == NULL) {
-			*err = xasprintf("the event loop cannot watch descriptor %d", src->fd);
-			return -1;
-		}
-	}
-	if (pthread_create(&ws->thread, NULL, ws_main, ws) != 0) {
-		*err = xstrdup("cannot start the event loop thread");
-		return -1;
-	}
-	ws->started = 1;
-	return 0;
-}
-
 /* Have the loop send queued hub messages and re-arm its timer. Any thread; on the loop thread itself
  * it costs no system call, the work happens after the current pass. */
 void
 ws_wake(void *arg)
 {
 	struct ws *ws = arg;
-	ws_source_kick(ws->self);
+	loop_kick(ws->self);
 }
 
-/* Close every connection with 1001, give the close frames a moment, and stop the thread. */
+/* Close every connection with 1001 and give the close frames a moment; the loop still runs. */
 void
 ws_stop(struct ws *ws)
 {
-	if (ws == NULL || !ws->started)
+	if (ws == NULL)
 		return;
 	atomic_store(&ws->stopping, 1);
-	ws_source_kick(ws->self);
+	loop_kick(ws->self);
 	for (int i = 0; i < 50 && atomic_load(&ws->n_sessions) > 0; i++) {
 		struct timespec ts = {0, 10 * 1000 * 1000};
 		nanosleep(&ts, NULL);
-		lws_cancel_service(ws->ctx);
+		loop_wake(ws->loop);
 	}
-	atomic_store(&ws->exit_loop, 1);
-	lws_cancel_service(ws->ctx);
-	pthread_join(ws->thread, NULL);
 }
 
-/* Destroy the context (closing what is left) after the thread has stopped. NULL is fine. */
+/* Free the listener after loop_free (whose closing callbacks still use it). NULL is fine. */
 void
 ws_free(struct ws *ws)
 {
-	if (ws == NULL)
-		return;
-	lws_sul_cancel(&ws->timer);
-	for (struct ws_source *src = ws->sources; src != NULL; src = src->next)
-		lws_sul_cancel(&src->timer);
-	lws_context_destroy(ws->ctx);
-	for (struct ws_source *src = ws->sources, *n; src != NULL; src = n) {
-		n = src->next;
-		free(src);
-	}
 	free(ws);
 }
