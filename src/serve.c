@@ -19,6 +19,7 @@
 #include "http.h"
 #include "hub.h"
 #include "log.h"
+#include "mcp.h"
 #include "loop.h"
 #include "router.h"
 #include "serve.h"
@@ -195,6 +196,7 @@ serve_main(int argc, char **argv)
 	struct hub *hub = NULL;
 	struct tools *tools = NULL;
 	struct router *router = NULL;
+	struct mcp *mcp = NULL;
 	struct http *http = NULL;
 	struct fcgi *fcgi = NULL;
 	struct headless *hl = NULL;
@@ -237,7 +239,8 @@ serve_main(int argc, char **argv)
 	ws_set_hub(ws, hub);
 	tools = tools_create(hub, store, events);
 	tools_allow_file_urls(tools, cfg.allow_file_urls);
-	router = router_create(&cfg, auth, hub, store, events, tools);
+	mcp = mcp_create(tools);
+	router = router_create(&cfg, auth, hub, store, events, tools, mcp);
 	if ((http = http_start(&cfg, router, &err)) == NULL)
 		goto fail;
 	http_attach(http, loop);
@@ -252,8 +255,11 @@ serve_main(int argc, char **argv)
 			err = NULL;
 		}
 	}
-	if (cfg.fastcgi && (fcgi = fcgi_start(&cfg, router, &err)) == NULL)
-		goto fail;
+	if (cfg.fastcgi) {
+		if ((fcgi = fcgi_start(&cfg, router, &err)) == NULL)
+			goto fail;
+		fcgi_attach(fcgi, loop);
+	}
 	if (loop_start(loop, &err) != 0)
 		goto fail;
 	log_info("browser-bridge %s: HTTP on http://%s:%d, WebSocket on ws://%s:%d/ws/browser, history in %s",
@@ -317,9 +323,11 @@ fail:
 	loop_stop(loop);
 	http_free(http);
 	unixsock_free(usock);
+	fcgi_free(fcgi);
 	loop_free(loop); /* closes the browsers' connections left: before ws_free */
 	ws_free(ws);
 	router_free(router);
+	mcp_free(mcp);
 	tools_free(tools);
 	hub_free(hub);
 	if (store_close(store) != 0)
