@@ -49,3 +49,34 @@ test('FastCGI runs on the one event loop: no thread of its own', { timeout: 2000
     assert.equal(ex.code, 0, d.log);
   }
 });
+
+// Static dashboard files are read on the store's reader threads, not on the loop: a file whose
+// open blocks (a FIFO nobody writes) holds one reader, while the loop keeps answering.
+test('a static file that blocks does not block the loop', { timeout: 20000 }, async () => {
+  const www = fs.mkdtempSync('/tmp/bb-oneloop-www-');
+  fs.writeFileSync(path.join(www, 'index.html'), '<!doctype html>');
+  const fifo = path.join(www, 'slow.js');
+  const { execFileSync } = await import('node:child_process');
+  execFileSync('mkfifo', [fifo]);
+  const d = await startDaemon({ args: ['--www', www] });
+  try {
+    const slow = fetch(`${d.base}/slow.js`).then((r) => r.status);
+    // Poll the health endpoint until the slow request has surely reached a reader (its open is
+    // blocked there); each answer proves the loop is free. The old code hung here.
+    for (let i = 0; i < 5; i++) {
+      const ctl = AbortSignal.timeout(3000);
+      const r = await fetch(`${d.base}/api/health`, { signal: ctl });
+      assert.equal(r.status, 200);
+    }
+    // Release the reader: open the FIFO's write end and close it (the file is not regular: 404).
+    const fd = fs.openSync(fifo, fs.constants.O_WRONLY);
+    fs.closeSync(fd);
+    assert.equal(await slow, 404);
+    assert.equal((await fetch(`${d.base}/`)).status, 200);
+  } finally {
+    // Whatever happened, let a blocked open finish (O_RDWR on a FIFO never blocks), then stop.
+    try { fs.closeSync(fs.openSync(fifo, fs.constants.O_RDWR)); } catch { /* gone */ }
+    const ex = await d.stop();
+    assert.equal(ex.code, 0, d.log);
+  }
+});
