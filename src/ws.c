@@ -18,14 +18,8 @@
 #include "jsonio.h"
 #include "util.h"
 #include "ws.h"
+#include "wsproto.h"
 
-#define CLOSE_PROTOCOL 4400
-#define CLOSE_UNAUTHORIZED 4401
-#define CLOSE_HELLO_TIMEOUT 4408
-#define CLOSE_REPLACED 4409
-#define CLOSE_OLD_PROTOCOL 4426
-#define CLOSE_TOO_MANY 4429
-#define PROTOCOL_VERSION 2
 #define WS_PATH "/ws/browser"
 
 struct local_msg {
@@ -36,15 +30,11 @@ struct local_msg {
 
 /* One WebSocket connection (libwebsockets' per-session data, zeroed by lws). */
 struct session {
+	struct wsproto_peer peer; /* the protocol's view: browser, close code and reason, challenge */
 	struct lws *wsi;
 	struct ws *ws;
-	struct hub_browser *browser; /* set after a good hello */
-	struct buf rx;               /* the message being reassembled */
+	struct buf rx; /* the message being reassembled */
 	struct local_msg *out_head, *out_tail;
-	int close_code;
-	int hello_seen; /* a hello was answered (welcome or close): never a second one */
-	char challenge[AUTH_NONCE_LEN + 1]; /* our nonce S, sent right after the upgrade */
-	char close_reason[124]; /* a close frame carries at most 123 bytes of reason */
 	int throttled; /* not read from until the store catches up */
 	lws_sorted_usec_list_t hello_timer;
 	struct session *next, *prev;
@@ -55,6 +45,7 @@ struct ws {
 	struct auth *auth;
 	struct events *events;
 	struct hub *hub;
+	struct wsproto_env env;
 	struct loop *loop;
 	struct lws_context *ctx; /* the loop's */
 	atomic_int stopping; /* close every connection with 1001 */
@@ -84,10 +75,11 @@ test_knob(const char *name, long dflt, long min, long max)
 	return n;
 }
 
-/* Queue a message that the loop itself answers with (welcome, error, heartbeat_ack). */
+/* wsproto op: queue a message that the loop itself answers with (welcome, error, heartbeat_ack). */
 static void
-send_local(struct session *s, json_t *msg)
+send_local(struct wsproto_peer *p, json_t *msg)
 {
+	struct session *s = (struct session *)p;
 	char *text = jsonio_write(msg, NULL);
 	json_decref(msg);
 	size_t n = strlen(text);
@@ -104,34 +96,49 @@ send_local(struct session *s, json_t *msg)
 	lws_callback_on_writable(s->wsi);
 }
 
-/* Tell the peer what was wrong with its last message; the connection stays open. */
+/* wsproto op: close the connection, from the writable callback (wsproto_close set code and reason). */
 static void
-send_error(struct session *s, const char *in_reply_to, const char *rid, const char *fmt, ...)
+op_close(struct wsproto_peer *p)
 {
-	char msg[512];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	json_t *d = json_pack("{s:s}", "message", msg);
-	if (in_reply_to)
-		json_object_set_new(d, "inReplyTo", json_string(in_reply_to));
-	if (rid)
-		json_object_set_new(d, "requestId", json_string(rid));
-	log_debug("ws: error to peer: %s", msg);
-	send_local(s, json_pack("{s:s, s:o}", "type", "error", "data", d));
+	lws_callback_on_writable(((struct session *)p)->wsi);
 }
 
-/* Close the connection with a WebSocket close code and reason, from the writable callback. */
+/* Close a connection with a WebSocket close code and reason. */
 static void
 close_with(struct session *s, int code, const char *reason)
 {
-	if (s->close_code)
-		return;
-	s->close_code = code;
-	snprintf(s->close_reason, sizeof s->close_reason, "%s", reason);
-	lws_callback_on_writable(s->wsi);
+	wsproto_close(&s->peer, code, reason);
 }
+
+/* wsproto op: the session of an older connection that the hub replaced. */
+static struct wsproto_peer *
+op_peer_of(void *conn)
+{
+	return lws_wsi_user(conn);
+}
+
+/* wsproto op: a good hello; the hello timer is no longer needed. */
+static void
+op_welcomed(struct wsproto_peer *p)
+{
+	lws_sul_cancel(&((struct session *)p)->hello_timer);
+}
+
+/* wsproto op: a page went to the store; pause reading from browsers while it is far behind. */
+static void
+op_page_in(struct wsproto_peer *p)
+{
+	struct session *s = (struct session *)p;
+	if (!s->throttled && hub_store_backlog(s->ws->hub) > BB_STORE_BACKLOG_HIGH) {
+		lws_rx_flow_control(s->wsi, 0);
+		s->throttled = 1;
+		if (s->ws->n_throttled++ == 0)
+			log_warn("ws: pages arrive faster than they can be stored; pausing reads from browsers");
+		loop_kick(s->ws->self); /* re-arms the timer, which now also watches the backlog */
+	}
+}
+
+static const struct wsproto_ops session_ops = {send_local, op_close, op_peer_of, op_welcomed, op_page_in};
 
 /* hub_collect_writable callback: the connection has hub messages to send. */
 static void
@@ -199,246 +206,12 @@ static void
 hello_timeout_cb(lws_sorted_usec_list_t *sul)
 {
 	struct session *s = container_of(sul, struct session, hello_timer);
-	if (s->browser == NULL) {
+	if (s->peer.browser == NULL) {
 		char why[64];
 		snprintf(why, sizeof why, "no hello within %.3g seconds", (double)s->ws->hello_timeout_ms / 1000);
 		log_info("ws: closing a connection that sent no hello within %.3g s", (double)s->ws->hello_timeout_ms / 1000);
-		close_with(s, CLOSE_HELLO_TIMEOUT, why);
+		close_with(s, WSPROTO_CLOSE_HELLO_TIMEOUT, why);
 	}
-}
-
-/* Whether a string member is absent or a string of at most max bytes. */
-static int
-opt_string(json_t *d, const char *key, size_t max)
-{
-	json_t *v = json_object_get(d, key);
-	return v == NULL || (json_is_string(v) && json_string_length(v) <= max);
-}
-
-/* A clientId is short and plain, since it appears in logs, URLs and the database. */
-static int
-valid_client_id(const char *s)
-{
-	size_t n = strlen(s);
-	if (n == 0 || n > BB_CLIENT_ID_MAX)
-		return 0;
-	for (size_t i = 0; i < n; i++)
-		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9') ||
-		      strchr("._:-", s[i])))
-			return 0;
-	return 1;
-}
-
-/* Check a hello, authenticate it and register the browser; closes the connection when it is bad. */
-static void
-on_hello(struct session *s, json_t *d)
-{
-	json_t *caps = json_object_get(d, "capabilities");
-	const char *cid = json_string_value(json_object_get(d, "clientId"));
-	const char *bad = NULL;
-	if (cid == NULL || !valid_client_id(cid))
-		bad = "hello.clientId: expected 1-64 characters of A-Z a-z 0-9 . _ : -";
-	else if (!opt_string(d, "browser", BB_SHORT_STRING_MAX) || !opt_string(d, "browserVersion", BB_SHORT_STRING_MAX) ||
-	         !opt_string(d, "extensionVersion", BB_SHORT_STRING_MAX))
-		bad = "hello: browser, browserVersion and extensionVersion must be short strings";
-	else if (caps != NULL && (!json_is_array(caps) || json_array_size(caps) > 100))
-		bad = "hello.capabilities: expected an array of command names";
-	if (bad == NULL && caps != NULL) {
-		size_t i;
-		json_t *v;
-		json_array_foreach(caps, i, v) if (!json_is_string(v) || json_string_length(v) > 64) bad =
-			"hello.capabilities: expected an array of command names";
-	}
-	if (bad != NULL) {
-		log_warn("ws: refusing hello: %s", bad);
-		close_with(s, CLOSE_PROTOCOL, bad);
-		return;
-	}
-	/* Protocol 1 sent the token itself; whoever listened on the port got it. Refuse, never compare. */
-	if (json_object_get(d, "token") != NULL) {
-		log_warn("ws: refusing a protocol 1 hello (it carries the token) from clientId %s", cid);
-		close_with(s, CLOSE_OLD_PROTOCOL,
-		           "protocol 1 is not supported: this daemon speaks protocol 2; update the extension");
-		return;
-	}
-	const char *cnonce = json_string_value(json_object_get(d, "nonce"));
-	if (!auth_valid_nonce(cnonce) || strcmp(cnonce, s->challenge) == 0 ||
-	    !auth_check_proof(s->ws->auth, "hello", s->challenge, cnonce,
-	                      json_string_value(json_object_get(d, "proof")))) {
-		log_warn("ws: refusing hello from clientId %s: missing or wrong proof of the token", cid);
-		close_with(s, CLOSE_UNAUTHORIZED, "wrong or missing proof of the pairing token: pair again "
-		                                  "(browser-bridge token)");
-		return;
-	}
-	void *replaced = NULL;
-	s->browser = hub_browser_attach(s->ws->hub, d, s->wsi, &replaced);
-	if (replaced != NULL) {
-		struct session *old = lws_wsi_user(replaced);
-		old->browser = NULL;
-		close_with(old, CLOSE_REPLACED, "replaced by a newer connection with the same clientId");
-		log_info("ws: clientId %s reconnected; closing its older connection", cid);
-	}
-	if (s->browser == NULL) {
-		close_with(s, CLOSE_TOO_MANY, "too many browsers connected");
-		return;
-	}
-	lws_sul_cancel(&s->hello_timer);
-	log_info("ws: browser connected: clientId %s (%s %s, extension %s)", cid,
-	         json_string_value(json_object_get(d, "browser")) ?: "?",
-	         json_string_value(json_object_get(d, "browserVersion")) ?: "?",
-	         json_string_value(json_object_get(d, "extensionVersion")) ?: "?");
-	char proof[AUTH_NONCE_LEN + 1];
-	auth_proof(s->ws->auth, "welcome", cnonce, s->challenge, proof);
-	send_local(s, json_pack("{s:s, s:{s:s, s:i, s:s, s:i, s:I, s:b, s:s}}", "type", "welcome", "data", "serverVersion",
-	                        BB_VERSION, "protocolVersion", PROTOCOL_VERSION, "clientId", cid, "heartbeatSeconds",
-	                        BB_WS_HEARTBEAT_S, "maxMessageBytes", (json_int_t)s->ws->cfg->max_message_bytes,
-	                        "allowFileUrls", s->ws->cfg->allow_file_urls, "proof", proof));
-}
-
-/* Send the challenge that opens protocol 2: a fresh nonce S that this connection's hello must prove. */
-static void
-send_challenge(struct session *s)
-{
-	auth_nonce(s->challenge);
-	send_local(s, json_pack("{s:s, s:{s:s, s:i}}", "type", "challenge", "data", "nonce", s->challenge,
-	                        "protocolVersion", PROTOCOL_VERSION));
-}
-
-/* Validate a command_result's fields; NULL when fine, else which field is wrong. */
-static const char *
-check_result(json_t *d)
-{
-	const char *st = json_string_value(json_object_get(d, "status"));
-	if (!json_is_string(json_object_get(d, "requestId")))
-		return "command_result.requestId: expected a string";
-	if (st == NULL || (strcmp(st, "success") != 0 && strcmp(st, "error") != 0))
-		return "command_result.status: expected \"success\" or \"error\"";
-	if (!opt_string(d, "message", 1u << 20) || !opt_string(d, "error", 1u << 20))
-		return "command_result.message/error: expected strings";
-	json_t *r = json_object_get(d, "result");
-	if (r != NULL && !json_is_object(r))
-		return "command_result.result: expected an object";
-	json_t *pf = json_object_get(d, "pageFollows");
-	if (pf != NULL && !json_is_boolean(pf))
-		return "command_result.pageFollows: expected a boolean";
-	return NULL;
-}
-
-/* Validate a pageInfoUpdate's fields; NULL when fine. */
-static const char *
-check_page(json_t *d)
-{
-	json_t *tab = json_object_get(d, "tabId"), *rid = json_object_get(d, "requestId");
-	if (!json_is_string(json_object_get(d, "url")) || json_string_length(json_object_get(d, "url")) > BB_URL_MAX)
-		return "pageInfoUpdate.url: expected a string of at most 8192 bytes";
-	if (!json_is_string(json_object_get(d, "title")) ||
-	    json_string_length(json_object_get(d, "title")) > BB_TITLE_MAX)
-		return "pageInfoUpdate.title: expected a string of at most 4096 bytes";
-	if (!json_is_string(json_object_get(d, "markdown")))
-		return "pageInfoUpdate.markdown: expected a string";
-	if (rid != NULL && !json_is_null(rid) && !json_is_string(rid))
-		return "pageInfoUpdate.requestId: expected a string";
-	if (tab != NULL && !json_is_null(tab) && !json_is_integer(tab))
-		return "pageInfoUpdate.tabId: expected an integer";
-	json_t *tr = json_object_get(d, "truncated");
-	if (tr != NULL && !json_is_boolean(tr))
-		return "pageInfoUpdate.truncated: expected a boolean";
-	if (json_is_null(rid))
-		json_object_del(d, "requestId");
-	if (json_is_null(tab))
-		json_object_del(d, "tabId");
-	return NULL;
-}
-
-/* Validate a tabs message; NULL when fine. */
-static const char *
-check_tabs(json_t *d)
-{
-	json_t *tabs = json_object_get(d, "tabs");
-	if (!json_is_array(tabs) || json_array_size(tabs) > BB_TABS_MAX)
-		return "tabs.tabs: expected an array of at most 1000 tabs";
-	size_t i;
-	json_t *t;
-	json_array_foreach(tabs, i, t)
-	{
-		if (!json_is_object(t) || !json_is_integer(json_object_get(t, "tabId")) || !opt_string(t, "url", BB_URL_MAX) ||
-		    !opt_string(t, "title", BB_TITLE_MAX))
-			return "tabs.tabs[]: expected objects with an integer tabId and string url/title";
-	}
-	return NULL;
-}
-
-/* Handle one complete message from a peer. */
-static void
-on_message(struct session *s, const char *text, size_t len)
-{
-	struct jsonio_err e;
-	json_t *m = jsonio_parse(text, len, &e);
-	json_t *d = m ? json_object_get(m, "data") : NULL;
-	const char *type = m ? json_string_value(json_object_get(m, "type")) : NULL;
-	const char *bad = NULL;
-	char *err = NULL;
-	if (s->close_code)
-		goto out; /* closing: whatever else arrived is not acted on */
-	if (m == NULL) {
-		if (s->browser == NULL)
-			close_with(s, CLOSE_PROTOCOL, "invalid JSON before hello");
-		else
-			send_error(s, NULL, NULL, "invalid JSON at byte %zu: %s", e.offset, e.text);
-		return;
-	}
-	if (!json_is_object(m) || type == NULL || !json_is_object(d)) {
-		if (s->browser == NULL)
-			close_with(s, CLOSE_PROTOCOL, "expected {\"type\": \"hello\", \"data\": {...}}");
-		else
-			send_error(s, type, NULL, "expected a JSON object {\"type\": string, \"data\": object}");
-		goto out;
-	}
-	if (s->browser == NULL) {
-		if (s->hello_seen)
-			close_with(s, CLOSE_PROTOCOL, "hello was already answered on this connection");
-		else if (strcmp(type, "hello") != 0)
-			close_with(s, CLOSE_PROTOCOL, "the first message must be hello");
-		else {
-			s->hello_seen = 1; /* the challenge answers one hello, right or wrong */
-			on_hello(s, d);
-		}
-		goto out;
-	}
-	if (strcmp(type, "heartbeat") == 0) {
-		hub_on_heartbeat(s->ws->hub, s->browser);
-		char ts[32];
-		util_iso8601(util_now_ms(), ts);
-		send_local(s, json_pack("{s:s, s:{s:s}}", "type", "heartbeat_ack", "data", "serverTime", ts));
-	} else if (strcmp(type, "command_result") == 0) {
-		if ((bad = check_result(d)) == NULL && hub_on_result(s->ws->hub, s->browser, d, &err) != 0)
-			send_error(s, type, json_string_value(json_object_get(d, "requestId")), "%s", err);
-	} else if (strcmp(type, "pageInfoUpdate") == 0) {
-		if ((bad = check_page(d)) == NULL && hub_on_page(s->ws->hub, s->browser, d, &err) != 0)
-			send_error(s, type, json_string_value(json_object_get(d, "requestId")),
-			           "%s; the page was stored without answering a call", err);
-		if (!s->throttled && hub_store_backlog(s->ws->hub) > BB_STORE_BACKLOG_HIGH) {
-			lws_rx_flow_control(s->wsi, 0);
-			s->throttled = 1;
-			if (s->ws->n_throttled++ == 0)
-				log_warn("ws: pages arrive faster than they can be stored; pausing reads from browsers");
-			loop_kick(s->ws->self); /* re-arms the timer, which now also watches the backlog */
-		}
-	} else if (strcmp(type, "tabs") == 0) {
-		if ((bad = check_tabs(d)) == NULL)
-			hub_on_tabs(s->ws->hub, s->browser, json_object_get(d, "tabs"));
-	} else if (strcmp(type, "hello") == 0) {
-		send_error(s, type, NULL, "hello was already received on this connection");
-	} else {
-		send_error(s, type, NULL,
-		           "unknown message type \"%.64s\" (expected command_result, pageInfoUpdate, tabs or heartbeat)",
-		           type);
-	}
-	if (bad != NULL)
-		send_error(s, type, json_string_value(json_object_get(d, "requestId")), "%s", bad);
-out:
-	free(err);
-	json_decref(m);
 }
 
 /* Reject an upgrade that is not to /ws/browser from an allowed Origin with a loopback Host. */
@@ -475,7 +248,7 @@ next_out(struct session *s, size_t *len)
 {
 	struct local_msg *lm = s->out_head;
 	if (lm == NULL)
-		return s->browser != NULL ? hub_next_out(s->ws->hub, s->browser, len) : NULL;
+		return s->peer.browser != NULL ? hub_next_out(s->ws->hub, s->peer.browser, len) : NULL;
 	s->out_head = lm->next;
 	if (s->out_head == NULL)
 		s->out_tail = NULL;
@@ -489,9 +262,9 @@ next_out(struct session *s, size_t *len)
 static int
 on_writable(struct session *s)
 {
-	if (s->close_code) {
-		lws_close_reason(s->wsi, (enum lws_close_status)s->close_code, (unsigned char *)s->close_reason,
-		                 strlen(s->close_reason));
+	if (s->peer.close_code) {
+		lws_close_reason(s->wsi, (enum lws_close_status)s->peer.close_code, (unsigned char *)s->peer.close_reason,
+		                 strlen(s->peer.close_reason));
 		return -1;
 	}
 	for (int i = 0; i < BB_WS_WRITES_PER_CALLBACK; i++) {
@@ -508,7 +281,7 @@ on_writable(struct session *s)
 		free(frame);
 		if (n < (int)len)
 			return -1;
-		if (s->out_head == NULL && (s->browser == NULL || !hub_out_pending(s->ws->hub, s->browser)))
+		if (s->out_head == NULL && (s->peer.browser == NULL || !hub_out_pending(s->ws->hub, s->peer.browser)))
 			return 0;
 	}
 	lws_callback_on_writable(s->wsi);
@@ -538,6 +311,9 @@ handle(struct ws *ws, struct lws *wsi, enum lws_callback_reasons reason, struct 
 	case LWS_CALLBACK_ESTABLISHED:
 		s->wsi = wsi;
 		s->ws = ws;
+		s->peer.env = &ws->env;
+		s->peer.ops = &session_ops;
+		s->peer.conn = wsi;
 		s->next = ws->sessions;
 		if (s->next)
 			s->next->prev = s;
@@ -547,26 +323,26 @@ handle(struct ws *ws, struct lws *wsi, enum lws_callback_reasons reason, struct 
 		if (atomic_load(&ws->stopping))
 			close_with(s, LWS_CLOSE_STATUS_GOINGAWAY, "browser-bridge is shutting down");
 		else
-			send_challenge(s);
+			wsproto_challenge(&s->peer);
 		return 0;
 	case LWS_CALLBACK_RECEIVE: {
 		/* Before hello a peer has proved nothing: it gets a few KiB, not max_message_bytes. */
-		size_t cap = s->browser != NULL ? ws->cfg->max_message_bytes : BB_WS_PRE_HELLO_MAX;
+		size_t cap = s->peer.browser != NULL ? ws->cfg->max_message_bytes : BB_WS_PRE_HELLO_MAX;
 		size_t remaining = lws_remaining_packet_payload(wsi);
-		if (s->close_code)
+		if (s->peer.close_code)
 			return 0; /* closing: drop what else arrives, buffer nothing */
 		if (lws_frame_is_binary(wsi)) {
-			if (s->browser == NULL)
-				close_with(s, CLOSE_PROTOCOL, "binary frames are not part of the protocol; send hello as JSON text");
+			if (s->peer.browser == NULL)
+				close_with(s, WSPROTO_CLOSE_PROTOCOL, "binary frames are not part of the protocol; send hello as JSON text");
 			else if (lws_is_first_fragment(wsi))
-				send_error(s, NULL, NULL, "binary frames are not part of the protocol; send JSON text");
+				wsproto_error(&s->peer, NULL, NULL, "binary frames are not part of the protocol; send JSON text");
 			return 0; /* dropped, never buffered; one error per message, not per read */
 		}
 		if (s->rx.len + len + remaining > cap) {
 			log_warn("ws: message over %zu bytes from %s: closing with 1009", cap,
-			         s->browser ? "a browser" : "an unpaired peer (before hello)");
+			         s->peer.browser ? "a browser" : "an unpaired peer (before hello)");
 			char why[100];
-			int wn = snprintf(why, sizeof why, s->browser ? "message too large (over %zu bytes)"
+			int wn = snprintf(why, sizeof why, s->peer.browser ? "message too large (over %zu bytes)"
 			                                              : "message before hello too large (over %zu bytes)",
 			                  cap);
 			lws_close_reason(wsi, LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE, (unsigned char *)why, (size_t)wn);
@@ -575,7 +351,7 @@ handle(struct ws *ws, struct lws *wsi, enum lws_callback_reasons reason, struct 
 		}
 		buf_add(&s->rx, in, len);
 		if (lws_is_final_fragment(wsi) && remaining == 0) {
-			on_message(s, s->rx.data, s->rx.len);
+			wsproto_on_message(&s->peer, s->rx.data, s->rx.len);
 			if (s->rx.cap > 1u << 20) {
 				buf_free(&s->rx);
 				malloc_trim(0); /* a multi-megabyte page: give the memory back, not just to malloc */
@@ -592,10 +368,10 @@ handle(struct ws *ws, struct lws *wsi, enum lws_callback_reasons reason, struct 
 			s->throttled = 0;
 			ws->n_throttled--;
 		}
-		if (s->browser != NULL) {
+		if (s->peer.browser != NULL) {
 			log_info("ws: browser disconnected");
-			hub_browser_detach(ws->hub, s->browser);
-			s->browser = NULL;
+			hub_browser_detach(ws->hub, s->peer.browser);
+			s->peer.browser = NULL;
 		}
 		for (struct local_msg *m = s->out_head, *n; m != NULL; m = n) {
 			n = m->next;
@@ -645,6 +421,8 @@ ws_create(struct loop *loop, const struct config *cfg, struct auth *auth, struct
 {
 	struct ws *ws = xcalloc(1, sizeof *ws);
 	ws->loop = loop;
+	ws->env.cfg = cfg;
+	ws->env.auth = auth;
 	ws->ctx = loop_lws(loop);
 	ws->cfg = cfg;
 	ws->auth = auth;
@@ -680,6 +458,7 @@ void
 ws_set_hub(struct ws *ws, struct hub *hub)
 {
 	ws->hub = hub;
+	ws->env.hub = hub;
 }
 
 /* The loop's own source: close everything once stopping, send queued hub messages, re-arm the
