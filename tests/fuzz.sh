@@ -16,19 +16,34 @@ CC=${CC_FUZZ:-clang} BUILD=$build OUT=$out sh "$src/fuzz/build.sh" >"$out.log" 2
 	exit 1
 }
 secs=${BB_FUZZ_SECONDS:-3}
-failed=""
-for t in jsonio config fcgiproto auth router mcp tools ws; do
+# Run one target; its verdict goes to $out/$t.verdict.
+run() {
+	t=$1
 	corpus=$out/corpus/$t
 	mkdir -p "$corpus"
 	seeds=""
 	[ -d "$src/fuzz/corpus/$t" ] && seeds="$src/fuzz/corpus/$t"
-	if "$out/fuzz_$t" -max_total_time="$secs" -seed="${BB_FUZZ_SEED:-1}" -print_final_stats=1 -artifact_prefix="$out/$t-" \
-		"$corpus" $seeds >"$out/$t.log" 2>&1; then
-		echo "fuzz_$t: $(sed -n 's/^stat::number_of_executed_units: *//p' "$out/$t.log" | tail -n 1) inputs in ${secs} s, clean"
+	if "$out/fuzz_$t" -max_total_time="$secs" -seed="${BB_FUZZ_SEED:-1}" -print_final_stats=1 \
+		-artifact_prefix="$out/$t-" "$corpus" $seeds >"$out/$t.log" 2>&1; then
+		echo "fuzz_$t: $(sed -n 's/^stat::number_of_executed_units: *//p' "$out/$t.log" | tail -n 1) inputs in ${secs} s, clean" >"$out/$t.verdict"
 	else
-		grep -E 'ERROR|runtime error|SUMMARY|Test unit written' "$out/$t.log" | head -n 5 >&2
-		echo "fuzz_$t: FAILED (log: $out/$t.log)" >&2
-		failed="$failed $t"
+		{
+			grep -E 'ERROR|runtime error|SUMMARY|Test unit written' "$out/$t.log" | head -n 5
+			echo "fuzz_$t: FAILED (log: $out/$t.log)"
+		} >"$out/$t.verdict"
 	fi
+}
+failed=""
+set -- jsonio config fcgiproto auth router mcp tools ws
+while [ $# -gt 0 ]; do # two at a time: the machine has two cores
+	run "$1" &
+	[ $# -gt 1 ] && run "$2" &
+	wait
+	for t in "$1" ${2:-}; do
+		cat "$out/$t.verdict"
+		grep -q FAILED "$out/$t.verdict" && failed="$failed $t"
+	done
+	shift
+	[ $# -gt 0 ] && shift
 done
 [ -z "$failed" ] || { echo "tests/fuzz.sh: failed:$failed" >&2; exit 1; }
