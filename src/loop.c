@@ -106,7 +106,9 @@ loop_create(char **err)
 	lws_set_log_level(log_enabled(LOG_DEBUG) ? (LLL_ERR | LLL_WARN | LLL_NOTICE) : LLL_ERR, lws_log);
 	struct lws_context_creation_info info;
 	memset(&info, 0, sizeof info);
-	info.options = LWS_SERVER_OPTION_EXPLICIT_VHOSTS;
+	/* UTF-8 validation is asked for here as well as on the WebSocket vhost: some lws versions read
+	 * it from the context's options. */
+	info.options = LWS_SERVER_OPTION_EXPLICIT_VHOSTS | LWS_SERVER_OPTION_VALIDATE_UTF8;
 	info.user = l;
 	info.fd_limit_per_thread = BB_HTTP_MAX_CONNECTIONS;
 	info.timeout_secs = 20;

@@ -1,5 +1,7 @@
 /* Unit tests for src/router.c against a fake transport: Host, Origin, token and session checks,
  * router_allows before a body, JSON bodies, query parameters, and static paths beneath www_dir. */
+#include "serve.h" /* first: it must compile on its own (it names struct config) */
+
 #include <check.h>
 #include <fcntl.h>
 #include <stdio.h>
