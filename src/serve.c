@@ -260,8 +260,8 @@ serve_main(int argc, char **argv)
 			goto fail;
 		fcgi_attach(fcgi, loop);
 	}
-	if (loop_start(loop, &err) != 0)
-		goto fail;
+	/* Said before the loop serves anything (every socket is bound by now), so whoever sees an
+	 * answer has the log lines too. */
 	log_info("browser-bridge %s: HTTP on http://%s:%d, WebSocket on ws://%s:%d/ws/browser, history in %s",
 	         BB_VERSION, cfg.http_host, cfg.http_port, cfg.ws_host, cfg.ws_port, cfg.db_path);
 	for (int i = 0; i < cfg.n_origins; i++)
@@ -270,6 +270,8 @@ serve_main(int argc, char **argv)
 		log_info("FastCGI responder on %s", cfg.fastcgi);
 	if (usock)
 		log_info("API for this user (CLI, MCP relay) on the Unix socket %s", cfg.api_socket);
+	if (loop_start(loop, &err) != 0)
+		goto fail;
 	if (isatty(STDOUT_FILENO)) {
 		/* A one-time code, not the token: the link ends up in the browser's history. Terminal only. */
 		char code[2 * BB_LOGIN_CODE_BYTES + 1];
