@@ -3,7 +3,7 @@
 #   scripts/bootstrap.sh install   build and install to /usr/local (then: browser-bridge serve)
 #   scripts/bootstrap.sh test      build with ASan/UBSan in build-check/ and run the whole test suite
 # Installs what each mode needs: Debian packages (compiler, autotools, libraries, Chromium, sqlite3,
-# Node.js and npm when missing; for tests also Check, nginx, systemd, man-db), Node.js 20 from npm
+# Node.js and npm when missing; for tests also Check, nginx, systemd, man-db, clang), Node.js 20 from npm
 # when the machine's is older, and the npm packages in package-lock.json.
 set -eu
 mode=${1:-install}
@@ -13,10 +13,11 @@ cd "$top"
 if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 	# What the daemon needs to build and run (Chromium for `serve --headless`, sqlite3 for reading
 	# the history); the test mode adds the test tools: Check (C unit tests), nginx (FastCGI tests),
-	# systemd and man-db (`systemd-analyze verify` of the unit checks its man: link with man).
+	# systemd and man-db (`systemd-analyze verify` of the unit checks its man: link with man), clang
+	# and its runtime (the libFuzzer targets run a few seconds each in make check).
 	pkgs="build-essential autoconf automake pkg-config libmicrohttpd-dev libwebsockets-dev
 	      libjansson-dev libsqlite3-dev libssl-dev sqlite3 chromium ca-certificates"
-	if [ "$mode" = test ]; then pkgs="$pkgs check nginx-light systemd man-db"; fi
+	if [ "$mode" = test ]; then pkgs="$pkgs check nginx-light systemd man-db clang libclang-rt-dev"; fi
 	command -v node >/dev/null 2>&1 || pkgs="$pkgs nodejs"
 	command -v npm >/dev/null 2>&1 || pkgs="$pkgs npm"
 	need=""

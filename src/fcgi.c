@@ -2,18 +2,15 @@
 #include "autoconfig.h"
 
 #include <arpa/inet.h>
-#include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <netinet/in.h>
-#include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <strings.h>
+#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -24,43 +21,24 @@
 #include "config.h"
 #include "events.h"
 #include "fcgi.h"
+#include "fcgiproto.h"
+#include "reqresp.h"
 #include "limits.h"
 #include "log.h"
+#include "loop.h"
 #include "router.h"
 #include "util.h"
-
-/* Record types, the role, the flag and the protocol statuses we use (FastCGI 1.0). */
-#define FCGI_BEGIN_REQUEST 1
-#define FCGI_ABORT_REQUEST 2
-#define FCGI_END_REQUEST 3
-#define FCGI_PARAMS 4
-#define FCGI_STDIN 5
-#define FCGI_STDOUT 6
-#define FCGI_DATA 8
-#define FCGI_GET_VALUES 9
-#define FCGI_GET_VALUES_RESULT 10
-#define FCGI_UNKNOWN_TYPE 11
-#define FCGI_RESPONDER 1
-#define FCGI_KEEP_CONN 1
-#define FCGI_REQUEST_COMPLETE 0
-#define FCGI_OVERLOADED 2
-#define FCGI_UNKNOWN_ROLE 3
-#define FCGI_HEADER_LEN 8
-#define FCGI_CHUNK 32768 /* body bytes per STDOUT record we write (the format allows 65535) */
-
-#define CSP "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; " \
-	    "frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
 
 enum req_state { R_PARAMS, R_STDIN, R_WAITING, R_STREAMING, R_ANSWERED };
 
 struct conn;
 
 /*
- * One request: the router's view of it plus its place on a connection. Only the responder thread
+ * One request: the router's view of it plus its place on a connection. Only the loop thread
  * touches it, except the fields marked "f->lock", which complete() and the event wake also use.
  */
 struct req {
-	struct rtr_req rr;
+	struct rr_req rr;
 	struct fcgi *f;
 	struct conn *c; /* NULL once orphaned: the connection is gone but complete() has not come yet */
 	struct req *next; /* on c->reqs */
@@ -68,24 +46,18 @@ struct req {
 	int keep_conn;
 	enum req_state state;
 	struct buf params; /* the raw FCGI_PARAMS stream */
-	char *kv_text;     /* the parsed params: NUL-terminated names and values */
-	char **kv;         /* name, value, name, value, ... into kv_text */
-	size_t n_kv;
-	char *q_text; /* the query string, split and URL-decoded in place */
-	char **qkv;
-	size_t n_qkv;
+	struct fcgiproto_params pp; /* parsed, at the end of FCGI_PARAMS */
 	struct buf body;
 	int params_too_large;
 	int body_too_large;
 	int bad;     /* no method or no path: answered 400 at the end */
 	int refused; /* Host, Origin or token said no after PARAMS: the body is not kept */
 	char *path;
-	int api;
 	struct events_sub *sub; /* while R_STREAMING */
 	int dropped;            /* done with, but still on the queue: freed when popped */
-	struct rtr_resp *taken; /* the completion, moved out of resp when popped */
+	struct rr_resp *taken; /* the completion, moved out of resp when popped */
 	/* f->lock: */
-	struct rtr_resp *resp;
+	struct rr_resp *resp;
 	int queued;
 	struct req *qnext;
 };
@@ -101,6 +73,7 @@ struct conn {
 	int close_after; /* a request without FCGI_KEEP_CONN was answered: close once out is sent */
 	int64_t last_active; /* last read */
 	int64_t last_write;  /* last time out was empty or a write made progress */
+	uint32_t watching;   /* the epoll events asked for */
 };
 
 struct fcgi {
@@ -109,14 +82,17 @@ struct fcgi {
 	size_t max_body;
 	int max_conns; /* BB_FCGI_MAX_CONNECTIONS, or fewer where descriptors are scarce */
 	int lfd;
-	int wake[2];
+	int epfd; /* the listener and every connection: the event loop watches it */
+	struct loop_source *src;
 	char *unix_path; /* NULL for TCP */
 	dev_t sock_dev;
 	ino_t sock_ino;
-	pthread_t thread;
-	int started;
 	atomic_int stopping;
-	/* Responder thread only: */
+	atomic_int ran;  /* the loop has run us at least once */
+	atomic_int done; /* stopped: every connection closed, nothing more will run */
+	int64_t stop_deadline;
+	int listening; /* lfd is in epfd */
+	/* Loop thread only: */
 	struct conn *conns;
 	int n_conns;
 	int n_reqs;    /* live requests, orphans included */
@@ -129,10 +105,8 @@ struct fcgi {
 	pthread_mutex_t lock;
 	struct req *qhead;
 	struct req **qtail;
-	int woken;
+	int loop_gone; /* freed with requests still waiting: a late completion must not kick the loop */
 };
-
-static const unsigned char zeros[8];
 
 /* Length of what is queued towards a connection but not yet written. */
 static size_t
@@ -141,216 +115,24 @@ out_pending(const struct conn *c)
 	return c->out.len - c->out_off;
 }
 
-/* Queue one record; padded to a multiple of 8 bytes as the specification recommends. */
-static void
-put_record(struct conn *c, int type, uint16_t id, const void *p, size_t n)
-{
-	unsigned char h[FCGI_HEADER_LEN];
-	size_t pad = (8 - n % 8) % 8;
-	h[0] = 1;
-	h[1] = (unsigned char)type;
-	h[2] = (unsigned char)(id >> 8);
-	h[3] = (unsigned char)(id & 0xff);
-	h[4] = (unsigned char)(n >> 8);
-	h[5] = (unsigned char)(n & 0xff);
-	h[6] = (unsigned char)pad;
-	h[7] = 0;
-	buf_add(&c->out, h, sizeof h);
-	if (n > 0)
-		buf_add(&c->out, p, n);
-	if (pad > 0)
-		buf_add(&c->out, zeros, pad);
-}
-
-/* Queue stream data split into records; a record's content is at most 65535 bytes. */
-static void
-put_stdout(struct conn *c, uint16_t id, const char *p, size_t n)
-{
-	while (n > 0) {
-		size_t k = n > FCGI_CHUNK ? FCGI_CHUNK : n;
-		put_record(c, FCGI_STDOUT, id, p, k);
-		p += k;
-		n -= k;
-	}
-}
-
-/* Queue the end of a request: an empty STDOUT (end of stream) when it had output, then END_REQUEST. */
-static void
-put_end(struct conn *c, uint16_t id, int had_stdout, int proto_status)
-{
-	unsigned char b[8] = {0, 0, 0, 0, (unsigned char)proto_status, 0, 0, 0};
-	if (had_stdout)
-		put_record(c, FCGI_STDOUT, id, NULL, 0);
-	put_record(c, FCGI_END_REQUEST, id, b, sizeof b);
-}
-
-/* Append a name-value pair in FastCGI's length encoding (GET_VALUES_RESULT). */
-static void
-put_nv(struct buf *b, const char *name, const char *value)
-{
-	size_t lens[2] = {strlen(name), strlen(value)};
-	for (int i = 0; i < 2; i++) {
-		if (lens[i] < 128) {
-			unsigned char l = (unsigned char)lens[i];
-			buf_add(b, &l, 1);
-		} else {
-			unsigned char l[4] = {(unsigned char)((lens[i] >> 24) | 0x80), (unsigned char)(lens[i] >> 16),
-			                      (unsigned char)(lens[i] >> 8), (unsigned char)lens[i]};
-			buf_add(b, l, 4);
-		}
-	}
-	buf_add(b, name, lens[0]);
-	buf_add(b, value, lens[1]);
-}
-
-/* Read one length of a name-value pair (1 byte, or 4 with the top bit set); -1 if it runs past the end. */
-static int
-nv_len(const unsigned char *p, size_t len, size_t *off, size_t *out)
-{
-	if (*off >= len)
-		return -1;
-	if (p[*off] < 128) {
-		*out = p[(*off)++];
-		return 0;
-	}
-	if (len - *off < 4)
-		return -1;
-	*out = ((size_t)(p[*off] & 0x7f) << 24) | ((size_t)p[*off + 1] << 16) | ((size_t)p[*off + 2] << 8) |
-	       p[*off + 3];
-	*off += 4;
-	return 0;
-}
-
-/* Step over one name-value pair; 0 with its parts, 1 at the end, -1 when malformed. */
-static int
-nv_next(const unsigned char *p, size_t len, size_t *off, const unsigned char **name, size_t *nlen,
-        const unsigned char **value, size_t *vlen)
-{
-	if (*off == len)
-		return 1;
-	if (nv_len(p, len, off, nlen) != 0 || nv_len(p, len, off, vlen) != 0)
-		return -1;
-	if (*nlen > len - *off || *vlen > len - *off - *nlen)
-		return -1;
-	*name = p + *off;
-	*value = p + *off + *nlen;
-	*off += *nlen + *vlen;
-	return 0;
-}
-
-/* Turn the raw params into NUL-terminated name/value strings; -1 when the stream is malformed. */
-static int
-parse_params(struct req *r)
-{
-	const unsigned char *p = (const unsigned char *)r->params.data, *name, *value;
-	size_t len = r->params.len, off = 0, nlen, vlen, at = 0, cap = 0;
-	int rc;
-	/* Every pair has at least two length bytes, so names and values with their NULs fit in len + 1. */
-	r->kv_text = xmalloc(len + 1);
-	while ((rc = nv_next(p, len, &off, &name, &nlen, &value, &vlen)) == 0) {
-		if (r->n_kv + 2 > cap) {
-			cap = cap ? cap * 2 : 64;
-			r->kv = xrealloc(r->kv, cap * sizeof *r->kv);
-		}
-		r->kv[r->n_kv++] = r->kv_text + at;
-		memcpy(r->kv_text + at, name, nlen);
-		at += nlen;
-		r->kv_text[at++] = '\0';
-		r->kv[r->n_kv++] = r->kv_text + at;
-		memcpy(r->kv_text + at, value, vlen);
-		at += vlen;
-		r->kv_text[at++] = '\0';
-	}
-	buf_free(&r->params);
-	return rc < 0 ? -1 : 0;
-}
-
-/* A FastCGI parameter (CGI variable) of the request, or NULL. */
+/* rr_req accessor: a request header, from its CGI variable (Mcp-Session-Id is HTTP_MCP_SESSION_ID). */
 static const char *
-param(struct req *r, const char *name)
-{
-	for (size_t i = 0; i + 1 < r->n_kv; i += 2)
-		if (strcmp(r->kv[i], name) == 0)
-			return r->kv[i + 1];
-	return NULL;
-}
-
-/* Decode %XX (and, in a query string, '+') in place; a malformed escape is kept as it is. */
-static void
-url_decode(char *s, int plus)
-{
-	char *o = s;
-	for (; *s; s++) {
-		if (*s == '%' && isxdigit((unsigned char)s[1]) && isxdigit((unsigned char)s[2])) {
-			char hex[3] = {s[1], s[2], '\0'};
-			*o++ = (char)strtol(hex, NULL, 16);
-			s += 2;
-		} else if (*s == '+' && plus) {
-			*o++ = ' ';
-		} else {
-			*o++ = *s;
-		}
-	}
-	*o = '\0';
-}
-
-/* Split QUERY_STRING into decoded names and values once, for get_query. */
-static void
-parse_query(struct req *r)
-{
-	const char *qs = param(r, "QUERY_STRING");
-	size_t cap = 0;
-	if (qs == NULL || *qs == '\0')
-		return;
-	r->q_text = xstrdup(qs);
-	for (char *save = NULL, *part = strtok_r(r->q_text, "&", &save); part; part = strtok_r(NULL, "&", &save)) {
-		char *eq = strchr(part, '=');
-		if (eq != NULL)
-			*eq++ = '\0';
-		url_decode(part, 1);
-		if (eq != NULL)
-			url_decode(eq, 1);
-		if (r->n_qkv + 2 > cap) {
-			cap = cap ? cap * 2 : 16;
-			r->qkv = xrealloc(r->qkv, cap * sizeof *r->qkv);
-		}
-		r->qkv[r->n_qkv++] = part;
-		r->qkv[r->n_qkv++] = eq ? eq : part + strlen(part); /* "?flag" is an empty value, like MHD's */
-	}
-}
-
-/* rtr_req accessor: a request header, from its CGI variable (Mcp-Session-Id is HTTP_MCP_SESSION_ID). */
-static const char *
-get_header(struct rtr_req *rr, const char *name)
+get_header(struct rr_req *rr, const char *name)
 {
 	struct req *r = container_of(rr, struct req, rr);
-	char var[128];
-	size_t n = 0;
-	if (strcasecmp(name, "Content-Type") != 0 && strcasecmp(name, "Content-Length") != 0) {
-		memcpy(var, "HTTP_", 5);
-		n = 5;
-	}
-	for (const char *s = name; *s; s++) {
-		if (n + 1 >= sizeof var)
-			return NULL;
-		var[n++] = *s == '-' ? '_' : (char)toupper((unsigned char)*s);
-	}
-	var[n] = '\0';
-	return param(r, var);
+	return fcgiproto_header(&r->pp, name);
 }
 
-/* rtr_req accessor: a query-string argument, URL-decoded; the first one wins, as with MHD. */
+/* rr_req accessor: a query-string argument, URL-decoded; the first one wins, as with MHD. */
 static const char *
-get_query(struct rtr_req *rr, const char *name)
+get_query(struct rr_req *rr, const char *name)
 {
 	struct req *r = container_of(rr, struct req, rr);
-	for (size_t i = 0; i + 1 < r->n_qkv; i += 2)
-		if (strcmp(r->qkv[i], name) == 0)
-			return r->qkv[i + 1];
-	return NULL;
+	return fcgiproto_query(&r->pp, name);
 }
 
-/* Queue a request for the responder thread and wake it; caller holds f->lock. */
+/* Queue a request for the loop and kick our source; caller holds f->lock. loop_kick is a flag
+ * and, off the loop thread, one lws_cancel_service: the same wakeup the HTTP listener uses. */
 static void
 enqueue_locked(struct fcgi *f, struct req *r)
 {
@@ -360,16 +142,13 @@ enqueue_locked(struct fcgi *f, struct req *r)
 		*f->qtail = r;
 		f->qtail = &r->qnext;
 	}
-	if (!f->woken) {
-		f->woken = 1;
-		ssize_t n = write(f->wake[1], "x", 1);
-		(void)n; /* a full pipe is already a pending wakeup */
-	}
+	if (!f->loop_gone)
+		loop_kick(f->src);
 }
 
-/* rtr_req completion: any thread, exactly once, possibly inside router_handle. The loop sends it. */
+/* rr_req completion: any thread, exactly once, possibly inside router_handle. The loop sends it. */
 static void
-complete(struct rtr_req *rr, struct rtr_resp *resp)
+complete(struct rr_req *rr, struct rr_resp *resp)
 {
 	struct req *r = container_of(rr, struct req, rr);
 	struct fcgi *f = r->f;
@@ -412,11 +191,11 @@ req_create(struct fcgi *f, struct conn *c, uint16_t id, int keep_conn)
 
 /* Free a response the connection will never send (its stream too). NULL is fine. */
 static void
-resp_discard(struct fcgi *f, struct rtr_resp *resp)
+resp_discard(struct fcgi *f, struct rr_resp *resp)
 {
 	if (resp != NULL && resp->stream != NULL)
 		events_unsubscribe(f->events, resp->stream);
-	rtr_resp_free(resp);
+	rr_resp_free(resp);
 }
 
 /* Free a request. NULL is fine. Only when it is on no list and nothing can complete it any more. */
@@ -429,10 +208,7 @@ req_free(struct req *r)
 	resp_discard(r->f, r->taken);
 	buf_free(&r->params);
 	buf_free(&r->body);
-	free(r->kv_text);
-	free(r->kv);
-	free(r->q_text);
-	free(r->qkv);
+	fcgiproto_params_free(&r->pp);
 	free(r->path);
 	free(r);
 }
@@ -513,6 +289,7 @@ conn_close(struct fcgi *f, struct conn *c)
 			break;
 		}
 	}
+	epoll_ctl(f->epfd, EPOLL_CTL_DEL, c->fd, NULL);
 	close(c->fd);
 	buf_free(&c->in);
 	buf_free(&c->out);
@@ -520,17 +297,21 @@ conn_close(struct fcgi *f, struct conn *c)
 	f->n_conns--;
 }
 
+/* rr_security_headers callback: one CGI header line. */
+static void
+add_header(void *arg, const char *name, const char *value)
+{
+	buf_printf(arg, "%s: %s\r\n", name, value);
+}
+
 /* Send the router's response as CGI headers and body; a stream starts reading events instead. */
 static void
-send_resp(struct fcgi *f, struct req *r, struct rtr_resp *resp)
+send_resp(struct fcgi *f, struct req *r, struct rr_resp *resp)
 {
 	struct conn *c = r->c;
 	struct buf h = {0};
 	buf_printf(&h, "Status: %d\r\nContent-Type: %s\r\n", resp->status, resp->content_type);
-	buf_printf(&h,
-	           "X-Content-Type-Options: nosniff\r\nReferrer-Policy: no-referrer\r\nX-Frame-Options: DENY\r\n"
-	           "Content-Security-Policy: %s\r\nCache-Control: %s\r\n",
-	           CSP, r->api ? "no-store" : "no-cache");
+	rr_security_headers(r->path, add_header, &h);
 	if (resp->set_cookie)
 		buf_printf(&h, "Set-Cookie: %s\r\n", resp->set_cookie);
 	if (resp->location)
@@ -539,23 +320,23 @@ send_resp(struct fcgi *f, struct req *r, struct rtr_resp *resp)
 		buf_printf(&h, "%s: %s\r\n", resp->extra_name, resp->extra_value);
 	if (resp->stream != NULL) {
 		buf_adds(&h, "X-Accel-Buffering: no\r\n\r\n");
-		put_stdout(c, r->id, h.data, h.len);
+		fcgiproto_put_stdout(&c->out, r->id, h.data, h.len);
 		buf_free(&h);
 		r->state = R_STREAMING;
 		r->sub = resp->stream;
 		resp->stream = NULL;
 		f->n_streams++;
-		rtr_resp_free(resp);
+		rr_resp_free(resp);
 		events_set_wake(f->events, r->sub, sse_wake, r); /* wakes once: the first read queues the hello */
 		return;
 	}
-	rtr_resp_render(resp);
+	rr_resp_render(resp);
 	buf_printf(&h, "Content-Length: %zu\r\n\r\n", resp->len);
-	put_stdout(c, r->id, h.data, h.len);
-	put_stdout(c, r->id, resp->body, resp->len);
-	put_end(c, r->id, 1, FCGI_REQUEST_COMPLETE);
+	fcgiproto_put_stdout(&c->out, r->id, h.data, h.len);
+	fcgiproto_put_stdout(&c->out, r->id, resp->body, resp->len);
+	fcgiproto_put_end(&c->out, r->id, 1, FCGI_REQUEST_COMPLETE);
 	buf_free(&h);
-	rtr_resp_free(resp);
+	rr_resp_free(resp);
 	r->state = R_ANSWERED;
 	req_finish(r);
 }
@@ -571,11 +352,11 @@ pump(struct fcgi *f, struct req *r)
 		if (n == 0)
 			return;
 		if (n < 0) {
-			put_end(c, r->id, 1, FCGI_REQUEST_COMPLETE);
+			fcgiproto_put_end(&c->out, r->id, 1, FCGI_REQUEST_COMPLETE);
 			req_finish(r);
 			return;
 		}
-		put_stdout(c, r->id, tmp, (size_t)n);
+		fcgiproto_put_stdout(&c->out, r->id, tmp, (size_t)n);
 	}
 }
 
@@ -587,7 +368,6 @@ drain_queue(struct fcgi *f)
 		pthread_mutex_lock(&f->lock);
 		struct req *r = f->qhead;
 		if (r == NULL) {
-			f->woken = 0;
 			pthread_mutex_unlock(&f->lock);
 			return;
 		}
@@ -603,7 +383,7 @@ drain_queue(struct fcgi *f)
 		if (r->dropped) {
 			req_free(r);
 		} else if (r->state == R_WAITING && r->taken != NULL) {
-			struct rtr_resp *resp = r->taken;
+			struct rr_resp *resp = r->taken;
 			r->taken = NULL;
 			f->n_waiting--;
 			if (r->c == NULL) {
@@ -623,8 +403,7 @@ drain_queue(struct fcgi *f)
 static void
 fail_early(struct req *r, int status, const char *code, const char *msg)
 {
-	json_t *b = json_pack("{s:s, s:s, s:s}", "status", "error", "error", code, "message", msg);
-	r->rr.complete(&r->rr, rtr_json(status, b));
+	r->rr.complete(&r->rr, rr_error(status, code, msg));
 }
 
 /* The params are in (end of FCGI_PARAMS): build the router's view of the request line and headers,
@@ -632,22 +411,12 @@ fail_early(struct req *r, int status, const char *code, const char *msg)
 static void
 prepare(struct fcgi *f, struct req *r)
 {
-	const char *m = param(r, "REQUEST_METHOD"), *p;
-	if ((p = param(r, "DOCUMENT_URI")) != NULL && *p != '\0') {
-		r->path = xstrdup(p); /* nginx: decoded and normalized, without the query */
-	} else if ((p = param(r, "REQUEST_URI")) != NULL && *p != '\0') {
-		r->path = xstrndup(p, strcspn(p, "?"));
-		url_decode(r->path, 0);
-	} else {
-		const char *sn = param(r, "SCRIPT_NAME"), *pi = param(r, "PATH_INFO");
-		r->path = xasprintf("%s%s", sn ? sn : "", pi ? pi : "");
-	}
+	const char *m = fcgiproto_param(&r->pp, "REQUEST_METHOD");
+	r->path = fcgiproto_path(&r->pp);
 	if (m == NULL || *m == '\0' || r->path[0] != '/') {
 		r->bad = 1;
 		return;
 	}
-	parse_query(r);
-	r->api = strncmp(r->path, "/api/", 5) == 0 || strcmp(r->path, "/mcp") == 0;
 	r->rr.method = m;
 	r->rr.path = r->path;
 	if (!router_allows(f->router, &r->rr))
@@ -678,35 +447,6 @@ dispatch(struct fcgi *f, struct req *r)
 	router_handle(f->router, &r->rr);
 }
 
-/* Answer FCGI_GET_VALUES with the values we know; -1 when the request is malformed. */
-static int
-get_values(const struct fcgi *f, struct conn *c, const unsigned char *p, size_t len)
-{
-	struct buf b = {0};
-	const unsigned char *name, *value;
-	size_t off = 0, nlen, vlen;
-	int rc;
-	char num[24];
-	while ((rc = nv_next(p, len, &off, &name, &nlen, &value, &vlen)) == 0) {
-		if (nlen == 14 && memcmp(name, "FCGI_MAX_CONNS", 14) == 0) {
-			snprintf(num, sizeof num, "%d", f->max_conns);
-			put_nv(&b, "FCGI_MAX_CONNS", num);
-		} else if (nlen == 13 && memcmp(name, "FCGI_MAX_REQS", 13) == 0) {
-			snprintf(num, sizeof num, "%d", BB_FCGI_MAX_REQUESTS);
-			put_nv(&b, "FCGI_MAX_REQS", num);
-		} else if (nlen == 15 && memcmp(name, "FCGI_MPXS_CONNS", 15) == 0) {
-			put_nv(&b, "FCGI_MPXS_CONNS", "1");
-		}
-	}
-	if (rc < 0 || b.len > 65535) {
-		buf_free(&b);
-		return -1;
-	}
-	put_record(c, FCGI_GET_VALUES_RESULT, 0, b.data, b.len);
-	buf_free(&b);
-	return 0;
-}
-
 /* Handle one whole record; -1 (with *why) when it breaks the protocol and the connection must go. */
 static int
 handle_record(struct fcgi *f, struct conn *c, int type, uint16_t id, const unsigned char *p, size_t len,
@@ -715,7 +455,7 @@ handle_record(struct fcgi *f, struct conn *c, int type, uint16_t id, const unsig
 	struct req *r;
 	if (id == 0 && type == FCGI_GET_VALUES) {
 		*why = "malformed FCGI_GET_VALUES";
-		return get_values(f, c, p, len);
+		return fcgiproto_get_values(p, len, f->max_conns, BB_FCGI_MAX_REQUESTS, &c->out);
 	}
 	switch (id == 0 ? -1 : type) {
 	case FCGI_BEGIN_REQUEST: {
@@ -731,7 +471,7 @@ handle_record(struct fcgi *f, struct conn *c, int type, uint16_t id, const unsig
 		if (role != FCGI_RESPONDER || f->n_reqs >= BB_FCGI_MAX_REQUESTS) {
 			if (role == FCGI_RESPONDER)
 				log_warn("fastcgi: %d requests in progress; refusing more (FCGI_OVERLOADED)", f->n_reqs);
-			put_end(c, id, 0, role != FCGI_RESPONDER ? FCGI_UNKNOWN_ROLE : FCGI_OVERLOADED);
+			fcgiproto_put_end(&c->out, id, 0, role != FCGI_RESPONDER ? FCGI_UNKNOWN_ROLE : FCGI_OVERLOADED);
 			if (!keep)
 				c->close_after = 1;
 			return 0;
@@ -743,7 +483,7 @@ handle_record(struct fcgi *f, struct conn *c, int type, uint16_t id, const unsig
 		if ((r = req_find(c, id)) == NULL)
 			return 0;
 		log_debug("fastcgi: request %u aborted by the web server", (unsigned)id);
-		put_end(c, id, r->state == R_STREAMING, FCGI_REQUEST_COMPLETE);
+		fcgiproto_put_end(&c->out, id, r->state == R_STREAMING, FCGI_REQUEST_COMPLETE);
 		req_finish(r);
 		return 0;
 	case FCGI_PARAMS:
@@ -755,12 +495,14 @@ handle_record(struct fcgi *f, struct conn *c, int type, uint16_t id, const unsig
 				buf_free(&r->params);
 				return 0;
 			}
-			if (parse_params(r) != 0) {
+			int bad = fcgiproto_params_parse(&r->pp, (const unsigned char *)r->params.data, r->params.len);
+			buf_free(&r->params);
+			if (bad != 0) {
 				*why = "malformed FCGI_PARAMS";
 				return -1;
 			}
 			long cl;
-			const char *cls = param(r, "CONTENT_LENGTH");
+			const char *cls = fcgiproto_param(&r->pp, "CONTENT_LENGTH");
 			if (cls != NULL && *cls != '\0' &&
 			    (util_parse_long(cls, 0, 1L << 40, &cl) != 0 || (size_t)cl > f->max_body))
 				r->body_too_large = 1;
@@ -792,7 +534,7 @@ handle_record(struct fcgi *f, struct conn *c, int type, uint16_t id, const unsig
 		return 0; /* only the filter role reads it */
 	default: {
 		unsigned char b[8] = {(unsigned char)type, 0, 0, 0, 0, 0, 0, 0};
-		put_record(c, FCGI_UNKNOWN_TYPE, 0, b, sizeof b);
+		fcgiproto_put_record(&c->out, FCGI_UNKNOWN_TYPE, 0, b, sizeof b);
 		return 0;
 	}
 	}
@@ -811,21 +553,19 @@ conn_read(struct fcgi *f, struct conn *c)
 	buf_add(&c->in, f->rbuf, (size_t)n);
 	const unsigned char *p = (const unsigned char *)c->in.data;
 	size_t off = 0;
-	while (c->in.len - off >= FCGI_HEADER_LEN) {
-		const unsigned char *h = p + off;
-		size_t clen = ((size_t)h[4] << 8) | h[5], need = FCGI_HEADER_LEN + clen + h[6];
+	struct fcgiproto_record rec;
+	int got;
+	while ((got = fcgiproto_next_record(p + off, c->in.len - off, &rec)) > 0) {
 		const char *why = NULL;
-		if (h[0] != 1) {
-			log_warn("fastcgi: closing a connection: protocol version %d, not 1", h[0]);
-			return -1;
-		}
-		if (c->in.len - off < need)
-			break;
-		if (handle_record(f, c, h[1], (uint16_t)((h[2] << 8) | h[3]), h + FCGI_HEADER_LEN, clen, &why) != 0) {
+		if (handle_record(f, c, rec.type, rec.id, rec.content, rec.len, &why) != 0) {
 			log_warn("fastcgi: closing a connection: %s", why);
 			return -1;
 		}
-		off += need;
+		off += rec.size;
+	}
+	if (got < 0) {
+		log_warn("fastcgi: closing a connection: protocol version %d, not 1", p[off]);
+		return -1;
 	}
 	memmove(c->in.data, c->in.data + off, c->in.len - off);
 	c->in.len -= off;
@@ -868,6 +608,36 @@ conn_parked(const struct conn *c)
 	return 0;
 }
 
+/* Ask epoll for what a connection can take now: reads while its output is below the high mark (and
+ * it is not closing), writes while output is pending. */
+static void
+conn_watch(struct fcgi *f, struct conn *c)
+{
+	uint32_t ev = 0;
+	if (out_pending(c) < BB_FCGI_OUT_HIGH && !c->close_after)
+		ev |= EPOLLIN;
+	if (out_pending(c) > 0)
+		ev |= EPOLLOUT;
+	if (ev == c->watching)
+		return;
+	struct epoll_event ee = {.events = ev, .data.ptr = c};
+	epoll_ctl(f->epfd, EPOLL_CTL_MOD, c->fd, &ee);
+	c->watching = ev;
+}
+
+/* Watch the listener only while we accept: at the limit (or after EMFILE) new connections wait in
+ * the kernel's backlog, not in our memory. */
+static void
+listener_watch(struct fcgi *f, int64_t now)
+{
+	int want = f->lfd >= 0 && f->n_conns < f->max_conns && now >= f->accept_paused_until;
+	if (want == f->listening)
+		return;
+	struct epoll_event ee = {.events = EPOLLIN, .data.ptr = NULL};
+	epoll_ctl(f->epfd, want ? EPOLL_CTL_ADD : EPOLL_CTL_DEL, f->lfd, &ee);
+	f->listening = want;
+}
+
 /* Accept what is waiting, up to the connection limit (the rest stays in the kernel's backlog). */
 static void
 accept_all(struct fcgi *f)
@@ -884,6 +654,14 @@ accept_all(struct fcgi *f)
 		struct conn *c = xcalloc(1, sizeof *c);
 		c->fd = fd;
 		c->last_active = c->last_write = util_mono_ms();
+		c->watching = EPOLLIN;
+		struct epoll_event ee = {.events = EPOLLIN, .data.ptr = c};
+		if (epoll_ctl(f->epfd, EPOLL_CTL_ADD, fd, &ee) != 0) {
+			log_warn("fastcgi: cannot watch a new connection: %s", strerror(errno));
+			close(fd);
+			free(c);
+			return;
+		}
 		c->next = f->conns;
 		f->conns = c;
 		f->n_conns++;
@@ -894,93 +672,94 @@ accept_all(struct fcgi *f)
 	}
 }
 
-/* The responder thread: one poll loop over the wakeup pipe, the listener and every connection. */
-static void *
-loop(void *arg)
+/* Whether a connection is still in our list (an earlier event of this run may have closed it). */
+static int
+conn_live(const struct fcgi *f, const struct conn *c)
 {
-	struct fcgi *f = arg;
-	struct pollfd *pfd = xcalloc(BB_FCGI_MAX_CONNECTIONS + 2, sizeof *pfd);
-	struct conn **pc = xcalloc(BB_FCGI_MAX_CONNECTIONS, sizeof *pc);
-	int64_t deadline = 0;
-	for (;;) {
-		int64_t now = util_mono_ms();
-		if (atomic_load(&f->stopping)) {
-			if (deadline == 0) {
-				deadline = now + 2000;
-				close(f->lfd);
-				f->lfd = -1;
-			}
-			int busy = f->n_waiting > 0 || f->n_streams > 0;
-			for (struct conn *c = f->conns; c != NULL && !busy; c = c->next)
-				busy = out_pending(c) > 0;
-			if (!busy || now >= deadline)
-				break;
-		}
-		int n = 0;
-		pfd[n++] = (struct pollfd){.fd = f->wake[0], .events = POLLIN};
-		int accepting = f->lfd >= 0 && f->n_conns < f->max_conns && now >= f->accept_paused_until;
-		pfd[n++] = (struct pollfd){.fd = accepting ? f->lfd : -1, .events = POLLIN};
-		if (f->n_conns < f->max_conns)
-			f->full_logged = 0;
-		int nc = 0;
-		for (struct conn *c = f->conns; c != NULL; c = c->next) {
-			short ev = 0;
-			if (out_pending(c) < BB_FCGI_OUT_HIGH && !c->close_after)
-				ev |= POLLIN;
-			if (out_pending(c) > 0)
-				ev |= POLLOUT;
-			pc[nc++] = c;
-			pfd[n++] = (struct pollfd){.fd = c->fd, .events = ev};
-		}
-		if (poll(pfd, (nfds_t)n, 1000) < 0 && errno != EINTR) {
-			log_error("fastcgi: poll: %s", strerror(errno));
-			break;
-		}
-		if (pfd[0].revents & POLLIN) {
-			char junk[256];
-			while (read(f->wake[0], junk, sizeof junk) > 0)
-				;
-		}
-		for (int i = 0; i < nc; i++) {
-			struct conn *c = pc[i];
-			short re = pfd[i + 2].revents;
-			if ((re & (POLLIN | POLLHUP | POLLERR)) && conn_read(f, c) != 0)
-				conn_close(f, c); /* writes happen below, for every connection */
-		}
-		if (pfd[1].revents & POLLIN)
-			accept_all(f);
-		drain_queue(f);
-		now = util_mono_ms();
-		for (struct conn *c = f->conns, *next; c != NULL; c = next) {
-			next = c->next;
-			size_t before = out_pending(c);
-			if (conn_flush(c) != 0 || (c->close_after && out_pending(c) == 0)) {
-				conn_close(f, c);
-				continue;
-			}
-			if (before >= BB_FCGI_OUT_HIGH && out_pending(c) < BB_FCGI_OUT_HIGH) {
-				pthread_mutex_lock(&f->lock); /* let paused streams read on */
-				for (struct req *r = c->reqs; r != NULL; r = r->next)
-					if (r->state == R_STREAMING)
-						enqueue_locked(f, r);
-				pthread_mutex_unlock(&f->lock);
-			}
-			if (out_pending(c) > 0 && now - c->last_write > BB_FCGI_IDLE_TIMEOUT_S * 1000) {
-				log_info("fastcgi: closing a connection whose peer has read nothing for %d s", BB_FCGI_IDLE_TIMEOUT_S);
-				conn_close(f, c);
-			} else if (!conn_parked(c) && out_pending(c) == 0 &&
-			           now - c->last_active > BB_FCGI_IDLE_TIMEOUT_S * 1000) {
-				log_debug("fastcgi: closing an idle connection");
-				conn_close(f, c);
-			}
-		}
+	for (const struct conn *x = f->conns; x != NULL; x = x->next)
+		if (x == c)
+			return 1;
+	return 0;
+}
+
+/* Shutting down: stop accepting, and report whether answers are still on their way (for at most
+ * two seconds); once not, close everything and say we are done. */
+static int
+stop_step(struct fcgi *f, int64_t now)
+{
+	if (f->stop_deadline == 0) {
+		f->stop_deadline = now + 2000;
+		if (f->listening)
+			epoll_ctl(f->epfd, EPOLL_CTL_DEL, f->lfd, NULL);
+		f->listening = 0;
+		close(f->lfd);
+		f->lfd = -1;
 	}
+	int busy = f->n_waiting > 0 || f->n_streams > 0;
+	for (struct conn *c = f->conns; c != NULL && !busy; c = c->next)
+		busy = out_pending(c) > 0;
+	if (busy && now < f->stop_deadline)
+		return 1;
 	while (f->conns != NULL)
 		conn_close(f, f->conns);
 	drain_queue(f);
-	free(pfd);
-	free(pc);
-	return NULL;
+	atomic_store(&f->done, 1);
+	return 0;
+}
+
+/* The event loop's run function: serve ready connections, send completions, enforce the idle
+ * timeouts; the delay until the next timeout check. */
+static long
+fcgi_run(void *arg)
+{
+	struct fcgi *f = arg;
+	struct epoll_event evs[64];
+	atomic_store(&f->ran, 1);
+	if (atomic_load(&f->done))
+		return -1;
+	int n = epoll_wait(f->epfd, evs, 64, 0);
+	for (int i = 0; i < n; i++) {
+		struct conn *c = evs[i].data.ptr;
+		if (c == NULL) {
+			accept_all(f);
+		} else if (conn_live(f, c) && (evs[i].events & (EPOLLIN | EPOLLHUP | EPOLLERR)) && conn_read(f, c) != 0) {
+			conn_close(f, c); /* writes happen below, for every connection */
+		}
+	}
+	drain_queue(f);
+	int64_t now = util_mono_ms();
+	for (struct conn *c = f->conns, *next; c != NULL; c = next) {
+		next = c->next;
+		size_t before = out_pending(c);
+		if (conn_flush(c) != 0 || (c->close_after && out_pending(c) == 0)) {
+			conn_close(f, c);
+			continue;
+		}
+		if (before >= BB_FCGI_OUT_HIGH && out_pending(c) < BB_FCGI_OUT_HIGH) {
+			pthread_mutex_lock(&f->lock); /* let paused streams read on */
+			for (struct req *r = c->reqs; r != NULL; r = r->next)
+				if (r->state == R_STREAMING)
+					enqueue_locked(f, r);
+			pthread_mutex_unlock(&f->lock);
+		}
+		if (out_pending(c) > 0 && now - c->last_write > BB_FCGI_IDLE_TIMEOUT_S * 1000) {
+			log_info("fastcgi: closing a connection whose peer has read nothing for %d s", BB_FCGI_IDLE_TIMEOUT_S);
+			conn_close(f, c);
+		} else if (!conn_parked(c) && out_pending(c) == 0 && now - c->last_active > BB_FCGI_IDLE_TIMEOUT_S * 1000) {
+			log_debug("fastcgi: closing an idle connection");
+			conn_close(f, c);
+		} else {
+			conn_watch(f, c);
+		}
+	}
+	if (atomic_load(&f->stopping))
+		return stop_step(f, now) ? 10 : -1;
+	if (f->n_conns < f->max_conns)
+		f->full_logged = 0;
+	listener_watch(f, now);
+	if (f->accept_paused_until > now)
+		return (long)(f->accept_paused_until - now);
+	return f->conns != NULL ? 1000 : -1; /* idle timeouts are checked once a second */
 }
 
 /* Bind the Unix socket, mode 0600, replacing a stale one but never a live one or another file. */
@@ -1089,17 +868,17 @@ unlink_ours(struct fcgi *f)
 		unlink(f->unix_path);
 }
 
-/* Free what fcgi_start made (the thread, if any, has ended). */
+/* Free what fcgi_start made (the loop no longer runs us). */
 static void
 free_all(struct fcgi *f)
 {
+	while (f->conns != NULL)
+		conn_close(f, f->conns);
 	if (f->lfd >= 0)
 		close(f->lfd);
 	unlink_ours(f);
-	if (f->wake[0] >= 0)
-		close(f->wake[0]);
-	if (f->wake[1] >= 0)
-		close(f->wake[1]);
+	if (f->epfd >= 0)
+		close(f->epfd);
 	pthread_mutex_destroy(&f->lock);
 	free(f->unix_path);
 	free(f->rbuf);
@@ -1121,7 +900,7 @@ connection_limit(void)
 	return cap < BB_FCGI_MIN_CONNECTIONS ? BB_FCGI_MIN_CONNECTIONS : (int)cap;
 }
 
-/* Listen on cfg->fastcgi (unix:PATH or a loopback ADDR:PORT) and start the responder thread. */
+/* Listen on cfg->fastcgi (unix:PATH or a loopback ADDR:PORT); fcgi_attach puts it on the loop. */
 struct fcgi *
 fcgi_start(const struct config *cfg, struct router *router, char **err)
 {
@@ -1131,41 +910,58 @@ fcgi_start(const struct config *cfg, struct router *router, char **err)
 	f->max_body = cfg->max_body_bytes;
 	f->max_conns = connection_limit();
 	f->lfd = -1;
-	f->wake[0] = f->wake[1] = -1;
 	f->qtail = &f->qhead;
 	f->rbuf = xmalloc(65536);
 	pthread_mutex_init(&f->lock, NULL);
+	if ((f->epfd = epoll_create1(EPOLL_CLOEXEC)) < 0) {
+		*err = xasprintf("fastcgi: epoll: %s", strerror(errno));
+		goto fail;
+	}
 	const char *spec = cfg->fastcgi;
 	if ((strncmp(spec, "unix:", 5) == 0 ? listen_unix(f, spec + 5, err) : listen_tcp(f, spec, err)) != 0)
 		goto fail;
-	if (pipe2(f->wake, O_NONBLOCK | O_CLOEXEC) != 0) {
-		*err = xasprintf("fastcgi: pipe: %s", strerror(errno));
-		goto fail;
-	}
-	if (pthread_create(&f->thread, NULL, loop, f) != 0) {
-		*err = xstrdup("fastcgi: cannot start the responder thread");
-		goto fail;
-	}
-	f->started = 1;
+	listener_watch(f, util_mono_ms());
 	return f;
 fail:
 	free_all(f);
 	return NULL;
 }
 
-/* Stop accepting, give answers up to two seconds to go out, then stop. NULL is fine. */
+/* Serve on the event loop, watching our epoll descriptor (main thread, before loop_start). */
+void
+fcgi_attach(struct fcgi *f, struct loop *loop)
+{
+	f->src = loop_add_source(loop, f->epfd, fcgi_run, f);
+}
+
+/* Stop accepting and give answers up to two seconds to go out, while the loop runs. NULL is fine. */
 void
 fcgi_stop(struct fcgi *f)
 {
-	if (f == NULL)
+	if (f == NULL || f->src == NULL)
 		return;
 	atomic_store(&f->stopping, 1);
-	ssize_t n = write(f->wake[1], "x", 1);
-	(void)n; /* the loop also looks at least once a second */
-	pthread_join(f->thread, NULL);
-	if (f->n_reqs > 0) {
+	loop_kick(f->src);
+	/* Bounded: the loop ends it within two seconds; a loop that never ran us never will. */
+	for (int i = 0; i < 300 && atomic_load(&f->ran) && !atomic_load(&f->done); i++) {
+		struct timespec ts = {0, 10 * 1000 * 1000};
+		nanosleep(&ts, NULL);
+	}
+}
+
+/* Close what is left and free, after loop_stop. NULL is fine. */
+void
+fcgi_free(struct fcgi *f)
+{
+	if (f == NULL)
+		return;
+	pthread_mutex_lock(&f->lock);
+	int waiting = f->n_reqs;
+	f->loop_gone = 1;
+	pthread_mutex_unlock(&f->lock);
+	if (waiting > 0) {
 		/* A call nobody answered still holds a pointer to its request: keep the memory, not a crash. */
-		log_warn("fastcgi: %d calls were still waiting at shutdown; leaving their memory", f->n_reqs);
+		log_warn("fastcgi: %d calls were still waiting at shutdown; leaving their memory", waiting);
 		unlink_ours(f);
 		return;
 	}

@@ -20,9 +20,10 @@
 #include "http.h"
 #include "limits.h"
 #include "log.h"
+#include "loop.h"
+#include "reqresp.h"
 #include "router.h"
 #include "util.h"
-#include "ws.h"
 
 #if MHD_VERSION < 0x00097002
 typedef int MHD_RESULT;
@@ -30,14 +31,11 @@ typedef int MHD_RESULT;
 typedef enum MHD_Result MHD_RESULT;
 #endif
 
-#define CSP "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; " \
-	    "frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
-
 struct http {
 	const struct config *cfg;
 	struct router *router;
 	struct MHD_Daemon *d;
-	struct ws_source *src; /* our place in the event loop */
+	struct loop_source *src; /* our place in the event loop */
 	atomic_int active;
 	atomic_int quiesce;
 	unsigned limit; /* connections held at once */
@@ -48,14 +46,14 @@ enum conn_state { C_NEW, C_RUNNING, C_SUSPENDED, C_READY };
 
 /* One request: the router's view of it plus what MHD needs to finish it. */
 struct conn {
-	struct rtr_req req;
+	struct rr_req req;
 	struct http *h;
 	struct MHD_Connection *mc;
 	struct buf body;
 	int too_large;
 	pthread_mutex_t lock;
 	enum conn_state state;
-	struct rtr_resp *resp;
+	struct rr_resp *resp;
 	const char *path;
 };
 
@@ -70,25 +68,25 @@ struct sse {
 	int pending;
 };
 
-/* rtr_req accessor: a request header. */
+/* rr_req accessor: a request header. */
 static const char *
-get_header(struct rtr_req *r, const char *name)
+get_header(struct rr_req *r, const char *name)
 {
 	struct conn *c = container_of(r, struct conn, req);
 	return MHD_lookup_connection_value(c->mc, MHD_HEADER_KIND, name);
 }
 
-/* rtr_req accessor: a query-string argument. */
+/* rr_req accessor: a query-string argument. */
 static const char *
-get_query(struct rtr_req *r, const char *name)
+get_query(struct rr_req *r, const char *name)
 {
 	struct conn *c = container_of(r, struct conn, req);
 	return MHD_lookup_connection_value(c->mc, MHD_GET_ARGUMENT_KIND, name);
 }
 
-/* rtr_req completion: any thread, exactly once. Resumes the connection if it was suspended. */
+/* rr_req completion: any thread, exactly once. Resumes the connection if it was suspended. */
 static void
-complete(struct rtr_req *r, struct rtr_resp *resp)
+complete(struct rr_req *r, struct rr_resp *resp)
 {
 	struct conn *c = container_of(r, struct conn, req);
 	struct http *h = c->h; /* once resumed, c may be freed by the loop before we return */
@@ -100,7 +98,7 @@ complete(struct rtr_req *r, struct rtr_resp *resp)
 	c->state = C_READY;
 	pthread_mutex_unlock(&c->lock);
 	if (resume)
-		ws_source_kick(h->src); /* MHD's own wakeup is not in its epoll set without a thread */
+		loop_kick(h->src); /* MHD's own wakeup is not in its epoll set without a thread */
 }
 
 /* Events wake: data for a stream. Resume it if it sleeps, else note it so the reader looks again. */
@@ -119,7 +117,7 @@ sse_wake(void *arg)
 	}
 	pthread_mutex_unlock(&s->lock);
 	if (resume)
-		ws_source_kick(h->src);
+		loop_kick(h->src);
 }
 
 /* MHD content reader for an event stream: copy what is queued, or suspend until there is more. */
@@ -154,20 +152,16 @@ sse_free(void *cls)
 	free(s);
 }
 
-/* Add the headers every response carries. */
+/* rr_security_headers callback: one header onto an MHD response. */
 static void
-common_headers(struct MHD_Response *r, int api)
+add_header(void *arg, const char *name, const char *value)
 {
-	MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
-	MHD_add_response_header(r, "Referrer-Policy", "no-referrer");
-	MHD_add_response_header(r, "X-Frame-Options", "DENY");
-	MHD_add_response_header(r, "Content-Security-Policy", CSP);
-	MHD_add_response_header(r, "Cache-Control", api ? "no-store" : "no-cache");
+	MHD_add_response_header(arg, name, value);
 }
 
 /* Hand the router's response to MHD. */
 static MHD_RESULT
-send_resp(struct conn *c, struct rtr_resp *rr)
+send_resp(struct conn *c, struct rr_resp *rr)
 {
 	struct MHD_Response *r;
 	if (rr->stream != NULL) {
@@ -181,12 +175,12 @@ send_resp(struct conn *c, struct rtr_resp *rr)
 		events_set_wake(s->ev, s->sub, sse_wake, s);
 		MHD_add_response_header(r, "X-Accel-Buffering", "no");
 	} else {
-		rtr_resp_render(rr);
+		rr_resp_render(rr);
 		r = MHD_create_response_from_buffer(rr->len, rr->body, MHD_RESPMEM_MUST_FREE);
 		rr->body = NULL;
 	}
 	MHD_add_response_header(r, "Content-Type", rr->content_type);
-	common_headers(r, strncmp(c->path, "/api/", 5) == 0 || strcmp(c->path, "/mcp") == 0);
+	rr_security_headers(c->path, add_header, r);
 	if (rr->set_cookie)
 		MHD_add_response_header(r, "Set-Cookie", rr->set_cookie);
 	if (rr->location)
@@ -195,7 +189,7 @@ send_resp(struct conn *c, struct rtr_resp *rr)
 		MHD_add_response_header(r, rr->extra_name, rr->extra_value);
 	MHD_RESULT ret = MHD_queue_response(c->mc, (unsigned)rr->status, r);
 	MHD_destroy_response(r);
-	rtr_resp_free(rr);
+	rr_resp_free(rr);
 	return ret;
 }
 
@@ -203,8 +197,7 @@ send_resp(struct conn *c, struct rtr_resp *rr)
 static MHD_RESULT
 send_early(struct conn *c, int status, const char *code, const char *msg)
 {
-	json_t *b = json_pack("{s:s, s:s, s:s}", "status", "error", "error", code, "message", msg);
-	return send_resp(c, rtr_json(status, b));
+	return send_resp(c, rr_error(status, code, msg));
 }
 
 /* Whether a connection came in over the Unix socket: only http_add_local adds those, and only after
@@ -250,7 +243,7 @@ access_cb(void *cls, struct MHD_Connection *mc, const char *url, const char *met
 			c->state = C_RUNNING;
 			pthread_mutex_unlock(&c->lock);
 			router_handle(h->router, &c->req);
-			struct rtr_resp *rr = c->resp;
+			struct rr_resp *rr = c->resp;
 			c->resp = NULL;
 			if (rr != NULL)
 				return send_resp(c, rr);
@@ -299,7 +292,7 @@ access_cb(void *cls, struct MHD_Connection *mc, const char *url, const char *met
 	}
 	if (st == C_SUSPENDED)
 		return MHD_YES; /* spurious call while waiting */
-	struct rtr_resp *rr = c->resp;
+	struct rr_resp *rr = c->resp;
 	c->resp = NULL;
 	if (rr == NULL)
 		return MHD_YES;
@@ -316,7 +309,7 @@ completed_cb(void *cls, struct MHD_Connection *mc, void **ctx, enum MHD_RequestT
 	(void)toe;
 	if (c == NULL)
 		return;
-	rtr_resp_free(c->resp);
+	rr_resp_free(c->resp);
 	buf_free(&c->body);
 	pthread_mutex_destroy(&c->lock);
 	free(c);
@@ -426,12 +419,12 @@ http_run(void *arg)
 	return ms > 86400000ULL ? 86400000L : (long)ms;
 }
 
-/* Run on the event loop, watching MHD's epoll descriptor (main thread, before ws_start). */
+/* Run on the event loop, watching MHD's epoll descriptor (main thread, before loop_start). */
 void
-http_attach(struct http *h, struct ws *ws)
+http_attach(struct http *h, struct loop *loop)
 {
 	const union MHD_DaemonInfo *di = MHD_get_daemon_info(h->d, MHD_DAEMON_INFO_EPOLL_FD);
-	h->src = ws_add_source(ws, di->epoll_fd, http_run, h);
+	h->src = loop_add_source(loop, di->epoll_fd, http_run, h);
 }
 
 /* Serve a same-user connection from the Unix socket (loop thread); MHD owns fd from here on. */
@@ -443,7 +436,7 @@ http_add_local(struct http *h, int fd)
 	sa.sun_family = AF_UNIX;
 	if (MHD_add_connection(h->d, fd, (const struct sockaddr *)&sa, (socklen_t)sizeof sa) != MHD_YES)
 		log_warn("api socket: the HTTP listener could not take a connection: %s", strerror(errno));
-	ws_source_kick(h->src); /* MHD serves it on its next run */
+	loop_kick(h->src); /* MHD serves it on its next run */
 }
 
 /* Stop accepting new connections; requests already in progress go on. Main thread. */
@@ -453,7 +446,7 @@ http_quiesce(struct http *h)
 	if (h == NULL || h->src == NULL)
 		return;
 	atomic_store(&h->quiesce, 1);
-	ws_source_kick(h->src);
+	loop_kick(h->src);
 }
 
 /* Give in-progress responses up to two seconds to go out; the loop is still running. NULL is fine. */

@@ -321,12 +321,14 @@ hub_call_start(struct hub *h, const struct hub_call_spec *sp, struct hub_call **
 	queue_out(b, text);
 	free(text);
 	call_link(h, c);
+	/* The event is built under the lock (c may be answered and freed once it is released) and
+	 * published after it, like every other hub event: events has a lock of its own. */
+	json_t *ev = NULL;
 	if (events_has_subscribers(h->events)) {
 		char ts[32];
 		util_iso8601(c->started_ms, ts);
-		events_publish(h->events, "call_start",
-		               json_pack("{s:s, s:s, s:O, s:s, s:s}", "request_id", c->request_id, "tool", c->tool,
-		                         "params", sp->params, "client_id", c->client_id, "started_at", ts));
+		ev = json_pack("{s:s, s:s, s:O, s:s, s:s}", "request_id", c->request_id, "tool", c->tool, "params",
+		               sp->params, "client_id", c->client_id, "started_at", ts);
 	}
 	if (out)
 		*out = c;
@@ -334,6 +336,8 @@ hub_call_start(struct hub *h, const struct hub_call_spec *sp, struct hub_call **
 	int need_wake = !h->wake_pending;
 	h->wake_pending = 1;
 	pthread_mutex_unlock(&h->lock);
+	if (ev != NULL)
+		events_publish(h->events, "call_start", ev);
 	if (need_wake)
 		h->wake(h->wake_arg);
 	return HUB_OK;

@@ -9,7 +9,7 @@
 #include <jansson.h>
 
 #include "mcp.h"
-#include "router.h"
+#include "reqresp.h"
 #include "tools.h"
 #include "jsonio.h"
 #include "util.h"
@@ -24,6 +24,8 @@ struct mcp {
 	pthread_mutex_t lock;
 	char sessions[MCP_SESSIONS_MAX][33];
 	int next;
+	int seeded;    /* tests and the fuzzer: session ids from seed, reproducibly */
+	uint64_t seed; /* lock */
 };
 
 /* An MCP endpoint over the tool catalog. */
@@ -34,6 +36,15 @@ mcp_create(struct tools *tools)
 	m->tools = tools;
 	pthread_mutex_init(&m->lock, NULL);
 	return m;
+}
+
+/* Test-only: derive session ids from seed, so a test or fuzz run is reproducible. Main thread,
+ * before any request; never called by the daemon (its ids stay random and unguessable). */
+void
+mcp_test_seed(struct mcp *m, uint64_t seed)
+{
+	m->seeded = 1;
+	m->seed = seed;
 }
 
 /* Free it. NULL is fine. */
@@ -66,9 +77,18 @@ static void
 session_new(struct mcp *m, char out[33])
 {
 	unsigned char raw[16];
-	util_random(raw, sizeof raw);
-	util_hex(raw, sizeof raw, out);
 	pthread_mutex_lock(&m->lock);
+	if (m->seeded) {
+		for (size_t i = 0; i < sizeof raw; i++) { /* splitmix64: not secret, only reproducible */
+			uint64_t z = (m->seed += 0x9e3779b97f4a7c15ULL);
+			z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+			z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+			raw[i] = (unsigned char)(z ^ (z >> 31));
+		}
+	} else {
+		util_random(raw, sizeof raw);
+	}
+	util_hex(raw, sizeof raw, out);
 	memcpy(m->sessions[m->next], out, 33);
 	m->next = (m->next + 1) % MCP_SESSIONS_MAX;
 	pthread_mutex_unlock(&m->lock);
@@ -91,18 +111,18 @@ session_end(struct mcp *m, const char *id)
 
 /* A JSON-RPC error response (HTTP status given separately). */
 static void
-rpc_error(struct rtr_req *req, int http, json_t *id, int code, const char *msg)
+rpc_error(struct rr_req *req, int http, json_t *id, int code, const char *msg)
 {
 	json_t *b = json_pack("{s:s, s:O, s:{s:i, s:s}}", "jsonrpc", "2.0", "id", id ? id : json_null(), "error", "code",
 	                      code, "message", msg);
-	req->complete(req, rtr_json(http, b));
+	req->complete(req, rr_json(http, b));
 }
 
 /* A JSON-RPC result response. */
 static void
-rpc_result(struct rtr_req *req, json_t *id, json_t *result, const char *session)
+rpc_result(struct rr_req *req, json_t *id, json_t *result, const char *session)
 {
-	struct rtr_resp *resp = rtr_json(200, json_pack("{s:s, s:O, s:o}", "jsonrpc", "2.0", "id", id, "result", result));
+	struct rr_resp *resp = rr_json(200, json_pack("{s:s, s:O, s:o}", "jsonrpc", "2.0", "id", id, "result", result));
 	if (session) {
 		resp->extra_name = xstrdup(MCP_SESSION_HEADER);
 		resp->extra_value = xstrdup(session);
@@ -111,7 +131,7 @@ rpc_result(struct rtr_req *req, json_t *id, json_t *result, const char *session)
 }
 
 struct call_ctx {
-	struct rtr_req *req;
+	struct rr_req *req;
 	json_t *id;
 };
 
@@ -177,7 +197,7 @@ tools_list_result(struct mcp *m)
 
 /* Handle one JSON-RPC message (already known to be an object). */
 static void
-handle_message(struct mcp *m, struct rtr_req *req, json_t *msg)
+handle_message(struct mcp *m, struct rr_req *req, json_t *msg)
 {
 	json_t *id = json_object_get(msg, "id");
 	const char *method = json_string_value(json_object_get(msg, "method"));
@@ -187,7 +207,7 @@ handle_message(struct mcp *m, struct rtr_req *req, json_t *msg)
 	    method == NULL || (id && !json_is_string(id) && !json_is_integer(id)) ||
 	    (params && !json_is_object(params))) {
 		if (id == NULL && method == NULL && (json_object_get(msg, "result") || json_object_get(msg, "error"))) {
-			req->complete(req, rtr_json(202, json_object())); /* a response from the client: accepted */
+			req->complete(req, rr_json(202, json_object())); /* a response from the client: accepted */
 			return;
 		}
 		rpc_error(req, 400, id, -32600, "Invalid Request: expected a JSON-RPC 2.0 request or notification");
@@ -234,7 +254,7 @@ handle_message(struct mcp *m, struct rtr_req *req, json_t *msg)
 		}
 	}
 	if (id == NULL) { /* notifications (initialized, cancelled, ...) need no answer */
-		req->complete(req, rtr_json(202, json_object()));
+		req->complete(req, rr_json(202, json_object()));
 		return;
 	}
 	if (strcmp(method, "ping") == 0) {
@@ -268,29 +288,25 @@ handle_message(struct mcp *m, struct rtr_req *req, json_t *msg)
 
 /* POST /mcp (JSON-RPC), GET /mcp (no server-initiated stream: 405), DELETE /mcp (end session). */
 void
-mcp_handle(struct mcp *m, struct rtr_req *req)
+mcp_handle(struct mcp *m, struct rr_req *req)
 {
 	if (strcmp(req->method, "DELETE") == 0) {
 		if (session_end(m, req->header(req, MCP_SESSION_HEADER)))
-			req->complete(req, rtr_json(200, json_pack("{s:s}", "status", "ok")));
+			req->complete(req, rr_json(200, json_pack("{s:s}", "status", "ok")));
 		else
-			req->complete(req, rtr_json(404, json_pack("{s:s, s:s, s:s}", "status", "error", "error",
-			                                           "session_not_found", "message",
-			                                           "no MCP session has that Mcp-Session-Id")));
+			req->complete(req, rr_error(404, "session_not_found", "no MCP session has that Mcp-Session-Id"));
 		return;
 	}
 	if (strcmp(req->method, "POST") != 0) {
-		struct rtr_resp *resp = rtr_json(405, json_pack("{s:s, s:s, s:s}", "status", "error", "error",
-		                                                 "method_not_allowed", "message",
-		                                                 "this server offers no server-initiated stream; POST "
-		                                                 "JSON-RPC messages"));
+		struct rr_resp *resp = rr_error(405, "method_not_allowed",
+		                                "this server offers no server-initiated stream; POST JSON-RPC messages");
 		resp->extra_name = xstrdup("Allow");
 		resp->extra_value = xstrdup("POST, DELETE");
 		req->complete(req, resp);
 		return;
 	}
 	const char *ct = req->header(req, "Content-Type");
-	if (!rtr_media_type_is(ct, "application/json")) {
+	if (!rr_media_type_is(ct, "application/json")) {
 		rpc_error(req, 415, NULL, -32700, "Content-Type must be application/json");
 		return;
 	}

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <limits.h>
 #include <linux/openat2.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -22,6 +23,7 @@
 #include "limits.h"
 #include "log.h"
 #include "mcp.h"
+#include "reqresp.h"
 #include "router.h"
 #include "store.h"
 #include "tools.h"
@@ -51,7 +53,7 @@ struct router {
 /* Build the router over the daemon's parts. */
 struct router *
 router_create(const struct config *cfg, struct auth *auth, struct hub *hub, struct store *store,
-              struct events *events, struct tools *tools)
+              struct events *events, struct tools *tools, struct mcp *mcp)
 {
 	struct router *r = xcalloc(1, sizeof *r);
 	r->cfg = cfg;
@@ -60,7 +62,7 @@ router_create(const struct config *cfg, struct auth *auth, struct hub *hub, stru
 	r->store = store;
 	r->events = events;
 	r->tools = tools;
-	r->mcp = mcp_create(tools);
+	r->mcp = mcp;
 	pthread_mutex_init(&r->lock, NULL);
 	return r;
 }
@@ -71,7 +73,6 @@ router_free(struct router *r)
 {
 	if (r == NULL)
 		return;
-	mcp_free(r->mcp);
 	explicit_bzero(r->codes, sizeof r->codes);
 	pthread_mutex_destroy(&r->lock);
 	free(r);
@@ -84,54 +85,16 @@ router_events(struct router *r)
 	return r->events;
 }
 
-/* Free a response. NULL is fine. */
-void
-rtr_resp_free(struct rtr_resp *resp)
-{
-	if (resp == NULL)
-		return;
-	free(resp->body);
-	json_decref(resp->json);
-	free(resp->set_cookie);
-	free(resp->location);
-	free(resp->extra_name);
-	free(resp->extra_value);
-	free(resp);
-}
-
-/* A JSON response (the json_t is stolen). It is serialised later, by the transport's own thread:
- * the thread that finishes a call (the store's, for most) has better things to do. */
-struct rtr_resp *
-rtr_json(int status, void *json)
-{
-	struct rtr_resp *resp = xcalloc(1, sizeof *resp);
-	resp->status = status;
-	resp->content_type = "application/json";
-	resp->json = json;
-	return resp;
-}
-
-/* Serialise a pending JSON body; a no-op for responses that already have their bytes. */
-void
-rtr_resp_render(struct rtr_resp *resp)
-{
-	if (resp->json == NULL)
-		return;
-	resp->body = jsonio_write(resp->json, &resp->len);
-	json_decref(resp->json);
-	resp->json = NULL;
-}
-
 /* Answer with a JSON error body. */
 static void
-fail(struct rtr_req *req, int status, const char *code, const char *msg)
+fail(struct rr_req *req, int status, const char *code, const char *msg)
 {
-	req->complete(req, rtr_json(status, tools_error(code, "%s", msg)));
+	req->complete(req, rr_error(status, code, msg));
 }
 
 /* Host must name a loopback address (or an allowed front), against DNS rebinding. */
 static int
-host_ok(struct router *r, struct rtr_req *req)
+host_ok(struct router *r, struct rr_req *req)
 {
 	if (req->local_peer)
 		return 1; /* no browser reaches a Unix socket: DNS rebinding does not apply */
@@ -142,7 +105,7 @@ host_ok(struct router *r, struct rtr_req *req)
  * pages' form posts say "null" (their Referrer-Policy is no-referrer): the browser's own
  * Sec-Fetch-Site, which no page can set, then vouches that the request came from our origin. */
 static int
-origin_ok(struct router *r, struct rtr_req *req)
+origin_ok(struct router *r, struct rr_req *req)
 {
 	const char *origin = req->header(req, "Origin");
 	if (origin == NULL)
@@ -161,7 +124,7 @@ origin_ok(struct router *r, struct rtr_req *req)
 /* A cookie comes with every request to this host, whatever page sent it, and SameSite ignores ports:
  * a session counts only for requests the browser says came from our own pages (or were typed). */
 static int
-same_site_fetch(struct rtr_req *req)
+same_site_fetch(struct rr_req *req)
 {
 	const char *sfs = req->header(req, "Sec-Fetch-Site");
 	return sfs != NULL && (strcmp(sfs, "same-origin") == 0 || strcmp(sfs, "none") == 0);
@@ -169,40 +132,22 @@ same_site_fetch(struct rtr_req *req)
 
 /* Bearer token, or the dashboard's session cookie on a same-origin request. */
 static int
-authorized(struct router *r, struct rtr_req *req)
+authorized(struct router *r, struct rr_req *req)
 {
 	return req->local_peer || auth_check_bearer(r->auth, req->header(req, "Authorization")) ||
 	       (same_site_fetch(req) && auth_session_check(r->auth, req->header(req, "Cookie")));
 }
 
-/* Whether a Content-Type is exactly the media type want (case-insensitive type/subtype), with
- * nothing after it but optional parameters: "application/jsonxyz" is not "application/json". */
-int
-rtr_media_type_is(const char *ct, const char *want)
-{
-	if (ct == NULL)
-		return 0;
-	while (*ct == ' ' || *ct == '\t')
-		ct++;
-	size_t n = strlen(want);
-	if (strncasecmp(ct, want, n) != 0)
-		return 0;
-	ct += n;
-	while (*ct == ' ' || *ct == '\t')
-		ct++;
-	return *ct == '\0' || *ct == ';';
-}
-
 /* JSON bodies must say so: a form post from another site cannot pass for one. */
 static int
-is_json(struct rtr_req *req)
+is_json(struct rr_req *req)
 {
-	return rtr_media_type_is(req->header(req, "Content-Type"), "application/json");
+	return rr_media_type_is(req->header(req, "Content-Type"), "application/json");
 }
 
 /* Parse the request body as JSON; answers the request itself and returns NULL when it cannot. */
 static json_t *
-json_body(struct rtr_req *req)
+json_body(struct rr_req *req)
 {
 	if (!is_json(req)) {
 		fail(req, 415, "unsupported_media_type", "the body must be JSON with Content-Type: application/json");
@@ -216,7 +161,7 @@ json_body(struct rtr_req *req)
 		json_t *b = tools_error("invalid_json", "%s", msg);
 		json_object_set_new(b, "field", json_string("(body)"));
 		json_object_set_new(b, "expected", json_string("JSON object"));
-		req->complete(req, rtr_json(400, b));
+		req->complete(req, rr_json(400, b));
 	}
 	return v;
 }
@@ -225,19 +170,19 @@ json_body(struct rtr_req *req)
 static void
 tool_answer(json_t *answer, int status, void *arg)
 {
-	struct rtr_req *req = arg;
-	req->complete(req, rtr_json(status, answer));
+	struct rr_req *req = arg;
+	req->complete(req, rr_json(status, answer));
 }
 
 /* POST /api/tools/<name>. */
 static void
-route_tool(struct router *r, struct rtr_req *req, const char *name)
+route_tool(struct router *r, struct rr_req *req, const char *name)
 {
 	const struct tool *tool = tools_find(r->tools, name);
 	if (tool == NULL) {
 		json_t *b = tools_error("unknown_tool", "unknown tool \"%.64s\"", name);
 		json_object_set_new(b, "tools", tools_names(r->tools));
-		req->complete(req, rtr_json(404, b));
+		req->complete(req, rr_json(404, b));
 		return;
 	}
 	json_t *params = json_body(req);
@@ -249,7 +194,7 @@ route_tool(struct router *r, struct rtr_req *req, const char *name)
 
 /* A query parameter as a bounded integer; -1 and an answered request when it is malformed. */
 static int
-query_long(struct rtr_req *req, const char *name, long min, long max, long dflt, long *out)
+query_long(struct rr_req *req, const char *name, long min, long max, long dflt, long *out)
 {
 	const char *v = req->query(req, name);
 	*out = dflt;
@@ -261,37 +206,46 @@ query_long(struct rtr_req *req, const char *name, long min, long max, long dflt,
 	snprintf(msg, sizeof msg, "%s: expected an integer from %ld to %ld", name, min, max);
 	json_t *b = tools_error("invalid_params", "%s", msg);
 	json_object_set_new(b, "field", json_string(name));
-	req->complete(req, rtr_json(400, b));
+	req->complete(req, rr_json(400, b));
 	return -1;
 }
 
 /*
- * History reads (search, a page, the call log, the database figures of /api/status) run on a store
- * reader thread, never on the transport's: a slow full-text query there would stall every browser
- * and every waiting call. What a read needs is copied first (the request's accessors belong to the
+ * History reads (search, a page, the call log, the database figures of /api/status) and the
+ * dashboard's static files run on a store reader thread, never on the transport's (the event loop):
+ * a slow full-text query or a slow disk there would stall every browser and every waiting call. What a read needs is copied first (the request's accessors belong to the
  * transport's thread); the job answers through req->complete, which any thread may call.
  */
-enum read_kind { READ_HISTORY, READ_PAGE, READ_COMMANDS, READ_STATUS };
+enum read_kind { READ_HISTORY, READ_PAGE, READ_COMMANDS, READ_STATUS, READ_STATIC };
 
 struct read_job {
 	struct router *r;
-	struct rtr_req *req;
+	struct rr_req *req;
 	enum read_kind kind;
 	char *q, *url;
+	char *file; /* READ_STATIC: the path beneath www_dir, already checked to be plain */
 	long limit, offset;
 	int64_t before, id;
 	int markdown, visits, recent;
 	json_t *status; /* READ_STATUS: the rest of the answer, made before */
 };
 
+static void static_read(struct router *r, struct rr_req *req, const char *p);
+
 /* Run one history read on a reader thread and answer it. */
 static void
 read_run(void *arg)
 {
 	struct read_job *j = arg;
-	struct rtr_req *req = j->req;
+	struct rr_req *req = j->req;
 	struct store *st = j->r->store;
 	char *err = NULL;
+	if (j->kind == READ_STATIC) {
+		static_read(j->r, req, j->file);
+		free(j->file);
+		free(j);
+		return;
+	}
 	int bad = 0;
 	json_t *out = NULL;
 	if (j->kind == READ_HISTORY) {
@@ -310,7 +264,7 @@ read_run(void *arg)
 	} else if (out == NULL) {
 		fail(req, bad ? 400 : 503, bad ? "invalid_query" : "history_unavailable", err);
 	} else if (j->kind == READ_PAGE && j->markdown) {
-		struct rtr_resp *resp = xcalloc(1, sizeof *resp);
+		struct rr_resp *resp = xcalloc(1, sizeof *resp);
 		resp->status = 200;
 		resp->content_type = "text/markdown; charset=utf-8";
 		json_t *md = json_object_get(out, "markdown");
@@ -319,7 +273,7 @@ read_run(void *arg)
 		json_decref(out);
 		req->complete(req, resp);
 	} else {
-		req->complete(req, rtr_json(200, out));
+		req->complete(req, rr_json(200, out));
 	}
 	free(err);
 	free(j->q);
@@ -327,18 +281,21 @@ read_run(void *arg)
 	free(j);
 }
 
-/* Hand a read to the store's reader threads. */
+/* Hand a read to the store's reader threads (without a store, as in the unit tests: run it here). */
 static void
-read_submit(struct router *r, struct rtr_req *req, struct read_job *j)
+read_submit(struct router *r, struct rr_req *req, struct read_job *j)
 {
 	j->r = r;
 	j->req = req;
-	store_submit(r->store, read_run, j);
+	if (r->store == NULL)
+		read_run(j);
+	else
+		store_submit(r->store, read_run, j);
 }
 
 /* GET /api/history. */
 static void
-route_history(struct router *r, struct rtr_req *req)
+route_history(struct router *r, struct rr_req *req)
 {
 	long limit, before, offset;
 	if (query_long(req, "limit", 1, BB_HISTORY_LIMIT_MAX, BB_HISTORY_LIMIT_DEFAULT, &limit) ||
@@ -376,7 +333,7 @@ route_history(struct router *r, struct rtr_req *req)
 
 /* A history deletion waiting for the store thread's commit. */
 struct delete_job {
-	struct rtr_req *req;
+	struct rr_req *req;
 	int by_id;
 };
 
@@ -390,7 +347,7 @@ delete_done(int64_t removed, const char *error, void *arg)
 	else if (removed == 0 && j->by_id)
 		fail(j->req, 404, "not_found", "no page with that id (it may have been deleted or pruned already)");
 	else
-		j->req->complete(j->req, rtr_json(200, json_pack("{s:b, s:I}", "success", 1, "removed", (json_int_t)removed)));
+		j->req->complete(j->req, rr_json(200, json_pack("{s:b, s:I}", "success", 1, "removed", (json_int_t)removed)));
 	free(j);
 }
 
@@ -424,7 +381,7 @@ iso_utc(const char *v, char out[64])
 /* DELETE /api/history/<id> (?visit=1: its whole visit) and DELETE /api/history?url=<prefix>&before=<time>.
  * The store thread deletes and commits; the answer comes from there, so the transport never waits. */
 static void
-route_history_delete(struct router *r, struct rtr_req *req, const char *ids)
+route_history_delete(struct router *r, struct rr_req *req, const char *ids)
 {
 	struct store_delete what = {0, 0, NULL, NULL};
 	char before[64];
@@ -473,7 +430,7 @@ route_history_delete(struct router *r, struct rtr_req *req, const char *ids)
 
 /* GET /api/history/<id>, as JSON or (Accept: text/markdown) raw Markdown. */
 static void
-route_page(struct router *r, struct rtr_req *req, const char *ids)
+route_page(struct router *r, struct rr_req *req, const char *ids)
 {
 	long id;
 	if (util_parse_long(ids, 1, 9007199254740991L, &id) != 0) {
@@ -490,7 +447,7 @@ route_page(struct router *r, struct rtr_req *req, const char *ids)
 
 /* GET /api/status. */
 static void
-route_status(struct router *r, struct rtr_req *req)
+route_status(struct router *r, struct rr_req *req)
 {
 	json_t *origins = json_array();
 	for (int i = 0; i < r->cfg->n_origins; i++)
@@ -515,7 +472,7 @@ route_status(struct router *r, struct rtr_req *req)
 
 /* GET /api/pairing: what the dashboard's pairing view shows (token included: it is authenticated). */
 static void
-route_pairing(struct router *r, struct rtr_req *req)
+route_pairing(struct router *r, struct rr_req *req)
 {
 	json_t *origins = json_array();
 	for (int i = 0; i < r->cfg->n_origins; i++)
@@ -526,12 +483,12 @@ route_pairing(struct router *r, struct rtr_req *req)
 	                                   r->cfg->ws_port),
 	                      "extension_id",
 	                      BB_EXTENSION_ID, "allowed_origins", origins);
-	req->complete(req, rtr_json(200, o));
+	req->complete(req, rr_json(200, o));
 }
 
 /* GET /api/events: a Server-Sent-Events stream that starts with the current state. */
 static void
-route_events(struct router *r, struct rtr_req *req)
+route_events(struct router *r, struct rr_req *req)
 {
 	if (!req->can_stream) {
 		fail(req, 501, "not_supported", "this transport cannot stream events");
@@ -549,7 +506,7 @@ route_events(struct router *r, struct rtr_req *req)
 		fail(req, 503, "busy", "too many event subscribers");
 		return;
 	}
-	struct rtr_resp *resp = xcalloc(1, sizeof *resp);
+	struct rr_resp *resp = xcalloc(1, sizeof *resp);
 	resp->status = 200;
 	resp->content_type = "text/event-stream";
 	resp->stream = sub;
@@ -604,21 +561,21 @@ login_code_take(struct router *r, const char *code)
 
 /* POST /api/login-code: a one-time dashboard login link for `browser-bridge login-url`. */
 static void
-route_login_code(struct router *r, struct rtr_req *req)
+route_login_code(struct router *r, struct rr_req *req)
 {
 	char code[2 * BB_LOGIN_CODE_BYTES + 1];
 	router_login_code(r, code);
 	json_t *o = json_pack("{s:s, s:s, s:o, s:i}", "status", "ok", "code", code, "path",
 	                      json_sprintf("/login?code=%s", code), "expires_in_s", BB_LOGIN_CODE_TTL_S);
 	explicit_bzero(code, sizeof code);
-	req->complete(req, rtr_json(200, o));
+	req->complete(req, rr_json(200, o));
 }
 
 /* The token from a urlencoded form body ("token=..."), decoded into out; 0 when there is one. */
 static int
-form_token(struct rtr_req *req, char *out, size_t outsz)
+form_token(struct rr_req *req, char *out, size_t outsz)
 {
-	if (!rtr_media_type_is(req->header(req, "Content-Type"), "application/x-www-form-urlencoded"))
+	if (!rr_media_type_is(req->header(req, "Content-Type"), "application/x-www-form-urlencoded"))
 		return -1;
 	const char *b = req->body, *end = req->body + req->body_len;
 	while (b < end) {
@@ -652,11 +609,11 @@ form_token(struct rtr_req *req, char *out, size_t outsz)
 
 /* Start a dashboard session: the cookie, and back to the dashboard. */
 static void
-login_ok(struct router *r, struct rtr_req *req)
+login_ok(struct router *r, struct rr_req *req)
 {
 	char sid[65];
 	auth_session_new(r->auth, sid);
-	struct rtr_resp *resp = xcalloc(1, sizeof *resp);
+	struct rr_resp *resp = xcalloc(1, sizeof *resp);
 	resp->status = 303;
 	resp->content_type = "text/plain";
 	resp->body = xstrdup("logged in\n");
@@ -670,7 +627,7 @@ login_ok(struct router *r, struct rtr_req *req)
 /* GET /login?code=... (a one-time code) or POST /login with the token in a form body: start a
  * dashboard session. A token in the URL is refused: URLs end up in history and session files. */
 static void
-route_login(struct router *r, struct rtr_req *req, int post)
+route_login(struct router *r, struct rr_req *req, int post)
 {
 	int ok = 0;
 	if (post) {
@@ -684,7 +641,7 @@ route_login(struct router *r, struct rtr_req *req, int post)
 		login_ok(r, req);
 		return;
 	}
-	struct rtr_resp *resp = xcalloc(1, sizeof *resp);
+	struct rr_resp *resp = xcalloc(1, sizeof *resp);
 	resp->status = 401;
 	resp->content_type = "text/html; charset=utf-8";
 	resp->body = xstrdup(post ? "<!doctype html><title>Browser Bridge</title><p>That token is not valid. "
@@ -738,7 +695,7 @@ open_beneath(const char *root, const char *rel)
 
 /* GET /<file>: serve the dashboard from www_dir; only plain names beneath it, never "..". */
 static void
-route_static(struct router *r, struct rtr_req *req)
+route_static(struct router *r, struct rr_req *req)
 {
 	const char *p = req->path;
 	if (p[0] != '/') { /* "GET ../x": a request target must be an absolute path */
@@ -755,6 +712,16 @@ route_static(struct router *r, struct rtr_req *req)
 			return;
 		}
 	}
+	struct read_job *j = xcalloc(1, sizeof *j);
+	j->kind = READ_STATIC;
+	j->file = xstrdup(p);
+	read_submit(r, req, j);
+}
+
+/* Read one dashboard file (p: "/name", checked by route_static) and answer; a reader thread. */
+static void
+static_read(struct router *r, struct rr_req *req, const char *p)
+{
 	char *file = xasprintf("%s%s", r->cfg->www_dir, p);
 	int fd = open_beneath(r->cfg->www_dir, p + 1);
 	struct stat st;
@@ -768,7 +735,7 @@ route_static(struct router *r, struct rtr_req *req)
 		             : "no such file");
 		return;
 	}
-	struct rtr_resp *resp = xcalloc(1, sizeof *resp);
+	struct rr_resp *resp = xcalloc(1, sizeof *resp);
 	resp->status = 200;
 	resp->content_type = mime_for(file);
 	resp->body = xmalloc((size_t)st.st_size + 1);
@@ -787,7 +754,7 @@ route_static(struct router *r, struct rtr_req *req)
 
 /* Which paths need the token or a session: the API, MCP and logout. */
 static int
-needs_auth(struct rtr_req *req)
+needs_auth(struct rr_req *req)
 {
 	const char *p = req->path;
 	if (strcmp(p, "/api/health") == 0 && (strcmp(req->method, "GET") == 0 || strcmp(req->method, "HEAD") == 0))
@@ -798,14 +765,14 @@ needs_auth(struct rtr_req *req)
 /* The checks that need only the request line and headers (Host, Origin, token or session): a
  * transport asks before it reads a body, so nobody unauthorised makes us hold one. */
 int
-router_allows(struct router *r, struct rtr_req *req)
+router_allows(struct router *r, struct rr_req *req)
 {
 	return host_ok(r, req) && origin_ok(r, req) && (!needs_auth(req) || authorized(r, req));
 }
 
 /* Route one request: security checks first, then the table. */
 void
-router_handle(struct router *r, struct rtr_req *req)
+router_handle(struct router *r, struct rr_req *req)
 {
 	const char *m = req->method, *p = req->path;
 	int get = strcmp(m, "GET") == 0 || strcmp(m, "HEAD") == 0, post = strcmp(m, "POST") == 0;
@@ -820,7 +787,7 @@ router_handle(struct router *r, struct rtr_req *req)
 		return;
 	}
 	if (strcmp(p, "/api/health") == 0 && get) {
-		req->complete(req, rtr_json(200, json_pack("{s:s, s:s}", "status", "ok", "version", BB_VERSION)));
+		req->complete(req, rr_json(200, json_pack("{s:s, s:s}", "status", "ok", "version", BB_VERSION)));
 		return;
 	}
 	if (strcmp(p, "/login") == 0 && (get || post)) {
@@ -845,7 +812,7 @@ router_handle(struct router *r, struct rtr_req *req)
 	}
 	if (strcmp(p, "/logout") == 0 && post) {
 		auth_session_end(r->auth, req->header(req, "Cookie"));
-		struct rtr_resp *resp = rtr_json(200, json_pack("{s:s}", "status", "ok"));
+		struct rr_resp *resp = rr_json(200, json_pack("{s:s}", "status", "ok"));
 		resp->set_cookie = xstrdup("bb_session=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0");
 		req->complete(req, resp);
 		return;
@@ -857,7 +824,7 @@ router_handle(struct router *r, struct rtr_req *req)
 		}
 		route_tool(r, req, p + 11);
 	} else if (strcmp(p, "/api/tools") == 0 && get) {
-		req->complete(req, rtr_json(200, tools_catalog(r->tools)));
+		req->complete(req, rr_json(200, tools_catalog(r->tools)));
 	} else if (strcmp(p, "/api/status") == 0 && get) {
 		route_status(r, req);
 	} else if (strcmp(p, "/api/login-code") == 0 && post) {

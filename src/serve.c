@@ -20,6 +20,8 @@
 #include "http.h"
 #include "hub.h"
 #include "log.h"
+#include "mcp.h"
+#include "loop.h"
 #include "router.h"
 #include "serve.h"
 #include "store.h"
@@ -157,10 +159,12 @@ serve_main(int argc, char **argv)
 	struct auth *auth = NULL;
 	struct store *store = NULL;
 	struct events *events = NULL;
+	struct loop *loop = NULL;
 	struct ws *ws = NULL;
 	struct hub *hub = NULL;
 	struct tools *tools = NULL;
 	struct router *router = NULL;
+	struct mcp *mcp = NULL;
 	struct http *http = NULL;
 	struct fcgi *fcgi = NULL;
 	struct headless *hl = NULL;
@@ -196,20 +200,21 @@ serve_main(int argc, char **argv)
 	if ((store = store_open(cfg.db_path, &so, &err)) == NULL)
 		goto fail;
 	events = events_create();
-	if ((ws = ws_create(&cfg, auth, events, &err)) == NULL)
+	if ((loop = loop_create(&err)) == NULL || (ws = ws_create(loop, &cfg, auth, events, &err)) == NULL)
 		goto fail;
 	events_on_join(events, ws_wake, ws); /* arms the heartbeat that releases dead subscribers */
 	hub = hub_create(store, events, ws_wake, ws);
 	ws_set_hub(ws, hub);
 	tools = tools_create(hub, store, events);
 	tools_allow_file_urls(tools, cfg.allow_file_urls);
-	router = router_create(&cfg, auth, hub, store, events, tools);
+	mcp = mcp_create(tools);
+	router = router_create(&cfg, auth, hub, store, events, tools, mcp);
 	if ((http = http_start(&cfg, router, &err)) == NULL)
 		goto fail;
-	http_attach(http, ws);
+	http_attach(http, loop);
 	if (cfg.api_socket != NULL) {
 		if ((usock = unixsock_open(cfg.api_socket, &err)) != NULL) {
-			unixsock_attach(usock, ws, http);
+			unixsock_attach(usock, loop, http);
 		} else if (cfg.api_socket_set) {
 			goto fail; /* the user asked for this socket */
 		} else {
@@ -218,10 +223,13 @@ serve_main(int argc, char **argv)
 			err = NULL;
 		}
 	}
-	if (cfg.fastcgi && (fcgi = fcgi_start(&cfg, router, &err)) == NULL)
-		goto fail;
-	if (ws_start(ws, &err) != 0)
-		goto fail;
+	if (cfg.fastcgi) {
+		if ((fcgi = fcgi_start(&cfg, router, &err)) == NULL)
+			goto fail;
+		fcgi_attach(fcgi, loop);
+	}
+	/* Said before the loop serves anything (every socket is bound by now), so whoever sees an
+	 * answer has the log lines too. */
 	log_info("browser-bridge %s: HTTP on http://%s:%d, WebSocket on ws://%s:%d/ws/browser, history in %s",
 	         BB_VERSION, cfg.http_host, cfg.http_port, cfg.ws_host, cfg.ws_port, cfg.db_path);
 	for (int i = 0; i < cfg.n_origins; i++)
@@ -230,6 +238,8 @@ serve_main(int argc, char **argv)
 		log_info("FastCGI responder on %s", cfg.fastcgi);
 	if (usock)
 		log_info("API for this user (CLI, MCP relay) on the Unix socket %s", cfg.api_socket);
+	if (loop_start(loop, &err) != 0)
+		goto fail;
 	if (isatty(STDOUT_FILENO)) {
 		/* A one-time code, not the token: the link ends up in the browser's history. Terminal only. */
 		char code[2 * BB_LOGIN_CODE_BYTES + 1];
@@ -280,10 +290,14 @@ fail:
 	fcgi_stop(fcgi);
 	http_drain(http);
 	ws_stop(ws);
+	loop_stop(loop);
 	http_free(http);
 	unixsock_free(usock);
+	fcgi_free(fcgi);
+	loop_free(loop); /* closes the browsers' connections left: before ws_free */
 	ws_free(ws);
 	router_free(router);
+	mcp_free(mcp);
 	tools_free(tools);
 	hub_free(hub);
 	if (store_close(store) != 0)

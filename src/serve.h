@@ -5,6 +5,8 @@
 #ifndef BB_SERVE_H
 #define BB_SERVE_H
 
+struct config;
+
 int serve_main(int argc, char **argv);
 int serve_load_config(struct config *cfg, int argc, char **argv, int *stop_at, char **err);
 

@@ -538,8 +538,9 @@ is_ipv4(const char *h, size_t n, int *loop)
 			digits = 0;
 			v = 0;
 		} else if (h[i] >= '0' && h[i] <= '9') {
+			if (++digits > 3) /* before multiplying: a long run of digits must not overflow */
+				return 0;
 			v = v * 10 + (h[i] - '0');
-			digits++;
 		} else {
 			return 0;
 		}

@@ -17,7 +17,7 @@
 #include "log.h"
 #include "unixsock.h"
 #include "util.h"
-#include "ws.h"
+#include "loop.h"
 
 struct unixsock {
 	char *path;
@@ -191,12 +191,12 @@ accept_run(void *arg)
 	}
 }
 
-/* Run the accept work on the event loop (main thread, before ws_start). */
+/* Run the accept work on the event loop (main thread, before loop_start). */
 void
-unixsock_attach(struct unixsock *u, struct ws *ws, struct http *http)
+unixsock_attach(struct unixsock *u, struct loop *loop, struct http *http)
 {
 	u->http = http;
-	ws_add_source(ws, u->fd, accept_run, u);
+	loop_add_source(loop, u->fd, accept_run, u);
 }
 
 /* Stop serving new connections and remove the socket file, so clients see at once that we are gone. */

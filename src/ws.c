@@ -3,7 +3,6 @@
 
 #include <libwebsockets.h>
 #include <malloc.h>
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,17 +14,12 @@
 #include "hub.h"
 #include "limits.h"
 #include "log.h"
+#include "loop.h"
 #include "jsonio.h"
 #include "util.h"
 #include "ws.h"
+#include "wsproto.h"
 
-#define CLOSE_PROTOCOL 4400
-#define CLOSE_UNAUTHORIZED 4401
-#define CLOSE_HELLO_TIMEOUT 4408
-#define CLOSE_REPLACED 4409
-#define CLOSE_OLD_PROTOCOL 4426
-#define CLOSE_TOO_MANY 4429
-#define PROTOCOL_VERSION 2
 #define WS_PATH "/ws/browser"
 
 struct local_msg {
@@ -36,29 +30,14 @@ struct local_msg {
 
 /* One WebSocket connection (libwebsockets' per-session data, zeroed by lws). */
 struct session {
+	struct wsproto_peer peer; /* the protocol's view: browser, close code and reason, challenge */
 	struct lws *wsi;
 	struct ws *ws;
-	struct hub_browser *browser; /* set after a good hello */
-	struct buf rx;               /* the message being reassembled */
+	struct buf rx; /* the message being reassembled */
 	struct local_msg *out_head, *out_tail;
-	int close_code;
-	int hello_seen; /* a hello was answered (welcome or close): never a second one */
-	char challenge[AUTH_NONCE_LEN + 1]; /* our nonce S, sent right after the upgrade */
-	char close_reason[124]; /* a close frame carries at most 123 bytes of reason */
 	int throttled; /* not read from until the store catches up */
 	lws_sorted_usec_list_t hello_timer;
 	struct session *next, *prev;
-};
-
-/* Work that shares this thread's loop: see ws_add_source. */
-struct ws_source {
-	struct ws *ws;
-	int fd;
-	long (*run)(void *arg);
-	void *arg;
-	atomic_int kicked;
-	lws_sorted_usec_list_t timer;
-	struct ws_source *next;
 };
 
 struct ws {
@@ -66,35 +45,41 @@ struct ws {
 	struct auth *auth;
 	struct events *events;
 	struct hub *hub;
-	struct lws_context *ctx;
-	pthread_t thread;
+	struct wsproto_env env;
+	struct loop *loop;
+	struct lws_context *ctx; /* the loop's */
 	atomic_int stopping; /* close every connection with 1001 */
-	atomic_int exit_loop;
 	atomic_int n_sessions;
 	int n_throttled;
-	int started;
 	int closing_done;
 	lws_sorted_usec_list_t timer; /* call deadlines and event heartbeats */
 	int64_t next_heartbeat;
 	struct session *sessions;
-	struct ws_source *sources;
-	struct ws_source *self; /* the loop's own work: hub messages to send, deadlines, shutdown */
+	struct loop_source *self; /* the loop's own work: hub messages to send, deadlines, shutdown */
+	int64_t heartbeat_ms;        /* between event-stream heartbeats (BB_EVENT_HEARTBEAT_S) */
+	int64_t hello_timeout_ms;    /* for a hello (BB_WS_HELLO_TIMEOUT_S) */
+	lws_retry_bo_t keepalive;    /* pings and hang-up (BB_WS_PING_AFTER_S, BB_WS_HANGUP_AFTER_S) */
 };
 
-/* Set on the loop thread while it handles ready descriptors, runs our timers or runs after_pass:
- * work noted then is picked up by after_pass without a system call. Elsewhere (lws's own timers,
- * which run before it polls, and other threads) ws_wake and ws_source_kick must wake the poll. */
-static _Thread_local const struct ws *picked_up_by;
-
-static const lws_retry_bo_t keepalive = {
-	.secs_since_valid_ping = BB_WS_PING_AFTER_S,
-	.secs_since_valid_hangup = BB_WS_HANGUP_AFTER_S,
-};
-
-/* Queue a message that the loop itself answers with (welcome, error, heartbeat_ack). */
-static void
-send_local(struct session *s, json_t *msg)
+/* A timer shortened by a test-only environment variable (read once, at ws_create), so the Node
+ * suites need not wait the real 10-25 s: BB_TEST_HELLO_TIMEOUT_MS, BB_TEST_EVENT_HEARTBEAT_MS,
+ * BB_TEST_WS_PING_S, BB_TEST_WS_HANGUP_S. Not documented for users; never set in production. */
+static long
+test_knob(const char *name, long dflt, long min, long max)
 {
+	const char *v = getenv(name);
+	long n;
+	if (v == NULL || util_parse_long(v, min, max, &n) != 0)
+		return dflt;
+	log_info("%s=%ld (a test-only setting)", name, n);
+	return n;
+}
+
+/* wsproto op: queue a message that the loop itself answers with (welcome, error, heartbeat_ack). */
+static void
+send_local(struct wsproto_peer *p, json_t *msg)
+{
+	struct session *s = (struct session *)p;
 	char *text = jsonio_write(msg, NULL);
 	json_decref(msg);
 	size_t n = strlen(text);
@@ -111,34 +96,49 @@ send_local(struct session *s, json_t *msg)
 	lws_callback_on_writable(s->wsi);
 }
 
-/* Tell the peer what was wrong with its last message; the connection stays open. */
+/* wsproto op: close the connection, from the writable callback (wsproto_close set code and reason). */
 static void
-send_error(struct session *s, const char *in_reply_to, const char *rid, const char *fmt, ...)
+op_close(struct wsproto_peer *p)
 {
-	char msg[512];
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	json_t *d = json_pack("{s:s}", "message", msg);
-	if (in_reply_to)
-		json_object_set_new(d, "inReplyTo", json_string(in_reply_to));
-	if (rid)
-		json_object_set_new(d, "requestId", json_string(rid));
-	log_debug("ws: error to peer: %s", msg);
-	send_local(s, json_pack("{s:s, s:o}", "type", "error", "data", d));
+	lws_callback_on_writable(((struct session *)p)->wsi);
 }
 
-/* Close the connection with a WebSocket close code and reason, from the writable callback. */
+/* Close a connection with a WebSocket close code and reason. */
 static void
 close_with(struct session *s, int code, const char *reason)
 {
-	if (s->close_code)
-		return;
-	s->close_code = code;
-	snprintf(s->close_reason, sizeof s->close_reason, "%s", reason);
-	lws_callback_on_writable(s->wsi);
+	wsproto_close(&s->peer, code, reason);
 }
+
+/* wsproto op: the session of an older connection that the hub replaced. */
+static struct wsproto_peer *
+op_peer_of(void *conn)
+{
+	return lws_wsi_user(conn);
+}
+
+/* wsproto op: a good hello; the hello timer is no longer needed. */
+static void
+op_welcomed(struct wsproto_peer *p)
+{
+	lws_sul_cancel(&((struct session *)p)->hello_timer);
+}
+
+/* wsproto op: a page went to the store; pause reading from browsers while it is far behind. */
+static void
+op_page_in(struct wsproto_peer *p)
+{
+	struct session *s = (struct session *)p;
+	if (!s->throttled && hub_store_backlog(s->ws->hub) > BB_STORE_BACKLOG_HIGH) {
+		lws_rx_flow_control(s->wsi, 0);
+		s->throttled = 1;
+		if (s->ws->n_throttled++ == 0)
+			log_warn("ws: pages arrive faster than they can be stored; pausing reads from browsers");
+		loop_kick(s->ws->self); /* re-arms the timer, which now also watches the backlog */
+	}
+}
+
+static const struct wsproto_ops session_ops = {send_local, op_close, op_peer_of, op_welcomed, op_page_in};
 
 /* hub_collect_writable callback: the connection has hub messages to send. */
 static void
@@ -172,12 +172,12 @@ expire_and_rearm(struct ws *ws)
 	if (events_has_subscribers(ws->events)) {
 		if (now >= ws->next_heartbeat) {
 			events_heartbeat(ws->events);
-			ws->next_heartbeat = now + BB_EVENT_HEARTBEAT_S * 1000;
+			ws->next_heartbeat = now + ws->heartbeat_ms;
 		}
 		if (next < 0 || next > ws->next_heartbeat)
 			next = ws->next_heartbeat;
 	} else {
-		ws->next_heartbeat = now + BB_EVENT_HEARTBEAT_S * 1000;
+		ws->next_heartbeat = now + ws->heartbeat_ms;
 	}
 	if (next < 0) {
 		lws_sul_cancel(&ws->timer);
@@ -189,19 +189,16 @@ expire_and_rearm(struct ws *ws)
 	lws_sul_schedule(ws->ctx, 0, &ws->timer, timer_cb, (lws_usec_t)delay * 1000);
 }
 
-static void after_pass(struct ws *ws);
-
 /* The loop's own timer: call deadlines, event heartbeats, the store backlog. What that completes
  * (answers to expired calls, heartbeats to resume) is picked up right here, before lws polls. */
 static void
 timer_cb(lws_sorted_usec_list_t *sul)
 {
 	struct ws *ws = container_of(sul, struct ws, timer);
-	const struct ws *saved = picked_up_by;
-	picked_up_by = ws;
+	const struct loop *saved = loop_hold(ws->loop);
 	expire_and_rearm(ws);
-	after_pass(ws);
-	picked_up_by = saved;
+	loop_after_pass(ws->loop);
+	loop_unhold(saved);
 }
 
 /* A connection that never said hello is closed with 4408. */
@@ -209,270 +206,12 @@ static void
 hello_timeout_cb(lws_sorted_usec_list_t *sul)
 {
 	struct session *s = container_of(sul, struct session, hello_timer);
-	if (s->browser == NULL) {
-		log_info("ws: closing a connection that sent no hello within %d s", BB_WS_HELLO_TIMEOUT_S);
-		close_with(s, CLOSE_HELLO_TIMEOUT, "no hello within 10 seconds");
+	if (s->peer.browser == NULL) {
+		char why[64];
+		snprintf(why, sizeof why, "no hello within %.3g seconds", (double)s->ws->hello_timeout_ms / 1000);
+		log_info("ws: closing a connection that sent no hello within %.3g s", (double)s->ws->hello_timeout_ms / 1000);
+		close_with(s, WSPROTO_CLOSE_HELLO_TIMEOUT, why);
 	}
-}
-
-static void source_timer_cb(lws_sorted_usec_list_t *sul);
-
-/* Run a source now and arm its timer for when it asks to run again. */
-static void
-run_source(struct ws_source *src)
-{
-	atomic_store(&src->kicked, 0);
-	long next = src->run(src->arg);
-	if (next < 0)
-		lws_sul_cancel(&src->timer);
-	else
-		lws_sul_schedule(src->ws->ctx, 0, &src->timer, source_timer_cb, (lws_usec_t)next * 1000);
-}
-
-/* A source's own delay expired: run it, and pick up what it noted before lws polls. */
-static void
-source_timer_cb(lws_sorted_usec_list_t *sul)
-{
-	struct ws_source *src = container_of(sul, struct ws_source, timer);
-	const struct ws *saved = picked_up_by;
-	picked_up_by = src->ws;
-	run_source(src);
-	after_pass(src->ws);
-	picked_up_by = saved;
-}
-
-/* Whether a string member is absent or a string of at most max bytes. */
-static int
-opt_string(json_t *d, const char *key, size_t max)
-{
-	json_t *v = json_object_get(d, key);
-	return v == NULL || (json_is_string(v) && json_string_length(v) <= max);
-}
-
-/* A clientId is short and plain, since it appears in logs, URLs and the database. */
-static int
-valid_client_id(const char *s)
-{
-	size_t n = strlen(s);
-	if (n == 0 || n > BB_CLIENT_ID_MAX)
-		return 0;
-	for (size_t i = 0; i < n; i++)
-		if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9') ||
-		      strchr("._:-", s[i])))
-			return 0;
-	return 1;
-}
-
-/* Check a hello, authenticate it and register the browser; closes the connection when it is bad. */
-static void
-on_hello(struct session *s, json_t *d)
-{
-	json_t *caps = json_object_get(d, "capabilities");
-	const char *cid = json_string_value(json_object_get(d, "clientId"));
-	const char *bad = NULL;
-	if (cid == NULL || !valid_client_id(cid))
-		bad = "hello.clientId: expected 1-64 characters of A-Z a-z 0-9 . _ : -";
-	else if (!opt_string(d, "browser", BB_SHORT_STRING_MAX) || !opt_string(d, "browserVersion", BB_SHORT_STRING_MAX) ||
-	         !opt_string(d, "extensionVersion", BB_SHORT_STRING_MAX))
-		bad = "hello: browser, browserVersion and extensionVersion must be short strings";
-	else if (caps != NULL && (!json_is_array(caps) || json_array_size(caps) > 100))
-		bad = "hello.capabilities: expected an array of command names";
-	if (bad == NULL && caps != NULL) {
-		size_t i;
-		json_t *v;
-		json_array_foreach(caps, i, v) if (!json_is_string(v) || json_string_length(v) > 64) bad =
-			"hello.capabilities: expected an array of command names";
-	}
-	if (bad != NULL) {
-		log_warn("ws: refusing hello: %s", bad);
-		close_with(s, CLOSE_PROTOCOL, bad);
-		return;
-	}
-	/* Protocol 1 sent the token itself; whoever listened on the port got it. Refuse, never compare. */
-	if (json_object_get(d, "token") != NULL) {
-		log_warn("ws: refusing a protocol 1 hello (it carries the token) from clientId %s", cid);
-		close_with(s, CLOSE_OLD_PROTOCOL,
-		           "protocol 1 is not supported: this daemon speaks protocol 2; update the extension");
-		return;
-	}
-	const char *cnonce = json_string_value(json_object_get(d, "nonce"));
-	if (!auth_valid_nonce(cnonce) || strcmp(cnonce, s->challenge) == 0 ||
-	    !auth_check_proof(s->ws->auth, "hello", s->challenge, cnonce,
-	                      json_string_value(json_object_get(d, "proof")))) {
-		log_warn("ws: refusing hello from clientId %s: missing or wrong proof of the token", cid);
-		close_with(s, CLOSE_UNAUTHORIZED, "wrong or missing proof of the pairing token: pair again "
-		                                  "(browser-bridge token)");
-		return;
-	}
-	void *replaced = NULL;
-	s->browser = hub_browser_attach(s->ws->hub, d, s->wsi, &replaced);
-	if (replaced != NULL) {
-		struct session *old = lws_wsi_user(replaced);
-		old->browser = NULL;
-		close_with(old, CLOSE_REPLACED, "replaced by a newer connection with the same clientId");
-		log_info("ws: clientId %s reconnected; closing its older connection", cid);
-	}
-	if (s->browser == NULL) {
-		close_with(s, CLOSE_TOO_MANY, "too many browsers connected");
-		return;
-	}
-	lws_sul_cancel(&s->hello_timer);
-	log_info("ws: browser connected: clientId %s (%s %s, extension %s)", cid,
-	         json_string_value(json_object_get(d, "browser")) ?: "?",
-	         json_string_value(json_object_get(d, "browserVersion")) ?: "?",
-	         json_string_value(json_object_get(d, "extensionVersion")) ?: "?");
-	char proof[AUTH_NONCE_LEN + 1];
-	auth_proof(s->ws->auth, "welcome", cnonce, s->challenge, proof);
-	send_local(s, json_pack("{s:s, s:{s:s, s:i, s:s, s:i, s:I, s:b, s:s}}", "type", "welcome", "data", "serverVersion",
-	                        BB_VERSION, "protocolVersion", PROTOCOL_VERSION, "clientId", cid, "heartbeatSeconds",
-	                        BB_WS_HEARTBEAT_S, "maxMessageBytes", (json_int_t)s->ws->cfg->max_message_bytes,
-	                        "allowFileUrls", s->ws->cfg->allow_file_urls, "proof", proof));
-}
-
-/* Send the challenge that opens protocol 2: a fresh nonce S that this connection's hello must prove. */
-static void
-send_challenge(struct session *s)
-{
-	auth_nonce(s->challenge);
-	send_local(s, json_pack("{s:s, s:{s:s, s:i}}", "type", "challenge", "data", "nonce", s->challenge,
-	                        "protocolVersion", PROTOCOL_VERSION));
-}
-
-/* Validate a command_result's fields; NULL when fine, else which field is wrong. */
-static const char *
-check_result(json_t *d)
-{
-	const char *st = json_string_value(json_object_get(d, "status"));
-	if (!json_is_string(json_object_get(d, "requestId")))
-		return "command_result.requestId: expected a string";
-	if (st == NULL || (strcmp(st, "success") != 0 && strcmp(st, "error") != 0))
-		return "command_result.status: expected \"success\" or \"error\"";
-	if (!opt_string(d, "message", 1u << 20) || !opt_string(d, "error", 1u << 20))
-		return "command_result.message/error: expected strings";
-	json_t *r = json_object_get(d, "result");
-	if (r != NULL && !json_is_object(r))
-		return "command_result.result: expected an object";
-	json_t *pf = json_object_get(d, "pageFollows");
-	if (pf != NULL && !json_is_boolean(pf))
-		return "command_result.pageFollows: expected a boolean";
-	return NULL;
-}
-
-/* Validate a pageInfoUpdate's fields; NULL when fine. */
-static const char *
-check_page(json_t *d)
-{
-	json_t *tab = json_object_get(d, "tabId"), *rid = json_object_get(d, "requestId");
-	if (!json_is_string(json_object_get(d, "url")) || json_string_length(json_object_get(d, "url")) > BB_URL_MAX)
-		return "pageInfoUpdate.url: expected a string of at most 8192 bytes";
-	if (!json_is_string(json_object_get(d, "title")) ||
-	    json_string_length(json_object_get(d, "title")) > BB_TITLE_MAX)
-		return "pageInfoUpdate.title: expected a string of at most 4096 bytes";
-	if (!json_is_string(json_object_get(d, "markdown")))
-		return "pageInfoUpdate.markdown: expected a string";
-	if (rid != NULL && !json_is_null(rid) && !json_is_string(rid))
-		return "pageInfoUpdate.requestId: expected a string";
-	if (tab != NULL && !json_is_null(tab) && !json_is_integer(tab))
-		return "pageInfoUpdate.tabId: expected an integer";
-	json_t *tr = json_object_get(d, "truncated");
-	if (tr != NULL && !json_is_boolean(tr))
-		return "pageInfoUpdate.truncated: expected a boolean";
-	if (json_is_null(rid))
-		json_object_del(d, "requestId");
-	if (json_is_null(tab))
-		json_object_del(d, "tabId");
-	return NULL;
-}
-
-/* Validate a tabs message; NULL when fine. */
-static const char *
-check_tabs(json_t *d)
-{
-	json_t *tabs = json_object_get(d, "tabs");
-	if (!json_is_array(tabs) || json_array_size(tabs) > BB_TABS_MAX)
-		return "tabs.tabs: expected an array of at most 1000 tabs";
-	size_t i;
-	json_t *t;
-	json_array_foreach(tabs, i, t)
-	{
-		if (!json_is_object(t) || !json_is_integer(json_object_get(t, "tabId")) || !opt_string(t, "url", BB_URL_MAX) ||
-		    !opt_string(t, "title", BB_TITLE_MAX))
-			return "tabs.tabs[]: expected objects with an integer tabId and string url/title";
-	}
-	return NULL;
-}
-
-/* Handle one complete message from a peer. */
-static void
-on_message(struct session *s, const char *text, size_t len)
-{
-	struct jsonio_err e;
-	json_t *m = jsonio_parse(text, len, &e);
-	json_t *d = m ? json_object_get(m, "data") : NULL;
-	const char *type = m ? json_string_value(json_object_get(m, "type")) : NULL;
-	const char *bad = NULL;
-	char *err = NULL;
-	if (s->close_code)
-		goto out; /* closing: whatever else arrived is not acted on */
-	if (m == NULL) {
-		if (s->browser == NULL)
-			close_with(s, CLOSE_PROTOCOL, "invalid JSON before hello");
-		else
-			send_error(s, NULL, NULL, "invalid JSON at byte %zu: %s", e.offset, e.text);
-		return;
-	}
-	if (!json_is_object(m) || type == NULL || !json_is_object(d)) {
-		if (s->browser == NULL)
-			close_with(s, CLOSE_PROTOCOL, "expected {\"type\": \"hello\", \"data\": {...}}");
-		else
-			send_error(s, type, NULL, "expected a JSON object {\"type\": string, \"data\": object}");
-		goto out;
-	}
-	if (s->browser == NULL) {
-		if (s->hello_seen)
-			close_with(s, CLOSE_PROTOCOL, "hello was already answered on this connection");
-		else if (strcmp(type, "hello") != 0)
-			close_with(s, CLOSE_PROTOCOL, "the first message must be hello");
-		else {
-			s->hello_seen = 1; /* the challenge answers one hello, right or wrong */
-			on_hello(s, d);
-		}
-		goto out;
-	}
-	if (strcmp(type, "heartbeat") == 0) {
-		hub_on_heartbeat(s->ws->hub, s->browser);
-		char ts[32];
-		util_iso8601(util_now_ms(), ts);
-		send_local(s, json_pack("{s:s, s:{s:s}}", "type", "heartbeat_ack", "data", "serverTime", ts));
-	} else if (strcmp(type, "command_result") == 0) {
-		if ((bad = check_result(d)) == NULL && hub_on_result(s->ws->hub, s->browser, d, &err) != 0)
-			send_error(s, type, json_string_value(json_object_get(d, "requestId")), "%s", err);
-	} else if (strcmp(type, "pageInfoUpdate") == 0) {
-		if ((bad = check_page(d)) == NULL && hub_on_page(s->ws->hub, s->browser, d, &err) != 0)
-			send_error(s, type, json_string_value(json_object_get(d, "requestId")),
-			           "%s; the page was stored without answering a call", err);
-		if (!s->throttled && hub_store_backlog(s->ws->hub) > BB_STORE_BACKLOG_HIGH) {
-			lws_rx_flow_control(s->wsi, 0);
-			s->throttled = 1;
-			if (s->ws->n_throttled++ == 0)
-				log_warn("ws: pages arrive faster than they can be stored; pausing reads from browsers");
-			ws_source_kick(s->ws->self); /* re-arms the timer, which now also watches the backlog */
-		}
-	} else if (strcmp(type, "tabs") == 0) {
-		if ((bad = check_tabs(d)) == NULL)
-			hub_on_tabs(s->ws->hub, s->browser, json_object_get(d, "tabs"));
-	} else if (strcmp(type, "hello") == 0) {
-		send_error(s, type, NULL, "hello was already received on this connection");
-	} else {
-		send_error(s, type, NULL,
-		           "unknown message type \"%.64s\" (expected command_result, pageInfoUpdate, tabs or heartbeat)",
-		           type);
-	}
-	if (bad != NULL)
-		send_error(s, type, json_string_value(json_object_get(d, "requestId")), "%s", bad);
-out:
-	free(err);
-	json_decref(m);
 }
 
 /* Reject an upgrade that is not to /ws/browser from an allowed Origin with a loopback Host. */
@@ -509,7 +248,7 @@ next_out(struct session *s, size_t *len)
 {
 	struct local_msg *lm = s->out_head;
 	if (lm == NULL)
-		return s->browser != NULL ? hub_next_out(s->ws->hub, s->browser, len) : NULL;
+		return s->peer.browser != NULL ? hub_next_out(s->ws->hub, s->peer.browser, len) : NULL;
 	s->out_head = lm->next;
 	if (s->out_head == NULL)
 		s->out_tail = NULL;
@@ -523,9 +262,9 @@ next_out(struct session *s, size_t *len)
 static int
 on_writable(struct session *s)
 {
-	if (s->close_code) {
-		lws_close_reason(s->wsi, (enum lws_close_status)s->close_code, (unsigned char *)s->close_reason,
-		                 strlen(s->close_reason));
+	if (s->peer.close_code) {
+		lws_close_reason(s->wsi, (enum lws_close_status)s->peer.close_code, (unsigned char *)s->peer.close_reason,
+		                 strlen(s->peer.close_reason));
 		return -1;
 	}
 	for (int i = 0; i < BB_WS_WRITES_PER_CALLBACK; i++) {
@@ -542,7 +281,7 @@ on_writable(struct session *s)
 		free(frame);
 		if (n < (int)len)
 			return -1;
-		if (s->out_head == NULL && (s->browser == NULL || !hub_out_pending(s->ws->hub, s->browser)))
+		if (s->out_head == NULL && (s->peer.browser == NULL || !hub_out_pending(s->ws->hub, s->peer.browser)))
 			return 0;
 	}
 	lws_callback_on_writable(s->wsi);
@@ -558,7 +297,7 @@ close_all(struct ws *ws)
 	ws->closing_done = 1;
 }
 
-/* Every event on this listener, and on the descriptors of attached sources. */
+/* Every event on this listener. */
 static int
 handle(struct ws *ws, struct lws *wsi, enum lws_callback_reasons reason, struct session *s, void *in, size_t len)
 {
@@ -572,36 +311,38 @@ handle(struct ws *ws, struct lws *wsi, enum lws_callback_reasons reason, struct 
 	case LWS_CALLBACK_ESTABLISHED:
 		s->wsi = wsi;
 		s->ws = ws;
+		s->peer.env = &ws->env;
+		s->peer.ops = &session_ops;
+		s->peer.conn = wsi;
 		s->next = ws->sessions;
 		if (s->next)
 			s->next->prev = s;
 		ws->sessions = s;
 		atomic_fetch_add(&ws->n_sessions, 1);
-		lws_sul_schedule(ws->ctx, 0, &s->hello_timer, hello_timeout_cb,
-		                 (lws_usec_t)BB_WS_HELLO_TIMEOUT_S * LWS_US_PER_SEC);
+		lws_sul_schedule(ws->ctx, 0, &s->hello_timer, hello_timeout_cb, (lws_usec_t)ws->hello_timeout_ms * 1000);
 		if (atomic_load(&ws->stopping))
 			close_with(s, LWS_CLOSE_STATUS_GOINGAWAY, "browser-bridge is shutting down");
 		else
-			send_challenge(s);
+			wsproto_challenge(&s->peer);
 		return 0;
 	case LWS_CALLBACK_RECEIVE: {
 		/* Before hello a peer has proved nothing: it gets a few KiB, not max_message_bytes. */
-		size_t cap = s->browser != NULL ? ws->cfg->max_message_bytes : BB_WS_PRE_HELLO_MAX;
+		size_t cap = s->peer.browser != NULL ? ws->cfg->max_message_bytes : BB_WS_PRE_HELLO_MAX;
 		size_t remaining = lws_remaining_packet_payload(wsi);
-		if (s->close_code)
+		if (s->peer.close_code)
 			return 0; /* closing: drop what else arrives, buffer nothing */
 		if (lws_frame_is_binary(wsi)) {
-			if (s->browser == NULL)
-				close_with(s, CLOSE_PROTOCOL, "binary frames are not part of the protocol; send hello as JSON text");
+			if (s->peer.browser == NULL)
+				close_with(s, WSPROTO_CLOSE_PROTOCOL, "binary frames are not part of the protocol; send hello as JSON text");
 			else if (lws_is_first_fragment(wsi))
-				send_error(s, NULL, NULL, "binary frames are not part of the protocol; send JSON text");
+				wsproto_error(&s->peer, NULL, NULL, "binary frames are not part of the protocol; send JSON text");
 			return 0; /* dropped, never buffered; one error per message, not per read */
 		}
 		if (s->rx.len + len + remaining > cap) {
 			log_warn("ws: message over %zu bytes from %s: closing with 1009", cap,
-			         s->browser ? "a browser" : "an unpaired peer (before hello)");
+			         s->peer.browser ? "a browser" : "an unpaired peer (before hello)");
 			char why[100];
-			int wn = snprintf(why, sizeof why, s->browser ? "message too large (over %zu bytes)"
+			int wn = snprintf(why, sizeof why, s->peer.browser ? "message too large (over %zu bytes)"
 			                                              : "message before hello too large (over %zu bytes)",
 			                  cap);
 			lws_close_reason(wsi, LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE, (unsigned char *)why, (size_t)wn);
@@ -610,7 +351,7 @@ handle(struct ws *ws, struct lws *wsi, enum lws_callback_reasons reason, struct 
 		}
 		buf_add(&s->rx, in, len);
 		if (lws_is_final_fragment(wsi) && remaining == 0) {
-			on_message(s, s->rx.data, s->rx.len);
+			wsproto_on_message(&s->peer, s->rx.data, s->rx.len);
 			if (s->rx.cap > 1u << 20) {
 				buf_free(&s->rx);
 				malloc_trim(0); /* a multi-megabyte page: give the memory back, not just to malloc */
@@ -627,10 +368,10 @@ handle(struct ws *ws, struct lws *wsi, enum lws_callback_reasons reason, struct 
 			s->throttled = 0;
 			ws->n_throttled--;
 		}
-		if (s->browser != NULL) {
+		if (s->peer.browser != NULL) {
 			log_info("ws: browser disconnected");
-			hub_browser_detach(ws->hub, s->browser);
-			s->browser = NULL;
+			hub_browser_detach(ws->hub, s->peer.browser);
+			s->peer.browser = NULL;
 		}
 		for (struct local_msg *m = s->out_head, *n; m != NULL; m = n) {
 			n = m->next;
@@ -646,30 +387,24 @@ handle(struct ws *ws, struct lws *wsi, enum lws_callback_reasons reason, struct 
 			s->next->prev = s->prev;
 		atomic_fetch_sub(&ws->n_sessions, 1);
 		return 0;
-	case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
-		return 0; /* a kick from another thread: after_pass runs what was kicked */
-	case LWS_CALLBACK_RAW_RX_FILE:
-		run_source(lws_get_opaque_user_data(wsi));
-		return 0;
-	case LWS_CALLBACK_RAW_CLOSE_FILE:
-		return 0;
 	default:
 		return 0;
 	}
 }
 
-/* The libwebsockets callback: marks the reasons that only follow a poll, whose noted work after_pass
- * picks up without a system call (see picked_up_by). */
+/* The libwebsockets callback: marks the reasons that only follow a poll, whose noted work the
+ * loop's after-pass picks up without a system call (see loop_hold). */
 static int
 callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in, size_t len)
 {
-	struct ws *ws = lws_context_user(lws_get_context(wsi));
-	const struct ws *saved = picked_up_by;
-	if (reason == LWS_CALLBACK_RECEIVE || reason == LWS_CALLBACK_SERVER_WRITEABLE ||
-	    reason == LWS_CALLBACK_RAW_RX_FILE)
-		picked_up_by = ws;
+	struct ws *ws = lws_vhost_user(lws_get_vhost(wsi));
+	if (ws == NULL)
+		return 0; /* protocol init, before the vhost has its user */
+	int held = reason == LWS_CALLBACK_RECEIVE || reason == LWS_CALLBACK_SERVER_WRITEABLE;
+	const struct loop *saved = held ? loop_hold(ws->loop) : NULL;
 	int rc = handle(ws, wsi, reason, user, in, len);
-	picked_up_by = saved;
+	if (held)
+		loop_unhold(saved);
 	return rc;
 }
 
@@ -678,102 +413,52 @@ static const struct lws_protocols protocols[] = {
 	{NULL, NULL, 0, 0, 0, NULL, 0},
 };
 
-/* Route libwebsockets' own log lines into ours. */
-static void
-lws_log(int level, const char *line)
-{
-	char copy[512];
-	snprintf(copy, sizeof copy, "%s", line);
-	size_t n = strlen(copy);
-	while (n > 0 && copy[n - 1] == '\n')
-		copy[--n] = '\0';
-	log_msg(level == LLL_ERR ? LOG_ERROR : level == LLL_WARN ? LOG_WARN : LOG_DEBUG, "lws: %s", copy);
-}
-
 static long run_self(void *arg);
 
-/* Create the listener (bound now, so a busy port is reported before we say we are up). */
+/* Create the listener on the loop (bound now, so a busy port is reported before we say we are up). */
 struct ws *
-ws_create(const struct config *cfg, struct auth *auth, struct events *events, char **err)
+ws_create(struct loop *loop, const struct config *cfg, struct auth *auth, struct events *events, char **err)
 {
 	struct ws *ws = xcalloc(1, sizeof *ws);
+	ws->loop = loop;
+	ws->env.cfg = cfg;
+	ws->env.auth = auth;
+	ws->ctx = loop_lws(loop);
 	ws->cfg = cfg;
 	ws->auth = auth;
 	ws->events = events;
-	lws_set_log_level(log_enabled(LOG_DEBUG) ? (LLL_ERR | LLL_WARN | LLL_NOTICE) : LLL_ERR, lws_log);
+	ws->hello_timeout_ms = test_knob("BB_TEST_HELLO_TIMEOUT_MS", BB_WS_HELLO_TIMEOUT_S * 1000L, 50, 3600000);
+	ws->heartbeat_ms = test_knob("BB_TEST_EVENT_HEARTBEAT_MS", BB_EVENT_HEARTBEAT_S * 1000L, 50, 3600000);
+	ws->keepalive.secs_since_valid_ping = (uint16_t)test_knob("BB_TEST_WS_PING_S", BB_WS_PING_AFTER_S, 1, 3600);
+	ws->keepalive.secs_since_valid_hangup =
+		(uint16_t)test_knob("BB_TEST_WS_HANGUP_S", BB_WS_HANGUP_AFTER_S, ws->keepalive.secs_since_valid_ping + 1, 3600);
 	struct lws_context_creation_info info;
 	memset(&info, 0, sizeof info);
 	info.port = cfg->ws_port;
 	info.iface = cfg->ws_host;
 	info.protocols = protocols;
 	info.user = ws;
-	info.retry_and_idle_policy = &keepalive;
-	info.options = LWS_SERVER_OPTION_VALIDATE_UTF8;
+	info.retry_and_idle_policy = &ws->keepalive;
+	info.vhost_name = "browser-bridge";
+	info.options = LWS_SERVER_OPTION_VALIDATE_UTF8 | LWS_SERVER_OPTION_FAIL_UPON_UNABLE_TO_BIND;
 	/* Debian's lws 4.1 binds every interface for "127.0.0.1" unless IPv6 is off for the vhost. */
 	if (strchr(cfg->ws_host, ':') == NULL)
 		info.options |= LWS_SERVER_OPTION_DISABLE_IPV6;
-	info.fd_limit_per_thread = BB_HTTP_MAX_CONNECTIONS;
-	info.timeout_secs = 20;
-	/* Read up to 64 KiB per pass, not lws's default 4 KiB: a pass then takes in many results and
-	 * pages at once, so they share one commit, and a big page needs far fewer reads. */
-	info.pt_serv_buf_size = 65536;
-	ws->ctx = lws_create_context(&info);
-	if (ws->ctx == NULL) {
+	if (lws_create_vhost(ws->ctx, &info) == NULL) {
 		*err = xasprintf("cannot listen for WebSocket on %s:%d (port in use?)", cfg->ws_host, cfg->ws_port);
 		free(ws);
 		return NULL;
 	}
-	ws->self = ws_add_source(ws, -1, run_self, ws);
+	ws->self = loop_add_source(loop, -1, run_self, ws);
 	return ws;
 }
 
-/* The hub is created after the listener (it needs ws_wake); connect the two before ws_start. */
+/* The hub is created after the listener (it needs ws_wake); connect the two before loop_start. */
 void
 ws_set_hub(struct ws *ws, struct hub *hub)
 {
 	ws->hub = hub;
-}
-
-/* Share the loop with another source of work (see ws.h); main thread, before ws_start. */
-struct ws_source *
-ws_add_source(struct ws *ws, int fd, long (*run)(void *arg), void *arg)
-{
-	struct ws_source *src = xcalloc(1, sizeof *src);
-	src->ws = ws;
-	src->fd = fd;
-	src->run = run;
-	src->arg = arg;
-	src->next = ws->sources;
-	ws->sources = src;
-	return src;
-}
-
-/* Ask for a source to run after the current pass. Any thread. */
-void
-ws_source_kick(struct ws_source *src)
-{
-	/* Already kicked: the loop has not run it yet, so a wakeup is on its way (or not needed). */
-	if (atomic_exchange(&src->kicked, 1) == 0 && picked_up_by != src->ws)
-		lws_cancel_service(src->ws->ctx);
-}
-
-/* Run the sources kicked during a pass. Each may kick more (a resumed request answers a call,
- * whose completion queues writes), so go round until quiet. */
-static void
-after_pass(struct ws *ws)
-{
-	for (int round = 0; round < 16; round++) {
-		int did = 0;
-		for (struct ws_source *src = ws->sources; src != NULL; src = src->next) {
-			if (atomic_load(&src->kicked)) {
-				run_source(src);
-				did = 1;
-			}
-		}
-		if (!did)
-			return;
-	}
-	lws_cancel_service(ws->ctx); /* still busy: do not let the next poll sleep */
+	ws->env.hub = hub;
 }
 
 /* The loop's own source: close everything once stopping, send queued hub messages, re-arm the
@@ -791,92 +476,33 @@ run_self(void *arg)
 	return -1;
 }
 
-/* The event loop thread: browsers' WebSockets and every attached source, until told to exit. */
-static void *
-ws_main(void *arg)
-{
-	struct ws *ws = arg;
-	pthread_setname_np(pthread_self(), "bb-loop");
-	picked_up_by = ws;
-	for (struct ws_source *src = ws->sources; src != NULL; src = src->next)
-		run_source(src); /* whatever was ready before the loop began */
-	after_pass(ws);
-	picked_up_by = NULL;
-	while (!atomic_load(&ws->exit_loop)) {
-		if (lws_service(ws->ctx, 0) < 0)
-			break;
-		picked_up_by = ws;
-		after_pass(ws);
-		picked_up_by = NULL;
-	}
-	return NULL;
-}
-
-/* Watch the sources' descriptors, then start the event loop thread. */
-int
-ws_start(struct ws *ws, char **err)
-{
-	struct lws_vhost *vh = lws_get_vhost_by_name(ws->ctx, "default");
-	for (struct ws_source *src = ws->sources; src != NULL; src = src->next) {
-		if (src->fd < 0)
-			continue;
-		/* lws closes what it adopts; give it a duplicate so the owner can close the original. */
-		lws_adopt_desc_t ad = {.vh = vh, .type = LWS_ADOPT_RAW_FILE_DESC, .vh_prot_name = "browser-bridge",
-		                       .opaque = src};
-		ad.fd.filefd = dup(src->fd);
-		if (vh == NULL || ad.fd.filefd < 0 || lws_adopt_descriptor_vhost_via_info(&ad) == NULL) {
-			*err = xasprintf("the event loop cannot watch descriptor %d", src->fd);
-			return -1;
-		}
-	}
-	if (pthread_create(&ws->thread, NULL, ws_main, ws) != 0) {
-		*err = xstrdup("cannot start the event loop thread");
-		return -1;
-	}
-	ws->started = 1;
-	return 0;
-}
-
 /* Have the loop send queued hub messages and re-arm its timer. Any thread; on the loop thread itself
  * it costs no system call, the work happens after the current pass. */
 void
 ws_wake(void *arg)
 {
 	struct ws *ws = arg;
-	ws_source_kick(ws->self);
+	loop_kick(ws->self);
 }
 
-/* Close every connection with 1001, give the close frames a moment, and stop the thread. */
+/* Close every connection with 1001 and give the close frames a moment; the loop still runs. */
 void
 ws_stop(struct ws *ws)
 {
-	if (ws == NULL || !ws->started)
+	if (ws == NULL)
 		return;
 	atomic_store(&ws->stopping, 1);
-	ws_source_kick(ws->self);
+	loop_kick(ws->self);
 	for (int i = 0; i < 50 && atomic_load(&ws->n_sessions) > 0; i++) {
 		struct timespec ts = {0, 10 * 1000 * 1000};
 		nanosleep(&ts, NULL);
-		lws_cancel_service(ws->ctx);
+		loop_wake(ws->loop);
 	}
-	atomic_store(&ws->exit_loop, 1);
-	lws_cancel_service(ws->ctx);
-	pthread_join(ws->thread, NULL);
 }
 
-/* Destroy the context (closing what is left) after the thread has stopped. NULL is fine. */
+/* Free the listener after loop_free (whose closing callbacks still use it). NULL is fine. */
 void
 ws_free(struct ws *ws)
 {
-	if (ws == NULL)
-		return;
-	lws_sul_cancel(&ws->timer);
-	for (struct ws_source *src = ws->sources; src != NULL; src = src->next)
-		lws_sul_cancel(&src->timer);
-	lws_context_destroy(ws->ctx);
-	for (struct ws_source *src = ws->sources, *n; src != NULL; src = n) {
-		n = src->next;
-		free(src);
-	}
 	free(ws);
 }

@@ -5,6 +5,7 @@
 
 #include <jansson.h>
 
+#include "events.h"
 #include "hub.h"
 #include "util.h"
 #include "testlib.h"
@@ -296,6 +297,42 @@ START_TEST(many_calls)
 }
 END_TEST
 
+/* An event subscriber's wake runs inside events_publish; it may call back into the hub (as a
+ * transport does), so the hub must publish with its lock released, call_start included. */
+static struct hub *reentrant_hub;
+static long reentrant_seen = -1;
+
+static void
+reentrant_wake(void *arg)
+{
+	(void)arg;
+	if (reentrant_hub != NULL)
+		reentrant_seen = (long)hub_calls_in_flight(reentrant_hub); /* deadlocks if the lock is held */
+}
+
+START_TEST(call_start_publishes_unlocked)
+{
+	reset();
+	struct events *ev = events_create();
+	struct hub *h = hub_create(NULL, ev, wake, NULL);
+	struct events_sub *sub = events_subscribe(ev, "");
+	events_set_wake(ev, sub, reentrant_wake, NULL);
+	struct hub_browser *a = attach(h, "a", (void *)1);
+	reentrant_hub = h;
+	reentrant_seen = -1;
+	char rid[37];
+	start(h, a, NULL, 1000, rid);
+	ck_assert_int_eq(reentrant_seen, 1);
+	reentrant_hub = NULL;
+	hub_shutdown(h);
+	events_unsubscribe(ev, sub);
+	for (int i = 0; i < n_done; i++)
+		hub_call_free(last[i]);
+	hub_free(h);
+	events_free(ev);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -311,6 +348,7 @@ main(void)
 	tcase_add_test(tc, timeouts_and_partial);
 	tcase_add_test(tc, error_without_page);
 	tcase_add_test(tc, many_calls);
+	tcase_add_test(tc, call_start_publishes_unlocked);
 	suite_add_tcase(s, tc);
 	return testlib_run(s, 1);
 }
