@@ -18,14 +18,18 @@ function pings(ws, n, ms) {
 
 test('a silent peer is dropped after the hang-up time; a live one is kept', { timeout: 30000 }, async () => {
   const d = await startDaemon({ env: { BB_TEST_WS_PING_S: '1', BB_TEST_WS_HANGUP_S: '3' } });
+  try {
   const live = await connectPeer(d, { clientId: 'live' });
   // A peer whose WebSocket library does not answer pings: a frozen or vanished browser.
   const ws = new WebSocket(d.wsUrl, { headers: { Origin: EXT_ORIGIN }, autoPong: false });
   const challenge = await new Promise((r) => ws.once('message', (m) => r(JSON.parse(m.toString()))));
   let frozenPings = 0;
   ws.on('ping', () => { frozenPings++; });
+  const welcomed = new Promise((r) => ws.once('message', (m) => r(JSON.parse(m.toString()))));
   ws.send(JSON.stringify({ type: 'hello', data: helloFor(challenge.data.nonce, d.token, { clientId: 'frozen', browser: 'Frozen' }) }));
   const closed = new Promise((r) => ws.on('close', (code) => r({ code })));
+  // The call names the frozen browser, so it may go only once the daemon has registered it.
+  assert.equal((await welcomed).type, 'welcome');
   const call = tool(d, 'browser_click', { target: 'x', client_id: 'frozen', timeout_ms: 120000 });
   await closed;
   const r = await call;
@@ -38,5 +42,7 @@ test('a silent peer is dropped after the hang-up time; a live one is kept', { ti
   const ok = await tool(d, 'browser_get_page', { client_id: 'live' });
   assert.equal(ok.status, 200);
   live.close();
-  await d.stop();
+  } finally {
+    await d.stop(); // also when an assertion failed: a daemon left running would hold the suite
+  }
 });
