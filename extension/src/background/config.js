@@ -55,7 +55,3 @@ export async function getConfig() {
   }
   return cfg;
 }
-
-export async function hasAllHosts() {
-  try { return await chrome.permissions.contains({ origins: ['<all_urls>'] }); } catch { return false; }
-}

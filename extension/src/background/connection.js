@@ -1,5 +1,7 @@
 // The one WebSocket to the daemon: challenge/hello/welcome (protocol 2, see handshake.js),
-// heartbeat, reconnect with backoff.
+// heartbeat, reconnect with backoff, and the size limit of every message sent: the daemon's
+// max_message_bytes, announced in `welcome` as maxMessageBytes (a bigger message would get the
+// connection closed with 1009). send() never sends more; callers cut what they can (page.js).
 import { getConfig } from './config.js';
 import { IMPOSTOR_TEXT, newNonce, proof, sameString, validNonce } from './handshake.js';
 import { browserInfo } from './browser-info.js';
@@ -28,6 +30,10 @@ let challengeTimer = null;
 let holdUntil = 0;        // after 4409 (replaced) we wait for the alarm instead of fighting
 let handlers = { onCommand: () => {}, onWelcome: () => {} };
 let capabilities = [];
+// Until a welcome says otherwise: the daemon's default max_message_bytes.
+export const DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+let maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES;
+const utf8 = new TextEncoder();
 
 export function init(opts) {
   handlers = { ...handlers, ...opts };
@@ -38,10 +44,28 @@ export function isConnected() {
   return !!ws && ws.readyState === WebSocket.OPEN && welcomed;
 }
 
+// The largest message (in bytes of UTF-8 JSON) the daemon accepts from us.
+export function getMaxMessageBytes() {
+  return maxMessageBytes;
+}
+
+// The size in bytes of the message send(type, data) would send.
+export function messageBytes(type, data) {
+  return utf8.encode(JSON.stringify({ type, data })).length;
+}
+
+// Send one message; false when there is no connection or the message is over the daemon's
+// limit (then nothing is sent, and the connection stays up).
 export function send(type, data) {
   if (!ws || ws.readyState !== WebSocket.OPEN) return false;
   try {
-    ws.send(JSON.stringify({ type, data }));
+    const text = JSON.stringify({ type, data });
+    const bytes = utf8.encode(text).length;
+    if (bytes > maxMessageBytes) {
+      console.warn(`[browser-bridge] not sending a ${type} of ${bytes} bytes: the daemon's max_message_bytes is ${maxMessageBytes}`);
+      return false;
+    }
+    ws.send(text);
     return true;
   } catch {
     return false;
@@ -175,6 +199,10 @@ export async function connect() {
         if (welcomed) break;
         welcomed = true;
         attempt = 0;
+        {
+          const max = Number(data.maxMessageBytes);
+          maxMessageBytes = Number.isSafeInteger(max) && max > 0 ? max : DEFAULT_MAX_MESSAGE_BYTES;
+        }
         const hb = Math.min(HEARTBEAT_MS, Math.max(5, Number(data.heartbeatSeconds) || 20) * 1000);
         clearInterval(heartbeatTimer);
         heartbeatTimer = setInterval(() => send('heartbeat', {}), hb);

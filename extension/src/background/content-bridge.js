@@ -4,7 +4,7 @@ const NO_ACCESS_HINT = 'Browser Bridge has no access to this site: open the exte
 export class PageError extends Error {}
 
 // No call into a page waits forever: a page blocked by a JavaScript dialog (alert, confirm,
-// prompt) or a busy loop never answers executeScript. Each op gets a budget; past it the call
+// prompt) that is not answered or a busy loop never answers executeScript. Each op gets a budget; past it the call
 // fails with `unresponsive` set, and the tab is remembered as not answering until one call
 // into it succeeds again (so that the page capture after a failed action does not wait again).
 export const PAGE_CALL_MS = 5000;
@@ -28,7 +28,7 @@ function withTimeout(promise, ms, tabId) {
   const t = new Promise((_, reject) => {
     timer = setTimeout(() => {
       unresponsive.set(tabId, Date.now());
-      const e = new PageError(`the page did not answer within ${ms} ms (a JavaScript dialog may be open)`);
+      const e = new PageError(`the page did not answer within ${ms} ms (a script on it may be busy)`);
       e.unresponsive = true;
       reject(e);
     }, ms);

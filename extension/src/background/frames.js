@@ -61,7 +61,9 @@ function match(placeholders, candidates) {
   return out;
 }
 
-// The Markdown of the top frame's snapshot with every cross-origin iframe's placeholder filled in.
+// The Markdown of the top frame's snapshot with every cross-origin iframe's placeholder filled in,
+// all frames together within maxChars (page.js: the page cap, and never more than the daemon's
+// max_message_bytes; page.js then cuts the message to the exact byte limit).
 export async function fillFrames(tabId, snap, maxChars) {
   if (!snap.frames?.length) {
     shown.delete(tabId);

@@ -1,6 +1,7 @@
 // Service worker entry point (ES module).
 import * as conn from './connection.js';
-import { handleCommand, CAPABILITIES } from './commands.js';
+import { handleCommand } from './commands.js';
+import { CAPABILITIES } from './handlers.js';
 import { installNavListeners } from './settle.js';
 import { installTabListeners, reportTabsNow } from './tabs.js';
 import { setPolicyFromWelcome } from './url-policy.js';

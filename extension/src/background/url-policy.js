@@ -29,3 +29,8 @@ export function refusal(url) {
   }
   return `the URL ${shown} was refused: only http and https URLs are opened${allowFile ? ' (and file: URLs)' : ''}, not ${p}`;
 }
+
+// Whether the extension can run its content script in a page at `url` (not a browser page).
+export function isScriptableUrl(url) {
+  return /^(https?|file|ftp):/i.test(url || '');
+}

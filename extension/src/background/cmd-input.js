@@ -1,0 +1,67 @@
+// Handlers of the page actions: click, type, press_key, scroll, select_option (see handlers.js).
+// Each runs in the content script (or through the debugger when trusted input is granted), in the
+// top frame first, then in cross-origin frames by ref (frames.js), and settles the page after it.
+import { actAnywhere } from './frames.js';
+import { NavTracker, settleAfterAction, waitTabComplete, quiet, tabNavError, NAV_WINDOW_MS } from './settle.js';
+import { resolveTab } from './tabs.js';
+import { refusal, isScriptableUrl } from './url-policy.js';
+import { ensurePageScripts } from './page-scripts.js';
+import { trustedAct } from './trusted.js';
+import { CommandError, navError, sleep } from './errors.js';
+
+async function pageAction(c, cmd) {
+  const tab = await resolveTab(cmd.tabId);
+  const needsPage = cmd.wait_for_page_info !== false;
+  const params = { ...cmd };
+  delete params.requestId; delete params.command; delete params.tabId; delete params.wait_for_page_info;
+  const tracker = new NavTracker(tab.id);
+  // The page scripts answer the dialogs the action may open, and settle it (src/page/).
+  if (isScriptableUrl(tab.url)) await ensurePageScripts(tab.id);
+  const actionAt = Date.now();
+  try {
+    // Trusted input (the debugger) when the user granted it, else the content script's events.
+    const r = (await trustedAct(tab.id, c, params)) ?? await actAnywhere(tab.id, { command: c, params });
+    if (!r.ok) throw new CommandError(r.error, { pageTabId: tab.id, noPage: !!r.unresponsive });
+    // A target=_blank link whose URL open_url would refuse (file:, data:, javascript: …): the
+    // extension does not open it, and a tab Chrome opened for it (left empty, as Chrome blocks
+    // such navigations from pages) is closed again, so the answer is the refusal, not a blank tab.
+    const no = r.newTabUrl ? refusal(r.newTabUrl) : null;
+    if (no) {
+      const t0 = Date.now();
+      while (tracker.newTabId == null && Date.now() - t0 < NAV_WINDOW_MS) await tracker.changed(NAV_WINDOW_MS - (Date.now() - t0));
+      if (tracker.newTabId != null) {
+        const nt = await chrome.tabs.get(tracker.newTabId).catch(() => null);
+        const u = nt ? nt.url || nt.pendingUrl || '' : '';
+        if (nt && !/^https?:/i.test(u)) await chrome.tabs.remove(nt.id).catch(() => {});
+      }
+      throw new CommandError(`${r.message}, but its link was not followed: ${no}.`, { pageTabId: tab.id, result: { tabId: tab.id, refusedUrl: String(r.newTabUrl).slice(0, 2000) } });
+    }
+    let pageTabId = tab.id;
+    let settle = null;
+    if (needsPage) {
+      ({ tabId: pageTabId, settle } = await settleAfterAction(tracker, { actionAt }));
+    } else {
+      await sleep(50);
+    }
+    // A target=_blank link that the popup blocker swallowed: open it ourselves (its URL passed
+    // the policy above: only what open_url would open).
+    if (r.newTabUrl && tracker.newTabId == null && !tracker.started) {
+      const nt = await chrome.tabs.create({ url: r.newTabUrl, active: true, openerTabId: tab.id, windowId: tab.windowId });
+      await waitTabComplete(nt.id, Date.now() + 20_000);
+      settle = { ...(await quiet(nt.id, { since: actionAt })), waited_ms: Date.now() - actionAt };
+      pageTabId = nt.id;
+    }
+    const failed = tracker.started || pageTabId !== tab.id ? tabNavError(pageTabId) : null;
+    if (failed) throw navError(failed.url, failed.error, pageTabId, r.message);
+    const result = { tabId: pageTabId, ...(r.frameOrigin ? { frameOrigin: r.frameOrigin } : {}), ...(settle ? { settle } : {}) };
+    let message = r.message;
+    if (pageTabId !== tab.id) message += `; it opened tab ${pageTabId}`;
+    return { message, result, pageTabId };
+  } finally { tracker.stop(); }
+}
+
+export const clickAction = (cmd) => pageAction('click', cmd);
+export const typeAction = (cmd) => pageAction('type', cmd);
+export const pressKeyAction = (cmd) => pageAction('press_key', cmd);
+export const scrollAction = (cmd) => pageAction('scroll', cmd);
+export const selectAction = (cmd) => pageAction('select_option', cmd);

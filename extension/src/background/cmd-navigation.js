@@ -1,0 +1,85 @@
+// Handlers of the navigation commands: open_url, back, forward, reload (see handlers.js).
+import { callContent } from './content-bridge.js';
+import { NavTracker, settleAfterAction, waitLoaded, waitTabComplete, quiet, tabNavError } from './settle.js';
+import { resolveTab } from './tabs.js';
+import { refusal, isScriptableUrl } from './url-policy.js';
+import { ensurePageScripts } from './page-scripts.js';
+import { CommandError, navError, upper } from './errors.js';
+
+function validUrl(u) {
+  if (typeof u !== 'string' || !u.trim()) throw new CommandError('url is required');
+  let s = u.trim();
+  if (!/^[a-z][a-z0-9+.-]*:/i.test(s)) s = (/^(localhost|127\.|\[::1\])/.test(s) ? 'http://' : 'https://') + s;
+  let parsed;
+  try { parsed = new URL(s); } catch { throw new CommandError(`not a valid URL: ${u}`); }
+  if (/^https?:$/.test(parsed.protocol) && /\s/.test(s)) throw new CommandError(`not a valid URL: ${u}`);
+  const no = refusal(parsed.href);
+  if (no) throw new CommandError(upper(no) + '.');
+  return parsed.href;
+}
+
+export async function openUrl(cmd) {
+  const needsPage = cmd.wait_for_page_info !== false;
+  const url = validUrl(cmd.url);
+  if (cmd.new_tab) {
+    const base = await resolveTab(null).catch(() => null);
+    const t0 = Date.now();
+    const tab = await chrome.tabs.create({ url, active: true, ...(base ? { windowId: base.windowId } : {}) });
+    await waitTabComplete(tab.id, Date.now() + 20_000);
+    const failed = tabNavError(tab.id);
+    if (failed) throw navError(url, failed.error, tab.id);
+    const settle = needsPage ? await quiet(tab.id, { since: t0 }) : null;
+    return { message: `Opened ${url} in a new tab (${tab.id})`, result: { tabId: tab.id, ...(settle ? { settle } : {}) }, pageTabId: tab.id };
+  }
+  const tab = await resolveTab(cmd.tabId);
+  const tracker = new NavTracker(tab.id);
+  const t0 = Date.now();
+  // The page being left may ask "Leave site?" (beforeunload): its page script answers.
+  if (isScriptableUrl(tab.url)) await ensurePageScripts(tab.id);
+  try {
+    await chrome.tabs.update(tab.id, { url });
+    const deadline = Date.now() + 20_000;
+    while (!tracker.started && !tracker.sameDoc && Date.now() - t0 < 2000) await tracker.changed(200);
+    if (tracker.started) await waitLoaded(tracker, deadline, 0);
+    else await waitTabComplete(tab.id, deadline);
+    const code = tracker.error && tracker.error !== 'net::ERR_ABORTED' ? tracker.error : !tracker.started ? tabNavError(tab.id)?.error : null;
+    if (code) throw navError(url, code, tab.id);
+  } finally { tracker.stop(); }
+  const settle = needsPage ? await quiet(tab.id, { since: t0 }) : null;
+  return { message: `Opened ${url}`, result: { tabId: tab.id, ...(settle ? { settle: { ...settle, waited_ms: Date.now() - t0 } } : {}) }, pageTabId: tab.id };
+}
+
+// back/forward: history.go() in the page, which (unlike chrome.tabs.goBack) does not
+// skip entries that Chrome marks "skippable" because they were added without a user
+// gesture — which is every entry an agent creates. tabs.goBack for pages we can't script.
+async function historyGo(tab, delta) {
+  const word = delta < 0 ? 'back' : 'forward';
+  if (isScriptableUrl(tab.url)) {
+    try {
+      const r = await callContent(tab.id, 'history', { delta });
+      if (r.ok) return;
+    } catch { /* fall through */ }
+  }
+  const fn = delta < 0 ? chrome.tabs.goBack : chrome.tabs.goForward;
+  await fn(tab.id).catch((e) => { throw new CommandError(`cannot go ${word}: ${e.message}`); });
+}
+
+// back, forward or reload: do it, settle, and fail with the net:: code if the page did not load.
+async function historyMove(c, cmd) {
+  const tab = await resolveTab(cmd.tabId);
+  const tracker = new NavTracker(tab.id);
+  if (isScriptableUrl(tab.url)) await ensurePageScripts(tab.id);
+  try {
+    if (c === 'reload') await chrome.tabs.reload(tab.id);
+    else await historyGo(tab, c === 'back' ? -1 : 1);
+    const { tabId: pageTabId, settle } = await settleAfterAction(tracker, { expectNav: true, navWindowMs: 1500 });
+    const t = await chrome.tabs.get(pageTabId).catch(() => null);
+    const failed = tabNavError(pageTabId);
+    if (failed) throw navError(failed.url || t?.url || '', failed.error, pageTabId, c === 'reload' ? 'Reloaded' : c === 'back' ? 'Went back' : 'Went forward');
+    return { message: `${c === 'reload' ? 'Reloaded' : c === 'back' ? 'Went back to' : 'Went forward to'} ${t?.url || ''}`.trim(), result: { tabId: pageTabId, settle }, pageTabId };
+  } finally { tracker.stop(); }
+}
+
+export const goBack = (cmd) => historyMove('back', cmd);
+export const goForward = (cmd) => historyMove('forward', cmd);
+export const reloadTab = (cmd) => historyMove('reload', cmd);

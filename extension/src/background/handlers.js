@@ -1,0 +1,42 @@
+// The handler table: one handler per command of the daemon's tool catalog (src/tools.c). Its
+// keys are the capabilities announced in `hello`; tests/integration/catalog.test.mjs checks they
+// equal the commands of GET /api/tools. Adding a tool = one catalog entry in src/tools.c + one
+// line here (and its handler in the cmd-*.js file of its concern).
+// A handler takes the command (the daemon's `command` data, tabId filled in by the queue) and
+// returns { message, result, pageTabId, alwaysPage? } or throws (a CommandError, see errors.js).
+import { openUrl, goBack, goForward, reloadTab } from './cmd-navigation.js';
+import { listTabsCommand, switchTab, closeTab } from './cmd-tabs.js';
+import { getPage, takeScreenshot, waitFor } from './cmd-page.js';
+import { clickAction, typeAction, pressKeyAction, scrollAction, selectAction } from './cmd-input.js';
+import { handleDialog } from './cmd-dialogs.js';
+import { CommandError } from './errors.js';
+
+const HANDLERS = {
+  open_url: openUrl,
+  back: goBack,
+  forward: goForward,
+  reload: reloadTab,
+  list_tabs: listTabsCommand,
+  switch_tab: switchTab,
+  close_tab: closeTab,
+  get_page: getPage,
+  screenshot: takeScreenshot,
+  wait_for: waitFor,
+  click: clickAction,
+  type: typeAction,
+  press_key: pressKeyAction,
+  scroll: scrollAction,
+  select_option: selectAction,
+  handle_dialog: handleDialog,
+};
+
+export const CAPABILITIES = Object.keys(HANDLERS);
+
+// Run the handler of cmd.command; an unknown command is an error naming the supported ones.
+export async function execute(cmd) {
+  const c = cmd.command;
+  if (typeof c !== 'string' || !Object.hasOwn(HANDLERS, c)) {
+    throw new CommandError(`unknown command "${String(c).slice(0, 60)}" (supported: ${CAPABILITIES.join(', ')})`);
+  }
+  return HANDLERS[c](cmd);
+}
