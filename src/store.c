@@ -422,6 +422,19 @@ same_bytes(const void *a, const void *b, size_t n)
 	return n == 0 || (a != NULL && b != NULL && memcmp(a, b, n) == 0);
 }
 
+/* Run a bound INSERT and reset it: the new row's id, or -1 with the SQLite result code in *rcp. */
+static int64_t
+step_insert(struct store *s, sqlite3_stmt *st, int *rcp)
+{
+	int rc = sqlite3_step(st);
+	int64_t id = rc == SQLITE_DONE ? sqlite3_last_insert_rowid(s->db) : -1;
+	if (rc != SQLITE_DONE)
+		*rcp = rc;
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	return id;
+}
+
 /* The id of stored content equal to (title, md), or 0; the bytes are compared, not just the hash. */
 static int64_t
 find_content(struct store *s, const char *hash, const char *title, size_t tl, const char *md, size_t ml)
@@ -486,13 +499,7 @@ write_page(struct store *s, json_t *d, int *rcp)
 	bind_json_str(st, 5, d, "url");
 	sqlite3_bind_int64(st, 6, cid);
 	sqlite3_bind_int(st, 7, json_is_true(json_object_get(d, "truncated")));
-	int rc = sqlite3_step(st); /* the captures_visit trigger puts it in its visit */
-	int64_t id = rc == SQLITE_DONE ? sqlite3_last_insert_rowid(s->db) : -1;
-	if (rc != SQLITE_DONE)
-		*rcp = rc;
-	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
-	return id;
+	return step_insert(s, st, rcp); /* the captures_visit trigger puts it in its visit */
 }
 
 /* Bind the conditions of a deletion to a statement that uses ?1..?4 as delete_where does. */
@@ -639,13 +646,7 @@ write_item(struct store *s, struct item *it, int *rcp)
 	bind_json_str(st, 12, d, "started_at");
 	bind_json_str(st, 13, d, "finished_at");
 	bind_json_int(st, 14, d, "duration_ms");
-	int rc = sqlite3_step(st);
-	int64_t id = rc == SQLITE_DONE ? sqlite3_last_insert_rowid(s->db) : -1;
-	if (rc != SQLITE_DONE)
-		*rcp = rc;
-	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
-	return id;
+	return step_insert(s, st, rcp);
 }
 
 /* Apply the retention limits; runs on the store thread after enough inserts or time. Content no
