@@ -184,7 +184,7 @@ test('readiness: with every library file 300 ms late, open_url returns the page 
     ok(r);
     const inflight = slow.state.inflightCode;
     const servedAtReturn = slow.state.served;
-    assert.ok(slow.hits.filter((h) => h.includes('/@shoelace-style/shoelace/dist/')).length > 5, 'Shoelace\'s modules were never requested');
+    assert.ok(slow.hits.filter((h) => h.includes('/@shoelace-style/shoelace/cdn/')).length > 5, 'Shoelace\'s modules were never requested');
     // Then let the page finish whatever it was still loading, and look again.
     let last = -1;
     await until(() => { const done = slow.state.inflight === 0 && slow.state.served === last; last = slow.state.served; return done; }, { timeout: 30_000, interval: 700, what: 'the page\'s loads to finish' });
