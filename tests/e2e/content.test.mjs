@@ -101,6 +101,13 @@ test('web component: a host with a pointer cursor whose shadow root holds the re
   assert.match(r.page.markdown, /draft saved/, 'the page\'s handler on the host ran');
 });
 
+test('a click whose effect a polling page renders at its interval\'s second tick (Polymer 0.x) returns the page with it', async () => {
+  await open('/cnt-poll.html');
+  const r = await env.call('browser_click', { target: 'Mark done' });
+  ok(r);
+  assert.match(r.page.markdown, /Status: done/, `the click's result was read before the page's poller rendered it: ${JSON.stringify(r.result.settle)}`);
+});
+
 test('type with submit lets the page\'s deferred model update run before Enter (Vue TodoMVC)', async () => {
   await open('/cnt-todo.html');
   ok(await env.call('browser_type', { target: 'What needs to be done?', text: 'Buy milk', submit: true }));
