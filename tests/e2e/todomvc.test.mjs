@@ -15,7 +15,7 @@
 // that fail today because of issue 14 are in TODAY_FAILING and run as node:test `todo` (they
 // report, they do not fail the run); the helper who fixes issue 14 removes them from the list.
 //
-// Status on branch realfix (2026-11-23 07:20 UTC): 70 apps shipped, 8 without a build, 11 not
+// Status on branch realfix (2026-11-23 07:16 UTC): 70 apps shipped, 8 without a build, 11 not
 // runnable as shipped (polymer added: a real click leaves its counts stale), 51 runnable: 50 pass,
 // 1 todo (vue: trusted typing presses Enter before the page's setTimeout(0) runs -- the fix is a
 // call of the content op `yield` in background/trusted.js). gwt passes since a clickable row that
