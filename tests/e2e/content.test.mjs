@@ -108,6 +108,17 @@ test('a click whose effect a polling page renders at its interval\'s second tick
   assert.match(r.page.markdown, /Status: done/, `the click's result was read before the page's poller rendered it: ${JSON.stringify(r.result.settle)}`);
 });
 
+test('a clickable row that holds a checkbox keeps the checkbox in the Markdown (GWT\'s cell list), and it can be checked', async () => {
+  let r = await open('/cnt-row.html');
+  const line = r.page.markdown.split('\n').find((l) => l.includes('Buy milk')) || '';
+  const box = line.match(/\[checkbox (e\d+)\] Buy milk/)?.[1];
+  assert.ok(box, `no checkbox next to "Buy milk" in:\n${r.page.markdown}`);
+  r = await env.call('browser_click', { target: box });
+  ok(r);
+  assert.match(r.page.markdown, new RegExp(`\\[checkbox checked ${box}\\] Buy milk`));
+  assert.match(r.page.markdown, /\[checkbox e\d+\] Walk dog/);
+});
+
 test('type with submit lets the page\'s deferred model update run before Enter (Vue TodoMVC)', async () => {
   await open('/cnt-todo.html');
   ok(await env.call('browser_type', { target: 'What needs to be done?', text: 'Buy milk', submit: true }));
