@@ -92,6 +92,33 @@ test('web component: the slotted label names the checkbox, and a click on the ho
   assert.match(r.page.markdown, /subscribed: no/);
 });
 
+test('web component: a host with a pointer cursor whose shadow root holds the real <button> is one button, not a clickable and a button', async () => {
+  let r = await open('/cnt-wc.html');
+  assert.match(r.page.markdown, /\[button "Save draft" e\d+\] draft not saved/);
+  assert.doesNotMatch(r.page.markdown, /\[clickable "Save draft"/);
+  r = await env.call('browser_click', { target: 'Save draft' }); // one match, not two tied ones
+  ok(r);
+  assert.match(r.page.markdown, /draft saved/, 'the page\'s handler on the host ran');
+});
+
+test('a click whose effect a polling page renders at its interval\'s second tick (Polymer 0.x) returns the page with it', async () => {
+  await open('/cnt-poll.html');
+  const r = await env.call('browser_click', { target: 'Mark done' });
+  ok(r);
+  assert.match(r.page.markdown, /Status: done/, `the click's result was read before the page's poller rendered it: ${JSON.stringify(r.result.settle)}`);
+});
+
+test('a clickable row that holds a checkbox keeps the checkbox in the Markdown (GWT\'s cell list), and it can be checked', async () => {
+  let r = await open('/cnt-row.html');
+  const line = r.page.markdown.split('\n').find((l) => l.includes('Buy milk')) || '';
+  const box = line.match(/\[checkbox (e\d+)\] Buy milk/)?.[1];
+  assert.ok(box, `no checkbox next to "Buy milk" in:\n${r.page.markdown}`);
+  r = await env.call('browser_click', { target: box });
+  ok(r);
+  assert.match(r.page.markdown, new RegExp(`\\[checkbox checked ${box}\\] Buy milk`));
+  assert.match(r.page.markdown, /\[checkbox e\d+\] Walk dog/);
+});
+
 test('type with submit lets the page\'s deferred model update run before Enter (Vue TodoMVC)', async () => {
   await open('/cnt-todo.html');
   ok(await env.call('browser_type', { target: 'What needs to be done?', text: 'Buy milk', submit: true }));
@@ -214,6 +241,13 @@ test('the point op (for trusted input) gives where a user\'s click lands: throug
   assert.equal(r.ok, true, JSON.stringify(r));
   assert.match(r.via, /^\[label "Accept terms"\]$/);
   assert.ok(r.x > 0 && r.y > 0 && r.inFrame === false, JSON.stringify(r));
+  // An <option> of a <select> is not one click at a point (a hidden select's widget must be opened,
+  // its item clicked, its value checked): x is null, so trusted mode leaves it to the content script.
+  await env.call('browser_open_url', { url: env.url('/cnt-hidden.html') });
+  r = await point('Slower');
+  assert.equal(r.ok, true, JSON.stringify(r));
+  assert.equal(r.x, null, JSON.stringify(r));
+  assert.match(r.desc, /option "Slower"/);
   await env.call('browser_open_url', { url: env.url('/cnt-hidden.html?overlay') });
   r = await point('Delete everything');
   assert.equal(r.ok, false);

@@ -93,6 +93,9 @@ const ROLE_KIND = {
   spinbutton: 'input', treeitem: 'treeitem',
 };
 
+// What, inside a web component's shadow root, is the real control of its host.
+const INNER_CONTROL = 'button,a[href],input:not([type=hidden]),select,textarea,[role],[contenteditable]';
+
 // What kind of interactive element this is, or null. `st` is its computed style.
 export function controlKind(el, st) {
   const tag = el.tagName;
@@ -117,7 +120,11 @@ export function controlKind(el, st) {
   if (el.hasAttribute('onclick')) return 'clickable';
   // Heuristic for <div onClick={…}> and clickable images and icons (listeners cannot be read from
   // the page): it shows a pointer cursor that its parent doesn't.
-  if (st && st.cursor === 'pointer' && tag !== 'LABEL' && tag !== 'HTML' && tag !== 'BODY') {
+  // A custom element's host whose open shadow root holds the real control (a web component's
+  // <button>, <input>, link or role element) is not a control itself: the one inside is, and it
+  // is what the walk and targeting find (one element per control, not host and inner twice).
+  if (st && st.cursor === 'pointer' && tag !== 'LABEL' && tag !== 'HTML' && tag !== 'BODY' &&
+      !(el.shadowRoot && el.shadowRoot.querySelector(INNER_CONTROL))) {
     const p = el.parentElement || el.parentNode?.host;
     const pst = p ? styleOf(p) : null;
     if (!pst || pst.cursor !== 'pointer') {

@@ -22,6 +22,10 @@ export function point(target, command = 'click') {
   const { el } = findTarget(target, PURPOSE[command] || 'any');
   if (command === 'type') isSecret(el); // decided before the first key, as type() does
   const p = clickPointOf(el); // throws, saying why, when a user could not click it
+  // An <option> of a <select> is not one click at a point: a native select's popup is drawn by the
+  // browser, and a hidden one's widget (a selectmenu) must be opened, its option clicked and its
+  // new value checked. x: null -> the content script acts (actions.clickCommand -> selectOption).
+  if (command === 'click' && el.tagName === 'OPTION' && el.closest('select')) return { ...p, x: null, y: null, tag: 'option', editable: false, newTabUrl: null };
   const a = el.closest?.('a[href]');
   return {
     ...p,

@@ -28,6 +28,9 @@ const SVG_NS = 'http://www.w3.org/2000/svg';
 // Form controls keep their token even when drawn invisible (a styled checkbox over an opacity:0
 // native one, a visually hidden input with a visible label): their name is their label's.
 const FORM_TAGS = new Set(['INPUT', 'SELECT', 'TEXTAREA']);
+// A clickable region (a list row with a pointer cursor, GWT's cell list) that holds a form field
+// keeps its content: the field is what the user acts on (a todo's checkbox), not only the row.
+const FIELD_SEL = 'input:not([type=hidden]),select,textarea';
 
 // turndown's markdownEscapes, applied per text node as turndown does.
 const ESCAPES = [[/\\/g, '\\\\'], [/\*/g, '\\*'], [/^-/g, '\\-'], [/^\+ /g, '\\+ '], [/^(=+)/g, '\\$1'],
@@ -211,7 +214,7 @@ class Writer {
     }
 
     if (kind === 'link') return this.link(el);
-    if (kind && (ATOMIC_KINDS.has(kind) || (kind === 'clickable' && !this.hasBlockText(el)))) {
+    if (kind && (ATOMIC_KINDS.has(kind) || (kind === 'clickable' && !this.hasBlockText(el) && !el.querySelector(FIELD_SEL)))) {
       this.ctl(token(el, kind));
       return;
     }

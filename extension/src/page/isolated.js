@@ -36,6 +36,7 @@ import { createWatch } from './settle.js';
   doc.addEventListener(netEvent(secret), (e) => {
     const [d, id, delay] = String(e.detail).split(':');
     if (d === 't+' || d === 't-') watch.timer(id, d === 't+', Number(delay) || 0);
+    else if (d === 'i+' || d === 'i~' || d === 'i-') watch.interval(id, d[1], Number(delay) || 0);
     else watch.request(id, d === '+');
   }, true);
   // main-world.js ran first: it listens, and hears this hello. Runs later: it announces itself,

@@ -183,8 +183,27 @@ import { installFocusShim } from './focus-shim.js';
     timer(id, '+', d);
     return id;
   });
-  wrap('clearTimeout', function (id) { timer(id, '-'); return realCT.call(this, id); });
-  wrap('setInterval', function (fn, ...rest) { return realSI.call(this, typeof fn === 'function' ? nested(fn) : fn, ...rest); });
+  // Short intervals (at most 250 ms): a page that polls its model for changes (Polymer 0.x's
+  // observe-js flushes every 125 ms, other dirty-checkers alike) shows an action's effect only at
+  // its next ticks; the isolated world waits for them after an action (settle.js).
+  const realCI = w.clearInterval;
+  const polls = new Set();
+  const poll = (id, d) => {
+    if (secret) { try { apply(dispatch, doc, [new CE(netEvent(secret), { detail: `i${d}:${id}` })]); } catch { /* ignore */ } }
+  };
+  const cleared = (id) => { timer(id, '-'); if (polls.delete(id)) poll(id, '-'); };
+  wrap('clearTimeout', function (id) { cleared(id); return realCT.call(this, id); });
+  wrap('setInterval', function (fn, delay, ...rest) {
+    const d = Number(delay) || 0;
+    if (typeof fn !== 'function' || d <= 0 || d > 250 || polls.size >= 100) return realSI.call(this, typeof fn === 'function' ? nested(fn) : fn, delay, ...rest);
+    let id = 0;
+    const cb = function (...a) { poll(id, '~'); inTimer++; try { return fn.apply(this, a); } finally { inTimer--; } };
+    id = realSI.call(this, cb, delay, ...rest);
+    polls.add(id);
+    poll(`${id}:${d}`, '+');
+    return id;
+  });
+  if (realCI) wrap('clearInterval', function (id) { cleared(id); return realCI.call(this, id); });
   if (realRAF) wrap('requestAnimationFrame', function (fn) { return realRAF.call(this, typeof fn === 'function' ? nested(fn) : fn); });
 
   installFocusShim(w, disguise);

@@ -6,7 +6,10 @@
 //     (four changes or more, spaced 40 ms or more apart); a node the action added is never
 //     ignored (a spinner it shows is its effect);
 //   - no fetch/XHR started by the page since the action still under way, no timer of at most 1 s
-//     that an event handler set since the action still to fire (main-world.js), and for a page
+//     that an event handler set since the action still to fire (main-world.js); each interval of
+//     at most 250 ms (a page polling its model: Polymer 0.x's observe-js flushes every 125 ms and
+//     renders an action's effect at its second tick) has ticked twice since the action and once
+//     since the last DOM change counted (bounded by its period, for a throttled one); and for a page
 //     that has just loaded (`ready`): the document complete, no script, module or stylesheet it
 //     references still loading, no custom element it uses still undefined (while scripts still
 //     arrive: up to 1 s after the last one);
@@ -34,6 +37,7 @@ export function createWatch(win) {
   const finished = new Set();  // URLs whose resource timing entry exists
   const requests = new Map();  // fetch/XHR id -> start
   const timers = new Map();    // timer id -> { at, due }
+  const intervals = new Map(); // short interval id -> { period, since (set), prev, tick (last two ticks) }
   const added = new WeakMap(); // node -> when it was inserted (the last 2 s)
   let lastResource = now();
   let leavingAt = 0;
@@ -166,6 +170,14 @@ export function createWatch(win) {
           else if (v.at >= since) tms++;
         }
         if (!pending && tms) pending = { timers: tms };
+        if (!pending && !ready && intervals.size) {
+          let n = 0;
+          for (const v of intervals.values()) {
+            const from = Math.max(since, v.since);
+            if ((v.prev < from && t - from < 2 * v.period + 100) || (v.tick <= last && last > from && t - last < v.period + 100)) n++;
+          }
+          if (n) pending = { intervals: n };
+        }
         if (!pending && ready) {
           if (doc.readyState !== 'complete') pending = { readyState: doc.readyState };
           else {
@@ -204,5 +216,13 @@ export function createWatch(win) {
     if (onTimerFired) onTimerFired(v.at, t);
   }
 
-  return { settle, state, request, timer };
+  // A short interval set (op '+', with its period), ticking ('~') or cleared ('-').
+  function interval(id, op, period) {
+    if (op === '+') { if (intervals.size < 100) intervals.set(id, { period, since: now(), prev: 0, tick: 0 }); return; }
+    if (op === '-') { intervals.delete(id); return; }
+    const v = intervals.get(id);
+    if (v) { v.prev = v.tick; v.tick = now(); }
+  }
+
+  return { settle, state, request, timer, interval };
 }
