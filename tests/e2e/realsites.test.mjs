@@ -21,24 +21,21 @@
 //     browser's alert/confirm/prompt/beforeunload), trusted.html (isTrusted) and clock.html (a DOM
 //     that changes every 100 ms), which test browser behaviour rather than a library.
 //
-// Tests that fail on today's code carry node:test's { todo: 'issue 14: …' }: they run and report,
-// and do not fail the run. The helper who fixes a point removes its todo. Status (branch realfix,
-// 2026-11-23 07:10 UTC; every test runs, through trusted input as the managed browser does):
+// Every test below failed on the code before issue 14's work (main 74104e5) except the jquery-ui
+// menu and dialog, the shoelace button and beforeunload; a point not fixed yet would carry
+// node:test's { todo: 'issue 14: …' } (it runs and reports, and does not fail the run). None does
+// now (2026-11-23); every test runs through trusted input, as the managed browser does:
 //
 //   PASS  jquery-ui menu, dialog, datepicker (focus); wrong element: selectmenu "Fast" (the click
 //         on the hidden <option> goes through the content script: the widget is opened, its item
 //         clicked and its new value checked) and only hidden matches (an error listing the visible)
 //   PASS  shoelace (loaded from the package's cdn/ build: its dist/ build imports bare "lit/…"
-//         specifiers that only a bundler resolves, so no component was ever defined before):
-//         button, slotted checkbox name, click on the sl-checkbox host, dropdown + menu item,
-//         closed sl-dialog hidden until opened
+//         specifiers that only a bundler resolves): button, slotted checkbox name, click on the
+//         sl-checkbox host, dropdown + menu item, closed sl-dialog hidden until opened
 //   PASS  readiness (300 ms per file; a DOM changing every 100 ms), Markdown (clickable image,
 //         table with paragraphs, aria-label vs visible text, MediumEditor and CKEditor 4 as
 //         quoted editor blocks, text typed at the end of the editor), trusted input, dialogs
-//   TODO  typing order: Vue TodoMVC ["Buy milkWalk dog"]: trusted typing (background/trusted.js)
-//         sends Enter right after Input.insertText, and input the debugger sends back to back is
-//         handled before the page's setTimeout(0) (Vue unlocks its v-model there); the content op
-//         'yield' exists for it, the one-line call before Enter is the background's to add.
+//   PASS  typing order: Vue TodoMVC (trusted typing lets the page's own timers run before Enter)
 //
 // Run: BB_BIN=build-check/browser-bridge node --test tests/e2e/realsites.test.mjs (see
 // tests/integration.sh for the full environment). BB_E2E_DEBUG=1 logs every call.
@@ -192,7 +189,7 @@ test('readiness: a DOM that changes every 100 ms does not hold every call to the
 
 // ---------------------------------------------------------------- typing order
 
-test('typing order: Vue TodoMVC, type + submit twice gives two todos', { todo: 'issue 14: trusted typing (background/trusted.js) presses Enter right after Input.insertText; back-to-back debugger input runs before the page\'s setTimeout(0), so Vue never clears the field: it needs await callContent(tabId, \'yield\') before Enter' }, async () => {
+test('typing order: Vue TodoMVC, type + submit twice gives two todos', async () => {
   const app = await startStaticServer({ roots: { '/': path.join(NODE_MODULES, 'todomvc') + '/' } });
   try {
     await open(app.url('/examples/vue/index.html'));

@@ -16,9 +16,8 @@
 // report, they do not fail the run); the helper who fixes issue 14 removes them from the list.
 //
 // Status on branch realfix (2026-11-23 07:16 UTC): 70 apps shipped, 8 without a build, 11 not
-// runnable as shipped (polymer added: a real click leaves its counts stale), 51 runnable: 50 pass,
-// 1 todo (vue: trusted typing presses Enter before the page's setTimeout(0) runs -- the fix is a
-// call of the content op `yield` in background/trusted.js). gwt passes since a clickable row that
+// runnable as shipped (polymer added: a real click leaves its counts stale), 51 runnable: 51 pass
+// (vue since trusted typing lets the page's own timers run before Enter). gwt passes since a clickable row that
 // holds a form field keeps its content in the Markdown. The last test prints the count of each
 // run. ≈ 1.5 minutes.
 import { test, before, after } from 'node:test';
@@ -47,9 +46,7 @@ const NOT_RUNNABLE = {
 };
 
 // app -> why the bridge fails it today (from a run against today's code, main 74104e5).
-const TODAY_FAILING = {
-  vue: 'typing order: trusted typing (background/trusted.js) sends Enter right after Input.insertText, before the page\'s setTimeout(0) that unlocks Vue\'s v-model; the field is never cleared and the second todo is "Buy milkWalk dog" (needs the content op yield before Enter)',
-};
+const TODAY_FAILING = {};
 
 let env;
 const results = { pass: [], fail: [], skipped: [] };

@@ -33,15 +33,9 @@ export function withStyleCache(fn) {
   try { return fn(); } finally { styleCache = null; }
 }
 
-const TEXT_INPUT_TYPES = new Set(['', 'text', 'search', 'email', 'url', 'tel', 'password', 'number']);
 
 export function inputType(el) {
   return (el.getAttribute('type') || 'text').toLowerCase();
-}
-
-export function isTextField(el) {
-  if (el.tagName === 'TEXTAREA') return true;
-  return el.tagName === 'INPUT' && TEXT_INPUT_TYPES.has(inputType(el));
 }
 
 export function isEditable(el) {

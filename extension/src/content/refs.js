@@ -26,10 +26,6 @@ export function refCounter() {
   return counter;
 }
 
-export function existingRef(el) {
-  return refOf.get(el) || null;
-}
-
 export function isRefSyntax(s) {
   return /^\[?(?:ref\s*=\s*)?e\d+\]?$/i.test(String(s).trim());
 }
