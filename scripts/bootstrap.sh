@@ -21,7 +21,10 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 	command -v node >/dev/null 2>&1 || pkgs="$pkgs nodejs"
 	command -v npm >/dev/null 2>&1 || pkgs="$pkgs npm"
 	need=""
-	for p in $pkgs; do dpkg -s "$p" >/dev/null 2>&1 || need="$need $p"; done
+	# Installed means "install ok installed": a removed package whose config files remain is not.
+	for p in $pkgs; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || need="$need $p"
+	done
 	if [ -n "$need" ]; then
 		export DEBIAN_FRONTEND=noninteractive
 		# Installing nginx would start its default site on port 80 of every interface: the tests
