@@ -66,6 +66,12 @@ for (const app of todomvcApps()) {
     try {
       let r = await env.call('browser_open_url', { url: srv.url(app.path) });
       ok(r, 'open');
+      if (!/\[input text "[^"]*needs to be/.test(r.page.markdown)) {
+        // A few apps load their framework with a script loader and render later than the page
+        // looks ready (seen with ariatemplates under load): wait for the field, as an agent would.
+        r = await env.call('browser_wait_for', { selector: '.new-todo, #new-todo', wait_ms: 10000 });
+        ok(r, 'wait for the new-todo field');
+      }
       // The new-todo field as the page names it (a few apps word it differently, e.g. batman's
       // "What needs to be completed?"); the standard text when the page shows no such field.
       const field = r.page.markdown.match(/\[input text "([^"]*needs to be[^"]*)"/)?.[1] || 'What needs to be done?';
