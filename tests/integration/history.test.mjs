@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, execFile } from 'node:child_process';
-import { startDaemon, connectPeer, tool, api, sql, BIN } from './support/harness.mjs';
+import { startDaemon, connectPeer, tool, api, sql, BIN, openShell } from './support/harness.mjs';
 
 const INVOICE = { url: 'https://shop.example/invoices/2041', title: 'Invoice 2041', markdown: '# Invoice 2041\n\nInvoice number 2041 [e3], total 120 EUR. Pay this invoice by March: [Pay](https://shop.example/pay/2041) [e4]' };
 let homeVisits = 0;
@@ -174,32 +174,6 @@ test('deleting a capture, a visit, a site and everything before a time, committe
   }
 });
 
-// The sqlite3 shell kept open on the database; run() resolves once the shell has executed the SQL.
-function openShell(db) {
-  const p = spawn('sqlite3', [db], { stdio: ['pipe', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  let n = 0;
-  p.stdout.on('data', (d) => { out += d; });
-  p.stderr.on('data', (d) => { err += d; });
-  const exited = new Promise((resolve) => p.on('exit', resolve));
-  return {
-    run(statements) {
-      const marker = `done-${++n}`;
-      p.stdin.write(`${statements}\nSELECT '${marker}';\n`);
-      return new Promise((resolve, reject) => {
-        const t0 = Date.now();
-        const check = () => {
-          if (out.includes(marker)) resolve();
-          else if (err || Date.now() - t0 > 10000) reject(new Error(`sqlite3: ${err || 'no answer'}`));
-          else setTimeout(check, 10);
-        };
-        check();
-      });
-    },
-    quit() { p.stdin.end('.quit\n'); return exited; },
-  };
-}
 
 test('a deletion waits for a write lock off the event loop and answers once committed; foreign origins are refused', async () => {
   const { d, peer } = await daemonWithShop();

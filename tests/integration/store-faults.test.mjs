@@ -9,41 +9,10 @@ import { spawn, execFile, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startDaemon, connectPeer, tool, api, sql, BIN } from './support/harness.mjs';
+import { startDaemon, connectPeer, tool, api, sql, BIN, waitFor, openShell } from './support/harness.mjs';
 
 // Poll a condition (bounded): for states of another process we cannot be told about.
-async function waitFor(what, cond, timeoutMs = 20000) {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await cond();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
-// The sqlite3 shell, kept open on the daemon's database. run() sends SQL and resolves once the
-// shell has executed it (it echoes a marker after it).
-function openShell(db) {
-  const p = spawn('sqlite3', [db], { stdio: ['pipe', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  let n = 0;
-  p.stdout.on('data', (d) => { out += d; });
-  p.stderr.on('data', (d) => { err += d; });
-  const exited = new Promise((resolve) => p.on('exit', resolve));
-  return {
-    async run(statements) {
-      const marker = `done-${++n}-${process.pid}`;
-      p.stdin.write(`${statements}\nSELECT '${marker}';\n`);
-      await waitFor(`the sqlite3 shell to run ${statements}`, () => out.includes(marker) || (err && err.length > 0));
-      if (!out.includes(marker)) throw new Error(`sqlite3: ${err}`);
-      return out;
-    },
-    get stderr() { return err; },
-    async quit() { p.stdin.end('.quit\n'); return exited; },
-  };
-}
 
 const rows = (db, q) => JSON.parse(sql(db, q) || '[]');
 const isRoot = process.getuid && process.getuid() === 0;

@@ -139,6 +139,40 @@ export async function connectPeer(d, { clientId = 'peer-1', token = d.token, ori
 }
 
 // Run a query with the sqlite3 shell against the daemon's database file.
+// Resolve with cond()'s first truthy value, polled every 20 ms; reject after timeoutMs.
+export async function waitFor(what, cond, timeoutMs = 20000) {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await cond();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+// The sqlite3 shell, kept open on the daemon's database, as a person would hold it. run() sends
+// SQL and resolves once the shell has executed it (it echoes a marker after it).
+export function openShell(db) {
+  const p = spawn('sqlite3', [db], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  let n = 0;
+  p.stdout.on('data', (d) => { out += d; });
+  p.stderr.on('data', (d) => { err += d; });
+  const exited = new Promise((resolve) => p.on('exit', resolve));
+  return {
+    async run(statements) {
+      const marker = `done-${++n}-${process.pid}`;
+      p.stdin.write(`${statements}\nSELECT '${marker}';\n`);
+      await waitFor(`the sqlite3 shell to run ${statements}`, () => out.includes(marker) || (err && err.length > 0));
+      if (!out.includes(marker)) throw new Error(`sqlite3: ${err}`);
+      return out;
+    },
+    get stderr() { return err; },
+    async quit() { p.stdin.end('.quit\n'); return exited; },
+  };
+}
+
 export function sql(db, query) {
   return execFileSync('sqlite3', ['-json', db, query], { encoding: 'utf8' }).trim();
 }
