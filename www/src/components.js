@@ -1,5 +1,5 @@
 // Pieces shared by several views.
-import { h, badge, fmtRelative, fmtFull, fmtTime, fmtDuration, fmtBytes, shortId, hostOf, compactJson, prettyJson, extLink } from './dom.js';
+import { h, badge, fmtRelative, fmtFull, fmtTime, fmtDuration, fmtBytes, shortId, hostOf, pathOf, compactJson, prettyJson, extLink } from './dom.js';
 import { tabId } from './store.js';
 
 export function pageHeader(title, ...extra) {
@@ -104,15 +104,6 @@ export function pageRow(p, { snippet = false, onSite, query = '' } = {}) {
       p.bytes !== undefined ? h('span', null, fmtBytes(p.bytes)) : null,
       h('span', { class: 'mono' }, `#${p.id}`)),
     snippet && p.snippet ? h('p', { class: 'snippet' }, highlightSnippet(cleanSnippet(p.snippet), query)) : null);
-}
-
-function pathOf(url) {
-  try {
-    const u = new URL(url);
-    return (u.pathname + u.search).slice(0, 120);
-  } catch {
-    return '';
-  }
 }
 
 // FTS5 snippet() markers the daemon might use; shown as plain text either way.

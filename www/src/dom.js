@@ -49,6 +49,16 @@ export function safeHttpUrl(url) {
   }
 }
 
+/** A URL's path and query, cut to 120 characters, for lists ('' for a URL that does not parse). */
+export function pathOf(url) {
+  try {
+    const u = new URL(url);
+    return (u.pathname + u.search).slice(0, 120);
+  } catch {
+    return '';
+  }
+}
+
 export function hostOf(url) {
   try {
     return new URL(url).host || url;

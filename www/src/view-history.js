@@ -1,7 +1,7 @@
 // #/history?q=…&site=…&sort=… — visits (consecutive captures of one page in one tab), newest first
 // or, when searching, best match first; a site filter; deleting a site's history or everything
 // before a date. Times are the browser's local time (the API speaks UTC).
-import { h, clear, debounce, fmtTime, fmtFull, fmtBytes, hostOf } from './dom.js';
+import { h, clear, debounce, fmtTime, fmtFull, fmtBytes, hostOf, pathOf } from './dom.js';
 import { getJson, request } from './api.js';
 import * as store from './store.js';
 import { pageHeader, emptyState, errorBox, startTicker } from './components.js';
@@ -212,15 +212,6 @@ function visitRow(v, onSite) {
       v.bytes !== undefined ? h('span', null, fmtBytes(v.bytes)) : null,
       h('span', { class: 'mono' }, `#${v.id}`)),
     v.snippet ? h('p', { class: 'snippet' }, snippetParts(v.snippet)) : null);
-}
-
-function pathOf(url) {
-  try {
-    const u = new URL(url);
-    return (u.pathname + u.search).slice(0, 120);
-  } catch {
-    return '';
-  }
 }
 
 /** The daemon's snippets are plain text with each match in [brackets] (refs and links removed). */
