@@ -19,9 +19,9 @@ export const NAV_WINDOW_MS = 400;     // a navigation starting within this windo
 export const NAV_TIMEOUT_MS = 20_000; // give up waiting for a load after this
 export const QUIET_MS = 250;          // the old rule, for pages the page scripts cannot run in
 export const QUIET_CAP_MS = 3000;
-export const ACTION_QUIET_MS = 20;    // an action's changes have settled after this long without one (> a 60 Hz frame)
+export const ACTION_QUIET_MS = 50;    // an action's changes have settled after this long without one
 export const ACTION_CAP_MS = 3000;
-export const LOAD_QUIET_MS = 30;      // a page that loaded has settled after this long without a change
+export const LOAD_QUIET_MS = 60;      // a page that loaded has settled after this long without a change
 export const LOAD_CAP_MS = 5000;
 const NAV_CONFIRM_MS = 1000;          // the page said it unloads: the navigation's start is this close
 
