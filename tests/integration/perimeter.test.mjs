@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { startDaemon, connectPeer, tool, api, freePort, sleep, BIN } from './support/harness.mjs';
+import { startDaemon, connectPeer, tool, api, freePort, sleep, BIN, waitFor } from './support/harness.mjs';
 
 const daemons = [];
 after(async () => { for (const d of daemons) await d.stop('SIGKILL').catch(() => {}); });
@@ -18,17 +18,6 @@ async function daemon(opts) {
   const d = await startDaemon(opts);
   daemons.push(d);
   return d;
-}
-
-// Poll fn (bounded) until it returns a truthy value: for conditions with no event to wait on.
-async function until(fn, what, timeout = 15_000) {
-  const t0 = Date.now();
-  let last;
-  while (Date.now() - t0 < timeout) {
-    try { const v = await fn(); if (v) return v; } catch (e) { last = e; }
-    await sleep(50);
-  }
-  throw new Error(`timed out waiting for ${what}${last ? ': ' + last.message : ''}`);
 }
 
 // One raw HTTP/1.1 exchange: send exactly these bytes, collect until the daemon closes.
@@ -158,7 +147,7 @@ describe('raw sockets', () => {
     })));
     // Then wait until the daemon has taken every byte it will take: no connection to its port has
     // unread data in its receive queue (a refused one is closed and has none).
-    await until(() => unreadOnPort(d.httpPort) === 0, 'the daemon to read what it reads', 30_000);
+    await waitFor('the daemon to read what it reads', () => unreadOnPort(d.httpPort) === 0, 30_000);
     const after = rssKiB(d.proc.pid);
     for (const s of socks) s.destroy();
     assert.ok(after - before < 64 * 1024, `RSS grew from ${before} to ${after} KiB`);
@@ -171,7 +160,7 @@ describe('raw sockets', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bb-perim-'));
     const sock = path.join(dir, 'fcgi.sock');
     const d = await daemon({ dir, args: ['--fastcgi', `unix:${sock}`, '--allow-host', '127.0.0.1:8080'] });
-    await until(() => fs.existsSync(sock), 'the FastCGI socket');
+    await waitFor('the FastCGI socket', () => fs.existsSync(sock));
     const rec = (type, id, content = Buffer.alloc(0)) => {
       const h = Buffer.alloc(8);
       h.writeUInt8(1, 0); h.writeUInt8(type, 1); h.writeUInt16BE(id, 2); h.writeUInt16BE(content.length, 4);
@@ -236,7 +225,7 @@ describe('raw sockets', () => {
     full.s.destroy();
     for (const x of subs) x.s.destroy(); // like aborted curls: nobody reads these streams any more
     // Nothing else happens on the daemon; the heartbeat alone must find them dead.
-    const again = await until(async () => { const x = await open(); x.s.destroy(); return x.status === 200; }, 'a new subscriber to be accepted', 60_000);
+    const again = await waitFor('a new subscriber to be accepted', async () => { const x = await open(); x.s.destroy(); return x.status === 200; }, 60_000);
     assert.ok(again);
   });
 
@@ -274,12 +263,12 @@ describe('raw sockets', () => {
     const d = { proc, httpPort, wsPort, base: `http://127.0.0.1:${httpPort}`, wsUrl: `ws://127.0.0.1:${wsPort}/ws/browser`,
       stop: async (sig = 'SIGTERM') => { if (proc.exitCode === null && proc.signalCode === null) proc.kill(sig); return exited; } };
     daemons.push(d);
-    await until(async () => (await fetch(`${d.base}/api/health`)).ok, 'the daemon');
+    await waitFor('the daemon', async () => (await fetch(`${d.base}/api/health`)).ok);
     d.token = fs.readFileSync(tokenFile, 'utf8').trim();
     let held;
     const peer = await connectPeer(d, { answer: (c) => { held = c; } });
     const call = tool(d, 'browser_click', { target: 'slow', timeout_ms: 60_000 });
-    await until(() => held, 'the command to reach the browser');
+    await waitFor('the command to reach the browser', () => held);
 
     const partial = [];
     await Promise.all(Array.from({ length: 600 }, () => new Promise((resolve) => {
@@ -296,7 +285,7 @@ describe('raw sockets', () => {
     const open = partial.filter((p) => !p.closed).length;
     for (const p of partial) p.s.destroy();
     assert.equal(open, 0, `${open} partial-header connections still open after 30 s`);
-    const h = await until(async () => (await fetch(`${d.base}/api/health`)).status === 200, '/api/health', 10_000);
+    const h = await waitFor('/api/health', async () => (await fetch(`${d.base}/api/health`)).status === 200, 10_000);
     assert.ok(h);
     // The call waited through all of that (longer than the header timeout) and still gets its answer.
     peer.result(held.requestId);
@@ -349,7 +338,7 @@ test('SIGHUP stops the daemon like SIGTERM: a waiting call gets its answer, the 
   // A page first, so there is something in the WAL to checkpoint.
   assert.equal((await tool(d, 'browser_click', { target: 'first' })).status, 200);
   const call = tool(d, 'browser_click', { target: 'waiting', timeout_ms: 60_000 });
-  await until(() => held, 'the command');
+  await waitFor('the command', () => held);
   process.kill(d.proc.pid, 'SIGHUP');
   const r = await call;
   assert.equal(r.status, 503, r.text);

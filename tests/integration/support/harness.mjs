@@ -139,13 +139,15 @@ export async function connectPeer(d, { clientId = 'peer-1', token = d.token, ori
 }
 
 // Run a query with the sqlite3 shell against the daemon's database file.
-// Resolve with cond()'s first truthy value, polled every 20 ms; reject after timeoutMs.
+// Resolve with cond()'s first truthy value, polled every 20 ms (a throw counts as not yet, e.g. a
+// daemon not listening yet); reject after timeoutMs, with the last error. For conditions that no
+// event announces.
 export async function waitFor(what, cond, timeoutMs = 20000) {
   const end = Date.now() + timeoutMs;
+  let last;
   for (;;) {
-    const v = await cond();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    try { const v = await cond(); if (v) return v; } catch (e) { last = e; }
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}${last ? ': ' + last.message : ''}`);
     await new Promise((r) => setTimeout(r, 20));
   }
 }
