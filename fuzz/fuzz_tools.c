@@ -82,7 +82,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	json_decref(bad);
 	const char *typed = json_is_object(params) ? json_string_value(json_object_get(params, "text")) : NULL;
 	answers = 0;
-	tools_call(tools, tool, params, on_answer, NULL);
+	tools_call(tools, tool, params, NULL, on_answer, NULL);
 	size_t len;
 	char *msg;
 	while ((msg = hub_next_out(hub, browser, &len)) != NULL) {

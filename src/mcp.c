@@ -23,6 +23,7 @@ struct mcp {
 	struct tools *tools;
 	pthread_mutex_t lock;
 	char sessions[MCP_SESSIONS_MAX][33];
+	char names[MCP_SESSIONS_MAX][TOOLS_SESSION_NAME_MAX + 1]; /* clientInfo.name of each, or "mcp" */
 	int next;
 	int seeded;    /* tests and the fuzzer: session ids from seed, reproducibly */
 	uint64_t seed; /* lock */
@@ -72,9 +73,26 @@ session_known(struct mcp *m, const char *id)
 	return ok;
 }
 
-/* Issue a session id (the oldest is forgotten when all slots are taken). */
+/* The name a session's client gave (clientInfo.name) into out; 0 when the session is unknown. */
+static int
+session_name(struct mcp *m, const char *id, char out[TOOLS_SESSION_NAME_MAX + 1])
+{
+	int ok = 0;
+	if (id == NULL || strlen(id) != 32)
+		return 0;
+	pthread_mutex_lock(&m->lock);
+	for (int i = 0; i < MCP_SESSIONS_MAX && !ok; i++)
+		if (strcmp(m->sessions[i], id) == 0) {
+			memcpy(out, m->names[i], TOOLS_SESSION_NAME_MAX + 1);
+			ok = 1;
+		}
+	pthread_mutex_unlock(&m->lock);
+	return ok;
+}
+
+/* Issue a session id for a client named name (the oldest is forgotten when all slots are taken). */
 static void
-session_new(struct mcp *m, char out[33])
+session_new(struct mcp *m, const char *name, char out[33])
 {
 	unsigned char raw[16];
 	pthread_mutex_lock(&m->lock);
@@ -90,6 +108,7 @@ session_new(struct mcp *m, char out[33])
 	}
 	util_hex(raw, sizeof raw, out);
 	memcpy(m->sessions[m->next], out, 33);
+	snprintf(m->names[m->next], sizeof m->names[m->next], "%s", tools_session_name_ok(name) ? name : "mcp");
 	m->next = (m->next + 1) % MCP_SESSIONS_MAX;
 	pthread_mutex_unlock(&m->lock);
 }
@@ -224,7 +243,7 @@ handle_message(struct mcp *m, struct rr_req *req, json_t *msg)
 			if (strcmp(asked, versions[i]) == 0)
 				ver = versions[i];
 		char session[33];
-		session_new(m, session);
+		session_new(m, json_string_value(json_object_get(json_object_get(params, "clientInfo"), "name")), session);
 		json_t *result = json_pack(
 			"{s:s, s:{s:{s:b}}, s:{s:s, s:s, s:s}, s:s}", "protocolVersion", ver, "capabilities", "tools",
 			"listChanged", 0, "serverInfo", "name", "browser-bridge", "title", "Browser Bridge", "version",
@@ -275,11 +294,15 @@ handle_message(struct mcp *m, struct rr_req *req, json_t *msg)
 			rpc_error(req, 200, id, -32602, "Invalid params: arguments must be an object");
 			return;
 		}
+		char sname[TOOLS_SESSION_NAME_MAX + 1] = "mcp", skey[4 + 33];
+		session_name(m, sid, sname);
+		snprintf(skey, sizeof skey, "mcp:%s", sid);
+		struct tools_caller who = {skey, sname};
 		struct call_ctx *cx = xcalloc(1, sizeof *cx);
 		cx->req = req;
 		cx->id = json_incref(id);
 		json_t *a = args ? json_incref(args) : json_object();
-		tools_call(m->tools, tool, a, call_answer, cx);
+		tools_call(m->tools, tool, a, &who, call_answer, cx);
 		json_decref(a);
 	} else {
 		rpc_error(req, 200, id, -32601, "Method not found");

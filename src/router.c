@@ -185,10 +185,25 @@ route_tool(struct router *r, struct rr_req *req, const char *name)
 		req->complete(req, rr_json(404, b));
 		return;
 	}
+	const char *sname = req->header(req, TOOLS_SESSION_HEADER);
+	char key[8 + TOOLS_SESSION_NAME_MAX];
+	struct tools_caller who = {"", "default"};
+	if (sname != NULL) {
+		if (!tools_session_name_ok(sname)) {
+			json_t *b = tools_error("invalid_session", TOOLS_SESSION_HEADER " must be 1 to %d printable ASCII "
+			                        "characters", TOOLS_SESSION_NAME_MAX);
+			json_object_set_new(b, "field", json_string(TOOLS_SESSION_HEADER));
+			req->complete(req, rr_json(400, b));
+			return;
+		}
+		snprintf(key, sizeof key, "http:%s", sname);
+		who.key = key;
+		who.name = sname;
+	}
 	json_t *params = json_body(req);
 	if (params == NULL)
 		return;
-	tools_call(r->tools, tool, params, tool_answer, req);
+	tools_call(r->tools, tool, params, &who, tool_answer, req);
 	json_decref(params);
 }
 

@@ -774,10 +774,23 @@ struct pending {
 	const char *attempt; /* the tool's sentences with the parameters filled in, made at the start so */
 	const char *done;    /* the parameters need not be kept as a tree while the call waits */
 	const char *store_error; /* HUB_STORE_FAILED: the call's reason, borrowed while it is answered */
+	char *session_key;       /* the caller's session (struct tools_caller), owned */
+	char *session_name;
 	tools_answer_fn cb;
 	void *arg;
 	char text[]; /* attempt and done, each NUL-terminated: one allocation per waiting call */
 };
+
+/* Free a pending call. NULL is fine. */
+static void
+pending_free(struct pending *p)
+{
+	if (p == NULL)
+		return;
+	free(p->session_key);
+	free(p->session_name);
+	free(p);
+}
 
 /* Append tpl with its {param} placeholders filled from the call's parameters, or their defaults
  * ({text_length} is the length of text). */
@@ -1009,12 +1022,27 @@ call_done(struct hub_call *c, void *arg)
 	free(summary);
 	hub_call_free(c);
 	p->cb(ans, http, p->arg);
-	free(p);
+	pending_free(p);
+}
+
+/* Whether a session name (X-Browser-Bridge-Session, clientInfo.name) is acceptable: 1..64 printable
+ * ASCII characters, so that it can be shown, logged and used as a key without escaping surprises. */
+int
+tools_session_name_ok(const char *name)
+{
+	size_t n = name ? strlen(name) : 0;
+	if (n == 0 || n > TOOLS_SESSION_NAME_MAX)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)name[i] < 0x20 || (unsigned char)name[i] > 0x7e)
+			return 0;
+	return 1;
 }
 
 /* Validate and start a call; the answer always comes through cb (possibly before this returns). */
 void
-tools_call(struct tools *t, const struct tool *tool, json_t *params, tools_answer_fn cb, void *arg)
+tools_call(struct tools *t, const struct tool *tool, json_t *params, const struct tools_caller *who,
+           tools_answer_fn cb, void *arg)
 {
 	json_t *bad = tools_validate(t, tool, params);
 	if (bad != NULL) {
@@ -1062,6 +1090,8 @@ tools_call(struct tools *t, const struct tool *tool, json_t *params, tools_answe
 	p->t = t;
 	p->tool = tool;
 	p->timeout_ms = sp.timeout_ms;
+	p->session_key = xstrdup(who && who->key ? who->key : "");
+	p->session_name = xstrdup(who && who->name ? who->name : "default");
 	p->cb = cb;
 	p->arg = arg;
 	sp.done = call_done;
@@ -1073,7 +1103,7 @@ tools_call(struct tools *t, const struct tool *tool, json_t *params, tools_answe
 		json_decref(own);
 		return;
 	}
-	free(p);
+	pending_free(p);
 	json_t *body;
 	int http = 503;
 	switch (err) {

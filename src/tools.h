@@ -78,6 +78,20 @@ struct tool {
 	struct tool_param params[TOOL_MAX_PARAMS]; /* its own parameters; ends at the first without a name */
 };
 
+/*
+ * Who makes a call: the agent session it belongs to. key identifies the session ("mcp:<id>" for an MCP
+ * session, "http:<name>" for an HTTP caller that sent X-Browser-Bridge-Session, "" for the default
+ * session shared by callers that name none); name is what a person is shown (clientInfo.name, the
+ * header's value, "default"). Both borrowed for the duration of tools_call only.
+ */
+struct tools_caller {
+	const char *key;
+	const char *name;
+};
+
+#define TOOLS_SESSION_HEADER "X-Browser-Bridge-Session"
+#define TOOLS_SESSION_NAME_MAX 64 /* a session name: 1..64 printable ASCII characters */
+
 /* answer: the JSON body; http_status: what HTTP would say (200, 400, 503, 504, ...). */
 typedef void (*tools_answer_fn)(json_t *answer, int http_status, void *arg);
 
@@ -88,7 +102,9 @@ json_t *tools_catalog(const struct tools *t);
 json_t *tools_names(const struct tools *t);
 json_t *tools_schema(const struct tools *t, const struct tool *tool);
 json_t *tools_validate(const struct tools *t, const struct tool *tool, json_t *params);
-void tools_call(struct tools *t, const struct tool *tool, json_t *params, tools_answer_fn cb, void *arg);
+void tools_call(struct tools *t, const struct tool *tool, json_t *params, const struct tools_caller *who,
+                tools_answer_fn cb, void *arg);
+int tools_session_name_ok(const char *name);
 json_t *tools_error(const char *code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 const struct tool *tools_list(size_t *n);
 const struct tool_param *tools_common(size_t *n);

@@ -116,3 +116,15 @@ test('the maxMessageBytes announced in welcome is the limit enforced (what the e
     assert.equal(closed.code, 1009);
   } finally { await small.stop(); }
 });
+
+test('X-Browser-Bridge-Session names the caller\'s session: a malformed name is a 400 naming the header', async () => {
+  for (const bad of ['', 'x'.repeat(65), 'tab\there']) {
+    const r = await api(d, '/api/tools/browser_get_page', { body: {}, headers: { 'X-Browser-Bridge-Session': bad } });
+    assert.equal(r.status, 400, JSON.stringify(bad));
+    assert.equal(r.body.error, 'invalid_session');
+    assert.equal(r.body.field, 'X-Browser-Bridge-Session');
+  }
+  // A good name passes the check and reaches the catalog (no browser here: 503, not 400).
+  const ok = await api(d, '/api/tools/browser_get_page', { body: {}, headers: { 'X-Browser-Bridge-Session': 'agent-1' } });
+  assert.equal(ok.status, 503);
+});
