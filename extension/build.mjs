@@ -34,6 +34,29 @@ const entries = [
 ];
 const staticFiles = ['src/ui/options.html', 'src/ui/popup.html', 'src/ui/ui.css'];
 
+// The daemon's limits (src/limits.h) as a module: `import { BB_X } from 'bb:limits.h'` gives every
+// `#define BB_X <integer>` (or a product of integers) of that file, so that a limit the daemon and
+// the extension share is written once (extension/src/shared/limits.js re-exports them).
+function limitsFromHeader(text) {
+  const out = {};
+  for (const m of text.matchAll(/^#define\s+(BB_[A-Z0-9_]+)\s+([^\n]*?)\s*(?:\/\*.*)?$/gm)) {
+    const expr = m[2].replace(/^\((.*)\)$/, '$1').trim();
+    if (!/^\d+[uUlL]*(\s*\*\s*\d+[uUlL]*)*$/.test(expr)) continue;
+    out[m[1]] = expr.split('*').reduce((a, f) => a * Number(f.trim().replace(/[uUlL]+$/, '')), 1);
+  }
+  return out;
+}
+const limitsPlugin = {
+  name: 'bb-limits',
+  setup(b) {
+    b.onResolve({ filter: /^bb:limits\.h$/ }, () => ({ path: path.join(here, '..', 'src', 'limits.h'), namespace: 'bb-limits' }));
+    b.onLoad({ filter: /.*/, namespace: 'bb-limits' }, async (a) => {
+      const limits = limitsFromHeader(await readFile(a.path, 'utf8'));
+      return { contents: Object.entries(limits).map(([k, v]) => `export const ${k} = ${v};`).join('\n'), loader: 'js', watchFiles: [a.path] };
+    });
+  },
+};
+
 function esbuildOptions(e, dir) {
   return {
     entryPoints: [path.join(here, e.in)],
@@ -47,6 +70,7 @@ function esbuildOptions(e, dir) {
     legalComments: 'inline',
     logLevel: 'warning',
     define: { 'process.env.NODE_ENV': '"production"' },
+    plugins: [limitsPlugin],
   };
 }
 

@@ -81,6 +81,30 @@
 #define BB_WAIT_MAX_MS 120000
 #define BB_TAB_ID_MAX 2147483647
 
+/*
+ * Observation tools: browser_find, browser_console_messages, browser_network_requests and
+ * browser_screenshot. The extension uses these same figures: extension/build.mjs turns every
+ * `#define BB_NAME <integer>` of this file into the module that extension/src/shared/limits.js
+ * re-exports, so each is written once, here.
+ */
+#define BB_FIND_LIMIT_DEFAULT 20     /* browser_find: matches answered */
+#define BB_FIND_LIMIT_MAX 200
+#define BB_FIND_LINE_MAX 300         /* characters of a match's line in the answer */
+#define BB_CONSOLE_MAX_ENTRIES 500   /* console messages kept per document (frame); oldest dropped */
+#define BB_CONSOLE_MAX_CHARS 262144  /* characters of console messages kept per document */
+#define BB_CONSOLE_MESSAGE_MAX 2000  /* characters of one console message (longer ones are cut) */
+#define BB_CONSOLE_LIMIT_DEFAULT 100 /* browser_console_messages: messages answered */
+#define BB_NETWORK_MAX_ENTRIES 500   /* requests kept per document (frame); oldest dropped */
+#define BB_NETWORK_LIMIT_DEFAULT 100 /* browser_network_requests: requests answered */
+#define BB_NETWORK_FILTER_MAX 500    /* its filter (a part of the URL) */
+#define BB_NETWORK_URL_MAX 2000      /* characters of a request's URL in the answer */
+#define BB_SCREENSHOT_MAX_WIDTH_DEFAULT 1280 /* the default JPEG is scaled down to this width */
+#define BB_SCREENSHOT_WIDTH_MAX 16384        /* max_width's bound (and a canvas's) */
+#define BB_SCREENSHOT_QUALITY_DEFAULT 80     /* JPEG quality */
+#define BB_SCREENSHOT_FULL_HEIGHT_MAX 16384  /* CSS pixels of a full-page capture (more is cut) */
+#define BB_SCREENSHOT_HASH_TABS 64           /* tabs whose last screenshot's hash is kept */
+#define BB_MARKS_MAX 300                     /* Set of Marks: elements boxed in one image */
+
 /* Identifiers and strings that come from peers. */
 #define BB_CLIENT_ID_MAX 64
 #define BB_SHORT_STRING_MAX 256

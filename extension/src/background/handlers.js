@@ -6,7 +6,9 @@
 // returns { message, result, pageTabId, alwaysPage? } or throws (a CommandError, see errors.js).
 import { openUrl, goBack, goForward, reloadTab } from './cmd-navigation.js';
 import { listTabsCommand, switchTab, closeTab } from './cmd-tabs.js';
-import { getPage, takeScreenshot, waitFor } from './cmd-page.js';
+import { getPage, waitFor } from './cmd-page.js';
+import { takeScreenshot } from './cmd-screenshot.js';
+import { findText, consoleMessages, networkRequests } from './cmd-observe.js';
 import { clickAction, typeAction, pressKeyAction, scrollAction, selectAction } from './cmd-input.js';
 import { handleDialog } from './cmd-dialogs.js';
 import { CommandError } from './errors.js';
@@ -28,6 +30,9 @@ const HANDLERS = {
   scroll: scrollAction,
   select_option: selectAction,
   handle_dialog: handleDialog,
+  find: findText,
+  console_messages: consoleMessages,
+  network_requests: networkRequests,
 };
 
 export const CAPABILITIES = Object.keys(HANDLERS);

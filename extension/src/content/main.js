@@ -10,6 +10,7 @@ import { startObserving, waitQuiet } from './quiet.js';
 import { pruneRefs, raiseFloor, refCounter } from './refs.js';
 import { rememberPasswordFields } from './secret.js';
 import { point } from './point.js';
+import { shot } from './shot.js';
 
 const PURPOSE = { click: 'click', type: 'type', select_option: 'select', press_key: 'any', scroll: 'any' };
 
@@ -98,6 +99,7 @@ async function run1(op, args) {
       case 'locate': return { ok: true, ...locate(args.target, args.command) };
       case 'describe': return { ok: true, text: describe(findTarget(args.target).el) };
       case 'point': return { ok: true, ...point(args.target, args.command) }; // trusted mode (point.js)
+      case 'shot': return { ok: true, ...(await shot(args)) }; // screenshots (shot.js)
       case 'yield': await yieldToPage(); return { ok: true }; // trusted mode: between typed text and Enter
       default: return { ok: false, error: `unknown op ${op}` };
     }

@@ -13,3 +13,5 @@ export const recordEvent = (secret) => `browser-bridge-${secret}-dialog`;
 export const policyEvent = (secret) => `browser-bridge-${secret}-policy`;
 export const ackEvent = (secret) => `browser-bridge-${secret}-ack`;
 export const netEvent = (secret) => `browser-bridge-${secret}-net`;
+// Console messages and requests the page's own world saw (console-main.js, network-main.js).
+export const observeEvent = (secret) => `browser-bridge-${secret}-observe`;

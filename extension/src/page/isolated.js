@@ -6,16 +6,19 @@
 //     their own (a clock), which scripts and stylesheets are still loading, which custom
 //     elements are not yet defined, which fetch/XHR requests are under way, and whether the
 //     page is being left;
+//   - keeps the page's console messages and requests for the agent (observe-isolated.js);
 //   - installs the focus shim in this world, where the content script focuses what it acts on.
 import { HELLO_MAIN, HELLO_ISOLATED, recordEvent, policyEvent, netEvent, ackEvent } from './channel.js';
 import { installFocusShim } from './focus-shim.js';
 import { createWatch } from './settle.js';
+import { createObserver } from './observe-isolated.js';
 
 (() => {
   if (globalThis.__bbPage) return;
   const doc = document;
   const secret = crypto.randomUUID();
   const watch = createWatch(window);
+  const observer = createObserver(doc, secret); // console messages and requests (browser_console_messages, browser_network_requests)
   let policy = null; // the agent's answer for the next dialog, as last sent to the page
 
   const hello = () => doc.dispatchEvent(new CustomEvent(HELLO_ISOLATED, { detail: secret }));
@@ -66,6 +69,7 @@ import { createWatch } from './settle.js';
       setPolicy(p) { policy = p && typeof p === 'object' ? { accept: !!p.accept, ...(typeof p.promptText === 'string' ? { promptText: p.promptText } : {}) } : null; pushPolicy(); return true; },
       settle: (opts) => watch.settle(opts || {}),
       state: () => watch.state(),
+      observed: (what) => (what === 'network' ? observer.network() : observer.console()),
     }),
   });
 })();

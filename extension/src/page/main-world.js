@@ -6,8 +6,11 @@
 // (browser_handle_dialog). A beforeunload handler that would ask "Leave site?" is let through
 // (leave) unless the agent asked to stay. Each dialog is recorded, through the private channel
 // (channel.js), for the result of the action that opened it. Also installs the focus shim.
-import { HELLO_MAIN, HELLO_ISOLATED, recordEvent, policyEvent, netEvent, ackEvent } from './channel.js';
+import { HELLO_MAIN, HELLO_ISOLATED, recordEvent, policyEvent, netEvent, ackEvent, observeEvent } from './channel.js';
 import { installFocusShim } from './focus-shim.js';
+import { installConsoleCapture } from './console-main.js';
+import { createNetLog } from './network-main.js';
+import { BB_CONSOLE_MAX_ENTRIES } from '../shared/limits.js';
 
 (() => {
   const w = window;
@@ -30,10 +33,17 @@ import { installFocusShim } from './focus-shim.js';
   let secret = null;
   let once = null; // { accept, promptText } for the next dialog, from the agent
   const queued = []; // records made before the channel was open
+  const observed = []; // console messages and requests seen before the channel was open (bounded)
 
   function send(rec) {
     if (!secret) { if (queued.length < 20) queued.push(rec); return; }
     try { apply(dispatch, doc, [new CE(recordEvent(secret), { detail: stringify(rec) })]); } catch { /* ignore */ }
+  }
+
+  // A console message or request record, for the isolated world (observe-isolated.js).
+  function observe(rec) {
+    if (!secret) { if (observed.length < BB_CONSOLE_MAX_ENTRIES) observed.push(rec); return; }
+    try { apply(dispatch, doc, [new CE(observeEvent(secret), { detail: stringify(rec) })]); } catch { /* ignore */ }
   }
 
   function onPolicy(e) {
@@ -49,6 +59,7 @@ import { installFocusShim } from './focus-shim.js';
     apply(addEL, doc, [policyEvent(secret), onPolicy, true]);
     apply(dispatch, doc, [new CE(ackEvent(secret))]);
     for (const r of queued.splice(0)) send(r);
+    for (const r of observed.splice(0)) observe(r);
   }
   apply(addEL, doc, [HELLO_ISOLATED, onHello, true]);
   apply(dispatch, doc, [new CE(HELLO_MAIN)]);
@@ -125,8 +136,13 @@ import { installFocusShim } from './focus-shim.js';
     });
   }
 
+  // What the page logs, from before its first script (console-main.js).
+  installConsoleCapture(w, (r) => observe({ t: 'log', ...r }), disguise, addEL);
+  const netLog = createNetLog(w, (r) => observe({ t: 'req', ...r }));
+
   // Requests the page makes with fetch() and XMLHttpRequest: how many are under way, so that an
-  // action whose effect waits for an answer from the server is settled after it (isolated.js).
+  // action whose effect waits for an answer from the server is settled after it (isolated.js);
+  // and each one's method, URL and status for browser_network_requests (network-main.js).
   let nextId = 0;
   const net = (id, d) => {
     if (secret) { try { apply(dispatch, doc, [new CE(netEvent(secret), { detail: `${d}:${id}` })]); } catch { /* ignore */ } }
@@ -135,6 +151,7 @@ import { installFocusShim } from './focus-shim.js';
   if (typeof realFetch === 'function') {
     wrap('fetch', function (...a) {
       const p = realFetch.apply(this, a);
+      netLog.fetch(a, p);
       const id = ++nextId;
       net(id, '+');
       let done = false;
@@ -146,12 +163,18 @@ import { installFocusShim } from './focus-shim.js';
   const XHR = w.XMLHttpRequest;
   if (XHR) {
     const send0 = XHR.prototype.send;
+    const open0 = XHR.prototype.open;
+    defineProperty(XHR.prototype, 'open', {
+      configurable: true, writable: true, enumerable: true,
+      value: disguise({ open(...a) { netLog.xhrOpen(this, a[0], a[1]); return open0.apply(this, a); } }.open, open0),
+    });
     defineProperty(XHR.prototype, 'send', {
       configurable: true, writable: true, enumerable: true,
       value: disguise({ send(...a) {
         let done = false;
         const id = ++nextId;
-        const end = () => { if (!done) { done = true; net(id, '-'); apply(removeEL, this, ['loadend', end]); } };
+        const logged = netLog.xhrSend(this);
+        const end = () => { if (!done) { done = true; net(id, '-'); logged(); apply(removeEL, this, ['loadend', end]); } };
         apply(addEL, this, ['loadend', end]);
         net(id, '+');
         try { return send0.apply(this, a); } catch (e) { end(); throw e; }

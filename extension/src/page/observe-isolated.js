@@ -1,0 +1,114 @@
+// Keeps, in the extension's isolated world of each frame, what browser_console_messages and
+// browser_network_requests answer for this document: the console messages and fetch/XHR records
+// main-world.js sends over the private channel (console-main.js, network-main.js), and the
+// Resource Timing entries of every request the document made. A new document starts empty, so
+// both lists are "since it loaded". Everything from the page is re-checked here (types, lengths)
+// and both lists are bounded in count and characters (src/limits.h); the oldest go first and are
+// counted as dropped. The frame's URL is this world's own location, which the page cannot forge.
+import { observeEvent } from './channel.js';
+import {
+  BB_CONSOLE_MAX_ENTRIES, BB_CONSOLE_MAX_CHARS, BB_CONSOLE_MESSAGE_MAX, BB_NETWORK_MAX_ENTRIES, BB_NETWORK_URL_MAX,
+} from '../shared/limits.js';
+
+const LEVELS = new Set(['debug', 'info', 'warning', 'error']);
+const KINDS = new Set(['console', 'uncaught', 'unhandledrejection']);
+const TYPES = new Set(['fetch', 'xmlhttprequest']);
+
+// A URL as listed: no user name or password, at most BB_NETWORK_URL_MAX characters.
+export function cleanUrl(u) {
+  let s = String(u ?? '');
+  try {
+    const x = new URL(s);
+    if (x.username || x.password) { x.username = ''; x.password = ''; s = String(x); }
+  } catch { /* not absolute: as is */ }
+  return s.length > BB_NETWORK_URL_MAX ? s.slice(0, BB_NETWORK_URL_MAX) + '…' : s;
+}
+
+const num = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+export function createObserver(doc, secret) {
+  const logs = [];
+  let logChars = 0;
+  let logsDropped = 0;
+  const calls = new Map(); // id -> fetch/XHR record, in start order
+  let callsDropped = 0;
+  const timings = [];
+  let timingsDropped = 0;
+
+  function addLog(r) {
+    const text = String(r.text ?? '').slice(0, BB_CONSOLE_MESSAGE_MAX);
+    const e = {
+      level: LEVELS.has(r.level) ? r.level : 'info', kind: KINDS.has(r.kind) ? r.kind : 'console', text, at: Date.now(),
+      ...(typeof r.source === 'string' && r.source ? { source: r.source.slice(0, 600) } : {}),
+    };
+    logs.push(e);
+    logChars += text.length;
+    while (logs.length > BB_CONSOLE_MAX_ENTRIES || logChars > BB_CONSOLE_MAX_CHARS) {
+      logChars -= logs.shift().text.length;
+      logsDropped++;
+    }
+  }
+
+  function addCall(r) {
+    const id = Number(r.id);
+    if (!Number.isSafeInteger(id)) return;
+    if (r.phase === 'start') {
+      if (calls.has(id) || !TYPES.has(r.type)) return;
+      calls.set(id, { type: r.type, method: String(r.method ?? 'GET').slice(0, 20), url: cleanUrl(r.url), start: num(r.start) ?? 0, status: null, duration: null });
+      if (calls.size > BB_NETWORK_MAX_ENTRIES) { calls.delete(calls.keys().next().value); callsDropped++; }
+    } else if (r.phase === 'end') {
+      const c = calls.get(id);
+      if (!c || c.duration !== null) return;
+      const st = num(r.status);
+      c.status = st !== null && st >= 0 && st < 1000 ? Math.floor(st) : 0;
+      c.duration = Math.max(0, num(r.duration) ?? 0);
+      if (typeof r.failed === 'string') c.failed = r.failed.slice(0, 60);
+    }
+  }
+
+  doc.addEventListener(observeEvent(secret), (e) => {
+    let r;
+    try { r = JSON.parse(String(e.detail)); } catch { return; }
+    if (!r || typeof r !== 'object') return;
+    if (r.t === 'log') addLog(r);
+    else if (r.t === 'req') addCall(r);
+  }, true);
+
+  // Every request of the document (its own navigation included), as the browser timed it.
+  const addTiming = (t) => {
+    timings.push({
+      url: cleanUrl(t.name), type: t.entryType === 'navigation' ? 'document' : String(t.initiatorType || 'other'),
+      status: t.responseStatus || null, size: t.transferSize || t.encodedBodySize || 0,
+      start: t.entryType === 'navigation' ? 0 : t.startTime, duration: t.duration,
+    });
+    if (timings.length > BB_NETWORK_MAX_ENTRIES) { timings.shift(); timingsDropped++; }
+  };
+  try {
+    new PerformanceObserver((list) => list.getEntries().forEach(addTiming)).observe({ type: 'resource', buffered: true });
+  } catch { /* no Resource Timing */ }
+
+  return {
+    console: () => ({ messages: logs.slice(), dropped: logsDropped, url: location.href }),
+    // fetch/XHR records get their size from their timing entry (same URL, started no earlier);
+    // the other timing entries are listed as GET (see network-main.js for why).
+    network() {
+      const nav = performance.getEntriesByType('navigation')[0];
+      const list = timings.slice();
+      if (nav) {
+        const t = { url: cleanUrl(nav.name), type: 'document', status: nav.responseStatus || null, size: nav.transferSize || nav.encodedBodySize || 0, start: 0, duration: nav.duration || null };
+        list.unshift(t);
+      }
+      const used = new Set();
+      const out = [];
+      for (const c of calls.values()) {
+        const i = list.findIndex((t, k) => !used.has(k) && t.type === c.type && t.url === c.url && t.start >= c.start - 1);
+        let size = null;
+        if (i >= 0) { used.add(i); size = list[i].size; }
+        out.push({ method: c.method, url: c.url, status: c.status, type: c.type, size, duration: c.duration, start: c.start, ...(c.failed ? { failed: c.failed } : {}) });
+      }
+      list.forEach((t, k) => { if (!used.has(k)) out.push({ method: 'GET', ...t }); });
+      out.sort((a, b) => a.start - b.start);
+      return { requests: out, dropped: callsDropped + timingsDropped, url: location.href, timeOrigin: performance.timeOrigin };
+    },
+  };
+}
