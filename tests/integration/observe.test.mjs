@@ -1,0 +1,107 @@
+// The observation tools' inputs (issue 17): browser_find, browser_console_messages,
+// browser_network_requests and browser_screenshot's new options. Every malformed, oversized or
+// hostile value is a 400 naming the field, the daemon keeps serving, and good calls reach the
+// browser with their parameters. Also: the limits the extension shares with the daemon are the
+// figures of src/limits.h (the built extension is made from that file).
+import { test, after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { startDaemon, connectPeer, tool } from './support/harness.mjs';
+
+const SRC = process.env.BB_SRCDIR || path.resolve(import.meta.dirname, '../..');
+let d;
+before(async () => { d = await startDaemon(); });
+after(async () => { await d?.stop(); });
+
+const bad = [
+  ['browser_find', {}, 'text'],
+  ['browser_find', { text: '' }, 'text'],
+  ['browser_find', { text: 'x'.repeat(2001) }, 'text'],
+  ['browser_find', { text: 42 }, 'text'],
+  ['browser_find', { text: 'a', limit: 0 }, 'limit'],
+  ['browser_find', { text: 'a', limit: 201 }, 'limit'],
+  ['browser_find', { text: 'a', limit: '5' }, 'limit'],
+  ['browser_find', { text: 'a', limit: 1e300 }, 'limit'],
+  ['browser_console_messages', { level: 'fatal' }, 'level'],
+  ['browser_console_messages', { level: ['error'] }, 'level'],
+  ['browser_console_messages', { limit: -1 }, 'limit'],
+  ['browser_console_messages', { limit: 501 }, 'limit'],
+  ['browser_console_messages', { since: 3 }, 'since'],
+  ['browser_network_requests', { filter: '' }, 'filter'],
+  ['browser_network_requests', { filter: 'u'.repeat(501) }, 'filter'],
+  ['browser_network_requests', { filter: { $ne: 1 } }, 'filter'],
+  ['browser_network_requests', { limit: 1.5 }, 'limit'],
+  ['browser_network_requests', { limit: 100000 }, 'limit'],
+  ['browser_screenshot', { format: 'gif' }, 'format'],
+  ['browser_screenshot', { format: 'PNG' }, 'format'],
+  ['browser_screenshot', { quality: 0 }, 'quality'],
+  ['browser_screenshot', { quality: 101 }, 'quality'],
+  ['browser_screenshot', { quality: '80' }, 'quality'],
+  ['browser_screenshot', { format: 'png', quality: 50 }, 'quality'],
+  ['browser_screenshot', { max_width: 15 }, 'max_width'],
+  ['browser_screenshot', { max_width: 16385 }, 'max_width'],
+  ['browser_screenshot', { max_width: -1280 }, 'max_width'],
+  ['browser_screenshot', { marks: 'yes' }, 'marks'],
+  ['browser_screenshot', { full_page: 1 }, 'full_page'],
+  ['browser_screenshot', { only_if_changed: null }, 'only_if_changed'],
+  ['browser_screenshot', { target: '' }, 'target'],
+  ['browser_screenshot', { target: 'x'.repeat(2001) }, 'target'],
+  ['browser_screenshot', { target: 'Login', full_page: true }, 'target'],
+];
+
+test('malformed, oversized and hostile values are a 400 naming the field', async () => {
+  for (const [name, params, field] of bad) {
+    const r = await tool(d, name, params);
+    assert.equal(r.status, 400, `${name} ${JSON.stringify(params).slice(0, 80)}: ${r.text.slice(0, 200)}`);
+    assert.equal(r.body.error, 'invalid_params');
+    assert.equal(r.body.field, field, `${name} ${JSON.stringify(params).slice(0, 80)}: ${r.body.message}`);
+    assert.ok(r.body.message.length > 10 && r.body.message.length < 400, r.body.message);
+  }
+  // Still serving.
+  const h = await fetch(d.base + '/api/health');
+  assert.equal(h.status, 200);
+});
+
+test('good calls reach the browser with their parameters (and no common ones)', async () => {
+  const peer = await connectPeer(d, { clientId: 'observe-peer' });
+  try {
+    const calls = [
+      ['browser_find', { text: 'Install', limit: 3 }, 'find'],
+      ['browser_console_messages', { level: 'warning', limit: 10 }, 'console_messages'],
+      ['browser_console_messages', {}, 'console_messages'],
+      ['browser_network_requests', { filter: '/api/', limit: 5 }, 'network_requests'],
+      ['browser_screenshot', { format: 'jpeg', quality: 55, max_width: 640, marks: true, only_if_changed: true }, 'screenshot'],
+      ['browser_screenshot', { format: 'png', full_page: true }, 'screenshot'],
+      ['browser_screenshot', { target: 'e12' }, 'screenshot'],
+    ];
+    for (const [name, params, command] of calls) {
+      const r = await tool(d, name, { ...params, timeout_ms: 5000 });
+      assert.equal(r.status, 200, `${name}: ${r.text.slice(0, 200)}`);
+      const c = peer.commands.at(-1);
+      assert.equal(c.command, command);
+      for (const [k, v] of Object.entries(params)) assert.deepStrictEqual(c[k], v, `${name} ${k}`);
+      assert.equal(c.timeout_ms, undefined);
+      assert.equal(r.body.page, null, `${name} answers no page by default`);
+    }
+  } finally {
+    peer.close?.();
+  }
+});
+
+test("the extension's shared limits are src/limits.h's figures", () => {
+  const h = fs.readFileSync(path.join(SRC, 'src/limits.h'), 'utf8');
+  const js = fs.readFileSync(path.join(SRC, 'extension/src/shared/limits.js'), 'utf8');
+  const names = [...js.matchAll(/\bBB_[A-Z0-9_]+\b/g)].map((m) => m[0]);
+  assert.ok(names.length >= 10, 'shared/limits.js re-exports the limits of src/limits.h');
+  const ext = process.env.BB_EXTENSION;
+  assert.ok(ext && fs.existsSync(path.join(ext, 'background.js')), 'BB_EXTENSION names the built extension');
+  const built = ['background.js', 'page-main.js', 'page-isolated.js', 'content.js'].map((f) => fs.readFileSync(path.join(ext, f), 'utf8')).join('\n');
+  for (const n of new Set(names)) {
+    const m = h.match(new RegExp(`^#define ${n} (\\d+)\\b`, 'm'));
+    assert.ok(m, `${n} is defined in src/limits.h`);
+    const uses = [...built.matchAll(new RegExp(`\\b${n} = ([0-9.e+]+);`, 'g'))].map((x) => x[1]);
+    assert.ok(uses.length > 0, `${n} is in the built extension`);
+    for (const u of uses) assert.equal(Number(u), Number(m[1]), `${n}: the extension has ${u}, src/limits.h ${m[1]}`);
+  }
+});
