@@ -89,7 +89,7 @@ export function createObserver(doc, secret) {
 
   return {
     console: () => ({ messages: logs.slice(), dropped: logsDropped, url: location.href }),
-    // fetch/XHR records get their size from their timing entry (same URL, started no earlier);
+    // fetch/XHR records get their size from their timing entry (same type and URL, the nearest start);
     // the other timing entries are listed as GET (see network-main.js for why).
     network() {
       const nav = performance.getEntriesByType('navigation')[0];
@@ -101,7 +101,11 @@ export function createObserver(doc, secret) {
       const used = new Set();
       const out = [];
       for (const c of calls.values()) {
-        const i = list.findIndex((t, k) => !used.has(k) && t.type === c.type && t.url === c.url && t.start >= c.start - 1);
+        let i = -1;
+        list.forEach((t, k) => {
+          if (used.has(k) || t.type !== c.type || t.url !== c.url) return;
+          if (i < 0 || Math.abs(t.start - c.start) < Math.abs(list[i].start - c.start)) i = k;
+        });
         let size = null;
         if (i >= 0) { used.add(i); size = list[i].size; }
         out.push({ method: c.method, url: c.url, status: c.status, type: c.type, size, duration: c.duration, start: c.start, ...(c.failed ? { failed: c.failed } : {}) });
