@@ -4,6 +4,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli.h"
 #include "cliout.h"
@@ -274,7 +275,8 @@ help_tool_command(const struct tool *t)
 		}
 	}
 	if (t->output == OUT_PNG)
-		cliout_help_line(stdout, "FILE", "Where to write the PNG image (- for stdout).");
+		cliout_help_line(stdout, "FILE", "Where to write the image (- for stdout): a JPEG, or a PNG with --format png "
+		                                 "or when FILE ends in .png.");
 	i = 0;
 	for (const struct tool_param *p; (p = tools_next_param(t, &i)) != NULL;)
 		if (!(p->flags & (TP_POSITIONAL | TP_COMMON)))
@@ -284,7 +286,7 @@ help_tool_command(const struct tool *t)
 	cliout_wrap(stdout,
 	            t->output == OUT_TABS  ? "Prints the tabs as a table (* marks the active one), or the JSON answer with "
 	                                     "--json."
-	            : t->output == OUT_PNG ? "Writes the PNG to FILE and the summary to stderr."
+	            : t->output == OUT_PNG ? "Writes the image to FILE and the summary to stderr."
 	                                   : "Prints the summary on stderr and the page Markdown on stdout (the JSON "
 	                                     "answer with --json).",
 	            0, 0);
@@ -542,6 +544,11 @@ cli_operands(const struct cli *o, const char **file)
 			goto fail;
 		}
 		*file = o->pos[k++];
+		/* FILE.png without --format: the PNG its name promises, not a JPEG under that name. */
+		size_t fl = strlen(*file);
+		if (tools_param(t, "format") && !json_object_get(params, "format") && fl > 4 &&
+		    strcasecmp(*file + fl - 4, ".png") == 0)
+			json_object_set_new(params, "format", json_string("png"));
 	}
 	if (o->npos > k) {
 		fprintf(stderr, "browser-bridge %s: unexpected argument \"%s\" (see browser-bridge %s --help)\n", t->cli,

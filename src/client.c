@@ -189,6 +189,11 @@ run_tool(const struct cli *o, struct tools *tt, const struct tool *t, json_t *pa
 		goto fail;
 	}
 	json_t *result = json_object_get(ans, "result"), *page = json_object_get(ans, "page");
+	if (file != NULL && json_is_true(json_object_get(result, "unchanged"))) {
+		if (!o->json)
+			fprintf(stderr, "Unchanged since the last screenshot of the tab; %s not written.\n", file);
+		goto fail;
+	}
 	if (file != NULL) {
 		rc = cliout_write_png(o->cmd.name, file, result);
 		if (rc == CLIENT_EXIT_OK && !o->json && strcmp(file, "-") != 0)

@@ -140,18 +140,22 @@ fail:
 	return -1;
 }
 
-/* Write the screenshot's PNG to FILE (or stdout for -): 0, or 1 (the tool failed) after saying why. */
+/* Write the screenshot's image (a PNG or a JPEG, as its result.mimeType says) to FILE (or stdout for
+ * -): 0, or 1 (the tool failed) after saying why. */
 int
 cliout_write_png(const char *cmd, const char *file, json_t *result)
 {
 	json_t *data = json_object_get(result, "data");
+	const char *mime = json_string_value(json_object_get(result, "mimeType"));
+	int jpeg = mime != NULL && strcmp(mime, "image/jpeg") == 0;
 	unsigned char *png = NULL;
 	size_t n = 0;
 	int fd = -1, rc = 1;
 	if (!json_is_string(data) ||
 	    base64_decode(json_string_value(data), json_string_length(data), &png, &n) != 0 || n < 8 ||
-	    memcmp(png, "\x89PNG\r\n\x1a\n", 8) != 0) {
-		fprintf(stderr, "browser-bridge %s: the browser's result.data is not a base64 PNG image\n", cmd);
+	    (jpeg ? memcmp(png, "\xff\xd8\xff", 3) : memcmp(png, "\x89PNG\r\n\x1a\n", 8)) != 0) {
+		fprintf(stderr, "browser-bridge %s: the browser's result.data is not a base64 %s image\n", cmd,
+		        jpeg ? "JPEG" : "PNG");
 		goto fail;
 	}
 	fd = strcmp(file, "-") == 0 ? STDOUT_FILENO : open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);

@@ -264,7 +264,7 @@ test('Markdown: structure, states, hidden content dropped, no password values', 
 
 test('screenshot: a PNG of the visible tab with the right size', async () => {
   await open('/report.html');
-  const r = await env.call('browser_screenshot', {});
+  const r = await env.call('browser_screenshot', { format: 'png' });
   ok(r);
   const d = resultData(r);
   assert.equal(d.mimeType, 'image/png');

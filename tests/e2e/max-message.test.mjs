@@ -36,7 +36,7 @@ test('a page larger than max_message_bytes arrives cut, and the browser stays co
 test('a screenshot larger than max_message_bytes is an error naming the limit; the browser stays connected', { timeout: 90_000, skip }, async () => {
   let r = await env.call('browser_open_url', { url: env.url('/noise.html'), timeout_ms: 20_000 });
   assert.equal(r.status, 'success', JSON.stringify(r).slice(0, 300));
-  r = await env.call('browser_screenshot', { timeout_ms: 20_000 });
+  r = await env.call('browser_screenshot', { format: 'png', timeout_ms: 20_000 });
   assert.equal(r.status, 'error', JSON.stringify(r).slice(0, 300));
   assert.match(JSON.stringify(r), /larger than the daemon's max_message_bytes \(65536 bytes\)/);
   connectedOnce();

@@ -105,3 +105,46 @@ test("the extension's shared limits are src/limits.h's figures", () => {
     for (const u of uses) assert.equal(Number(u), Number(m[1]), `${n}: the extension has ${u}, src/limits.h ${m[1]}`);
   }
 });
+
+test('CLI: screenshot FILE saves the format of the answer; FILE.png asks for a PNG; unchanged writes nothing', async () => {
+  const { execFile } = await import('node:child_process');
+  const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46, 0x49, 0x46, 0, 1, 1, 0, 0, 1, 0, 1, 0, 0, 0xff, 0xd9]);
+  const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+  const peer = await connectPeer(d, {
+    clientId: 'observe-cli',
+    answer(c, p) {
+      if (c.only_if_changed) return p.result(c.requestId, 'success', { result: { unchanged: true, mimeType: 'image/jpeg', width: 1, height: 1 } });
+      const png = c.format === 'png';
+      p.result(c.requestId, 'success', { result: { mimeType: png ? 'image/png' : 'image/jpeg', data: (png ? PNG : JPEG).toString('base64'), width: 1, height: 1 } });
+    },
+  });
+  const cli = (args) => new Promise((resolve) => execFile(process.env.BB_BIN || path.resolve(SRC, 'browser-bridge'),
+    [...args, '--config', '/dev/null', '--token-file', d.tokenFile, '--http', `127.0.0.1:${d.httpPort}`, '--client-id', 'observe-cli'],
+    { encoding: 'buffer', timeout: 30000 }, (err, stdout, stderr) => resolve({ code: err ? err.code : 0, stdout, stderr: stderr.toString() })));
+  try {
+    const jpg = path.join(d.dir, 'shot.jpg');
+    let r = await cli(['screenshot', jpg]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(fs.readFileSync(jpg), JPEG);
+    assert.equal(peer.commands.at(-1).format, undefined, 'the default (JPEG) is asked for');
+    const png = path.join(d.dir, 'shot.png');
+    r = await cli(['screenshot', png]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(peer.commands.at(-1).format, 'png');
+    assert.deepEqual(fs.readFileSync(png), PNG);
+    r = await cli(['screenshot', '--format', 'jpeg', '--quality', '40', '--max-width', '800', '--marks', '-']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(r.stdout, JPEG);
+    assert.deepEqual([peer.commands.at(-1).quality, peer.commands.at(-1).max_width, peer.commands.at(-1).marks], [40, 800, true]);
+    const again = path.join(d.dir, 'again.jpg');
+    r = await cli(['screenshot', '--only-if-changed', again]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /Unchanged since the last screenshot/);
+    assert.ok(!fs.existsSync(again), 'nothing written when unchanged');
+    r = await cli(['screenshot', '--quality', '0', jpg]);
+    assert.equal(r.code, 2, 'a bad flag value is a usage error');
+    assert.match(r.stderr, /quality/);
+  } finally {
+    peer.close();
+  }
+});
