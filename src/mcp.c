@@ -170,6 +170,19 @@ call_answer(json_t *ans, int http, void *arg)
 		json_array_append_new(content, json_pack("{s:s, s:O, s:O}", "type", "image", "data",
 		                                         json_object_get(res, "data"), "mimeType",
 		                                         json_object_get(res, "mimeType")));
+	/* What the observation tools found (browser_find's matches, the console's messages, the requests, a
+	 * screenshot's marks), as JSON text too: clients that read only text content must see it. */
+	static const char *const lists[] = {"matches", "messages", "requests", "marks"};
+	for (size_t i = 0; i < sizeof lists / sizeof lists[0]; i++) {
+		json_t *a = json_object_get(res, lists[i]);
+		char *js = json_is_array(a) ? json_dumps(a, JSON_COMPACT) : NULL;
+		if (js != NULL) {
+			char *t = xasprintf("%s: %s", lists[i], js);
+			json_array_append_new(content, json_pack("{s:s, s:s}", "type", "text", "text", t));
+			free(t);
+		}
+		free(js);
+	}
 	json_t *page = json_object_get(ans, "page");
 	if (json_is_object(page)) {
 		char *hdr = xasprintf("Page: %s\nURL: %s\nhistory_id: %lld\n\n",

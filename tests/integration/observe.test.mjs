@@ -148,3 +148,32 @@ test('CLI: screenshot FILE saves the format of the answer; FILE.png asks for a P
     peer.close();
   }
 });
+
+test('MCP: a JPEG screenshot is an image content with its mimeType; found lists are text content too', async () => {
+  const { api } = await import('./support/harness.mjs');
+  const JPEG_B64 = Buffer.from([0xff, 0xd8, 0xff, 0xd9]).toString('base64');
+  const peer = await connectPeer(d, {
+    clientId: 'observe-mcp',
+    answer(c, p) {
+      if (c.command === 'screenshot') return p.result(c.requestId, 'success', { result: { mimeType: 'image/jpeg', data: JPEG_B64, width: 1, height: 1, marks: [{ ref: 'e3', x: 1, y: 2, width: 3, height: 4 }] } });
+      if (c.command === 'find') return p.result(c.requestId, 'success', { result: { matches: [{ line: 9, text: 'Install [button "Go" e4]', ref: 'e4' }], total: 1 } });
+      p.result(c.requestId, 'success', { result: {} });
+    },
+  });
+  try {
+    const rpc = (body, headers = {}) => api(d, '/mcp', { body, headers: { Accept: 'application/json, text/event-stream', ...headers } });
+    const init = await rpc({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } });
+    const h = { 'Mcp-Session-Id': init.headers.get('mcp-session-id'), 'MCP-Protocol-Version': '2025-06-18' };
+    let r = (await rpc({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'browser_screenshot', arguments: { client_id: 'observe-mcp', marks: true } } }, h)).body.result;
+    const img = r.content.find((c) => c.type === 'image');
+    assert.deepEqual([img.mimeType, img.data], ['image/jpeg', JPEG_B64]);
+    assert.ok(r.content.some((c) => c.type === 'text' && /^marks: \[\{"ref":"e3"/.test(c.text)), JSON.stringify(r.content));
+    r = (await rpc({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'browser_find', arguments: { client_id: 'observe-mcp', text: 'Install' } } }, h)).body.result;
+    assert.equal(r.isError, false);
+    assert.ok(r.content.some((c) => c.type === 'text' && c.text.includes('"ref":"e4"')), JSON.stringify(r.content));
+    r = (await rpc({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'browser_find', arguments: { client_id: 'observe-mcp', text: '' } } }, h)).body;
+    assert.ok(r.error || r.result.isError, 'an empty text is refused over MCP too');
+  } finally {
+    peer.close();
+  }
+});
