@@ -14,6 +14,7 @@
 #include "apiclient.h"
 #include "cli.h"
 #include "client.h"
+#include "cliobserve.h"
 #include "cliout.h"
 #include "limits.h"
 #include "mcprelay.h"
@@ -213,6 +214,8 @@ run_tool(const struct cli *o, struct tools *tt, const struct tool *t, json_t *pa
 			fprintf(stderr, "(the browser truncated this page's Markdown)\n");
 	} else if (json_is_array(json_object_get(result, "tabs"))) {
 		cliout_tabs(json_object_get(result, "tabs"));
+	} else {
+		cliobserve_print(stdout, result); /* find, console, network: what they found */
 	}
 fail:
 	if (opened)

@@ -177,3 +177,38 @@ test('MCP: a JPEG screenshot is an image content with its mimeType; found lists 
     peer.close();
   }
 });
+
+test('CLI: find, console and network print what they found, one line each, control characters removed', async () => {
+  const { execFile } = await import('node:child_process');
+  const peer = await connectPeer(d, {
+    clientId: 'observe-cli2',
+    answer(c, p) {
+      const result = {
+        find: { matches: [{ line: 12, text: 'Install \u001b[31mnow [button "Go" e4]', ref: 'e4' }, { line: 40, text: 'no ref here', ref: null }], total: 2 },
+        console_messages: { messages: [{ level: 'error', kind: 'uncaught', text: 'Uncaught boom', time: '2026-11-23T08:00:00.000Z', source: 'http://x/a.js:1:2' }], total: 1 },
+        network_requests: { requests: [{ method: 'POST', url: 'http://x/api', status: 201, type: 'fetch', size: 3, duration_ms: 7 }, { method: 'GET', url: 'http://x/gone', status: 0, type: 'fetch', failed: 'TypeError', duration_ms: 1 }], total: 2 },
+      }[c.command];
+      p.result(c.requestId, 'success', { result });
+    },
+  });
+  const cli = (args) => new Promise((resolve) => execFile(process.env.BB_BIN || path.resolve(SRC, 'browser-bridge'),
+    [...args, '--config', '/dev/null', '--token-file', d.tokenFile, '--http', `127.0.0.1:${d.httpPort}`, '--client-id', 'observe-cli2'],
+    { encoding: 'utf8', timeout: 30000 }, (err, stdout, stderr) => resolve({ code: err ? err.code : 0, stdout, stderr })));
+  try {
+    let r = await cli(['find', 'Install', '--limit', '5']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(peer.commands.at(-1).limit, 5);
+    assert.equal(r.stdout, '12\te4\tInstall  [31mnow [button "Go" e4]\n40\t-\tno ref here\n');
+    r = await cli(['console', '--level', 'error']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, '2026-11-23T08:00:00.000Z\terror  \tUncaught boom (http://x/a.js:1:2)\n');
+    r = await cli(['network', '--filter', 'api']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, 'POST\t201\tfetch\t7ms\thttp://x/api\nGET\tfailed\tfetch\t1ms\thttp://x/gone\n');
+    r = await cli(['console', '--level', 'fatal']);
+    assert.equal(r.code, 2);
+    assert.match(r.stderr, /level/);
+  } finally {
+    peer.close();
+  }
+});
