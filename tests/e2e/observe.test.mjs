@@ -5,7 +5,8 @@
 // that fetches (method and status, no credential ever), in real Chromium with the real extension.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { setup, resultData, refOf } from './support/harness.mjs';
+import path from 'node:path';
+import { setup, resultData, refOf, startDaemon, buildExtension, realDaemonAvailable, CHROMIUM, ROOT } from './support/harness.mjs';
 import { decodePng, jpegSize } from './support/image.mjs';
 
 let env;
@@ -100,6 +101,7 @@ test('screenshot of one element (target) and of the whole page (full_page)', asy
   r = await env.call('browser_screenshot', { full_page: true, format: 'png', timeout_ms: 60_000 });
   ok(r);
   d = resultData(r);
+  assert.equal(d.capture, 'stitched', 'without the debugger permission the screens are stitched');
   assert.ok(d.height > 3000, `full page height ${d.height}`);
   const img = decodePng(d.data);
   assert.equal(img.height, d.height);
@@ -229,4 +231,25 @@ test('network: method, URL, status, type, size, duration of each request; never 
   const fresh = resultData(await env.call('browser_network_requests', {}));
   assert.ok(!JSON.stringify(fresh).includes('/obs/status'), JSON.stringify(fresh).slice(0, 400));
   assert.ok(fresh.requests.some((x) => /obs-marks\.html$/.test(x.url)));
+});
+
+test('full page through the DevTools protocol where the debugger is granted (the managed headless browser)', { skip: !realDaemonAvailable() && 'the daemon is not built' }, async () => {
+  buildExtension();
+  const daemon = await startDaemon({ kind: 'real', extraArgs: ['--headless', '--chromium', CHROMIUM, '--extension', path.join(ROOT, 'extension/dist')] });
+  try {
+    const b = await daemon.waitForBrowser(undefined, 30_000);
+    const call = (tool, params) => daemon.call(tool, { client_id: b.client_id, timeout_ms: 30_000, ...params });
+    ok(await call('browser_open_url', { url: env.url('/obs-marks.html') }));
+    const r = await call('browser_screenshot', { full_page: true, format: 'png', marks: true });
+    ok(r);
+    const d = resultData(r);
+    assert.equal(d.capture, 'devtools');
+    const img = decodePng(d.data);
+    assert.ok(img.height > 3000, `height ${img.height}`);
+    const far = d.marks.find((m) => m.y > 2900);
+    assert.ok(far, `the far button is marked on the full page: ${JSON.stringify(d.marks)}`);
+    assert.ok(near(img.pixel(far.x + 1, far.y + far.height / 2), MAGENTA), 'its box is drawn');
+  } finally {
+    await daemon.close();
+  }
 });

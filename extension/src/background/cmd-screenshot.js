@@ -141,6 +141,7 @@ export async function takeScreenshot(cmd) {
   let height;
   let drawn = null;
   let note = '';
+  let how = null; // a full page's capture: 'devtools' or 'stitched'
   if (format === 'png' && !target && !full && !marks && !maxWidth) {
     data = (await capture(tab.windowId)).replace(/^data:image\/png;base64,/, ''); // as captured
     ({ width, height } = pngSize(data));
@@ -153,7 +154,7 @@ export async function takeScreenshot(cmd) {
     let region = { x: 0, y: 0, width: info.vw, height: info.vh, doc: false };
     if (full) {
       const f = await fullPage(tab, info);
-      ({ bmp, cssW, cssH } = f);
+      ({ bmp, cssW, cssH, how } = f);
       region = { x: 0, y: 0, width: cssW, height: cssH, doc: true };
       if (info.pageH > cssH) note = ` (the page is ${info.pageH} px tall; the first ${cssH} px are shown)`;
     } else {
@@ -201,6 +202,7 @@ export async function takeScreenshot(cmd) {
   }
   const result = { mimeType, data, width, height, tabId: tab.id };
   if (drawn) result.marks = drawn;
+  if (how) result.capture = how;
   if (cmd.only_if_changed === true) result.unchanged = false;
   return { message: `${what}${drawn ? `, ${drawn.length} elements marked` : ''}${note}`, result, pageTabId: tab.id };
 }
