@@ -146,19 +146,27 @@ export async function takeScreenshot(cmd) {
     data = (await capture(tab.windowId)).replace(/^data:image\/png;base64,/, ''); // as captured
     ({ width, height } = pngSize(data));
   } else {
-    const info = await callContent(tab.id, 'shot', { step: 'prepare', target });
-    if (!info.ok) throw new CommandError(target ? `cannot find the target to capture: ${info.error}` : info.error, { pageTabId: tab.id });
+    // The page is asked for its sizes only when they matter (a page that cannot be scripted, or
+    // does not answer, can still be captured as it shows).
+    let info = null;
+    if (target || full || marks) {
+      info = await callContent(tab.id, 'shot', { step: 'prepare', target });
+      if (!info.ok) throw new CommandError(target ? `cannot find the target to capture: ${info.error}` : info.error, { pageTabId: tab.id });
+    }
     let bmp;
-    let cssW = info.vw;
-    let cssH = info.vh;
-    let region = { x: 0, y: 0, width: info.vw, height: info.vh, doc: false };
+    let cssW = info?.vw;
+    let region = info ? { x: 0, y: 0, width: info.vw, height: info.vh, doc: false } : null;
     if (full) {
       const f = await fullPage(tab, info);
-      ({ bmp, cssW, cssH, how } = f);
-      region = { x: 0, y: 0, width: cssW, height: cssH, doc: true };
-      if (info.pageH > cssH) note = ` (the page is ${info.pageH} px tall; the first ${cssH} px are shown)`;
+      ({ bmp, cssW, how } = f);
+      region = { x: 0, y: 0, width: cssW, height: f.cssH, doc: true };
+      if (info.pageH > f.cssH) note = ` (the page is ${info.pageH} px tall; the first ${f.cssH} px are shown)`;
     } else {
       bmp = await bitmapOf(await capture(tab.windowId));
+      if (!info) {
+        cssW = bmp.width;
+        region = { x: 0, y: 0, width: bmp.width, height: bmp.height, doc: false };
+      }
       if (target) {
         const b = info.box;
         const x0 = Math.max(0, b.x);
