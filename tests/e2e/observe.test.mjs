@@ -253,3 +253,18 @@ test('full page through the DevTools protocol where the debugger is granted (the
     await daemon.close();
   }
 });
+
+test('console and network of frames: each entry names its frame by the frame\'s real URL', async () => {
+  await open('/obs-frames.html');
+  const d = await until('browser_console_messages', {}, (x) => x.messages.some((m) => /other-origin frame/.test(m.text)));
+  const top = d.messages.find((m) => m.text === 'from the top page');
+  assert.equal(top.frame_url, undefined, 'the top page\'s messages carry no frame_url');
+  const forged = d.messages.find((m) => /forged origin/.test(m.text));
+  assert.equal(forged.frame_url, undefined, 'text that claims another origin stays the top page\'s text');
+  const inner = d.messages.find((m) => /other-origin frame/.test(m.text));
+  assert.equal(inner.level, 'warning');
+  assert.match(inner.frame_url, /^http:\/\/localhost:\d+\/obs-frame-log\.html$/);
+  const n = await until('browser_network_requests', { filter: 'from=frame' }, (x) => x.requests.some((q) => q.status === 202));
+  assert.equal(n.requests[0].method, 'DELETE');
+  assert.match(n.requests[0].frame_url, /^http:\/\/localhost:\d+\//);
+});
