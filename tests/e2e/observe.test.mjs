@@ -268,3 +268,16 @@ test('console and network of frames: each entry names its frame by the frame\'s 
   assert.equal(n.requests[0].method, 'DELETE');
   assert.match(n.requests[0].frame_url, /^http:\/\/localhost:\d+\//);
 });
+
+test('a page that redefines the getters, the clock, URL and Promise.prototype.then cannot bend the records', async () => {
+  await open('/obs-hostile.html');
+  const c = await until('browser_console_messages', { level: 'error' }, (x) => x.messages.some((m) => m.kind === 'uncaught'));
+  const err = c.messages.find((m) => m.kind === 'uncaught');
+  assert.match(err.text, /RangeError: real uncaught/);
+  assert.match(err.source, /obs-hostile\.html:\d+:\d+$/);
+  const n = await until('browser_network_requests', { filter: 'hostile=1' }, (x) => x.requests.some((q) => q.type === 'fetch' && q.status === 203));
+  const q = n.requests.find((x) => x.type === 'fetch');
+  assert.equal(q.method, 'PATCH');
+  assert.match(q.url, /^http:\/\/127\.0\.0\.1:\d+\/obs\/status\?code=203&hostile=1$/);
+  assert.ok(q.duration_ms >= 0, JSON.stringify(q));
+});

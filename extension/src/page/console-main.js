@@ -18,6 +18,12 @@ export function installConsoleCapture(w, emit, disguise, addEL) {
   const isArray = Array.isArray;
   const ErrorCtor = w.Error;
   const ErrorEventCtor = w.ErrorEvent;
+  // The events' getters as they are before any page script: a page that redefines them later
+  // cannot change what an uncaught error says about itself (where it came from).
+  const getter = (C, k) => { try { return Object.getOwnPropertyDescriptor(C.prototype, k).get; } catch { return null; } };
+  const read = (g, o) => (g ? apply(g, o, []) : undefined);
+  const ev = { message: getter(w.ErrorEvent, 'message'), filename: getter(w.ErrorEvent, 'filename'), lineno: getter(w.ErrorEvent, 'lineno'), colno: getter(w.ErrorEvent, 'colno'), error: getter(w.ErrorEvent, 'error') };
+  const reasonOf = w.PromiseRejectionEvent ? getter(w.PromiseRejectionEvent, 'reason') : null;
   const quote = JSON.stringify;
   const MAX = BB_CONSOLE_MESSAGE_MAX;
 
@@ -88,13 +94,15 @@ export function installConsoleCapture(w, emit, disguise, addEL) {
   apply(addEL, w, ['error', (e) => {
     if (!e.isTrusted || !(e instanceof ErrorEventCtor)) return; // a resource that failed to load is not an error of a script
     try {
-      const where = e.filename ? `${String(e.filename).slice(0, 500)}:${e.lineno | 0}:${e.colno | 0}` : '';
-      const text = e.error !== undefined && e.error !== null ? show(e.error, MAX) : String(e.message).slice(0, MAX);
+      const file = read(ev.filename, e);
+      const where = file ? `${String(file).slice(0, 500)}:${read(ev.lineno, e) | 0}:${read(ev.colno, e) | 0}` : '';
+      const err = read(ev.error, e);
+      const text = err !== undefined && err !== null ? show(err, MAX) : String(read(ev.message, e)).slice(0, MAX);
       emit({ level: 'error', kind: 'uncaught', text: text.startsWith('Uncaught') ? text : `Uncaught ${text}`, source: where });
     } catch { /* ignore */ }
   }, true]);
   apply(addEL, w, ['unhandledrejection', (e) => {
     if (!e.isTrusted) return;
-    try { emit({ level: 'error', kind: 'unhandledrejection', text: `Unhandled promise rejection: ${show(e.reason, MAX)}`.slice(0, MAX) }); } catch { /* ignore */ }
+    try { emit({ level: 'error', kind: 'unhandledrejection', text: `Unhandled promise rejection: ${show(read(reasonOf, e), MAX)}`.slice(0, MAX) }); } catch { /* ignore */ }
   }, true]);
 }

@@ -16,12 +16,17 @@ export function createNetLog(w, emit) {
   const reqUrl = Req ? Object.getOwnPropertyDescriptor(Req.prototype, 'url')?.get : null;
   const resStatus = w.Response ? Object.getOwnPropertyDescriptor(w.Response.prototype, 'status')?.get : null;
   const xhrStatus = w.XMLHttpRequest ? Object.getOwnPropertyDescriptor(w.XMLHttpRequest.prototype, 'status')?.get : null;
-  const now = () => w.performance.now();
+  // Captured at document start: a page that later replaces them cannot bend the records.
+  const perf = w.performance;
+  const perfNow = w.Performance.prototype.now;
+  const now = () => apply(perfNow, perf, []);
+  const URLCtor = w.URL;
+  const then = w.Promise.prototype.then;
   const xhrs = new WeakMap(); // xhr -> { method, url }
   let next = 0;
 
   const method = (m) => { const s = String(m ?? 'GET'); return METHOD.test(s) ? s.toUpperCase() : 'GET'; };
-  const url = (u) => { try { return String(new URL(String(u), w.location.href)); } catch { return String(u).slice(0, 2000); } };
+  const url = (u) => { try { return String(new URLCtor(String(u), w.location.href)); } catch { return String(u).slice(0, 2000); } };
 
   return {
     // fetch(...a) was called and returned `p`.
@@ -34,13 +39,15 @@ export function createNetLog(w, emit) {
         if (a[1] && typeof a[1] === 'object' && a[1].method !== undefined) m = a[1].method;
         const rec = { id, type: 'fetch', method: method(m), url: url(u), start: now() };
         emit({ ...rec, phase: 'start' });
-        p.then((r) => {
+        apply(then, p, [(r) => {
           let status = 0;
           try { status = apply(resStatus, r, []); } catch { /* ignore */ }
           emit({ id, phase: 'end', status, duration: now() - rec.start });
         }, (e) => {
-          emit({ id, phase: 'end', status: 0, failed: String(e?.name || 'failed').slice(0, 60), duration: now() - rec.start });
-        });
+          let name = 'failed';
+          try { name = String(e?.name || 'failed').slice(0, 60); } catch { /* ignore */ }
+          emit({ id, phase: 'end', status: 0, failed: name, duration: now() - rec.start });
+        }]);
       } catch { /* never break the page's request */ }
     },
     xhrOpen(x, m, u) {
