@@ -76,15 +76,22 @@ export async function findText(cmd) {
   };
 }
 
-// What each frame's page script kept (`what`: 'console' or 'network'), top frame first.
-async function gather(tabId, what) {
+// Characters of message text or URLs one answer gathers from all the tab's frames together: a
+// page with many frames, each with full lists, is read a share per frame, never all at once.
+const GATHER_CHARS = 4_000_000;
+
+// What each frame's page script kept (`what`: 'console' or 'network') and matches opts (level,
+// filter, limit), top frame first.
+async function gather(tabId, what, opts) {
   await ensurePageScripts(tabId);
+  const frames = await chrome.webNavigation.getAllFrames({ tabId }).catch(() => null);
+  const maxChars = Math.floor(GATHER_CHARS / Math.max(1, frames?.length || 1));
   let res;
   try {
     res = await chrome.scripting.executeScript({
       target: { tabId, allFrames: true },
-      func: (w) => (globalThis.__bbPage && globalThis.__bbPage.observed ? globalThis.__bbPage.observed(w) : null),
-      args: [what],
+      func: (w, o) => (globalThis.__bbPage && globalThis.__bbPage.observed ? globalThis.__bbPage.observed(w, o) : null),
+      args: [what, { ...opts, maxChars }],
     });
   } catch (e) {
     throw new CommandError(`cannot read the tab's ${what === 'network' ? 'requests' : 'console'}: ${e.message}`, { pageTabId: tabId });
@@ -98,12 +105,14 @@ export async function consoleMessages(cmd) {
   const tab = await resolveTab(cmd.tabId);
   const min = RANK[cmd.level] ?? 0;
   const limit = limitOf(cmd.limit, BB_CONSOLE_LIMIT_DEFAULT, BB_CONSOLE_MAX_ENTRIES);
-  const frames = await gather(tab.id, 'console');
+  const frames = await gather(tab.id, 'console', { level: cmd.level, limit });
   const all = [];
   let dropped = 0;
+  let matched = 0;
   for (const f of frames) {
     const r = f.result;
     dropped += Number(r.dropped) || 0;
+    matched += Number(r.matched) || 0;
     for (const m of Array.isArray(r.messages) ? r.messages : []) {
       if ((RANK[m.level] ?? 0) < min) continue;
       all.push({ level: m.level, kind: m.kind, text: m.text, time: new Date(m.at).toISOString(), ...(m.source ? { source: m.source } : {}), ...(f.frameId !== 0 ? { frame_url: String(r.url) } : {}), at: m.at });
@@ -111,10 +120,10 @@ export async function consoleMessages(cmd) {
   }
   all.sort((a, b) => a.at - b.at);
   const messages = all.slice(-limit).map(({ at, ...m }) => m);
-  const errors = all.filter((m) => m.level === 'error').length;
+  const total = Math.max(matched, all.length);
   return {
-    message: `${all.length} console message${all.length === 1 ? '' : 's'}${errors ? ` (${errors} error${errors === 1 ? '' : 's'})` : ''} since the page loaded${all.length > messages.length ? `; the latest ${messages.length} returned` : ''}`,
-    result: { tabId: tab.id, messages, total: all.length, ...(dropped ? { dropped } : {}) },
+    message: `${total} console message${total === 1 ? '' : 's'}${min ? ` of level ${cmd.level} or above` : ''} since the page loaded${total > messages.length ? `; the latest ${messages.length} returned` : ''}`,
+    result: { tabId: tab.id, messages, total, ...(dropped ? { dropped } : {}) },
     pageTabId: tab.id,
   };
 }
@@ -123,12 +132,14 @@ export async function networkRequests(cmd) {
   const tab = await resolveTab(cmd.tabId);
   const limit = limitOf(cmd.limit, BB_NETWORK_LIMIT_DEFAULT, BB_NETWORK_MAX_ENTRIES);
   const filter = typeof cmd.filter === 'string' ? cmd.filter.toLowerCase() : '';
-  const frames = await gather(tab.id, 'network');
+  const frames = await gather(tab.id, 'network', { filter, limit });
   const all = [];
   let dropped = 0;
+  let matched = 0;
   for (const f of frames) {
     const r = f.result;
     dropped += Number(r.dropped) || 0;
+    matched += Number(r.matched) || 0;
     const origin = Number(r.timeOrigin) || 0;
     for (const q of Array.isArray(r.requests) ? r.requests : []) {
       const url = String(q.url ?? '');
@@ -143,9 +154,10 @@ export async function networkRequests(cmd) {
   }
   all.sort((a, b) => a.at - b.at);
   const requests = all.slice(-limit).map(({ at, ...q }) => q);
+  const total = Math.max(matched, all.length);
   return {
-    message: `${all.length} request${all.length === 1 ? '' : 's'}${filter ? ` matching ${JSON.stringify(cmd.filter.slice(0, 100))}` : ''} since the page loaded${all.length > requests.length ? `; the latest ${requests.length} returned` : ''}`,
-    result: { tabId: tab.id, requests, total: all.length, ...(dropped ? { dropped } : {}) },
+    message: `${total} request${total === 1 ? '' : 's'}${filter ? ` matching ${JSON.stringify(cmd.filter.slice(0, 100))}` : ''} since the page loaded${total > requests.length ? `; the latest ${requests.length} returned` : ''}`,
+    result: { tabId: tab.id, requests, total, ...(dropped ? { dropped } : {}) },
     pageTabId: tab.id,
   };
 }

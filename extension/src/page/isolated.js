@@ -69,7 +69,7 @@ import { createObserver } from './observe-isolated.js';
       setPolicy(p) { policy = p && typeof p === 'object' ? { accept: !!p.accept, ...(typeof p.promptText === 'string' ? { promptText: p.promptText } : {}) } : null; pushPolicy(); return true; },
       settle: (opts) => watch.settle(opts || {}),
       state: () => watch.state(),
-      observed: (what) => (what === 'network' ? observer.network() : observer.console()),
+      observed: (what, opts) => (what === 'network' ? observer.network(opts) : observer.console(opts)),
     }),
   });
 })();

@@ -24,6 +24,18 @@ export function cleanUrl(u) {
   return s.length > BB_NETWORK_URL_MAX ? s.slice(0, BB_NETWORK_URL_MAX) + '…' : s;
 }
 
+const RANK = { debug: 0, info: 1, warning: 2, error: 3 };
+
+// The last entries of `list` within opts.limit entries and opts.maxChars characters (size(e)).
+function latest(list, opts, size) {
+  const limit = Number.isInteger(opts.limit) && opts.limit > 0 ? opts.limit : list.length;
+  const maxChars = Number.isFinite(opts.maxChars) && opts.maxChars > 0 ? opts.maxChars : Infinity;
+  let chars = 0;
+  let i = list.length;
+  while (i > 0 && list.length - i < limit && chars + size(list[i - 1]) <= maxChars) chars += size(list[--i]);
+  return list.slice(i);
+}
+
 const num = (v) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
 export function createObserver(doc, secret) {
@@ -88,10 +100,16 @@ export function createObserver(doc, secret) {
   } catch { /* no Resource Timing */ }
 
   return {
-    console: () => ({ messages: logs.slice(), dropped: logsDropped, url: location.href }),
+    // What the service worker asked for (opts: level, filter, limit, maxChars): the latest entries
+    // that match, at most `limit` of them and `maxChars` characters of text, and how many matched.
+    console(opts = {}) {
+      const min = RANK[opts.level] ?? 0;
+      const all = logs.filter((m) => RANK[m.level] >= min);
+      return { messages: latest(all, opts, (m) => m.text.length), matched: all.length, dropped: logsDropped, url: location.href };
+    },
     // fetch/XHR records get their size from their timing entry (same type and URL, the nearest start);
     // the other timing entries are listed as GET (see network-main.js for why).
-    network() {
+    network(opts = {}) {
       const nav = performance.getEntriesByType('navigation')[0];
       const list = timings.slice();
       if (nav) {
@@ -112,7 +130,9 @@ export function createObserver(doc, secret) {
       }
       list.forEach((t, k) => { if (!used.has(k)) out.push({ method: 'GET', ...t }); });
       out.sort((a, b) => a.start - b.start);
-      return { requests: out, dropped: callsDropped + timingsDropped, url: location.href, timeOrigin: performance.timeOrigin };
+      const filter = typeof opts.filter === 'string' ? opts.filter.toLowerCase() : '';
+      const all = filter ? out.filter((q) => q.url.toLowerCase().includes(filter)) : out;
+      return { requests: latest(all, opts, (q) => q.url.length), matched: all.length, dropped: callsDropped + timingsDropped, url: location.href, timeOrigin: performance.timeOrigin };
     },
   };
 }
