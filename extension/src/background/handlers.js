@@ -9,6 +9,8 @@ import { listTabsCommand, switchTab, closeTab } from './cmd-tabs.js';
 import { getPage, takeScreenshot, waitFor } from './cmd-page.js';
 import { clickAction, typeAction, pressKeyAction, scrollAction, selectAction } from './cmd-input.js';
 import { handleDialog } from './cmd-dialogs.js';
+import { hoverAction, dragAction } from './cmd-pointer.js';
+import { fillFormAction, uploadFileAction, resizeWindow } from './cmd-forms.js';
 import { CommandError } from './errors.js';
 
 const HANDLERS = {
@@ -28,6 +30,11 @@ const HANDLERS = {
   scroll: scrollAction,
   select_option: selectAction,
   handle_dialog: handleDialog,
+  hover: hoverAction,
+  drag: dragAction,
+  upload_file: uploadFileAction,
+  fill_form: fillFormAction,
+  resize: resizeWindow,
 };
 
 export const CAPABILITIES = Object.keys(HANDLERS);
