@@ -94,6 +94,15 @@ function html5Draggable(el) {
 
 const STEPS = 12;
 
+// Where a pointer drag onto dst ends: past dst's middle in the direction of travel (a quarter of its
+// size beyond the center), as a user drags an item of a sortable list until the others make room.
+function dropPoint(dst, from) {
+  const d = dst.getBoundingClientRect();
+  const cx = d.left + d.width / 2, cy = d.top + d.height / 2;
+  const past = (c, f, size) => c + Math.sign(c - f) * size / 4;
+  return { x: past(cx, from.x, d.width), y: past(cy, from.y, d.height) };
+}
+
 // Drag src onto dst as a user would: the button pressed on src, the pointer moved in steps to dst's
 // center, released there. An element that is draggable="true" goes through HTML5 drag and drop (one
 // DataTransfer through dragstart, drag, dragenter, dragover, drop, dragend); anything else gets the
@@ -111,8 +120,7 @@ export async function drag(src, dst) {
   await nextTurn();
   // Where the target is once the drag has begun (a library may have moved things on pointerdown).
   scrollIntoView(dst);
-  let d = dst.getBoundingClientRect();
-  let end = { x: d.left + d.width / 2, y: d.top + d.height / 2 };
+  let end = dropPoint(dst, s);
   let over = s.at;
   for (let i = 1; i <= STEPS; i++) {
     const x = s.x + ((end.x - s.x) * i) / STEPS, y = s.y + ((end.y - s.y) * i) / STEPS;
@@ -120,8 +128,7 @@ export async function drag(src, dst) {
     moveOnto(over, { clientX: x, clientY: y }, 1);
     await frame(W);
     if (i === STEPS - 1) { // the list may have shifted under the pointer: aim at the target as it is now
-      d = dst.getBoundingClientRect();
-      end = { x: d.left + d.width / 2, y: d.top + d.height / 2 };
+      end = dropPoint(dst, s);
     }
   }
   const at = { clientX: end.x, clientY: end.y };
