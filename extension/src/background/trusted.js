@@ -1,5 +1,5 @@
 // Trusted input (opt-in): once the user granted the optional `debugger` permission (the options
-// page asks; the managed headless browser has it in its manifest), clicks, typing and keys go
+// page asks; the managed headless browser has it in its manifest), clicks, typing, keys and hover go
 // through the Chrome DevTools Protocol, as Playwright's and chrome-devtools-mcp's do: the page
 // gets events with isTrusted true, a real user activation and the browser's own focus handling.
 // While attached, Chrome shows its "Browser Bridge started debugging this browser" bar.
