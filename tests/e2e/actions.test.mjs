@@ -49,6 +49,10 @@ test('browser_hover: a menu that opens on mouseenter shows, with the events in a
   ok(r);
   assert.ok(!md(r).includes('Sign out'), 'the menu closed when the pointer left');
   assert.match(md(r), /pointerleave mouseleave/);
+  // What a user cannot see is not hovered: an error listing what is visible.
+  r = await env.call('browser_hover', { target: 'Profile settings' });
+  assert.equal(r.status, 'error');
+  assert.match(r.result.error, /is not visible to a user.*nothing was done/);
   r = await env.call('browser_hover', { target: 'No such thing anywhere' });
   assert.equal(r.status, 'error');
   assert.match(r.result.error, /No element matches "No such thing anywhere"/);

@@ -106,6 +106,13 @@ test('upload: nothing outside an upload_dir is read, nor is its existence told',
     const r = await refused(d, 'browser_upload_file', { target: 'Resume', paths: [path.join(up, 'cv.txt'), p] }, 'paths[1]', re);
     assert.ok(!r.text.includes('outside'), 'the content of a file outside was sent back');
   }
+  // The files of one call fit in one WebSocket message as base64: a daemon with a small
+  // max_message_bytes takes less per call.
+  fs.writeFileSync(path.join(up, 'forty-k.bin'), Buffer.alloc(40 * 1024, 7));
+  const small = await startDaemon({ args: ['--upload-dir', up, '--max-message-bytes', '65536'] });
+  try {
+    await refused(small, 'browser_upload_file', { target: 'x', paths: [path.join(up, 'forty-k.bin')] }, 'paths[0]', /larger than the limit of 36864 bytes together/);
+  } finally { await small.stop(); }
   // No upload_dir: the tool says how to enable it.
   const r = await refused(plain, 'browser_upload_file', { target: 'Resume', paths: [path.join(up, 'cv.txt')] }, 'paths', /no upload_dir is configured.*upload_dir = .*--upload-dir/);
   assert.ok(r.body.message.length < 400);
