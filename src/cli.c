@@ -182,9 +182,10 @@ param_desc(const struct tool *tool, const struct tool_param *p)
 {
 	static const char *const type[] = {[TP_STRING] = "string", [TP_INTEGER] = "integer", [TP_BOOLEAN] = "boolean",
 	                                   [TP_ENUM] = "string", [TP_ARRAY] = "comma-separated list",
-	                                   [TP_OBJECTS] = "repeatable"};
+	                                   [TP_OBJECTS] = "repeatable: one item per flag, split at the first = outside "
+	                                                  "brackets and quotes"};
 	struct buf b = {0};
-	buf_printf(&b, "%s (%s%s", p->description, p->flags & TP_REQUIRED ? "required " : "",
+	buf_printf(&b, "%s (%s%s", p->description, p->flags & TP_REQUIRED ? (p->type == TP_OBJECTS ? "required, " : "required ") : "",
 	           p->type == TP_ARRAY && (p->flags & TP_POSITIONAL) ? "one or more" : type[p->type]);
 	if (p->type == TP_ENUM)
 		for (const char *const *e = p->enums; *e; e++)
