@@ -4,6 +4,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "cliout.h"
@@ -412,6 +413,20 @@ pair_object(const char *key, const struct tool_param *p, const char *s, char **e
 	return json_pack("[{s:o, s:o}]", p->keys[0].name, a, p->keys[1].name, b);
 }
 
+/* n bytes of s as a JSON string; for a TP_PATH parameter a relative path is made absolute against the
+ * working directory (the daemon takes absolute paths only, and runs elsewhere). NULL: not UTF-8. */
+static json_t *
+path_or_string(const struct tool_param *p, const char *s, size_t n)
+{
+	char cwd[4096];
+	if (p == NULL || !(p->flags & TP_PATH) || n == 0 || s[0] == '/' || getcwd(cwd, sizeof cwd) == NULL)
+		return json_stringn(s, n);
+	char *abs = xasprintf("%s%s%.*s", cwd, strcmp(cwd, "/") ? "/" : "", (int)n, s);
+	json_t *v = json_string(abs);
+	free(abs);
+	return v;
+}
+
 /* Turn a command-line string into the JSON type the catalog gives the parameter (a string if unknown). */
 json_t *
 cli_coerce(const char *key, const struct tool_param *p, const char *s, char **err)
@@ -438,12 +453,18 @@ cli_coerce(const char *key, const struct tool_param *p, const char *s, char **er
 		json_t *a = json_array();
 		for (const char *q = s; *q;) {
 			size_t n = strcspn(q, ",");
-			json_array_append_new(a, json_stringn(q, n));
+			json_t *item = path_or_string(p, q, n);
+			if (item == NULL) {
+				*err = xasprintf("%s: not valid UTF-8", key);
+				json_decref(a);
+				return NULL;
+			}
+			json_array_append_new(a, item);
 			q += n + (q[n] == ',');
 		}
 		return a;
 	}
-	json_t *v = json_string(s);
+	json_t *v = path_or_string(p, s, strlen(s));
 	if (v == NULL)
 		*err = xasprintf("%s: not valid UTF-8", key);
 	return v;
@@ -576,7 +597,8 @@ cli_operands(const struct cli *o, const char **file)
 		if (p->type == TP_ARRAY) { /* the last operands, one item each: PATH... */
 			v = json_array();
 			while (v != NULL && k < o->npos) {
-				json_t *item = json_string(o->pos[k++]);
+				json_t *item = path_or_string(p, o->pos[k], strlen(o->pos[k]));
+				k++;
 				if (item == NULL) {
 					err = xasprintf("%s: not valid UTF-8", p->meta);
 					json_decref(v);

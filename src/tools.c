@@ -212,7 +212,7 @@ static const struct tool catalog[] = {
 	                "absolute. Returns the page afterwards.",
 	 .done = "Set the files of \"{target}\"", .attempt = "upload files to \"{target}\"", .page_default = 1,
 	 .params = {TARGET_PARAM,
-	            {.name = "paths", .type = TP_ARRAY, .flags = TP_REQUIRED | TP_POSITIONAL, TP_MIN(1),
+	            {.name = "paths", .type = TP_ARRAY, .flags = TP_REQUIRED | TP_POSITIONAL | TP_PATH, TP_MIN(1),
 	             TP_MAX(BB_UPLOAD_FILES_MAX), .meta = "PATH",
 	             .description = "Absolute paths of the files, each beneath an upload_dir of the daemon's config."}}},
 	{.name = "browser_fill_form", .command = "fill_form", .title = "Fill in a form", .cli = "fill",

@@ -28,6 +28,7 @@ enum tool_type { TP_STRING = 1, TP_INTEGER, TP_BOOLEAN, TP_ENUM, TP_ARRAY, TP_OB
 #define TP_COMMON 0x04u     /* one of the parameters every tool takes; not sent to the browser */
 #define TP_POSITIONAL 0x08u /* the CLI takes it as an operand (named meta), in the order listed */
 #define TP_TOOL_DEFAULT 0x10u /* boolean whose default is the tool's page_default (wait_for_page_info) */
+#define TP_PATH 0x20u       /* CLI: a file path; a relative one is made absolute against the working directory */
 
 /* Bounds, as designated initializers: minLength/maxLength (string), minimum/maximum (integer),
  * minItems/maxItems (array). */

@@ -170,7 +170,7 @@ test('config and CLI: upload_dir must be an existing directory; fill takes --fie
   try {
     // Asynchronously: the scripted browser answers from this process's event loop.
     const cli = (...a) => new Promise((resolve) => execFile(BIN, [...a, '--config', '/dev/null', '--token-file', d.tokenFile, '--http', `127.0.0.1:${d.httpPort}`],
-      { encoding: 'utf8', timeout: 10000 }, (err, stdout, stderr) => resolve({ status: err ? (err.code ?? 1) : 0, stdout, stderr })));
+      { encoding: 'utf8', timeout: 10000, cwd: up }, (err, stdout, stderr) => resolve({ status: err ? (err.code ?? 1) : 0, stdout, stderr })));
     let c = await cli('fill', '--field', 'input[name=email]=a=b@example.org', '--field', 'Remember me=true');
     assert.equal(c.status, 0, c.stderr + c.stdout);
     assert.deepEqual(peer.commands.at(-1).fields, [{ target: 'input[name=email]', value: 'a=b@example.org' }, { target: 'Remember me', value: 'true' }]);
@@ -178,6 +178,13 @@ test('config and CLI: upload_dir must be an existing directory; fill takes --fie
     assert.notEqual(c.status, 0);
     assert.match(c.stderr, /expected TARGET=VALUE/);
     c = await cli('upload', 'Resume', path.join(up, 'cv.txt'), path.join(up, 'photo.png'));
+    assert.equal(c.status, 0, c.stderr + c.stdout);
+    assert.deepEqual(peer.commands.at(-1).files.map((f) => f.name), ['cv.txt', 'photo.png']);
+    // A relative PATH is taken from the CLI's working directory (here the upload_dir).
+    c = await cli('upload', 'Resume', 'cv.txt');
+    assert.equal(c.status, 0, c.stderr + c.stdout);
+    assert.equal(Buffer.from(peer.commands.at(-1).files[0].data, 'base64').toString(), 'curriculum vitae');
+    c = await cli('call', 'browser_upload_file', 'target=Resume', 'paths=cv.txt,photo.png');
     assert.equal(c.status, 0, c.stderr + c.stdout);
     assert.deepEqual(peer.commands.at(-1).files.map((f) => f.name), ['cv.txt', 'photo.png']);
     c = await cli('resize', '640', '480');
