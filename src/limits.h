@@ -94,6 +94,8 @@
 #define BB_UPLOAD_FILE_MAX (10u * 1024 * 1024)
 #define BB_UPLOAD_TOTAL_MAX (10u * 1024 * 1024)
 #define BB_UPLOAD_MESSAGE_RESERVE (16u * 1024)
+/* Uploads in progress at once (each holds its files, base64, until the browser has them). */
+#define BB_UPLOAD_CALLS_MAX 4
 
 /* Identifiers and strings that come from peers. */
 #define BB_CLIENT_ID_MAX 64

@@ -2,6 +2,7 @@
 #include "autoconfig.h"
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -245,6 +246,7 @@ struct tools {
 	char *const *upload_dirs; /* config upload_dir (borrowed from the config), n_upload_dirs of them */
 	int n_upload_dirs;
 	size_t upload_total_max; /* the bytes of files one upload may send */
+	atomic_int uploads;      /* upload calls in progress (BB_UPLOAD_CALLS_MAX) */
 	json_t *schemas[N_TOOLS]; /* full JSON Schema per tool, generated from the catalog */
 };
 
@@ -956,6 +958,7 @@ struct pending {
 	const char *store_error; /* HUB_STORE_FAILED: the call's reason, borrowed while it is answered */
 	char *session_key;       /* the caller's session (struct tools_caller), owned */
 	char *session_name;
+	int upload; /* counted in t->uploads until answered */
 	tools_answer_fn cb;
 	void *arg;
 	char text[]; /* attempt and done, each NUL-terminated: one allocation per waiting call */
@@ -1201,6 +1204,8 @@ call_done(struct hub_call *c, void *arg)
 	}
 	free(summary);
 	hub_call_free(c);
+	if (p->upload)
+		atomic_fetch_sub(&p->t->uploads, 1);
 	p->cb(ans, http, p->arg);
 	pending_free(p);
 }
@@ -1255,15 +1260,25 @@ tools_call(struct tools *t, const struct tool *tool, json_t *params, const struc
 	for (const struct tool_param *tp; (tp = tools_next_param(tool, &i)) != NULL;)
 		if (tp->flags & TP_COMMON)
 			json_object_del(args, tp->name);
-	if (tool->prepare != NULL) {
-		json_t *bad2 = tool->prepare(t, tool, args);
-		if (bad2 != NULL) {
-			json_decref(args);
-			json_decref(logged);
-			json_decref(own);
-			cb(bad2, 400, arg);
-			return;
-		}
+	int upload = tool->prepare == prepare_upload;
+	json_t *bad2 = NULL;
+	int bad_http = 400;
+	if (upload && atomic_fetch_add(&t->uploads, 1) >= BB_UPLOAD_CALLS_MAX) {
+		bad_http = 503;
+		bad2 = tools_error("busy", "%d uploads are in progress, the most at once; try again when one has finished",
+		                   BB_UPLOAD_CALLS_MAX);
+		json_object_set_new(bad2, "tool", json_string(tool->name));
+	} else if (tool->prepare != NULL) {
+		bad2 = tool->prepare(t, tool, args);
+	}
+	if (bad2 != NULL) {
+		if (upload)
+			atomic_fetch_sub(&t->uploads, 1);
+		json_decref(args);
+		json_decref(logged);
+		json_decref(own);
+		cb(bad2, bad_http, arg);
+		return;
 	}
 	sp.params = logged;
 	sp.browser_args = args;
@@ -1284,6 +1299,7 @@ tools_call(struct tools *t, const struct tool *tool, json_t *params, const struc
 	p->session_name = xstrdup(who && who->name ? who->name : "default");
 	p->cb = cb;
 	p->arg = arg;
+	p->upload = upload;
 	sp.done = call_done;
 	sp.arg = p;
 	int err = hub_call_start(t->hub, &sp, NULL);
@@ -1294,6 +1310,8 @@ tools_call(struct tools *t, const struct tool *tool, json_t *params, const struc
 		return;
 	}
 	pending_free(p);
+	if (upload)
+		atomic_fetch_sub(&t->uploads, 1);
 	json_t *body;
 	int http = 503;
 	switch (err) {

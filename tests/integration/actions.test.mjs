@@ -135,6 +135,31 @@ test('upload: the browser gets the files (name, type, size, bytes), history keep
   } finally { peer.close(); }
 });
 
+test('upload: at most 4 uploads are in progress at once; the next is a 503 until one has finished', async () => {
+  const held = [];
+  // Uploads are held until the test answers them; anything else is answered at once.
+  const peer = await connectPeer(d, { clientId: 'slow-peer', answer: (cmd, pr) => { if (cmd.command === 'upload_file') held.push(cmd); else pr.result(cmd.requestId); } });
+  try {
+    const file = path.join(up, 'cv.txt');
+    const calls = [1, 2, 3, 4].map(() => tool(d, 'browser_upload_file', { target: 'Resume', paths: [file], wait_for_page_info: false, client_id: 'slow-peer' }));
+    await waitFor('4 uploads at the browser', () => held.length === 4);
+    let r = await tool(d, 'browser_upload_file', { target: 'Resume', paths: [file], wait_for_page_info: false, client_id: 'slow-peer' });
+    assert.equal(r.status, 503, r.text);
+    assert.equal(r.body.error, 'busy');
+    assert.match(r.body.message, /4 uploads are in progress/);
+    // Other tools are not held up.
+    r = await tool(d, 'browser_hover', { target: 'x', wait_for_page_info: false, client_id: 'slow-peer' });
+    assert.equal(r.status, 200, r.text);
+    peer.result(held.shift().requestId);
+    assert.equal((await calls[0]).status, 200);
+    const next = tool(d, 'browser_upload_file', { target: 'Resume', paths: [file], wait_for_page_info: false, client_id: 'slow-peer' });
+    await waitFor('the fifth upload at the browser', () => held.length === 4);
+    for (const c of held.splice(0)) peer.result(c.requestId);
+    assert.equal((await next).status, 200);
+    for (const c of calls.slice(1)) assert.equal((await c).status, 200);
+  } finally { peer.close(); }
+});
+
 test('fill_form: the browser gets the values, history only their lengths', async () => {
   const peer = await connectPeer(d, { clientId: 'form-peer' });
   try {
