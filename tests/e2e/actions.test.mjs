@@ -117,6 +117,11 @@ test('browser_drag: HTML5 drag and drop (one DataTransfer) and a pointer-event s
   r = await env.call('browser_drag', { source: 'Red', target: 'Green' });
   ok(r);
   assert.match(md(r), /Pointer order: Red, Green, Blue/, md(r));
+  // Nowhere a user can see: refused, nothing moved.
+  r = await env.call('browser_drag', { source: 'Red', target: '#hidden-drop' });
+  assert.equal(r.status, 'error');
+  assert.match(r.result.error, /is not visible to a user/);
+  assert.match(md(r), /Pointer order: Red, Green, Blue/);
 });
 
 test('browser_drag: a jQuery UI sortable list (from npm) is reordered', async () => {

@@ -3,9 +3,9 @@
 // element or the widget that stands for it, scrolled into view, at its visible center; covered is an
 // error). Trusted mode (background/trusted.js) moves the real pointer for hover instead, which also
 // gives CSS :hover; drags always come from here.
-import { winOf } from './dom.js';
-import { describe } from './targeting.js';
-import { composedParent } from './reach.js';
+import { winOf, nameOf, norm, withStyleCache } from './dom.js';
+import { describe, hiddenError } from './targeting.js';
+import { composedParent, hiddenReason } from './reach.js';
 import { aim, mouse, nextTurn, scrollIntoView } from './actions.js';
 
 // The element the pointer was last moved over in this document (for the leave events of the next move).
@@ -109,6 +109,8 @@ function dropPoint(dst, from) {
 // pointer and mouse events sortable lists and sliders follow.
 export async function drag(src, dst) {
   if (src === dst) throw new Error(`source and target are the same element (${describe(src)})`);
+  const hidden = withStyleCache(() => hiddenReason(dst)); // a drop where a user cannot see is no drop
+  if (hidden) throw hiddenError(dst, hidden, nameOf(dst) || norm(dst.textContent).slice(0, 60), 'any');
   const s = landing(src);
   const W = winOf(s.at);
   const doc = s.at.ownerDocument;
