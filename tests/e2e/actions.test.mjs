@@ -94,6 +94,25 @@ test('browser_hover with trusted input: a CSS :hover menu and a mouseenter menu 
   assert.ok(!md(r).includes('Laptops'), 'the CSS menu stays open after the pointer left it');
 });
 
+test('browser_fill_form, drag and resize in the managed headless browser (no system focus, trusted input granted)', { skip: !realDaemonAvailable() && 'the daemon is not built' }, async () => {
+  const m = await managedBrowser();
+  await open('/act-form.html', m.call);
+  let r = await m.call('browser_fill_form', { fields: [{ target: 'Full name', value: 'Ada' }, { target: 'Country', value: 'Brazil' }, { target: 'Express shipping', value: 'true' }] });
+  ok(r);
+  assert.match(md(r), /State: name=Ada; .*country=br; .*ship=express/, md(r));
+  await open('/act-drag.html', m.call);
+  r = await m.call('browser_drag', { source: 'Apple', target: 'Banana' });
+  ok(r);
+  assert.match(md(r), /HTML5 order: Banana, Apple, Cherry/, md(r));
+  r = await m.call('browser_drag', { source: 'Blue', target: 'Red' });
+  ok(r);
+  assert.match(md(r), /Pointer order: Blue, Red, Green/, md(r));
+  await open('/act-resize.html', m.call);
+  r = await m.call('browser_resize', { width: 480, height: 640 });
+  ok(r);
+  assert.match(md(r), /Mobile menu button/, md(r));
+});
+
 test('browser_drag: HTML5 drag and drop (one DataTransfer) and a pointer-event sortable reorder their lists', async () => {
   let r = await open('/act-drag.html');
   r = await env.call('browser_drag', { source: 'Apple', target: 'Cherry' });
