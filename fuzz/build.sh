@@ -18,13 +18,13 @@ cflags="-g -O1 $san -fsanitize=fuzzer-no-link -pthread -D_GNU_SOURCE -iquote $s 
 cflags="$cflags $(pkg-config --cflags jansson libcrypto sqlite3 2>/dev/null || true)"
 all="jsonio config fcgiproto auth router mcp tools ws"
 core="util log jsonio"
-app="$core config auth events hub store tools reqresp mcp router"
+app="$core config upload auth events hub store tools reqresp mcp router"
 applibs="-ljansson -lsqlite3 -lcrypto"
 need=""
 for t in ${TARGETS:-$all}; do
 	case $t in
 	jsonio) m="jsonio util" ;;
-	config) m="config $core" ;;
+	config) m="config upload $core" ;;
 	fcgiproto) m="fcgiproto util" ;;
 	auth) m="auth $core" ;;
 	router|mcp|tools) m=$app ;;
@@ -40,7 +40,7 @@ done | xargs -r -P 2 -I{} $CC $cflags -c -o "$out/obj/{}.o" "$s/{}.c"
 for t in ${TARGETS:-$all}; do
 	case $t in
 	jsonio) m="jsonio util"; l="-ljansson" ;;
-	config) m="config $core"; l="-ljansson" ;;
+	config) m="config upload $core"; l="-ljansson -lcrypto" ;;
 	fcgiproto) m="fcgiproto util"; l="-ljansson" ;;
 	auth) m="auth $core"; l="-ljansson -lcrypto" ;;
 	router|mcp|tools) m=$app; l=$applibs ;;

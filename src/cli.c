@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "cliout.h"
@@ -182,9 +183,12 @@ static char *
 param_desc(const struct tool *tool, const struct tool_param *p)
 {
 	static const char *const type[] = {[TP_STRING] = "string", [TP_INTEGER] = "integer", [TP_BOOLEAN] = "boolean",
-	                                   [TP_ENUM] = "string", [TP_ARRAY] = "comma-separated list"};
+	                                   [TP_ENUM] = "string", [TP_ARRAY] = "comma-separated list",
+	                                   [TP_OBJECTS] = "repeatable: one item per flag, split at the first = outside "
+	                                                  "brackets and quotes"};
 	struct buf b = {0};
-	buf_printf(&b, "%s (%s%s", p->description, p->flags & TP_REQUIRED ? "required " : "", type[p->type]);
+	buf_printf(&b, "%s (%s%s", p->description, p->flags & TP_REQUIRED ? (p->type == TP_OBJECTS ? "required, " : "required ") : "",
+	           p->type == TP_ARRAY && (p->flags & TP_POSITIONAL) ? "one or more" : type[p->type]);
 	if (p->type == TP_ENUM)
 		for (const char *const *e = p->enums; *e; e++)
 			buf_printf(&b, "%s\"%s\"%s", e == p->enums ? ", one of [" : ",", *e, e[1] ? "" : "]");
@@ -260,7 +264,7 @@ help_tool_command(const struct tool *t)
 	printf("usage: browser-bridge %s", t->cli);
 	for (const struct tool_param *p; (p = tools_next_param(t, &i)) != NULL;)
 		if (p->flags & TP_POSITIONAL)
-			printf(p->flags & TP_REQUIRED ? " %s" : " [%s]", p->meta);
+			printf(p->flags & TP_REQUIRED ? " %s%s" : " [%s%s]", p->meta, p->type == TP_ARRAY ? "..." : "");
 	if (t->output == OUT_PNG)
 		printf(" FILE");
 	printf(" [options]\n\n%s (tool %s).\n", t->title, t->name);
@@ -377,6 +381,54 @@ cli_help(const struct cli_command *c, struct tools *tt, int argc, char **argv)
 	return 1;
 }
 
+/* One item of a TP_OBJECTS parameter from KEY1=KEY2 (--field TARGET=VALUE): split at the first '=' outside
+ * brackets and quotes, so a selector such as input[name=email] stays whole. */
+static json_t *
+pair_object(const char *key, const struct tool_param *p, const char *s, char **err)
+{
+	int depth = 0;
+	char quote = 0;
+	const char *eq = NULL;
+	for (const char *q = s; *q && eq == NULL; q++) {
+		if (quote)
+			quote = *q == quote ? 0 : quote;
+		else if (*q == '"' || *q == '\'')
+			quote = *q;
+		else if (*q == '[' || *q == '(')
+			depth++;
+		else if ((*q == ']' || *q == ')') && depth > 0)
+			depth--;
+		else if (*q == '=' && depth == 0)
+			eq = q;
+	}
+	if (eq == NULL || eq == s || p->keys[0].name == NULL || p->keys[1].name == NULL) {
+		*err = xasprintf("%s: expected %s, got \"%.100s\"", key, p->meta ? p->meta : "KEY=VALUE", s);
+		return NULL;
+	}
+	json_t *a = json_stringn(s, (size_t)(eq - s)), *b = json_string(eq + 1);
+	if (a == NULL || b == NULL) {
+		json_decref(a);
+		json_decref(b);
+		*err = xasprintf("%s: not valid UTF-8", key);
+		return NULL;
+	}
+	return json_pack("[{s:o, s:o}]", p->keys[0].name, a, p->keys[1].name, b);
+}
+
+/* n bytes of s as a JSON string; for a TP_PATH parameter a relative path is made absolute against the
+ * working directory (the daemon takes absolute paths only, and runs elsewhere). NULL: not UTF-8. */
+static json_t *
+path_or_string(const struct tool_param *p, const char *s, size_t n)
+{
+	char cwd[4096];
+	if (p == NULL || !(p->flags & TP_PATH) || n == 0 || s[0] == '/' || getcwd(cwd, sizeof cwd) == NULL)
+		return json_stringn(s, n);
+	char *abs = xasprintf("%s%s%.*s", cwd, strcmp(cwd, "/") ? "/" : "", (int)n, s);
+	json_t *v = json_string(abs);
+	free(abs);
+	return v;
+}
+
 /* Turn a command-line string into the JSON type the catalog gives the parameter (a string if unknown). */
 json_t *
 cli_coerce(const char *key, const struct tool_param *p, const char *s, char **err)
@@ -397,16 +449,24 @@ cli_coerce(const char *key, const struct tool_param *p, const char *s, char **er
 		*err = xasprintf("%s: expected true or false, got \"%s\"", key, s);
 		return NULL;
 	}
+	if (p != NULL && p->type == TP_OBJECTS)
+		return pair_object(key, p, s, err);
 	if (p != NULL && p->type == TP_ARRAY) {
 		json_t *a = json_array();
 		for (const char *q = s; *q;) {
 			size_t n = strcspn(q, ",");
-			json_array_append_new(a, json_stringn(q, n));
+			json_t *item = path_or_string(p, q, n);
+			if (item == NULL) {
+				*err = xasprintf("%s: not valid UTF-8", key);
+				json_decref(a);
+				return NULL;
+			}
+			json_array_append_new(a, item);
 			q += n + (q[n] == ',');
 		}
 		return a;
 	}
-	json_t *v = json_string(s);
+	json_t *v = path_or_string(p, s, strlen(s));
 	if (v == NULL)
 		*err = xasprintf("%s: not valid UTF-8", key);
 	return v;
@@ -455,7 +515,11 @@ param_flag(struct cli *o, const char *name, size_t nl, const char *eq, int argc,
 			return -1;
 		}
 	}
-	json_object_set_new(o->flags, p->name, v);
+	json_t *have = json_object_get(o->flags, p->name);
+	if (p->type == TP_OBJECTS && json_is_array(have)) /* repeatable: each adds an item */
+		json_array_extend(have, v), json_decref(v);
+	else
+		json_object_set_new(o->flags, p->name, v);
 	return 0;
 }
 
@@ -531,7 +595,21 @@ cli_operands(const struct cli *o, const char **file)
 			        t->cli);
 			goto fail;
 		}
-		json_t *v = cli_coerce(p->meta, p, o->pos[k++], &err);
+		json_t *v;
+		if (p->type == TP_ARRAY) { /* the last operands, one item each: PATH... */
+			v = json_array();
+			while (v != NULL && k < o->npos) {
+				json_t *item = path_or_string(p, o->pos[k], strlen(o->pos[k]));
+				k++;
+				if (item == NULL) {
+					err = xasprintf("%s: not valid UTF-8", p->meta);
+					json_decref(v);
+					v = NULL;
+				} else
+					json_array_append_new(v, item);
+			}
+		} else
+			v = cli_coerce(p->meta, p, o->pos[k++], &err);
 		if (v == NULL) {
 			fprintf(stderr, "browser-bridge %s: %s\n", t->cli, err);
 			goto fail;

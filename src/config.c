@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "limits.h"
+#include "upload.h"
 #include "util.h"
 
 #include "config.h"
@@ -29,6 +30,7 @@ static int set_allow_host(struct config *c, const char *v, char **err);
 static int set_log_level(struct config *c, const char *v, char **err);
 static int set_fastcgi(struct config *c, const char *v, char **err);
 static int set_api_socket(struct config *c, const char *v, char **err);
+static int set_upload_dir(struct config *c, const char *v, char **err);
 
 #define AT(field) .offset = offsetof(struct config, field)
 
@@ -78,6 +80,8 @@ static const struct config_key keys[] = {
 	{.key = "api_socket", .type = CFG_CUSTOM, .set = set_api_socket, .meta = "PATH|off",
 	 .def_help = "$XDG_RUNTIME_DIR/browser-bridge/api.sock, else next to the token file",
 	 .help = "the API for this user's CLI and MCP relay, no token needed"},
+	{.key = "upload_dir", .type = CFG_CUSTOM, .set = set_upload_dir, .meta = "DIR", .def_help = "none",
+	 .help = "browser_upload_file may send files beneath DIR to pages; repeatable"},
 };
 
 #define N_KEYS (sizeof keys / sizeof keys[0])
@@ -272,6 +276,26 @@ set_api_socket(struct config *c, const char *v, char **err)
 	}
 	set_str(&c->api_socket, v);
 	c->api_socket_set = 1;
+	return 0;
+}
+
+/* upload_dir: repeatable; an existing directory, kept as given and as its realpath (upload.c). */
+static int
+set_upload_dir(struct config *c, const char *v, char **err)
+{
+	char *norm, *real;
+	if (c->n_upload_dirs_given >= BB_UPLOAD_DIRS_MAX) {
+		*err = xasprintf("upload_dir: at most %d directories", BB_UPLOAD_DIRS_MAX);
+		return -1;
+	}
+	if (upload_dir_ok(v, &norm, &real, err) != 0)
+		return -1;
+	c->n_upload_dirs_given++;
+	c->upload_dirs[c->n_upload_dirs++] = norm;
+	if (strcmp(norm, real) != 0)
+		c->upload_dirs[c->n_upload_dirs++] = real;
+	else
+		free(real);
 	return 0;
 }
 
@@ -473,6 +497,8 @@ config_free(struct config *c)
 	free(c->extension_dir);
 	free(c->fastcgi);
 	free(c->api_socket);
+	for (int i = 0; i < c->n_upload_dirs; i++)
+		free(c->upload_dirs[i]);
 	memset(c, 0, sizeof *c);
 }
 

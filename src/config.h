@@ -44,6 +44,10 @@ struct config {
 	char *fastcgi;
 	char *api_socket;   /* the HTTP API on a Unix socket for same-user clients; NULL: none ("off") */
 	int api_socket_set; /* given by the user (a failure to serve it is then fatal), not the default */
+	/* upload_dir, repeatable: each as given (normalized) and, when it differs, its realpath too */
+	char *upload_dirs[2 * BB_UPLOAD_DIRS_MAX];
+	int n_upload_dirs;
+	int n_upload_dirs_given;
 };
 
 /* How a key's value is parsed and where it goes. */

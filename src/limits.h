@@ -80,6 +80,22 @@
 #define BB_WAIT_DEFAULT_MS 10000 /* wait_for: how long the browser waits */
 #define BB_WAIT_MAX_MS 120000
 #define BB_TAB_ID_MAX 2147483647
+/* browser_fill_form: fields per call. browser_resize: the window's width and height, in pixels. */
+#define BB_FORM_FIELDS_MAX 100
+#define BB_WINDOW_MIN_PX 200
+#define BB_WINDOW_MAX_PX 10000
+
+/* browser_upload_file (upload.c): directories the user may list (config upload_dir), files per call,
+ * the longest path, bytes per file and per call. The files of one call also fit, as base64, in one
+ * WebSocket message (max_message_bytes) with this much room left for the rest of the command. */
+#define BB_UPLOAD_DIRS_MAX 16
+#define BB_UPLOAD_FILES_MAX 20
+#define BB_UPLOAD_PATH_MAX 4096
+#define BB_UPLOAD_FILE_MAX (10u * 1024 * 1024)
+#define BB_UPLOAD_TOTAL_MAX (10u * 1024 * 1024)
+#define BB_UPLOAD_MESSAGE_RESERVE (16u * 1024)
+/* Uploads in progress at once (each holds its files, base64, until the browser has them). */
+#define BB_UPLOAD_CALLS_MAX 4
 
 /*
  * Observation tools: browser_find, browser_console_messages, browser_network_requests and

@@ -207,6 +207,7 @@ serve_main(int argc, char **argv)
 	ws_set_hub(ws, hub);
 	tools = tools_create(hub, store, events);
 	tools_allow_file_urls(tools, cfg.allow_file_urls);
+	tools_set_upload_dirs(tools, cfg.upload_dirs, cfg.n_upload_dirs, cfg.max_message_bytes);
 	mcp = mcp_create(tools);
 	router = router_create(&cfg, auth, hub, store, events, tools, mcp);
 	if ((http = http_start(&cfg, router, &err)) == NULL)

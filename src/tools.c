@@ -2,6 +2,7 @@
 #include "autoconfig.h"
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -12,11 +13,23 @@
 #include "log.h"
 #include "store.h"
 #include "tools.h"
+#include "upload.h"
 #include "util.h"
 
 static const char *normalize_url_param(const struct tools *t, const char *in, char **out);
 static json_t *check_text_or_selector(const struct tool *tool, json_t *params);
 static json_t *check_screenshot(const struct tool *tool, json_t *params);
+static json_t *prepare_upload(const struct tools *t, const struct tool *tool, json_t *args);
+
+/* browser_fill_form's fields: which element, and what it gets (kept out of history: a password). */
+static const struct tool_key form_field_keys[] = {
+	{.name = "target", .flags = TP_REQUIRED, .min = 1, .max = BB_TARGET_MAX,
+	 .description = "The field: a ref (e.g. \"e12\"), a CSS selector, or its label, placeholder or name."},
+	{.name = "value", .flags = TP_REQUIRED | TP_SECRET, .max = BB_TYPED_TEXT_MAX,
+	 .description = "What to put in it: the text of a text field, an option's value or text for a select, "
+	                "\"true\" or \"false\" for a checkbox, \"true\" for a radio button to choose it."},
+	{0},
+};
 
 /* The element parameter of the actions (its description is the same everywhere). */
 #define TARGET_DESC                                                                                          \
@@ -230,6 +243,54 @@ static const struct tool catalog[] = {
 	            {.name = "prompt_text", .type = TP_STRING, .flags = TP_SECRET, TP_MAX(BB_TYPED_TEXT_MAX),
 	             .description = "For a prompt() that is accepted: the text to answer with (default: the prompt's "
 	                            "default value). Not kept in history."}}},
+	{.name = "browser_hover", .command = "hover", .title = "Hover over an element", .cli = "hover",
+	 .description = "Move the pointer over an element, as a user would (pointerover, pointerenter, mouseover, "
+	                "mouseenter, pointermove, mousemove; with trusted input also CSS :hover), and return the page: "
+	                "menus and tooltips that open on hover show in it.",
+	 .done = "Hovered over \"{target}\"", .attempt = "hover over \"{target}\"", .page_default = 1,
+	 .params = {TARGET_PARAM}},
+	{.name = "browser_drag", .command = "drag", .title = "Drag an element onto another", .cli = "drag",
+	 .description = "Drag one element and drop it onto another, the way a user's mouse would: HTML5 drag and "
+	                "drop (one DataTransfer through dragstart, dragenter, dragover, drop and dragend) and "
+	                "pointer-driven sortable lists and sliders (pointerdown, moves, pointerup). Returns the page "
+	                "afterwards.",
+	 .done = "Dragged \"{source}\" onto \"{target}\"", .attempt = "drag \"{source}\" onto \"{target}\"",
+	 .page_default = 1,
+	 .params = {{.name = "source", .type = TP_STRING, .flags = TP_REQUIRED | TP_POSITIONAL, TP_MIN(1),
+	             TP_MAX(BB_TARGET_MAX), .meta = "SOURCE",
+	             .description = "The element to drag: a ref (e.g. \"e12\"), a CSS selector or its visible text."},
+	            {.name = "target", .type = TP_STRING, .flags = TP_REQUIRED | TP_POSITIONAL, TP_MIN(1),
+	             TP_MAX(BB_TARGET_MAX), .meta = "TARGET",
+	             .description = "Where to drop it: a ref, a CSS selector or its visible text."}}},
+	{.name = "browser_upload_file", .command = "upload_file", .title = "Upload files", .cli = "upload",
+	 .prepare = prepare_upload,
+	 .description = "Put files from the daemon's machine into a file input (or the file input a button or label "
+	                "opens), as if the user had picked them, firing input and change. Only files beneath the "
+	                "directories the user allowed with the daemon's upload_dir setting can be sent; paths are "
+	                "absolute. Returns the page afterwards.",
+	 .done = "Set the files of \"{target}\"", .attempt = "upload files to \"{target}\"", .page_default = 1,
+	 .params = {TARGET_PARAM,
+	            {.name = "paths", .type = TP_ARRAY, .flags = TP_REQUIRED | TP_POSITIONAL | TP_PATH, TP_MIN(1),
+	             TP_MAX(BB_UPLOAD_FILES_MAX), .meta = "PATH",
+	             .description = "Absolute paths of the files, each beneath an upload_dir of the daemon's config."}}},
+	{.name = "browser_fill_form", .command = "fill_form", .title = "Fill in a form", .cli = "fill",
+	 .description = "Fill several form fields in one call -- text fields, selects, checkboxes (\"true\"/\"false\") "
+	                "and radio buttons (\"true\") -- in order, then return the page once, settled. If one field "
+	                "fails, the error names it and lists the fields filled before it. The values are not kept in "
+	                "history, since they may be passwords.",
+	 .done = "Filled the form", .attempt = "fill the form", .page_default = 1,
+	 .params = {{.name = "fields", .type = TP_OBJECTS, .flags = TP_REQUIRED, TP_MIN(1), TP_MAX(BB_FORM_FIELDS_MAX),
+	             .keys = form_field_keys, .flag = "field", .meta = "TARGET=VALUE",
+	             .description = "The fields, in the order to fill them: each {\"target\": ..., \"value\": ...}."}}},
+	{.name = "browser_resize", .command = "resize", .title = "Resize the window", .cli = "resize",
+	 .description = "Set the size of the browser window the tab is in (outer size, in pixels), e.g. to see how a "
+	                "responsive page looks on a narrow screen, and return the page afterwards.",
+	 .done = "Resized the window to {width}x{height}", .attempt = "resize the window to {width}x{height}",
+	 .page_default = 1,
+	 .params = {{.name = "width", .type = TP_INTEGER, .flags = TP_REQUIRED | TP_POSITIONAL, TP_MIN(BB_WINDOW_MIN_PX),
+	             TP_MAX(BB_WINDOW_MAX_PX), .meta = "WIDTH", .description = "Window width in pixels."},
+	            {.name = "height", .type = TP_INTEGER, .flags = TP_REQUIRED | TP_POSITIONAL, TP_MIN(BB_WINDOW_MIN_PX),
+	             TP_MAX(BB_WINDOW_MAX_PX), .meta = "HEIGHT", .description = "Window height in pixels."}}},
 };
 
 #define N_TOOLS (sizeof catalog / sizeof catalog[0])
@@ -239,6 +300,10 @@ struct tools {
 	struct store *store;
 	struct events *events;
 	int allow_file_urls; /* config allow_file_urls: open_url may open file: URLs */
+	char *const *upload_dirs; /* config upload_dir (borrowed from the config), n_upload_dirs of them */
+	int n_upload_dirs;
+	size_t upload_total_max; /* the bytes of files one upload may send */
+	atomic_int uploads;      /* upload calls in progress (BB_UPLOAD_CALLS_MAX) */
 	json_t *schemas[N_TOOLS]; /* full JSON Schema per tool, generated from the catalog */
 };
 
@@ -298,7 +363,8 @@ param_type(enum tool_type t)
 	switch (t) {
 	case TP_INTEGER: return "integer";
 	case TP_BOOLEAN: return "boolean";
-	case TP_ARRAY: return "array";
+	case TP_ARRAY:
+	case TP_OBJECTS: return "array";
 	default: return "string";
 	}
 }
@@ -332,7 +398,7 @@ param_schema(const struct tool *tool, const struct tool_param *p)
 	static const char *const bound[][2] = {
 		[TP_STRING] = {"minLength", "maxLength"}, [TP_ENUM] = {"minLength", "maxLength"},
 		[TP_INTEGER] = {"minimum", "maximum"},    [TP_ARRAY] = {"minItems", "maxItems"},
-		[TP_BOOLEAN] = {NULL, NULL},
+		[TP_BOOLEAN] = {NULL, NULL},              [TP_OBJECTS] = {"minItems", "maxItems"},
 	};
 	if (p->has_min && bound[p->type][0])
 		json_object_set_new(o, bound[p->type][0], json_integer(p->min));
@@ -340,6 +406,22 @@ param_schema(const struct tool *tool, const struct tool_param *p)
 		json_object_set_new(o, bound[p->type][1], json_integer(p->max));
 	if (p->type == TP_ARRAY)
 		json_object_set_new(o, "items", json_pack("{s:s}", "type", "string"));
+	if (p->type == TP_OBJECTS) {
+		json_t *props = json_object(), *req = json_array();
+		for (const struct tool_key *k = p->keys; k->name; k++) {
+			json_t *ks = json_pack("{s:s}", "type", "string");
+			if (k->min > 0)
+				json_object_set_new(ks, "minLength", json_integer(k->min));
+			if (k->max > 0)
+				json_object_set_new(ks, "maxLength", json_integer(k->max));
+			json_object_set_new(ks, "description", json_string(k->description));
+			json_object_set_new(props, k->name, ks);
+			if (k->flags & TP_REQUIRED)
+				json_array_append_new(req, json_string(k->name));
+		}
+		json_object_set_new(o, "items", json_pack("{s:s, s:o, s:o, s:b}", "type", "object", "properties", props,
+		                                          "required", req, "additionalProperties", 0));
+	}
 	json_t *def = param_default(tool, p);
 	if (def != NULL)
 		json_object_set_new(o, "default", def);
@@ -373,6 +455,19 @@ tools_create(struct hub *hub, struct store *store, struct events *events)
 	for (size_t i = 0; i < N_TOOLS; i++)
 		t->schemas[i] = tool_schema(&catalog[i]);
 	return t;
+}
+
+/* The directories browser_upload_file may read beneath (config upload_dir, borrowed: they must outlive t)
+ * and the largest message the browser takes, which bounds the files of one call; main thread, before
+ * calls start. */
+void
+tools_set_upload_dirs(struct tools *t, char *const *dirs, int n, size_t max_message_bytes)
+{
+	t->upload_dirs = dirs;
+	t->n_upload_dirs = n;
+	size_t room = max_message_bytes > BB_UPLOAD_MESSAGE_RESERVE ? max_message_bytes - BB_UPLOAD_MESSAGE_RESERVE : 0;
+	room = room / 4 * 3; /* base64 */
+	t->upload_total_max = room < BB_UPLOAD_TOTAL_MAX ? room : BB_UPLOAD_TOTAL_MAX;
 }
 
 /* Let open_url open file: URLs (config allow_file_urls); main thread, before calls start. */
@@ -503,6 +598,55 @@ check_string(const char *tool, const char *field, const struct tool_param *p, js
 	return NULL;
 }
 
+/* Check a TP_OBJECTS value: an array within the bounds whose items are objects of the parameter's keys,
+ * each a string within its bounds; the error names the item and key (fields[2].value). */
+static json_t *
+check_objects(const char *tool, const struct tool_param *p, json_t *v)
+{
+	const char *field = p->name;
+	if (!json_is_array(v))
+		return bad_param(tool, field, "array", "%s: expected an array of objects, got %s", field, type_name(v));
+	size_t n = json_array_size(v), i;
+	if ((p->has_min && (long long)n < p->min) || (p->has_max && (long long)n > p->max))
+		return bad_param(tool, field, "array", "%s: expected %lld to %lld items, got %zu", field, p->min, p->max, n);
+	json_t *item;
+	json_array_foreach(v, i, item)
+	{
+		char name[96];
+		snprintf(name, sizeof name, "%s[%zu]", field, i);
+		if (!json_is_object(item))
+			return bad_param(tool, name, "object", "%s: expected an object, got %s", name, type_name(item));
+		const char *k;
+		json_t *kv;
+		json_object_foreach(item, k, kv)
+		{
+			const struct tool_key *key = p->keys;
+			while (key->name && strcmp(key->name, k) != 0)
+				key++;
+			if (key->name == NULL) {
+				struct buf b = {0};
+				for (const struct tool_key *q = p->keys; q->name; q++)
+					buf_printf(&b, "%s%s", q == p->keys ? "" : ", ", q->name);
+				json_t *r = bad_param(tool, name, "a known property", "%s: unknown property \"%.64s\" (it takes: %s)",
+				                      name, k, b.data);
+				buf_free(&b);
+				return r;
+			}
+			snprintf(name, sizeof name, "%s[%zu].%s", field, i, key->name);
+			struct tool_param kp = {.name = name, .type = TP_STRING, .min = key->min, .max = key->max,
+			                        .has_min = key->min > 0, .has_max = key->max > 0};
+			json_t *r = check_string(tool, name, &kp, kv, 1);
+			if (r != NULL)
+				return r;
+			snprintf(name, sizeof name, "%s[%zu]", field, i);
+		}
+		for (const struct tool_key *key = p->keys; key->name; key++)
+			if ((key->flags & TP_REQUIRED) && json_object_get(item, key->name) == NULL)
+				return bad_param(tool, name, "string", "%s: missing required property \"%s\"", name, key->name);
+	}
+	return NULL;
+}
+
 /* Check one value against its typed parameter; returns an error body (HTTP 400) or NULL. */
 json_t *
 tools_check_param(const char *tool, const struct tool_param *p, json_t *v)
@@ -552,6 +696,7 @@ tools_check_param(const char *tool, const struct tool_param *p, json_t *v)
 		json_array_foreach(v, i, e) if ((r = check_string(tool, field, p, e, 0)) != NULL) return r;
 		return NULL;
 	}
+	case TP_OBJECTS: return check_objects(tool, p, v);
 	}
 	return NULL;
 }
@@ -566,6 +711,17 @@ tools_redacted(const struct tool *tool, json_t *params)
 		json_t *v = json_object_get(params, p->name);
 		if ((p->flags & TP_SECRET) && json_is_string(v))
 			json_object_set_new(out, p->name, json_sprintf("[%zu characters, not kept]", json_string_length(v)));
+		if (p->type == TP_OBJECTS && json_is_array(v)) {
+			json_t *items = json_object_get(out, p->name), *item;
+			size_t j;
+			json_array_foreach(items, j, item) for (const struct tool_key *k = p->keys; k->name; k++)
+			{
+				json_t *kv = json_object_get(item, k->name);
+				if ((k->flags & TP_SECRET) && json_is_string(kv))
+					json_object_set_new(item, k->name,
+					                    json_sprintf("[%zu characters, not kept]", json_string_length(kv)));
+			}
+		}
 	}
 	return out;
 }
@@ -590,6 +746,32 @@ check_screenshot(const struct tool *tool, json_t *params)
 	if (json_is_true(json_object_get(params, "full_page")) && json_object_get(params, "target"))
 		return bad_param(tool->name, "target", "target or full_page",
 		                 "target and full_page cannot be combined: take one element or the whole page");
+	return NULL;
+}
+
+/* browser_upload_file: read the files the paths name (only beneath an upload_dir, upload.c) into what the
+ * browser is sent (files: name, type, size, base64 data) instead of the paths. */
+static json_t *
+prepare_upload(const struct tools *t, const struct tool *tool, json_t *args)
+{
+	if (t->n_upload_dirs == 0)
+		return bad_param(tool->name, "paths", "a file beneath an upload_dir",
+		                 "uploading is off: no upload_dir is configured. To let agents upload files, list the "
+		                 "directories they may take files from in the daemon's config (upload_dir = /path/to/dir, "
+		                 "repeatable) or start it with --upload-dir DIR");
+	int index;
+	char *err = NULL;
+	json_t *files = upload_read(t->upload_dirs, t->n_upload_dirs, json_object_get(args, "paths"), BB_UPLOAD_FILE_MAX,
+	                            t->upload_total_max, &index, &err);
+	if (files == NULL) {
+		char field[32];
+		snprintf(field, sizeof field, "paths[%d]", index < 0 ? 0 : index);
+		json_t *r = bad_param(tool->name, field, "a regular file beneath an upload_dir", "%s", err);
+		free(err);
+		return r;
+	}
+	json_object_del(args, "paths");
+	json_object_set_new(args, "files", files);
 	return NULL;
 }
 
@@ -847,6 +1029,7 @@ struct pending {
 	const char *store_error; /* HUB_STORE_FAILED: the call's reason, borrowed while it is answered */
 	char *session_key;       /* the caller's session (struct tools_caller), owned */
 	char *session_name;
+	int upload; /* counted in t->uploads until answered */
 	tools_answer_fn cb;
 	void *arg;
 	char text[]; /* attempt and done, each NUL-terminated: one allocation per waiting call */
@@ -1092,6 +1275,8 @@ call_done(struct hub_call *c, void *arg)
 	}
 	free(summary);
 	hub_call_free(c);
+	if (p->upload)
+		atomic_fetch_sub(&p->t->uploads, 1);
 	p->cb(ans, http, p->arg);
 	pending_free(p);
 }
@@ -1146,6 +1331,26 @@ tools_call(struct tools *t, const struct tool *tool, json_t *params, const struc
 	for (const struct tool_param *tp; (tp = tools_next_param(tool, &i)) != NULL;)
 		if (tp->flags & TP_COMMON)
 			json_object_del(args, tp->name);
+	int upload = tool->prepare == prepare_upload;
+	json_t *bad2 = NULL;
+	int bad_http = 400;
+	if (upload && atomic_fetch_add(&t->uploads, 1) >= BB_UPLOAD_CALLS_MAX) {
+		bad_http = 503;
+		bad2 = tools_error("busy", "%d uploads are in progress, the most at once; try again when one has finished",
+		                   BB_UPLOAD_CALLS_MAX);
+		json_object_set_new(bad2, "tool", json_string(tool->name));
+	} else if (tool->prepare != NULL) {
+		bad2 = tool->prepare(t, tool, args);
+	}
+	if (bad2 != NULL) {
+		if (upload)
+			atomic_fetch_sub(&t->uploads, 1);
+		json_decref(args);
+		json_decref(logged);
+		json_decref(own);
+		cb(bad2, bad_http, arg);
+		return;
+	}
 	sp.params = logged;
 	sp.browser_args = args;
 	struct buf texts = {0};
@@ -1165,6 +1370,7 @@ tools_call(struct tools *t, const struct tool *tool, json_t *params, const struc
 	p->session_name = xstrdup(who && who->name ? who->name : "default");
 	p->cb = cb;
 	p->arg = arg;
+	p->upload = upload;
 	sp.done = call_done;
 	sp.arg = p;
 	int err = hub_call_start(t->hub, &sp, NULL);
@@ -1175,6 +1381,8 @@ tools_call(struct tools *t, const struct tool *tool, json_t *params, const struc
 		return;
 	}
 	pending_free(p);
+	if (upload)
+		atomic_fetch_sub(&t->uploads, 1);
 	json_t *body;
 	int http = 503;
 	switch (err) {

@@ -18,8 +18,9 @@ struct store;
 struct events;
 struct tools;
 
-/* A parameter's JSON type. TP_ENUM is a string from enums[]; TP_ARRAY an array of strings. */
-enum tool_type { TP_STRING = 1, TP_INTEGER, TP_BOOLEAN, TP_ENUM, TP_ARRAY };
+/* A parameter's JSON type. TP_ENUM is a string from enums[]; TP_ARRAY an array of strings; TP_OBJECTS an
+ * array of objects whose properties are the strings keys[] describes. */
+enum tool_type { TP_STRING = 1, TP_INTEGER, TP_BOOLEAN, TP_ENUM, TP_ARRAY, TP_OBJECTS };
 
 /* Parameter flags. */
 #define TP_REQUIRED 0x01u   /* must be given */
@@ -27,6 +28,7 @@ enum tool_type { TP_STRING = 1, TP_INTEGER, TP_BOOLEAN, TP_ENUM, TP_ARRAY };
 #define TP_COMMON 0x04u     /* one of the parameters every tool takes; not sent to the browser */
 #define TP_POSITIONAL 0x08u /* the CLI takes it as an operand (named meta), in the order listed */
 #define TP_TOOL_DEFAULT 0x10u /* boolean whose default is the tool's page_default (wait_for_page_info) */
+#define TP_PATH 0x20u       /* CLI: a file path; a relative one is made absolute against the working directory */
 
 /* Bounds, as designated initializers: minLength/maxLength (string), minimum/maximum (integer),
  * minItems/maxItems (array). */
@@ -42,6 +44,15 @@ enum tool_type { TP_STRING = 1, TP_INTEGER, TP_BOOLEAN, TP_ENUM, TP_ARRAY };
  */
 typedef const char *(*tool_normalize_fn)(const struct tools *t, const char *in, char **out);
 
+/* One property of the objects of a TP_OBJECTS parameter: a string, with TP_REQUIRED and TP_SECRET
+ * flags and length bounds (min 0 and max 0 mean none). A list of them ends at the first unnamed. */
+struct tool_key {
+	const char *name;
+	unsigned flags;
+	long long min, max;
+	const char *description;
+};
+
 struct tool_param {
 	const char *name;              /* JSON property name, snake_case */
 	enum tool_type type;
@@ -56,6 +67,7 @@ struct tool_param {
 	const char *flag;              /* CLI: flag name when not the property name with '-' for '_' */
 	tool_normalize_fn normalize;   /* string parameters: checked and rewritten before the call */
 	const char *expects;           /* what normalize accepts, for the 400's "expected" */
+	const struct tool_key *keys;   /* TP_OBJECTS: the properties of each object */
 };
 
 /* How the CLI presents a tool's answer. */
@@ -75,6 +87,9 @@ struct tool {
 	enum tool_output output; /* what the CLI prints; OUT_PNG also takes a FILE operand */
 	/* A rule across parameters (e.g. text or selector): NULL when met, else the 400 body. */
 	json_t *(*check)(const struct tool *tool, json_t *params);
+	/* Daemon-side work on what the browser is sent, after validation (upload: read the files): NULL
+	 * when done, else the 400 body. */
+	json_t *(*prepare)(const struct tools *t, const struct tool *tool, json_t *args);
 	struct tool_param params[TOOL_MAX_PARAMS]; /* its own parameters; ends at the first without a name */
 };
 
@@ -113,6 +128,7 @@ const struct tool_param *tools_param(const struct tool *tool, const char *name);
 json_t *tools_check_param(const char *tool, const struct tool_param *p, json_t *v);
 json_t *tools_redacted(const struct tool *tool, json_t *params);
 void tools_allow_file_urls(struct tools *t, int on);
+void tools_set_upload_dirs(struct tools *t, char *const *dirs, int n, size_t max_message_bytes);
 const char *tools_normalize_url(const char *in, int allow_file, char **out);
 
 #endif

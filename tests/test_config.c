@@ -244,6 +244,46 @@ START_TEST(serve_flags)
 }
 END_TEST
 
+/* upload_dir: repeatable up to its limit, each an existing directory given as an absolute path,
+ * kept as given (normalized) and as its realpath when that differs. */
+START_TEST(upload_dirs)
+{
+	struct config c;
+	char *err = NULL;
+	config_init(&c);
+	ck_assert_int_eq(c.n_upload_dirs, 0);
+	ck_assert_int_eq(config_set(&c, "upload_dir", "tmp", &err), -1);
+	ck_assert_ptr_nonnull(strstr(err, "upload_dir: \"tmp\" is not an absolute path"));
+	free(err);
+	err = NULL;
+	ck_assert_int_eq(config_set(&c, "upload_dir", "/etc/passwd", &err), -1);
+	ck_assert_ptr_nonnull(strstr(err, "is not an existing directory"));
+	free(err);
+	err = NULL;
+	ck_assert_int_eq(config_set(&c, "upload_dir", "/tmp/../tmp", &err), -1);
+	free(err);
+	err = NULL;
+	char dir[64];
+	snprintf(dir, sizeof dir, "/tmp/bb-test-updir-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	char link[80];
+	snprintf(link, sizeof link, "%s-link", dir);
+	ck_assert_int_eq(symlink(dir, link), 0);
+	ck_assert_int_eq(config_set(&c, "upload_dir", link, &err), 0);
+	ck_assert_int_eq(c.n_upload_dirs, 2); /* the link as given, and where it leads */
+	ck_assert_str_eq(c.upload_dirs[0], link);
+	ck_assert_str_eq(c.upload_dirs[1], dir);
+	for (int i = 1; i < BB_UPLOAD_DIRS_MAX; i++)
+		ck_assert_int_eq(config_set(&c, "upload_dir", "/tmp/", &err), 0);
+	ck_assert_int_eq(config_set(&c, "upload_dir", "/tmp", &err), -1);
+	ck_assert_ptr_nonnull(strstr(err, "at most 16 directories"));
+	free(err);
+	config_free(&c);
+	unlink(link);
+	rmdir(dir);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -256,6 +296,7 @@ main(void)
 	tcase_add_test(tc, table_documented);
 	tcase_add_test(tc, table_bounds);
 	tcase_add_test(tc, serve_flags);
+	tcase_add_test(tc, upload_dirs);
 	suite_add_tcase(s, tc);
 	return testlib_run(s, 1);
 }

@@ -207,6 +207,56 @@ START_TEST(redaction)
 }
 END_TEST
 
+/* TP_OBJECTS (browser_fill_form's fields): its schema, each item and key validated and named, each
+ * secret key redacted in every item; the tools of issue 17 validated. */
+START_TEST(objects)
+{
+	const struct tool *ff = tools_find(t, "browser_fill_form");
+	ck_assert_ptr_nonnull(ff);
+	json_t *fields = json_object_get(json_object_get(tools_schema(t, ff), "properties"), "fields");
+	ck_assert_str_eq(json_string_value(json_object_get(fields, "type")), "array");
+	ck_assert_int_eq(json_integer_value(json_object_get(fields, "maxItems")), BB_FORM_FIELDS_MAX);
+	json_t *items = json_object_get(fields, "items");
+	ck_assert_str_eq(json_string_value(json_object_get(items, "type")), "object");
+	ck_assert(json_is_false(json_object_get(items, "additionalProperties")));
+	ck_assert_int_eq(json_array_size(json_object_get(items, "required")), 2);
+	ck_assert_int_eq(json_integer_value(json_object_get(json_object_get(json_object_get(items, "properties"), "target"),
+	                                                    "minLength")),
+	                 1);
+	ck_assert_ptr_null(field_of("browser_fill_form", "{\"fields\": [{\"target\": \"a\", \"value\": \"\"}]}"));
+	ck_assert_str_eq(field_of("browser_fill_form", "{\"fields\": []}"), "fields");
+	ck_assert_str_eq(field_of("browser_fill_form", "{\"fields\": {}}"), "fields");
+	ck_assert_str_eq(field_of("browser_fill_form", "{\"fields\": [{\"target\": \"a\", \"value\": \"b\"}, 3]}"),
+	                 "fields[1]");
+	ck_assert_str_eq(field_of("browser_fill_form", "{\"fields\": [{\"target\": \"a\"}]}"), "fields[0]");
+	ck_assert_str_eq(field_of("browser_fill_form", "{\"fields\": [{\"target\": \"a\", \"value\": \"b\", \"x\": 1}]}"),
+	                 "fields[0]");
+	ck_assert_str_eq(field_of("browser_fill_form", "{\"fields\": [{\"target\": \"\", \"value\": \"b\"}]}"),
+	                 "fields[0].target");
+	ck_assert_str_eq(field_of("browser_fill_form", "{\"fields\": [{\"target\": \"a\", \"value\": null}]}"),
+	                 "fields[0].value");
+	json_t *p = json_pack("{s:[{s:s, s:s}, {s:s, s:s}]}", "fields", "target", "Password", "value", "hunter2", "target",
+	                      "Name", "value", "Ada");
+	json_t *r = tools_redacted(ff, p);
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(json_object_get(r, "fields"), 0), "value")),
+	                 "[7 characters, not kept]");
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(json_object_get(r, "fields"), 1), "value")),
+	                 "[3 characters, not kept]");
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(json_object_get(r, "fields"), 0), "target")),
+	                 "Password");
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(json_object_get(p, "fields"), 0), "value")),
+	                 "hunter2"); /* the call's own parameters are untouched */
+	json_decref(r);
+	json_decref(p);
+	ck_assert_ptr_null(field_of("browser_hover", "{\"target\": \"Menu\"}"));
+	ck_assert_str_eq(field_of("browser_drag", "{\"source\": \"a\"}"), "target");
+	ck_assert_str_eq(field_of("browser_resize", "{\"width\": 100, \"height\": 500}"), "width");
+	ck_assert_ptr_null(field_of("browser_resize", "{\"width\": 200, \"height\": 10000}"));
+	ck_assert_str_eq(field_of("browser_upload_file", "{\"target\": \"f\", \"paths\": [1]}"), "paths");
+	ck_assert_ptr_null(field_of("browser_upload_file", "{\"target\": \"f\", \"paths\": [\"/x\"]}"));
+}
+END_TEST
+
 int
 main(void)
 {
@@ -218,6 +268,7 @@ main(void)
 	tcase_add_test(tc, url_normalize);
 	tcase_add_test(tc, generated_schema);
 	tcase_add_test(tc, redaction);
+	tcase_add_test(tc, objects);
 	suite_add_tcase(s, tc);
 	int rc = testlib_run(s, 0);
 	tools_free(t);

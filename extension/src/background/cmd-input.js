@@ -9,7 +9,9 @@ import { ensurePageScripts } from './page-scripts.js';
 import { trustedAct } from './trusted.js';
 import { CommandError, navError, sleep } from './errors.js';
 
-async function pageAction(c, cmd) {
+// A page action (the content script's `act`, or trusted input) with its settling: also used by
+// cmd-pointer.js and cmd-forms.js.
+export async function pageAction(c, cmd) {
   const tab = await resolveTab(cmd.tabId);
   const needsPage = cmd.wait_for_page_info !== false;
   const params = { ...cmd };

@@ -132,7 +132,10 @@ function summarize(cmd) {
   const p = {};
   for (const [k, v] of Object.entries(cmd)) {
     if (['requestId', 'command'].includes(k)) continue;
-    p[k] = (k === 'text' || k === 'prompt_text') && typeof v === 'string' ? `(${v.length} character${v.length === 1 ? '' : 's'})` : v;
+    const chars = (t) => `(${t.length} character${t.length === 1 ? '' : 's'})`;
+    if (k === 'fields' && Array.isArray(v)) p[k] = v.map((f) => ({ target: f?.target, value: typeof f?.value === 'string' ? chars(f.value) : undefined }));
+    else if (k === 'files' && Array.isArray(v)) p[k] = v.map((f) => ({ name: f?.name, size: f?.size })); // not their bytes
+    else p[k] = (k === 'text' || k === 'prompt_text') && typeof v === 'string' ? chars(v) : v;
   }
   return p;
 }

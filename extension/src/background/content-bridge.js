@@ -20,6 +20,9 @@ function budget(op, args) {
   // Typing sends several events per character: a long text gets more time (at most a minute).
   const text = op === 'act' ? args.params?.text : null;
   if (typeof text === 'string') return PAGE_CALL_MS + Math.min(55_000, 10 * text.length);
+  // A whole form (fill_form): its values together, and a little per field.
+  const fields = op === 'act' ? args.params?.fields : null;
+  if (Array.isArray(fields)) return PAGE_CALL_MS + Math.min(55_000, fields.reduce((n, f) => n + 20 + 10 * String(f?.value ?? '').length, 0));
   return OP_MS[op] || PAGE_CALL_MS;
 }
 

@@ -11,6 +11,8 @@ import { takeScreenshot } from './cmd-screenshot.js';
 import { findText, consoleMessages, networkRequests } from './cmd-observe.js';
 import { clickAction, typeAction, pressKeyAction, scrollAction, selectAction } from './cmd-input.js';
 import { handleDialog } from './cmd-dialogs.js';
+import { hoverAction, dragAction } from './cmd-pointer.js';
+import { fillFormAction, uploadFileAction, resizeWindow } from './cmd-forms.js';
 import { CommandError } from './errors.js';
 
 const HANDLERS = {
@@ -33,6 +35,11 @@ const HANDLERS = {
   find: findText,
   console_messages: consoleMessages,
   network_requests: networkRequests,
+  hover: hoverAction,
+  drag: dragAction,
+  upload_file: uploadFileAction,
+  fill_form: fillFormAction,
+  resize: resizeWindow,
 };
 
 export const CAPABILITIES = Object.keys(HANDLERS);

@@ -1,5 +1,5 @@
 // Trusted input (opt-in): once the user granted the optional `debugger` permission (the options
-// page asks; the managed headless browser has it in its manifest), clicks, typing and keys go
+// page asks; the managed headless browser has it in its manifest), clicks, typing, keys and hover go
 // through the Chrome DevTools Protocol, as Playwright's and chrome-devtools-mcp's do: the page
 // gets events with isTrusted true, a real user activation and the browser's own focus handling.
 // While attached, Chrome shows its "Browser Bridge started debugging this browser" bar.
@@ -113,7 +113,7 @@ async function clickAt(tabId, x, y) {
   await cdp(tabId, 'Input.dispatchMouseEvent', { type: 'mouseReleased', ...at, button: 'left', buttons: 0, clickCount: 1 });
 }
 
-const HANDLED = new Set(['click', 'type', 'press_key']);
+const HANDLED = new Set(['click', 'type', 'press_key', 'hover']);
 const POINT_FALLBACK = new Set(['stale_ref', 'target_not_found']); // may be in another frame: the usual path says
 
 // Act with trusted input. Returns the action's result ({ok, message, ...} like the content
@@ -136,6 +136,10 @@ export async function trustedAct(tabId, command, params) {
   try { pt = await callContent(tabId, 'point', { target: params.target, command }); } catch { return null; }
   if (!pt.ok) return POINT_FALLBACK.has(pt.code) ? null : pt;
   if (pt.inFrame || pt.x == null) return null;
+  if (command === 'hover') { // the real pointer: the page's events, and CSS :hover
+    await cdp(tabId, 'Input.dispatchMouseEvent', { type: 'mouseMoved', x: Math.round(pt.x), y: Math.round(pt.y), button: 'none' });
+    return { ok: true, message: `Hovered over ${pt.desc}${pt.via ? ` (through ${pt.via}, which is what a user sees of it)` : ''}`, trusted: true };
+  }
   if (command === 'type' && !pt.editable) return null;
   await clickAt(tabId, pt.x, pt.y);
   if (command === 'click') return { ok: true, message: `Clicked ${pt.desc}`, newTabUrl: pt.newTabUrl, trusted: true };

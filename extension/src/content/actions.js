@@ -14,7 +14,7 @@ import { proxyFor, replacementFor, chooseInWidget } from './widgets.js';
 const nextTask = () => new Promise((r) => setTimeout(r, 0));
 // A task that is never throttled (a posted message), for the pauses between words: a hidden
 // tab's timers may wait a second each, which would make every word cost a second.
-const nextTurn = () => new Promise((r) => { const ch = new MessageChannel(); ch.port1.onmessage = () => { ch.port1.close(); r(); }; ch.port2.postMessage(0); });
+export const nextTurn = () => new Promise((r) => { const ch = new MessageChannel(); ch.port1.onmessage = () => { ch.port1.close(); r(); }; ch.port2.postMessage(0); });
 
 // The element a user's action on `el` goes to: `el` when visible, else the visible widget that
 // stands for it (proxyFor); else an error that says why and lists the visible candidates.
@@ -40,7 +40,7 @@ function visibleFor(el, purpose) {
   throw hiddenError(el, why, nameOf(el) || norm(el.textContent).slice(0, 60), purpose);
 }
 
-function scrollIntoView(el) {
+export function scrollIntoView(el) {
   try {
     if (el.scrollIntoViewIfNeeded) el.scrollIntoViewIfNeeded(true);
     else el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
@@ -52,7 +52,7 @@ function center(el) {
   return { clientX: r.left + r.width / 2, clientY: r.top + r.height / 2 };
 }
 
-function mouse(el, type, extra = {}) {
+export function mouse(el, type, extra = {}) {
   const W = winOf(el);
   const init = { bubbles: true, cancelable: true, composed: true, view: W, button: 0, buttons: type.endsWith('down') ? 1 : 0, detail: 1, ...center(el), ...extra };
   if (init.x !== undefined) { init.clientX = init.x; init.clientY = init.y; delete init.x; delete init.y; }
@@ -106,7 +106,7 @@ export function click(el) {
 
 // The visible element a click on `el` goes to, scrolled into view, and where on it: or an error
 // (not visible and no widget for it; covered at its center).
-function aim(el, desc) {
+export function aim(el, desc) {
   const target = visibleFor(el, 'click');
   // shown on hover (see visibleFor): no box to aim at while CSS hides it; the element itself
   if (hovered.has(target) && hiddenReason(target)) return { target, pt: { target } };
@@ -193,12 +193,12 @@ function setValue(el, v) {
   nativeSetter(el).call(el, v);
 }
 
-function inputEvent(el, inputType, data = null) {
+export function inputEvent(el, inputType, data = null) {
   const W = winOf(el);
   el.dispatchEvent(new W.InputEvent('input', { bubbles: true, cancelable: false, composed: true, inputType, data }));
 }
 
-function changeEvent(el) {
+export function changeEvent(el) {
   el.dispatchEvent(new (winOf(el).Event)('change', { bubbles: true }));
 }
 
@@ -335,7 +335,7 @@ export async function type(el, text, { clear = false, submit = false } = {}) {
     return selectOption(el, text, { typed: true });
   } else if (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA') {
     if (el.readOnly) throw new Error(`${desc} is read-only`);
-    if (inputType(el) === 'file') throw new Error(`${desc} is a file input; uploading files is not supported`);
+    if (inputType(el) === 'file') throw new Error(`${desc} is a file input: put files in it with browser_upload_file`);
     scrollIntoView(el);
     await typeIntoField(el, text, clear);
   } else if (el.isContentEditable) {

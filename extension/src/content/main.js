@@ -11,6 +11,8 @@ import { pruneRefs, raiseFloor, refCounter } from './refs.js';
 import { rememberPasswordFields } from './secret.js';
 import { point } from './point.js';
 import { shot } from './shot.js';
+import { hover, drag } from './pointer.js';
+import { fillForm, setFiles } from './forms.js';
 
 const PURPOSE = { click: 'click', type: 'type', select_option: 'select', press_key: 'any', scroll: 'any' };
 
@@ -38,6 +40,21 @@ async function act(command, p) {
     case 'select_option':
       el = findTarget(p.target, 'select').el;
       r = await selectOption(el, p.value);
+      break;
+    case 'hover':
+      el = findTarget(p.target, 'any').el;
+      r = hover(el);
+      break;
+    case 'drag':
+      el = findTarget(p.source, 'any').el;
+      r = await drag(el, findTarget(p.target, 'any').el);
+      break;
+    case 'upload_file':
+      el = findTarget(p.target, 'any').el;
+      r = await setFiles(el, p.files);
+      break;
+    case 'fill_form':
+      r = await fillForm(p.fields);
       break;
     default:
       throw new Error(`unknown page action ${command}`);
@@ -101,6 +118,7 @@ async function run1(op, args) {
       case 'point': return { ok: true, ...point(args.target, args.command) }; // trusted mode (point.js)
       case 'shot': return { ok: true, ...(await shot(args)) }; // screenshots (shot.js)
       case 'yield': await yieldToPage(); return { ok: true }; // trusted mode: between typed text and Enter
+      case 'viewport': return { ok: true, width: window.innerWidth, height: window.innerHeight }; // browser_resize
       default: return { ok: false, error: `unknown op ${op}` };
     }
   } catch (e) {
