@@ -10,6 +10,7 @@
 #include "apiclient.h"
 #include "auth.h"
 #include "cli.h"
+#include "clierr.h"
 #include "client.h"
 #include "config.h"
 #include "serve.h"
@@ -114,6 +115,12 @@ main(int argc, char **argv)
 	}
 	if (client_is_command(cmd))
 		return client_main(argc - 1, argv + 1);
-	fprintf(stderr, "browser-bridge: unknown command \"%s\" (see browser-bridge --help)\n", cmd);
-	return 2;
+	clierr_init(argc - 1, argv + 1);
+	const char *near = cli_suggest_command(cmd);
+	if (near != NULL)
+		clierr(NULL, "unknown_command", "unknown command \"%s\"; did you mean %s? (see browser-bridge --help)", cmd,
+		       near);
+	else
+		clierr(NULL, "unknown_command", "unknown command \"%s\" (see browser-bridge --help)", cmd);
+	return clierr_finish(2);
 }

@@ -28,19 +28,19 @@ static json_t *check_text_or_selector(const struct tool *tool, json_t *params);
 		TP_MAX(BB_TARGET_MAX), .description = TARGET_DESC, .meta = "TARGET"                          \
 	}
 /* The tab parameter: common to every tool, required (and the operand) of switch_tab and close_tab. */
-#define TAB_ID_FIELDS                                                                                        \
-	.name = "tab_id", .type = TP_INTEGER, TP_MIN(0), TP_MAX(BB_TAB_ID_MAX),                               \
-	.description = "Which tab to act on. Default: the active tab."
+#define TAB_ID_FIELDS .name = "tab_id", .type = TP_INTEGER, TP_MIN(0), TP_MAX(BB_TAB_ID_MAX)
 #define TAB_ID_OPERAND                                                                                       \
 	{                                                                                                    \
-		TAB_ID_FIELDS, .flags = TP_COMMON | TP_REQUIRED | TP_POSITIONAL, .meta = "ID"                 \
+		TAB_ID_FIELDS, .flags = TP_COMMON | TP_REQUIRED | TP_POSITIONAL, .meta = "ID",                 \
+		.description = "The tab's id, from browser_list_tabs (browser-bridge tabs)."                  \
 	}
 
 /* The parameters every tool takes; each tool's schema lists them after its own. */
 static const struct tool_param common[] = {
 	{.name = "client_id", .type = TP_STRING, .flags = TP_COMMON, TP_MAX(BB_CLIENT_ID_MAX), .meta = "ID",
 	 .description = "Which connected browser should do it (see /api/status). Default: the most recently active one."},
-	{TAB_ID_FIELDS, .flags = TP_COMMON, .meta = "ID", .flag = "tab"},
+	{TAB_ID_FIELDS, .flags = TP_COMMON, .meta = "ID", .flag = "tab",
+	 .description = "Which tab to act on. Default: the active tab."},
 	{.name = "wait_for_page_info", .type = TP_BOOLEAN, .flags = TP_COMMON | TP_TOOL_DEFAULT, .flag = "page",
 	 .description = "Wait for and return the page after the action."},
 	{.name = "timeout_ms", .type = TP_INTEGER, .flags = TP_COMMON, TP_MIN(BB_CALL_TIMEOUT_MIN_MS),
