@@ -99,7 +99,7 @@ clierr_finish(int rc)
 {
 	if (want_json && rc != 0 && !answered) {
 		json_t *o = json_pack("{s:s, s:s}", "error", first_code ? first_code : code_for(rc), "message",
-		                      first_msg ? first_msg : "the command failed");
+				      first_msg ? first_msg : "the command failed");
 		char *s = json_dumps(o, JSON_COMPACT | JSON_ENSURE_ASCII);
 		printf("%s\n", s);
 		fflush(stdout);

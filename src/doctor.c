@@ -62,7 +62,8 @@ check_token(struct report *r, const struct config *cfg)
 	struct stat st;
 	char *err = NULL, *fix = NULL;
 	if (stat(cfg->token_file, &st) != 0) {
-		check(r, D_FAIL, "token", "run browser-bridge token (it creates one), then paste it in the extension's options",
+		check(r, D_FAIL, "token",
+		      "run browser-bridge token (it creates one), then paste it in the extension's options",
 		      "no token file at %s (%s)", cfg->token_file, strerror(errno));
 		return;
 	}
@@ -76,7 +77,7 @@ check_token(struct report *r, const struct config *cfg)
 	char *tok = auth_read_token(cfg->token_file, 0, &err);
 	if (tok == NULL) {
 		fix = xasprintf("remove %s and run browser-bridge token to make a new one (then pair again)",
-		                cfg->token_file);
+				cfg->token_file);
 		check(r, D_FAIL, "token", fix, "%s", err);
 		free(fix);
 		free(err);
@@ -98,11 +99,12 @@ check_browser(struct report *r, json_t *b, const char *ext_dir)
 	json_t *sa = json_object_get(b, "site_access");
 	char label[96];
 	snprintf(label, sizeof label, "%s %s, extension %s (%s)", name ? name : "browser", bv ? bv : "?", ev ? ev : "?",
-	         id ? id : "?");
+		 id ? id : "?");
 	if (ev == NULL || strcmp(ev, BB_VERSION) != 0) {
 		char *fix = xasprintf("update the extension to %s: in chrome://extensions, load or reload it from %s",
-		                      BB_VERSION, ext_dir ? ext_dir : "the installed extension directory");
-		check(r, D_FAIL, "browser", fix, "%s: its extension is not version %s, the daemon's", label, BB_VERSION);
+				      BB_VERSION, ext_dir ? ext_dir : "the installed extension directory");
+		check(r, D_FAIL, "browser", fix, "%s: its extension is not version %s, the daemon's", label,
+		      BB_VERSION);
 		free(fix);
 	} else if (json_is_false(sa)) {
 		check(r, D_FAIL, "browser",
@@ -130,9 +132,10 @@ check_status(struct report *r, json_t *st)
 	json_t *browsers = json_object_get(st, "browsers"), *b;
 	const char *ext_dir = json_string_value(json_object_get(st, "extension_dir"));
 	if (json_array_size(browsers) == 0) {
-		char *fix = xasprintf("install the extension (chrome://extensions, Load unpacked: %s) and paste the token "
-		                      "from browser-bridge token in its options; or run the daemon with --headless",
-		                      ext_dir ? ext_dir : "the installed extension directory");
+		char *fix =
+		    xasprintf("install the extension (chrome://extensions, Load unpacked: %s) and paste the token "
+			      "from browser-bridge token in its options; or run the daemon with --headless",
+			      ext_dir ? ext_dir : "the installed extension directory");
 		check(r, D_FAIL, "browsers", fix, "no browser is connected");
 		free(fix);
 	} else {
@@ -145,10 +148,14 @@ check_status(struct report *r, json_t *st)
 	const char *fault = json_string_value(json_object_get(db, "fault"));
 	const char *rerr = json_string_value(json_object_get(db, "error"));
 	if (rerr != NULL || fault != NULL || json_is_false(json_object_get(db, "writable")))
-		check(r, D_FAIL, "history",
-		      "free disk space, end whatever holds the database's write lock (a sqlite3 shell in a transaction), "
-		      "and check the file's permissions; the daemon retries by itself",
-		      "%s: %s", path, rerr ? rerr : fault ? fault : "cannot be written");
+		check(
+		    r, D_FAIL, "history",
+		    "free disk space, end whatever holds the database's write lock (a sqlite3 shell in a transaction), "
+		    "and check the file's permissions; the daemon retries by itself",
+		    "%s: %s", path,
+		    rerr    ? rerr
+		    : fault ? fault
+			    : "cannot be written");
 	else
 		check(r, D_OK, "history", NULL, "%s: %lld pages, writable", path,
 		      (long long)json_integer_value(json_object_get(db, "pages")));
@@ -188,13 +195,14 @@ doctor_run(const struct cli *o)
 		return CLIENT_EXIT_USAGE;
 	}
 	if (apiclient_open(&c, &o->conn, 0, &missing, &err) != 0) {
-		check(&r, D_FAIL, "settings", "fix the settings file or the flag it names (browser-bridge serve --help)", "%s",
-		      err);
+		check(&r, D_FAIL, "settings",
+		      "fix the settings file or the flag it names (browser-bridge serve --help)", "%s", err);
 		free(err);
 		apiclient_close(&c);
 		goto out;
 	}
-	check(&r, D_OK, "settings", NULL, "%s", o->conn.config ? o->conn.config : "defaults, the settings file and the running daemon's runtime file");
+	check(&r, D_OK, "settings", NULL, "%s",
+	      o->conn.config ? o->conn.config : "defaults, the settings file and the running daemon's runtime file");
 	check_token(&r, &c.cfg);
 	/* The daemon: over its socket when there is one, else TCP with the token. */
 	struct apireply rep = {0};
@@ -207,12 +215,14 @@ doctor_run(const struct cli *o)
 		check(&r, D_FAIL, "daemon", "fix the token file first (see above)",
 		      "not asked: without its Unix socket the daemon needs the token");
 	} else if (apiclient_call(&c, "GET", "/api/status", "application/json", NULL, NULL, BB_CLIENT_QUICK_TIMEOUT_MS,
-	                          &rep, &err) != 0) {
+				  &rep, &err) != 0) {
 		check(&r, D_FAIL, "daemon",
-		      "start it: browser-bridge serve (or pass --http ADDR:PORT / --api-socket PATH if it runs elsewhere)",
+		      "start it: browser-bridge serve (or pass --http ADDR:PORT / --api-socket PATH if it runs "
+		      "elsewhere)",
 		      "%s", err);
 	} else if (rep.status == 401) {
-		check(&r, D_FAIL, "daemon", "pass the daemon's --token-file, or restart the daemon with this token file",
+		check(&r, D_FAIL, "daemon",
+		      "pass the daemon's --token-file, or restart the daemon with this token file",
 		      "the daemon refused the token in %s (HTTP 401)", c.cfg.token_file);
 	} else if (rep.status != 200 || (st = json_loadb(rep.body, rep.len, 0, NULL)) == NULL) {
 		check(&r, D_FAIL, "daemon", "see the daemon's log", "unexpected answer to GET /api/status (HTTP %d)",

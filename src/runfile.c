@@ -26,7 +26,7 @@ runfile_path(void)
 {
 	const char *rt = getenv("XDG_RUNTIME_DIR");
 	return rt != NULL && rt[0] == '/' ? xasprintf("%s/browser-bridge/daemon.json", rt)
-	                                  : util_default_path("XDG_CONFIG_HOME", ".config", "daemon.json");
+					  : util_default_path("XDG_CONFIG_HOME", ".config", "daemon.json");
 }
 
 /* Write the runtime file for this daemon: a temporary file (0600) in the same directory, renamed
@@ -38,10 +38,10 @@ runfile_write(const struct config *cfg, int have_socket, char **err)
 	int fd = -1, rc = -1;
 	*strrchr(dir, '/') = '\0';
 	int v6 = strchr(cfg->http_host, ':') != NULL;
-	json_t *o = json_pack("{s:I, s:s, s:o, s:s, s:i, s:s}", "pid", (json_int_t)getpid(), "version", BB_VERSION,
-	                      "http", json_sprintf("%s%s%s:%d", v6 ? "[" : "", cfg->http_host, v6 ? "]" : "",
-	                                           cfg->http_port),
-	                      "http_host", cfg->http_host, "http_port", cfg->http_port, "token_file", cfg->token_file);
+	json_t *o =
+	    json_pack("{s:I, s:s, s:o, s:s, s:i, s:s}", "pid", (json_int_t)getpid(), "version", BB_VERSION, "http",
+		      json_sprintf("%s%s%s:%d", v6 ? "[" : "", cfg->http_host, v6 ? "]" : "", cfg->http_port),
+		      "http_host", cfg->http_host, "http_port", cfg->http_port, "token_file", cfg->token_file);
 	json_object_set_new(o, "api_socket", have_socket ? json_string(cfg->api_socket) : json_null());
 	text = json_dumps(o, JSON_INDENT(2));
 	if (util_mkdirs(dir, 0700) != 0) {

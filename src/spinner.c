@@ -53,7 +53,7 @@ spin(void *arg)
 	if (!wait_ms(s, SPINNER_DELAY_MS)) {
 		for (unsigned i = 0;; i++) {
 			fprintf(stderr, "\r%c %s: waiting for the daemon (%llds)", frames[i % 4], s->what,
-			        (long long)((util_mono_ms() - t0) / 1000));
+				(long long)((util_mono_ms() - t0) / 1000));
 			fflush(stderr);
 			s->shown = 1;
 			if (wait_ms(s, SPINNER_FRAME_MS))
