@@ -471,10 +471,13 @@ cli_command_names(size_t *n)
 char **
 cli_flag_names(const struct cli_command *c, size_t *n)
 {
-	struct buf b = {0}; /* an array of char *, grown as it goes */
-	char f[80];
+	size_t cap = N_GENERAL + N_OWN + 1, k = 0;
+	if (c->kind == CLI_TOOL || c->kind == CLI_CALL)
+		while (next_param(c, &k) != NULL)
+			cap += 2; /* --NAME, and --no-NAME for a boolean */
+	char **out = xcalloc(cap, sizeof *out), f[80];
 	*n = 0;
-#define ADD(s) (buf_add(&b, &(char *){xstrdup(s)}, sizeof(char *)), (*n)++)
+#define ADD(s) (out[(*n)++] = xstrdup(s))
 	for (size_t i = 0; i < N_GENERAL; i++) {
 		snprintf(f, sizeof f, "--%s", general[i].name);
 		ADD(f);
@@ -501,7 +504,7 @@ cli_flag_names(const struct cli_command *c, size_t *n)
 	}
 	ADD("--help");
 #undef ADD
-	return (char **)(void *)b.data;
+	return out;
 }
 
 /* Free what cli_flag_names returned. */
@@ -522,6 +525,31 @@ cli_suggest_command(const char *typed)
 	const char *s = suggest_closest(typed, names, n);
 	free(names);
 	return s;
+}
+
+/* The tool a mistyped name for `call` probably meant (its full name), or NULL: the name is compared
+ * without "browser_" with each tool's short name and its command's name (open for browser_open_url). */
+const char *
+cli_suggest_tool(const char *typed)
+{
+	size_t n;
+	const struct tool *list = tools_list(&n);
+	const char **names = xcalloc(2 * n, sizeof *names);
+	for (size_t i = 0; i < n; i++) {
+		names[2 * i] = list[i].name + (strncmp(list[i].name, "browser_", 8) == 0 ? 8 : 0);
+		names[2 * i + 1] = list[i].cli ? list[i].cli : names[2 * i];
+	}
+	char *s = xstrdup(typed + (strncmp(typed, "browser_", 8) == 0 ? 8 : 0));
+	for (char *p = s; *p; p++)
+		if (*p == '-')
+			*p = '_';
+	const char *near = suggest_closest(s, names, 2 * n), *tool = NULL;
+	for (size_t i = 0; i < 2 * n && near != NULL && tool == NULL; i++)
+		if (names[i] == near)
+			tool = list[i / 2].name;
+	free(s);
+	free(names);
+	return tool;
 }
 
 /* Say an option is unknown, with the closest one the command takes when there is one. */

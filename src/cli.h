@@ -51,5 +51,6 @@ const char **cli_command_names(size_t *n);
 char **cli_flag_names(const struct cli_command *c, size_t *n);
 void cli_names_free(char **names, size_t n);
 const char *cli_suggest_command(const char *typed);
+const char *cli_suggest_tool(const char *typed);
 
 #endif

@@ -612,8 +612,10 @@ client_main(int argc, char **argv)
 	case CLI_CALL: {
 		const struct tool *t = o.npos ? cli_find_tool(o.pos[0]) : NULL;
 		if (t == NULL) {
-			clierr("call", "bad_argument", "%s%s%s (see browser-bridge tools)",
-			        o.npos ? "unknown tool \"" : "missing TOOL", o.npos ? o.pos[0] : "", o.npos ? "\"" : "");
+			const char *near = o.npos ? cli_suggest_tool(o.pos[0]) : NULL;
+			clierr("call", "bad_argument", "%s%s%s%s%s%s (see browser-bridge tools)",
+			       o.npos ? "unknown tool \"" : "missing TOOL", o.npos ? o.pos[0] : "", o.npos ? "\"" : "",
+			       near ? "; did you mean " : "", near ? near : "", near ? "?" : "");
 			goto fail;
 		}
 		rc = run_call(&o, tt, t);

@@ -13,6 +13,7 @@
 #include "clierr.h"
 #include "client.h"
 #include "config.h"
+#include "runfile.h"
 #include "serve.h"
 #include "util.h"
 
@@ -58,6 +59,18 @@ token_main(int argc, char **argv, int url)
 		config_free(&cfg);
 		return 2;
 	}
+	/* Like the client commands: the running daemon's runtime file names its token file and address,
+	 * unless the command line names them. */
+	int given = 0, tokf = 0;
+	for (int i = 1; i < argc; i++) {
+		static const char *const names[] = {"--config", "--http", "--api-socket"};
+		for (int k = 0; k < 3; k++)
+			given |= !strncmp(argv[i], names[k], strlen(names[k])) &&
+			         (argv[i][strlen(names[k])] == '\0' || argv[i][strlen(names[k])] == '=');
+		tokf |= !strcmp(argv[i], "--token-file") || !strncmp(argv[i], "--token-file=", 13);
+	}
+	if (!given)
+		runfile_apply(&cfg, 0, 0, tokf);
 	char *tok = auth_read_token(cfg.token_file, 1, &err);
 	if (tok == NULL) {
 		fprintf(stderr, "browser-bridge %s: %s\n", argv[0], err);

@@ -40,7 +40,9 @@ async function serveWithFlags(h) {
   const http = await freePort();
   const ws = await freePort();
   const sock = path.join(h.dir, 'elsewhere.sock');
-  const proc = spawn(BIN, ['serve', '--http', `127.0.0.1:${http}`, '--ws', `127.0.0.1:${ws}`, '--api-socket', sock],
+  const tokenFile = path.join(h.dir, 'elsewhere.token');
+  const proc = spawn(BIN, ['serve', '--http', `127.0.0.1:${http}`, '--ws', `127.0.0.1:${ws}`, '--api-socket', sock,
+    '--token-file', tokenFile],
     { env: h.env, stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   proc.stderr.on('data', (d) => { log += d; });
@@ -50,7 +52,7 @@ async function serveWithFlags(h) {
   cleanup.push(stop);
   await waitFor('the daemon\'s socket', () => fs.existsSync(sock) || proc.exitCode !== null);
   await waitFor(`the daemon's runtime file (${log})`, () => fs.existsSync(runfile), 5000);
-  return { http, sock, runfile, proc, stop, log: () => log };
+  return { http, sock, tokenFile, runfile, proc, stop, log: () => log };
 }
 
 test('a daemon started with --http and --api-socket is found by a plain `status` through its runtime file', async () => {
@@ -66,6 +68,13 @@ test('a daemon started with --http and --api-socket is found by a plain `status`
   const r = await cli(['status'], h.env);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, new RegExp(`HTTP http://127\\.0\\.0\\.1:${d.http}`));
+  // token and login-url use it too: the running daemon's token, a link to its port.
+  const tok = await cli(['token'], h.env);
+  assert.equal(tok.code, 0, tok.stderr);
+  assert.equal(tok.stdout.trim(), fs.readFileSync(d.tokenFile, 'utf8').trim());
+  const link = await cli(['login-url'], h.env);
+  assert.equal(link.code, 0, link.stderr);
+  assert.match(link.stdout, new RegExp(`^http://127\\.0\\.0\\.1:${d.http}/login\\?code=`));
   assert.equal(await d.stop(), 0, d.log());
   assert.ok(!fs.existsSync(d.runfile), 'a clean stop removes the runtime file');
 });
@@ -132,6 +141,8 @@ test('did you mean: mistyped commands and flags name the closest one', async () 
   assert.match(r.stderr, /unknown option "--no-claer"; did you mean --no-clear\?/);
   r = await cli(['history', '--delet-site', 'https://a.example/'], h.env);
   assert.match(r.stderr, /did you mean --delete-site\?/);
+  r = await cli(['call', 'opne'], h.env);
+  assert.match(r.stderr, /unknown tool "opne"; did you mean browser_open_url\?/);
   r = await cli(['xyzzyplugh'], h.env);
   assert.doesNotMatch(r.stderr, /did you mean/, 'nothing close: no guess');
 });
