@@ -364,14 +364,14 @@ run_history(const struct cli *o)
 	}
 	if (o->npos > 1) {
 		clierr("history", "bad_argument", "unexpected argument \"%s\" (quote a query of several words)",
-		        o->pos[1]);
+		       o->pos[1]);
 		return CLIENT_EXIT_USAGE;
 	}
 	if ((o->limit && util_parse_long(o->limit, 1, BB_HISTORY_LIMIT_MAX, &n) != 0) ||
 	    (o->before && util_parse_long(o->before, 1, LONG_MAX, &n) != 0) ||
 	    (o->offset && util_parse_long(o->offset, 0, BB_HISTORY_OFFSET_MAX, &n) != 0)) {
 		clierr("history", "bad_option", "--limit takes 1 to %d, --before a page id, --offset 0 to %d",
-		        BB_HISTORY_LIMIT_MAX, BB_HISTORY_OFFSET_MAX);
+		       BB_HISTORY_LIMIT_MAX, BB_HISTORY_OFFSET_MAX);
 		return CLIENT_EXIT_USAGE;
 	}
 	if ((o->sort && strcmp(o->sort, "relevance") && strcmp(o->sort, "recent")) ||
@@ -529,7 +529,7 @@ run_call(const struct cli *o, struct tools *tt, const struct tool *t)
 		params = json_loads(o->json_params, JSON_REJECT_DUPLICATES, &je);
 		if (!json_is_object(params)) {
 			clierr("call", "bad_option", "--json-params: expected a JSON object%s%s",
-			        params ? "" : ": ", params ? "" : je.text);
+			       params ? "" : ": ", params ? "" : je.text);
 			json_decref(params);
 			return CLIENT_EXIT_USAGE;
 		}
