@@ -19,6 +19,7 @@
 
 #include "apiclient.h"
 #include "auth.h"
+#include "runfile.h"
 #include "unixsock.h"
 #include "util.h"
 
@@ -315,6 +316,8 @@ apiclient_open(struct apiclient *c, const struct apiclient_opts *o, int need_tok
 	*token_missing = 0;
 	if (config_load(&c->cfg, o->config, err) != 0)
 		return -1;
+	if (o->config == NULL && o->http == NULL && o->api_socket == NULL) /* the running daemon's own word first */
+		runfile_apply(&c->cfg, 0, 0, o->token_file != NULL);
 	const char *keys[] = {"token_file", "http", "api_socket"};
 	const char *vals[] = {o->token_file, o->http, o->api_socket};
 	for (int i = 0; i < 3; i++) {

@@ -8,8 +8,10 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "clierr.h"
 #include "cliout.h"
 #include "limits.h"
+#include "suggest.h"
 #include "util.h"
 
 /* The commands that are not one tool; the tool commands come from the catalog (tool->cli). */
@@ -37,6 +39,13 @@ static const struct cli_command others[] = {
 	 "Relay the Model Context Protocol between stdio and the daemon's /mcp endpoint, for MCP clients that only "
 	 "speak stdio: one JSON-RPC message per line in, one per line out. Uses the daemon's Unix socket (no token), "
 	 "else reads the token itself."},
+	{"doctor", CLI_DOCTOR, NULL, "",
+	 "Check the setup, one line per check with OK or FAIL and what to do: the daemon (running, same version), "
+	 "the token file, the Unix socket, the connected browsers and their site access, Chromium for --headless, "
+	 "and whether the history database can be written."},
+	{"completion", CLI_COMPLETION, NULL, "bash|zsh",
+	 "Print the shell completion script for bash or zsh (make install puts both where the shells find them; "
+	 "or: source <(browser-bridge completion bash))."},
 	{"tools", CLI_TOOLS, NULL, "",
 	 "List the tools of the catalog with their command-line names (needs no daemon). With --json, the catalog with "
 	 "each tool's JSON Schema, as GET /api/tools gives it."},
@@ -218,6 +227,12 @@ help_flag(const struct tool *tool, const struct tool_param *p)
 	else
 		snprintf(flag, sizeof flag, "--%s %s", name, p->meta ? p->meta : p->type == TP_INTEGER ? "N" : "S");
 	char *d = param_desc(tool, p);
+	if (p->type == TP_BOOLEAN && dflt) {
+		/* --no-NAME turns off what the description says --NAME does: say so, not the opposite. */
+		char *neg = xasprintf("Turn off --%s, which is on by default: %s", name, d);
+		free(d);
+		d = neg;
+	}
 	cliout_help_line(stdout, flag, d);
 	free(d);
 }
@@ -245,15 +260,34 @@ help_common(const struct tool *tool)
 	help_general();
 }
 
-/* Exit codes, at the end of every help text. */
+/* Exit codes, at the end of every help text: those the command can end with, no others. */
 static void
-help_exit(void)
+help_exit(enum cli_kind kind)
 {
+	const char *text;
+	switch (kind) {
+	case CLI_STATUS:
+		text = "Exit status: 0 done; 1 the daemon answered with an error; 2 bad command line; 5 the daemon is not "
+		       "running or refused the token.";
+		break;
+	case CLI_HISTORY:
+	case CLI_SHOW:
+		text = "Exit status: 0 done; 1 no such page, or the history database cannot be read or written now; 2 bad "
+		       "command line; 5 the daemon is not running or refused the token.";
+		break;
+	case CLI_MCP:
+		text = "Exit status: 0 stdin ended; 2 bad command line; 5 the daemon is not running or refused the token.";
+		break;
+	case CLI_TOOLS:
+	case CLI_COMPLETION: text = "Exit status: 0 done; 2 bad command line."; break;
+	case CLI_DOCTOR: text = "Exit status: 0 every check passed; 1 some check failed; 2 bad command line."; break;
+	default:
+		text = "Exit status: 0 done; 1 the browser (or the request) failed; 2 bad command line or parameters; 3 no "
+		       "browser connected; 4 timeout; 5 the daemon is not running or refused the token.";
+		break;
+	}
 	printf("\n");
-	cliout_wrap(stdout, "Exit status: 0 done; 1 the browser (or the request) failed; 2 bad command line or "
-	                    "parameters; 3 no browser connected; 4 timeout; 5 the daemon is not running or refused the "
-	                    "token.",
-	            0, 0);
+	cliout_wrap(stdout, text, 0, 0);
 }
 
 /* `browser-bridge CMD --help` for a command that is one tool: generated from the catalog. */
@@ -295,7 +329,7 @@ help_tool_command(const struct tool *t)
 	                                     "answer with --json).",
 	            0, 0);
 	printf("The same call: browser-bridge call %s key=value ...\n", t->name);
-	help_exit();
+	help_exit(CLI_TOOL);
 }
 
 /* `browser-bridge call TOOL --help`: every parameter of the tool, as key=value. */
@@ -317,7 +351,7 @@ help_call_tool(const struct tool *t)
 	help_common(t);
 	if (t->cli)
 		printf("\nShorter: browser-bridge %s (see browser-bridge %s --help).\n", t->cli, t->cli);
-	help_exit();
+	help_exit(CLI_CALL);
 }
 
 /* Help for a command that is not a single tool. */
@@ -335,7 +369,7 @@ help_other(const struct cli_command *c)
 	}
 	printf("\nOptions:\n");
 	help_general();
-	help_exit();
+	help_exit(c->kind);
 }
 
 /* Whether an option written without = consumes the next argument (so that one is not an operand). */
@@ -472,6 +506,130 @@ cli_coerce(const char *key, const struct tool_param *p, const char *s, char **er
 	return v;
 }
 
+/* The commands people type that are not client commands (main.c runs them). */
+static const char *const builtin[] = {"serve", "token", "login-url", "version"};
+#define N_BUILTIN (sizeof builtin / sizeof builtin[0])
+
+/* Every command name, for "did you mean" and the shell completions (caller frees the array only). */
+const char **
+cli_command_names(size_t *n)
+{
+	size_t nt;
+	const struct tool *list = tools_list(&nt);
+	const char **out = xcalloc(nt + N_OTHERS + N_BUILTIN, sizeof *out);
+	*n = 0;
+	for (size_t i = 0; i < N_BUILTIN; i++)
+		out[(*n)++] = builtin[i];
+	for (size_t i = 0; i < nt; i++)
+		if (list[i].cli != NULL)
+			out[(*n)++] = list[i].cli;
+	for (size_t i = 0; i < N_OTHERS; i++)
+		out[(*n)++] = others[i].name;
+	return out;
+}
+
+/* Every --flag a command takes, spelled out ("--new-tab", "--no-page"): the general options, the
+ * command's own, its parameters (booleans both ways). Free with cli_names_free. */
+char **
+cli_flag_names(const struct cli_command *c, size_t *n)
+{
+	size_t cap = N_GENERAL + N_OWN + 1, k = 0;
+	if (c->kind == CLI_TOOL || c->kind == CLI_CALL)
+		while (next_param(c, &k) != NULL)
+			cap += 2; /* --NAME, and --no-NAME for a boolean */
+	char **out = xcalloc(cap, sizeof *out), f[80];
+	*n = 0;
+#define ADD(s) (out[(*n)++] = xstrdup(s))
+	for (size_t i = 0; i < N_GENERAL; i++) {
+		snprintf(f, sizeof f, "--%s", general[i].name);
+		ADD(f);
+	}
+	for (size_t i = 0; i < N_OWN; i++)
+		if (own[i].kind == c->kind) {
+			snprintf(f, sizeof f, "--%s", own[i].name);
+			ADD(f);
+		}
+	if (c->kind == CLI_TOOL || c->kind == CLI_CALL) {
+		size_t i = 0;
+		for (const struct tool_param *p; (p = next_param(c, &i)) != NULL;) {
+			char name[64];
+			if (c->tool != NULL && (p->flags & TP_POSITIONAL))
+				continue;
+			flag_name(p, name, sizeof name);
+			snprintf(f, sizeof f, "--%s", name);
+			ADD(f);
+			if (p->type == TP_BOOLEAN) {
+				snprintf(f, sizeof f, "--no-%s", name);
+				ADD(f);
+			}
+		}
+	}
+	ADD("--help");
+#undef ADD
+	return out;
+}
+
+/* Free what cli_flag_names returned. */
+void
+cli_names_free(char **names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+/* The command a mistyped one probably meant, or NULL. */
+const char *
+cli_suggest_command(const char *typed)
+{
+	size_t n;
+	const char **names = cli_command_names(&n);
+	const char *s = suggest_closest(typed, names, n);
+	free(names);
+	return s;
+}
+
+/* The tool a mistyped name for `call` probably meant (its full name), or NULL: the name is compared
+ * without "browser_" with each tool's short name and its command's name (open for browser_open_url). */
+const char *
+cli_suggest_tool(const char *typed)
+{
+	size_t n;
+	const struct tool *list = tools_list(&n);
+	const char **names = xcalloc(2 * n, sizeof *names);
+	for (size_t i = 0; i < n; i++) {
+		names[2 * i] = list[i].name + (strncmp(list[i].name, "browser_", 8) == 0 ? 8 : 0);
+		names[2 * i + 1] = list[i].cli ? list[i].cli : names[2 * i];
+	}
+	char *s = xstrdup(typed + (strncmp(typed, "browser_", 8) == 0 ? 8 : 0));
+	for (char *p = s; *p; p++)
+		if (*p == '-')
+			*p = '_';
+	const char *near = suggest_closest(s, names, 2 * n), *tool = NULL;
+	for (size_t i = 0; i < 2 * n && near != NULL && tool == NULL; i++)
+		if (names[i] == near)
+			tool = list[i / 2].name;
+	free(s);
+	free(names);
+	return tool;
+}
+
+/* Say an option is unknown, with the closest one the command takes when there is one. */
+static void
+unknown_option(const struct cli_command *c, const char *arg)
+{
+	size_t n;
+	char **names = cli_flag_names(c, &n), typed[80];
+	snprintf(typed, sizeof typed, "%.*s", (int)strcspn(arg, "="), arg);
+	const char *s = suggest_closest(typed, (const char *const *)names, n);
+	if (s != NULL)
+		clierr(c->name, "unknown_option", "unknown option \"%s\"; did you mean %s? (see browser-bridge %s --help)",
+		       arg, s, c->name);
+	else
+		clierr(c->name, "unknown_option", "unknown option \"%s\" (see browser-bridge %s --help)", arg, c->name);
+	cli_names_free(names, n);
+}
+
 /* The value of --name=value or --name value; NULL (and a message) when it is missing. */
 static const char *
 opt_value(const char *cmd, const char *arg, const char *eq, int argc, char **argv, int *i)
@@ -479,7 +637,7 @@ opt_value(const char *cmd, const char *arg, const char *eq, int argc, char **arg
 	if (eq != NULL)
 		return eq + 1;
 	if (*i + 1 >= argc) {
-		fprintf(stderr, "browser-bridge %s: %s needs a value\n", cmd, arg);
+		clierr(cmd, "bad_option", "%s needs a value", arg);
 		return NULL;
 	}
 	return argv[++*i];
@@ -495,13 +653,12 @@ param_flag(struct cli *o, const char *name, size_t nl, const char *eq, int argc,
 	json_t *v;
 	char *err = NULL;
 	if (p == NULL) {
-		fprintf(stderr, "browser-bridge %s: unknown option \"%s\" (see browser-bridge %s --help)\n", cmd, argv[*i],
-		        cmd);
+		unknown_option(&o->cmd, argv[*i]);
 		return -1;
 	}
 	if (p->type == TP_BOOLEAN) {
 		if (eq != NULL) {
-			fprintf(stderr, "browser-bridge %s: --%.*s takes no value\n", cmd, (int)nl, name);
+			clierr(cmd, "bad_option", "--%.*s takes no value", (int)nl, name);
 			return -1;
 		}
 		v = json_boolean(!neg);
@@ -510,7 +667,7 @@ param_flag(struct cli *o, const char *name, size_t nl, const char *eq, int argc,
 		if (s == NULL)
 			return -1;
 		if ((v = cli_coerce(p->name, p, s, &err)) == NULL) {
-			fprintf(stderr, "browser-bridge %s: %s\n", cmd, err);
+			clierr(cmd, "bad_option", "%s", err);
 			free(err);
 			return -1;
 		}
@@ -540,8 +697,7 @@ cli_parse(struct cli *o, int argc, char **argv)
 			continue;
 		}
 		if (a[1] != '-') {
-			fprintf(stderr, "browser-bridge %s: unknown option \"%s\" (see browser-bridge %s --help)\n", cmd, a,
-			        cmd);
+			unknown_option(&o->cmd, a);
 			return -1;
 		}
 		const char *name = a + 2, *eq = strchr(name, '=');
@@ -554,7 +710,7 @@ cli_parse(struct cli *o, int argc, char **argv)
 				if (general[k].meta != NULL)
 					slot = (const char **)((char *)o + general[k].slot);
 				else if (eq != NULL) {
-					fprintf(stderr, "browser-bridge %s: %.*s takes no value\n", cmd, (int)(nl + 2), a);
+					clierr(cmd, "bad_option", "%.*s takes no value", (int)(nl + 2), a);
 					return -1;
 				} else
 					o->json = 1;
@@ -591,8 +747,7 @@ cli_operands(const struct cli *o, const char **file)
 		if (k >= o->npos) {
 			if (!(p->flags & TP_REQUIRED))
 				break;
-			fprintf(stderr, "browser-bridge %s: missing %s (see browser-bridge %s --help)\n", t->cli, p->meta,
-			        t->cli);
+			clierr(t->cli, "bad_argument", "missing %s (see browser-bridge %s --help)", p->meta, t->cli);
 			goto fail;
 		}
 		json_t *v;
@@ -611,14 +766,14 @@ cli_operands(const struct cli *o, const char **file)
 		} else
 			v = cli_coerce(p->meta, p, o->pos[k++], &err);
 		if (v == NULL) {
-			fprintf(stderr, "browser-bridge %s: %s\n", t->cli, err);
+			clierr(t->cli, "bad_argument", "%s", err);
 			goto fail;
 		}
 		json_object_set_new(params, p->name, v);
 	}
 	if (t->output == OUT_PNG) {
 		if (k >= o->npos) {
-			fprintf(stderr, "browser-bridge %s: missing FILE (see browser-bridge %s --help)\n", t->cli, t->cli);
+			clierr(t->cli, "bad_argument", "missing FILE (see browser-bridge %s --help)", t->cli);
 			goto fail;
 		}
 		*file = o->pos[k++];
@@ -629,8 +784,8 @@ cli_operands(const struct cli *o, const char **file)
 			json_object_set_new(params, "format", json_string("png"));
 	}
 	if (o->npos > k) {
-		fprintf(stderr, "browser-bridge %s: unexpected argument \"%s\" (see browser-bridge %s --help)\n", t->cli,
-		        o->pos[k], t->cli);
+		clierr(t->cli, "bad_argument", "unexpected argument \"%s\" (see browser-bridge %s --help)", o->pos[k],
+		       t->cli);
 		goto fail;
 	}
 	return params;

@@ -4,7 +4,8 @@
  * --flags are its other parameters (booleans also as --no-NAME), the common parameters included;
  * `call` reaches every tool by name with key=value. The few commands that are not a tool (history,
  * show, status, tools, mcp, call) describe themselves here. Help texts are generated from the same
- * data. Main thread only (a short-lived process).
+ * data, and so are the names offered by "did you mean" and by the shell completions.
+ * Main thread only (a short-lived process).
  */
 #ifndef BB_CLI_H
 #define BB_CLI_H
@@ -16,7 +17,7 @@
 #include "apiclient.h"
 #include "tools.h"
 
-enum cli_kind { CLI_TOOL, CLI_CALL, CLI_HISTORY, CLI_SHOW, CLI_STATUS, CLI_TOOLS, CLI_MCP };
+enum cli_kind { CLI_TOOL, CLI_CALL, CLI_HISTORY, CLI_SHOW, CLI_STATUS, CLI_TOOLS, CLI_MCP, CLI_DOCTOR, CLI_COMPLETION };
 
 struct cli_command {
 	const char *name;
@@ -46,5 +47,10 @@ void cli_usage_list(FILE *f);
 const struct tool *cli_find_tool(const char *name);
 json_t *cli_coerce(const char *key, const struct tool_param *p, const char *s, char **err);
 json_t *cli_operands(const struct cli *o, const char **file);
+const char **cli_command_names(size_t *n);
+char **cli_flag_names(const struct cli_command *c, size_t *n);
+void cli_names_free(char **names, size_t n);
+const char *cli_suggest_command(const char *typed);
+const char *cli_suggest_tool(const char *typed);
 
 #endif

@@ -13,11 +13,15 @@
 
 #include "apiclient.h"
 #include "cli.h"
+#include "clierr.h"
 #include "client.h"
 #include "cliobserve.h"
 #include "cliout.h"
+#include "completion.h"
+#include "doctor.h"
 #include "limits.h"
 #include "mcprelay.h"
+#include "spinner.h"
 #include "tools.h"
 #include "util.h"
 
@@ -49,9 +53,9 @@ conn_open(struct apiclient *c, const struct cli *o, int need_token)
 	if (apiclient_open(c, &o->conn, need_token, &missing, &err) == 0)
 		return CLIENT_EXIT_OK;
 	if (missing)
-		fprintf(stderr, "browser-bridge %s: %s; is the daemon running? (browser-bridge serve)\n", o->cmd.name, err);
+		clierr(o->cmd.name, "token_unreadable", "%s; is the daemon running? (browser-bridge serve)", err);
 	else
-		fprintf(stderr, "browser-bridge %s: %s\n", o->cmd.name, err);
+		clierr(o->cmd.name, "bad_settings", "%s", err);
 	free(err);
 	return missing ? CLIENT_EXIT_DAEMON : CLIENT_EXIT_USAGE;
 }
@@ -81,8 +85,11 @@ request(struct apiclient *c, const struct cli *o, const char *method, const char
 	char *err = NULL;
 	*out = NULL;
 	memset(r, 0, sizeof *r);
-	if (apiclient_call(c, method, path, accept, NULL, body, timeout_ms, r, &err) != 0) {
-		fprintf(stderr, "browser-bridge %s: %s\n", o->cmd.name, err);
+	struct spinner *spin = spinner_start(o->cmd.name); /* a terminal only, after a second */
+	int failed = apiclient_call(c, method, path, accept, NULL, body, timeout_ms, r, &err) != 0;
+	spinner_stop(spin);
+	if (failed) {
+		clierr(o->cmd.name, "daemon_unreachable", "%s", err);
 		free(err);
 		return CLIENT_EXIT_DAEMON;
 	}
@@ -94,9 +101,10 @@ request(struct apiclient *c, const struct cli *o, const char *method, const char
 		fwrite(r->body, 1, r->len, stdout);
 		if (r->len == 0 || r->body[r->len - 1] != '\n')
 			putchar('\n');
+		clierr_answered();
 	}
 	if (*out == NULL && r->status == 200) {
-		fprintf(stderr, "browser-bridge %s: the daemon's answer is not JSON: %s\n", o->cmd.name, je.text);
+		clierr(o->cmd.name, "bad_answer", "the daemon's answer is not JSON: %s", je.text);
 		return CLIENT_EXIT_DAEMON;
 	}
 	return CLIENT_EXIT_OK;
@@ -116,8 +124,7 @@ plain_timeout(const struct cli *o, long *ms)
 	for (size_t i = 0; i < n; i++) {
 		json_t *bad = strcmp(common[i].name, "timeout_ms") == 0 ? tools_check_param(o->cmd.name, &common[i], v) : NULL;
 		if (bad != NULL) {
-			fprintf(stderr, "browser-bridge %s: --timeout: %s\n", o->cmd.name,
-			        json_string_value(json_object_get(bad, "message")));
+			clierr(o->cmd.name, "bad_option", "--timeout: %s", json_string_value(json_object_get(bad, "message")));
 			json_decref(bad);
 			return -1;
 		}
@@ -137,6 +144,8 @@ report_failure(const struct cli *o, const struct apireply *r, json_t *ans)
 	if (r->status == 401)
 		fprintf(stderr, "; the token does not match the daemon's: check --token-file");
 	fputc('\n', stderr);
+	clierr_note(r->status == 401 ? "unauthorized" : "daemon_error", "%s (HTTP %d)",
+	            msg ? msg : "the daemon refused the request", r->status);
 	int rc = exit_for_http(r->status);
 	return rc == CLIENT_EXIT_OK ? CLIENT_EXIT_TOOL_ERROR : rc;
 }
@@ -152,8 +161,8 @@ run_tool(const struct cli *o, struct tools *tt, const struct tool *t, json_t *pa
 	int rc, opened = 0;
 	json_t *bad = tools_validate(tt, t, params);
 	if (bad != NULL) {
-		fprintf(stderr, "browser-bridge %s: %s (see browser-bridge %s --help)\n", o->cmd.name,
-		        json_string_value(json_object_get(bad, "message")), o->cmd.name);
+		clierr(o->cmd.name, json_string_value(json_object_get(bad, "error")) ?: "bad_argument",
+		       "%s (see browser-bridge %s --help)", json_string_value(json_object_get(bad, "message")), o->cmd.name);
 		json_decref(bad);
 		rc = CLIENT_EXIT_USAGE;
 		goto fail;
@@ -302,12 +311,12 @@ run_history_delete(const struct cli *o, long tmo)
 	int rc = CLIENT_EXIT_USAGE;
 	const char *one = o->del ? o->del : o->del_visit;
 	if (one != NULL && (o->del_site || o->del_before || (o->del && o->del_visit))) {
-		fprintf(stderr, "browser-bridge history: --delete and --delete-visit take one id, alone\n");
+		clierr("history", "bad_option", "--delete and --delete-visit take one id, alone");
 		goto fail;
 	}
 	if (one != NULL) {
 		if (util_parse_long(one, 1, LONG_MAX, &id) != 0) {
-			fprintf(stderr, "browser-bridge history: --delete%s takes a page id\n", o->del ? "" : "-visit");
+			clierr("history", "bad_option", "--delete%s takes a page id", o->del ? "" : "-visit");
 			goto fail;
 		}
 		buf_printf(&path, "/api/history/%ld%s", id, o->del_visit ? "?visit=1" : "");
@@ -356,26 +365,26 @@ run_history(const struct cli *o)
 		return CLIENT_EXIT_USAGE;
 	if (o->del || o->del_visit || o->del_site || o->del_before) {
 		if (o->npos > 0 || o->url || o->limit || o->before || o->offset || o->sort || o->group) {
-			fprintf(stderr, "browser-bridge history: a --delete option takes no query or list options\n");
+			clierr("history", "bad_option", "a --delete option takes no query or list options");
 			return CLIENT_EXIT_USAGE;
 		}
 		return run_history_delete(o, tmo);
 	}
 	if (o->npos > 1) {
-		fprintf(stderr, "browser-bridge history: unexpected argument \"%s\" (quote a query of several words)\n",
-		        o->pos[1]);
+		clierr("history", "bad_argument", "unexpected argument \"%s\" (quote a query of several words)",
+		       o->pos[1]);
 		return CLIENT_EXIT_USAGE;
 	}
 	if ((o->limit && util_parse_long(o->limit, 1, BB_HISTORY_LIMIT_MAX, &n) != 0) ||
 	    (o->before && util_parse_long(o->before, 1, LONG_MAX, &n) != 0) ||
 	    (o->offset && util_parse_long(o->offset, 0, BB_HISTORY_OFFSET_MAX, &n) != 0)) {
-		fprintf(stderr, "browser-bridge history: --limit takes 1 to %d, --before a page id, --offset 0 to %d\n",
-		        BB_HISTORY_LIMIT_MAX, BB_HISTORY_OFFSET_MAX);
+		clierr("history", "bad_option", "--limit takes 1 to %d, --before a page id, --offset 0 to %d",
+		       BB_HISTORY_LIMIT_MAX, BB_HISTORY_OFFSET_MAX);
 		return CLIENT_EXIT_USAGE;
 	}
 	if ((o->sort && strcmp(o->sort, "relevance") && strcmp(o->sort, "recent")) ||
 	    (o->group && strcmp(o->group, "visits") && strcmp(o->group, "captures"))) {
-		fprintf(stderr, "browser-bridge history: --sort takes relevance or recent, --group visits or captures\n");
+		clierr("history", "bad_option", "--sort takes relevance or recent, --group visits or captures");
 		return CLIENT_EXIT_USAGE;
 	}
 	buf_adds(&path, "/api/history");
@@ -433,7 +442,7 @@ run_show(const struct cli *o)
 	if (plain_timeout(o, &tmo) != 0)
 		return CLIENT_EXIT_USAGE;
 	if (o->npos != 1 || util_parse_long(o->pos[0], 1, LONG_MAX, &id) != 0) {
-		fprintf(stderr, "browser-bridge show: expected one page id (see browser-bridge history)\n");
+		clierr("show", "bad_argument", "expected one page id (see browser-bridge history)");
 		return CLIENT_EXIT_USAGE;
 	}
 	path = xasprintf("/api/history/%ld", id);
@@ -457,7 +466,7 @@ run_status(const struct cli *o)
 	if (plain_timeout(o, &tmo) != 0)
 		return CLIENT_EXIT_USAGE;
 	if (o->npos > 0) {
-		fprintf(stderr, "browser-bridge status: unexpected argument \"%s\"\n", o->pos[0]);
+		clierr("status", "bad_argument", "unexpected argument \"%s\"", o->pos[0]);
 		return CLIENT_EXIT_USAGE;
 	}
 	if ((rc = get_ok(o, "/api/status", "application/json", tmo, &r, &ans)) != CLIENT_EXIT_OK || o->json)
@@ -498,7 +507,7 @@ static int
 run_tools(const struct cli *o, struct tools *tt)
 {
 	if (o->npos > 0) {
-		fprintf(stderr, "browser-bridge tools: unexpected argument \"%s\"\n", o->pos[0]);
+		clierr("tools", "bad_argument", "unexpected argument \"%s\"", o->pos[0]);
 		return CLIENT_EXIT_USAGE;
 	}
 	if (o->json) {
@@ -527,8 +536,8 @@ run_call(const struct cli *o, struct tools *tt, const struct tool *t)
 		json_error_t je;
 		params = json_loads(o->json_params, JSON_REJECT_DUPLICATES, &je);
 		if (!json_is_object(params)) {
-			fprintf(stderr, "browser-bridge call: --json-params: expected a JSON object%s%s\n",
-			        params ? "" : ": ", params ? "" : je.text);
+			clierr("call", "bad_option", "--json-params: expected a JSON object%s%s",
+			       params ? "" : ": ", params ? "" : je.text);
 			json_decref(params);
 			return CLIENT_EXIT_USAGE;
 		}
@@ -539,14 +548,14 @@ run_call(const struct cli *o, struct tools *tt, const struct tool *t)
 	for (int i = 1; i < o->npos; i++) {
 		const char *eq = strchr(o->pos[i], '=');
 		if (eq == NULL || eq == o->pos[i]) {
-			fprintf(stderr, "browser-bridge call: expected key=value, got \"%s\"\n", o->pos[i]);
+			clierr("call", "bad_argument", "expected key=value, got \"%s\"", o->pos[i]);
 			json_decref(params);
 			return CLIENT_EXIT_USAGE;
 		}
 		char *key = xstrndup(o->pos[i], (size_t)(eq - o->pos[i]));
 		json_t *v = cli_coerce(key, tools_param(t, key), eq + 1, &err);
 		if (v == NULL) {
-			fprintf(stderr, "browser-bridge call: %s\n", err);
+			clierr("call", "bad_argument", "%s", err);
 			free(err);
 			free(key);
 			json_decref(params);
@@ -590,9 +599,10 @@ int
 client_main(int argc, char **argv)
 {
 	struct cli o = {0};
+	clierr_init(argc, argv);
 	if (!cli_find_command(argv[0], &o.cmd)) {
-		fprintf(stderr, "browser-bridge: unknown command \"%s\" (see browser-bridge --help)\n", argv[0]);
-		return CLIENT_EXIT_USAGE;
+		clierr(NULL, "unknown_command", "unknown command \"%s\" (see browser-bridge --help)", argv[0]);
+		return clierr_finish(CLIENT_EXIT_USAGE);
 	}
 	/* The catalog's schemas for validation and `tools --json`; no hub needed. */
 	struct tools *tt = tools_create(NULL, NULL, NULL);
@@ -610,8 +620,10 @@ client_main(int argc, char **argv)
 	case CLI_CALL: {
 		const struct tool *t = o.npos ? cli_find_tool(o.pos[0]) : NULL;
 		if (t == NULL) {
-			fprintf(stderr, "browser-bridge call: %s%s%s (see browser-bridge tools)\n",
-			        o.npos ? "unknown tool \"" : "missing TOOL", o.npos ? o.pos[0] : "", o.npos ? "\"" : "");
+			const char *near = o.npos ? cli_suggest_tool(o.pos[0]) : NULL;
+			clierr("call", "bad_argument", "%s%s%s%s%s%s (see browser-bridge tools)",
+			       o.npos ? "unknown tool \"" : "missing TOOL", o.npos ? o.pos[0] : "", o.npos ? "\"" : "",
+			       near ? "; did you mean " : "", near ? near : "", near ? "?" : "");
 			goto fail;
 		}
 		rc = run_call(&o, tt, t);
@@ -622,16 +634,18 @@ client_main(int argc, char **argv)
 	case CLI_STATUS: rc = run_status(&o); break;
 	case CLI_TOOLS: rc = run_tools(&o, tt); break;
 	case CLI_MCP: rc = run_mcp(&o); break;
+	case CLI_DOCTOR: rc = doctor_run(&o); break;
+	case CLI_COMPLETION: rc = completion_run(&o); break;
 	}
 fail:
 	/* A full disk or a closed pipe must not look like success to a script. */
 	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "browser-bridge %s: writing the output: %s\n", o.cmd.name, strerror(errno));
+		clierr(o.cmd.name, "output_failed", "writing the output: %s", strerror(errno));
 		if (rc == CLIENT_EXIT_OK)
 			rc = CLIENT_EXIT_TOOL_ERROR;
 	}
 	json_decref(o.flags);
 	free(o.pos);
 	tools_free(tt);
-	return rc;
+	return clierr_finish(rc);
 }

@@ -390,6 +390,9 @@ browser_json(struct hub_browser *b)
 	json_object_set(o, "browser_version", json_object_get(b->info, "browserVersion"));
 	json_object_set(o, "extension_version", json_object_get(b->info, "extensionVersion"));
 	json_object_set(o, "capabilities", json_object_get(b->info, "capabilities"));
+	json_t *sa = json_object_get(b->info, "siteAccess"); /* whether it may read every site (doctor) */
+	if (json_is_boolean(sa))
+		json_object_set(o, "site_access", sa);
 	json_object_set_new(o, "connected_at", json_string(c));
 	json_object_set_new(o, "last_seen", json_string(s));
 	json_object_set_new(o, "tabs", b->tabs ? json_incref(b->tabs) : json_array());

@@ -10,8 +10,10 @@
 #include "apiclient.h"
 #include "auth.h"
 #include "cli.h"
+#include "clierr.h"
 #include "client.h"
 #include "config.h"
+#include "runfile.h"
 #include "serve.h"
 #include "util.h"
 
@@ -57,6 +59,18 @@ token_main(int argc, char **argv, int url)
 		config_free(&cfg);
 		return 2;
 	}
+	/* Like the client commands: the running daemon's runtime file names its token file and address,
+	 * unless the command line names them. */
+	int given = 0, tokf = 0;
+	for (int i = 1; i < argc; i++) {
+		static const char *const names[] = {"--config", "--http", "--api-socket"};
+		for (int k = 0; k < 3; k++)
+			given |= !strncmp(argv[i], names[k], strlen(names[k])) &&
+			         (argv[i][strlen(names[k])] == '\0' || argv[i][strlen(names[k])] == '=');
+		tokf |= !strcmp(argv[i], "--token-file") || !strncmp(argv[i], "--token-file=", 13);
+	}
+	if (!given)
+		runfile_apply(&cfg, 0, 0, tokf);
 	char *tok = auth_read_token(cfg.token_file, 1, &err);
 	if (tok == NULL) {
 		fprintf(stderr, "browser-bridge %s: %s\n", argv[0], err);
@@ -114,6 +128,12 @@ main(int argc, char **argv)
 	}
 	if (client_is_command(cmd))
 		return client_main(argc - 1, argv + 1);
-	fprintf(stderr, "browser-bridge: unknown command \"%s\" (see browser-bridge --help)\n", cmd);
-	return 2;
+	clierr_init(argc - 1, argv + 1);
+	const char *near = cli_suggest_command(cmd);
+	if (near != NULL)
+		clierr(NULL, "unknown_command", "unknown command \"%s\"; did you mean %s? (see browser-bridge --help)", cmd,
+		       near);
+	else
+		clierr(NULL, "unknown_command", "unknown command \"%s\" (see browser-bridge --help)", cmd);
+	return clierr_finish(2);
 }

@@ -26,6 +26,7 @@
 #include "serve.h"
 #include "store.h"
 #include "tools.h"
+#include "runfile.h"
 #include "unixsock.h"
 #include "util.h"
 #include "ws.h"
@@ -155,7 +156,7 @@ serve_main(int argc, char **argv)
 {
 	struct config cfg;
 	char *err = NULL;
-	int stop_at, rc = 1;
+	int stop_at, rc = 1, wrote_runfile = 0;
 	struct auth *auth = NULL;
 	struct store *store = NULL;
 	struct events *events = NULL;
@@ -241,6 +242,12 @@ serve_main(int argc, char **argv)
 		log_info("API for this user (CLI, MCP relay) on the Unix socket %s", cfg.api_socket);
 	if (loop_start(loop, &err) != 0)
 		goto fail;
+	char *rferr = NULL; /* the runtime file: how clients find a daemon started with flags */
+	if (runfile_write(&cfg, usock != NULL, &rferr) == 0)
+		wrote_runfile = 1;
+	else
+		log_warn("%s; clients need --http or --api-socket to find this daemon", rferr);
+	free(rferr);
 	if (isatty(STDOUT_FILENO)) {
 		/* A one-time code, not the token: the link ends up in the browser's history. Terminal only. */
 		char code[2 * BB_LOGIN_CODE_BYTES + 1];
@@ -280,6 +287,8 @@ fail:
 		log_error("%s", err);
 		free(err);
 	}
+	if (wrote_runfile)
+		runfile_remove(); /* first: a client must not look for a daemon that is going away */
 	headless_stop(hl);
 	/* Stop taking requests, answer every waiting call, let the answers go out, then stop. */
 	if (http)

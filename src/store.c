@@ -1865,7 +1865,11 @@ store_stats(struct store *s)
 {
 	json_t *o = json_object();
 	json_object_set_new(o, "path", json_string(s->path));
-	char *err = NULL;
+	char *err = NULL, *fault = store_fault(s); /* whether it can be written now, and if not why */
+	json_object_set_new(o, "writable", json_boolean(fault == NULL));
+	if (fault != NULL)
+		json_object_set_new(o, "fault", json_string(fault));
+	free(fault);
 	sqlite3 *db = reader_get(s, &err);
 	if (db == NULL) {
 		json_object_set_new(o, "error", json_string(err));

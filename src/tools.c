@@ -42,19 +42,19 @@ static const struct tool_key form_field_keys[] = {
 		TP_MAX(BB_TARGET_MAX), .description = TARGET_DESC, .meta = "TARGET"                          \
 	}
 /* The tab parameter: common to every tool, required (and the operand) of switch_tab and close_tab. */
-#define TAB_ID_FIELDS                                                                                        \
-	.name = "tab_id", .type = TP_INTEGER, TP_MIN(0), TP_MAX(BB_TAB_ID_MAX),                               \
-	.description = "Which tab to act on. Default: the active tab."
+#define TAB_ID_FIELDS .name = "tab_id", .type = TP_INTEGER, TP_MIN(0), TP_MAX(BB_TAB_ID_MAX)
 #define TAB_ID_OPERAND                                                                                       \
 	{                                                                                                    \
-		TAB_ID_FIELDS, .flags = TP_COMMON | TP_REQUIRED | TP_POSITIONAL, .meta = "ID"                 \
+		TAB_ID_FIELDS, .flags = TP_COMMON | TP_REQUIRED | TP_POSITIONAL, .meta = "ID",                 \
+		.description = "The tab's id, from browser_list_tabs (browser-bridge tabs)."                  \
 	}
 
 /* The parameters every tool takes; each tool's schema lists them after its own. */
 static const struct tool_param common[] = {
 	{.name = "client_id", .type = TP_STRING, .flags = TP_COMMON, TP_MAX(BB_CLIENT_ID_MAX), .meta = "ID",
 	 .description = "Which connected browser should do it (see /api/status). Default: the most recently active one."},
-	{TAB_ID_FIELDS, .flags = TP_COMMON, .meta = "ID", .flag = "tab"},
+	{TAB_ID_FIELDS, .flags = TP_COMMON, .meta = "ID", .flag = "tab",
+	 .description = "Which tab to act on. Default: the active tab."},
 	{.name = "wait_for_page_info", .type = TP_BOOLEAN, .flags = TP_COMMON | TP_TOOL_DEFAULT, .flag = "page",
 	 .description = "Wait for and return the page after the action."},
 	{.name = "timeout_ms", .type = TP_INTEGER, .flags = TP_COMMON, TP_MIN(BB_CALL_TIMEOUT_MIN_MS),
@@ -1295,6 +1295,36 @@ tools_session_name_ok(const char *name)
 	return 1;
 }
 
+/* Log a call refused before it reached a browser (no browser, busy, shutting down, unknown client)
+ * in the commands table like any other call, so history shows what an agent tried; queued, never
+ * blocking the caller's thread. */
+static void
+log_refused(struct tools *t, const struct tool *tool, const char *client_id, json_t *logged, json_t *body)
+{
+	char *fault = t->store != NULL ? store_fault(t->store) : NULL;
+	if (t->store == NULL || fault != NULL) { /* refusals are cheap to send: none pile up while it cannot write */
+		free(fault);
+		return;
+	}
+	char rid[37], now[32];
+	util_uuid4(rid);
+	util_iso8601(util_now_ms(), now);
+	char *params = json_dumps(logged, JSON_COMPACT);
+	const char *msg = json_string_value(json_object_get(body, "message"));
+	json_t *rec = json_pack("{s:s, s:s, s:s, s:s, s:s, s:i, s:s, s:s, s:s, s:I}", "request_id", rid, "tool",
+	                        tool->name, "command", tool->command, "params", params ? params : "{}", "status", "error",
+	                        "http_status", 503, "started_at", now, "finished_at", now, "error",
+	                        json_string_value(json_object_get(body, "error")), "duration_ms", (json_int_t)0);
+	if (client_id != NULL)
+		json_object_set_new(rec, "client_id", json_string(client_id));
+	if (msg != NULL) {
+		json_object_set_new(rec, "message", json_string(msg));
+		json_object_set_new(rec, "summary", json_string(msg));
+	}
+	free(params);
+	store_add_command(t->store, rec);
+}
+
 /* Validate and start a call; the answer always comes through cb (possibly before this returns). */
 void
 tools_call(struct tools *t, const struct tool *tool, json_t *params, const struct tools_caller *who,
@@ -1375,8 +1405,8 @@ tools_call(struct tools *t, const struct tool *tool, json_t *params, const struc
 	sp.arg = p;
 	int err = hub_call_start(t->hub, &sp, NULL);
 	json_decref(args);
-	json_decref(logged);
 	if (err == HUB_OK) {
+		json_decref(logged);
 		json_decref(own);
 		return;
 	}
@@ -1402,6 +1432,8 @@ tools_call(struct tools *t, const struct tool *tool, json_t *params, const struc
 		break;
 	}
 	json_object_set_new(body, "tool", json_string(tool->name));
+	log_refused(t, tool, sp.client_id, logged, body);
+	json_decref(logged);
 	json_decref(own);
 	cb(body, http, arg);
 }

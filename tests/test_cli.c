@@ -6,6 +6,7 @@
 #include <jansson.h>
 
 #include "cli.h"
+#include "suggest.h"
 #include "testlib.h"
 
 /* Parse argv as the CLI would and return the tool parameters it makes (NULL when it refuses). */
@@ -105,6 +106,57 @@ START_TEST(refusals)
 }
 END_TEST
 
+/* "Did you mean": edit distance with swaps, a limit that grows with the word, the closest name. */
+START_TEST(suggestions)
+{
+	ck_assert_uint_eq(suggest_distance("open", "open"), 0);
+	ck_assert_uint_eq(suggest_distance("opne", "open"), 1); /* a swap is one edit */
+	ck_assert_uint_eq(suggest_distance("", "abc"), 3);
+	ck_assert_uint_eq(suggest_distance("kitten", "sitting"), 3);
+	const char *names[] = {"open", "click", "status", "history"};
+	ck_assert_str_eq(suggest_closest("opne", names, 4), "open");
+	ck_assert_str_eq(suggest_closest("statsu", names, 4), "status");
+	ck_assert_str_eq(suggest_closest("histroy", names, 4), "history");
+	ck_assert_ptr_null(suggest_closest("xyz", names, 4));
+	ck_assert_ptr_null(suggest_closest("open", names, 4)); /* the word itself is no suggestion */
+	char longer[200];
+	memset(longer, 'a', sizeof longer - 1);
+	longer[sizeof longer - 1] = '\0';
+	ck_assert_ptr_null(suggest_closest(longer, names, 4)); /* too long to compare: none, no overflow */
+	ck_assert_str_eq(cli_suggest_command("opne"), "open");
+	ck_assert_str_eq(cli_suggest_command("sreve"), "serve");
+	ck_assert_str_eq(cli_suggest_tool("opne"), "browser_open_url");
+	ck_assert_str_eq(cli_suggest_tool("browser_press_kye"), "browser_press_key");
+	ck_assert_ptr_null(cli_suggest_tool("zzzzzz"));
+}
+END_TEST
+
+/* The flags a command takes, spelled as typed: its parameters (booleans both ways) and the general ones. */
+START_TEST(flag_names)
+{
+	struct cli_command c;
+	ck_assert(cli_find_command("type", &c));
+	size_t n;
+	char **f = cli_flag_names(&c, &n);
+	int clear = 0, noclear = 0, json = 0, text = 0;
+	for (size_t i = 0; i < n; i++) {
+		clear |= !strcmp(f[i], "--clear");
+		noclear |= !strcmp(f[i], "--no-clear");
+		json |= !strcmp(f[i], "--json");
+		text |= !strcmp(f[i], "--text"); /* an operand, not a flag */
+	}
+	ck_assert(clear && noclear && json && !text);
+	cli_names_free(f, n);
+	ck_assert(cli_find_command("history", &c));
+	f = cli_flag_names(&c, &n);
+	int del = 0;
+	for (size_t i = 0; i < n; i++)
+		del |= !strcmp(f[i], "--delete-site");
+	ck_assert(del);
+	cli_names_free(f, n);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -113,6 +165,8 @@ main(void)
 	tcase_add_test(tc, commands_from_catalog);
 	tcase_add_test(tc, operands_and_flags);
 	tcase_add_test(tc, refusals);
+	tcase_add_test(tc, suggestions);
+	tcase_add_test(tc, flag_names);
 	suite_add_tcase(s, tc);
 	return testlib_run(s, 0);
 }

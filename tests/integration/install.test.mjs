@@ -17,8 +17,12 @@ test('make install DESTDIR=… installs the binary, man page, dashboard, extensi
   const sysconf = execFileSync('sh', ['-c', `sed -n 's/^sysconfdir = //p' "${build}/Makefile"`], { encoding: 'utf8' }).trim().replace('${prefix}', prefix);
   for (const f of ['bin/browser-bridge', 'share/man/man1/browser-bridge.1', 'share/browser-bridge/www/index.html',
     'share/browser-bridge/www/app.js', 'share/browser-bridge/extension/manifest.json',
-    'share/browser-bridge/extension/background.js', 'lib/systemd/user/browser-bridge.service'])
+    'share/browser-bridge/extension/background.js', 'lib/systemd/user/browser-bridge.service',
+    'share/bash-completion/completions/browser-bridge', 'share/zsh/site-functions/_browser-bridge'])
     assert.ok(fs.existsSync(path.join(root, f)), `${f} missing`);
+  // The completions are the binary's own, for bash and zsh.
+  assert.match(fs.readFileSync(path.join(root, 'share/bash-completion/completions/browser-bridge'), 'utf8'), /complete -o default -F _browser_bridge browser-bridge/);
+  assert.match(fs.readFileSync(path.join(root, 'share/zsh/site-functions/_browser-bridge'), 'utf8'), /^#compdef browser-bridge/);
   assert.ok(fs.existsSync(path.join(dest, sysconf, 'browser-bridge/browser-bridge.conf')));
   const manifest = JSON.parse(fs.readFileSync(path.join(root, 'share/browser-bridge/extension/manifest.json'), 'utf8'));
   assert.ok(manifest.key, 'the installed extension keeps its pinned key');

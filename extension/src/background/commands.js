@@ -9,6 +9,7 @@ import { resolveTab } from './tabs.js';
 import { setLastCommand } from './state.js';
 import { takeDialogs, dialogSentence } from './dialogs.js';
 import { upper } from './errors.js';
+import { whileActing } from './badge.js';
 
 // One command at a time per tab: settling two actions on one page at once would mix them up.
 // Each tab has its own queue, so a page that stopped answering (a busy loop) holds up only the
@@ -59,7 +60,7 @@ export async function handleCommand(cmd0) {
   const queued = arrival.then(() => queueFor(cmd0));
   arrival = queued.catch(() => {});
   const { key, cmd } = await queued;
-  await serialize(key, async () => {
+  await serialize(key, whileActing(requestId, cmd.command, async () => {
     const params = summarize(cmd0);
     await setLastCommand({ requestId, command: cmd.command, params, status: 'running', at: started });
     const wantPage = cmd.wait_for_page_info !== false;
@@ -124,7 +125,7 @@ export async function handleCommand(cmd0) {
     send('command_result', data);
     if (update) send('pageInfoUpdate', update);
     await setLastCommand({ requestId, command: cmd.command, params, status, message: error ?? message, at: started, ms: Date.now() - started });
-  });
+  }));
 }
 
 // The command as the popup shows it: never the text typed (it may be a password).

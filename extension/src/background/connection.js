@@ -149,7 +149,8 @@ export async function connect() {
   const sayHello = async (s) => {
     serverNonce = s;
     clientNonce = newNonce();
-    const [info, p] = await Promise.all([browserInfo(), proof(cfg.token, 'hello', serverNonce, clientNonce)]);
+    const [info, p, siteAccess] = await Promise.all([browserInfo(), proof(cfg.token, 'hello', serverNonce, clientNonce),
+      chrome.permissions.contains({ origins: ['<all_urls>'] }).catch(() => false)]);
     if (ws !== sock) return;
     const hello = {
       clientId: cfg.clientId,
@@ -158,6 +159,7 @@ export async function connect() {
       browser: info.browser,
       browserVersion: info.browserVersion,
       extensionVersion: chrome.runtime.getManifest().version,
+      siteAccess, // whether it may read every site, as of connecting (browser-bridge doctor shows it)
       capabilities,
     };
     sock.send(JSON.stringify({ type: 'hello', data: hello }));

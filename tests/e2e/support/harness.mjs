@@ -109,7 +109,8 @@ export async function startDaemon({ kind = daemonKind(), extraArgs = [] } = {}) 
     const tokenFile = path.join(dir, 'token');
     const args = ['serve', '--http', `127.0.0.1:${httpPort}`, '--ws', `127.0.0.1:${wsPort}`, '--db', path.join(dir, 'bb.db'), '--token-file', tokenFile, ...extraArgs];
     dbg('spawn', daemonBin(), args.join(' '));
-    const proc = spawn(daemonBin(), args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    // XDG_RUNTIME_DIR: its API socket and runtime file (daemon.json) in its own directory, not the user's.
+    const proc = spawn(daemonBin(), args, { env: { ...process.env, XDG_RUNTIME_DIR: dir }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     proc.stdout.on('data', (b) => { output += b; if (DEBUG) process.stderr.write(b); });
     proc.stderr.on('data', (b) => { output += b; if (DEBUG) process.stderr.write(b); });

@@ -35,7 +35,8 @@ export async function startDaemon({ args = [], dir, env = {} } = {}) {
   const apiSocket = path.join(dir, 'api.sock'); // its own, not the user's default shared by every daemon
   const argv = ['serve', '--http', `127.0.0.1:${http}`, '--ws', `127.0.0.1:${ws}`, '--db', db,
     '--token-file', tokenFile, '--config', '/dev/null', '--api-socket', apiSocket, ...args];
-  const proc = spawn(BIN, argv, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Its runtime file (daemon.json) in its own directory too, not the user's shared one.
+  const proc = spawn(BIN, argv, { env: { ...process.env, XDG_RUNTIME_DIR: dir, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let log = '';
   proc.stdout.on('data', (d) => { log += d; });
   proc.stderr.on('data', (d) => { log += d; });
@@ -128,7 +129,8 @@ export async function connectPeer(d, { clientId = 'peer-1', token = d.token, ori
   if (ch.code) throw Object.assign(new Error(`closed ${ch.code} ${ch.reason} before the challenge`), ch);
   peer.challenge = ch.data.nonce;
   if (hello) {
-    const data = helloFor(peer.challenge, token, { clientId, browser: 'Scripted', browserVersion: '1.0', extensionVersion: '1.0', capabilities: ['open_url', 'click', 'type', 'get_page'] });
+    const extra = typeof hello === 'object' ? hello : {}; // hello: {fields} overrides or adds hello fields
+    const data = helloFor(peer.challenge, token, { clientId, browser: 'Scripted', browserVersion: '1.0', extensionVersion: '1.0', capabilities: ['open_url', 'click', 'type', 'get_page'], ...extra });
     peer.send('hello', data);
     const first = await Promise.race([peer.next('welcome'), peer.closedPromise]);
     if (first.code) throw Object.assign(new Error(`closed ${first.code} ${first.reason}`), first);
