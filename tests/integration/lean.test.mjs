@@ -6,7 +6,8 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { startDaemon, connectPeer, api, tool } from './support/harness.mjs';
+import { execFile } from 'node:child_process';
+import { startDaemon, connectPeer, api, tool, BIN } from './support/harness.mjs';
 
 // The scripted tab: a todo list whose document id changes only on navigation (open_url, reload).
 const intro = '# Todos\n\nWhat to buy this week; check what you bought, clear what is done. A long enough intro line.\n';
@@ -148,5 +149,27 @@ describe('lean answers', () => {
     } finally {
       await client.close();
     }
+  });
+
+  test('the CLI prints what changed, and the whole page with --snapshot full', async () => {
+    const cli = (args) => new Promise((resolve) => execFile(BIN, [...args, '--config', '/dev/null', '--token-file', d.tokenFile, '--http', `127.0.0.1:${d.httpPort}`],
+      { encoding: 'utf8', timeout: 30000 }, (err, stdout, stderr) => resolve({ code: err ? err.code : 0, stdout, stderr })));
+    let r = await cli(['page']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, render() + '\n');
+    r = await cli(['type', 'New todo', 'cocoa', '--submit']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /what changed on the page, as a unified diff/);
+    assert.match(r.stdout, /^@@ -\d+,\d+ \+\d+,\d+ @@\n/);
+    assert.match(r.stdout, /\n\+- cocoa \[checkbox e\d+\]\n/);
+    assert.doesNotMatch(r.stdout, /What to buy this week/);
+    r = await cli(['click', 'e99']);
+    assert.equal(r.stdout, '');
+    assert.match(r.stderr, /the page did not change/);
+    r = await cli(['click', 'e99', '--snapshot', 'full']);
+    assert.equal(r.stdout, render() + '\n');
+    r = await cli(['page', '--max-chars', '10']);
+    assert.equal(r.stdout, render().slice(0, 10) + '\n');
+    assert.match(r.stderr, new RegExp(`\\(${render().length - 10} more characters: --offset 10\\)`));
   });
 });
