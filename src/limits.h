@@ -86,6 +86,9 @@
  * square of the latter: about 2 MB at the cap), and the whole page is sent instead. */
 #define BB_MDDIFF_LINES_MAX 1000000
 #define BB_MDDIFF_EDITS_MAX 1000
+/* ... and past this many steps of work (diagonals tried plus lines compared: a few tens of ms),
+ * however few the edits, so that a long page with changes spread over it costs little. */
+#define BB_MDDIFF_WORK_MAX 20000000u
 /* The last page each caller received per tab, kept to answer with what changed: at most this many
  * (caller, browser, tab) entries and this many Markdown bytes in all; the least recently used go
  * first. A page larger than the byte budget is not kept (the next answer is the whole page). */

@@ -67,6 +67,7 @@ static int
 myers(const struct line *a, int32_t n, const struct line *b, int32_t m, int32_t max_d, unsigned char *del,
       unsigned char *ins)
 {
+	uint64_t work = 0; /* diagonals tried plus lines compared: bounded by BB_MDDIFF_WORK_MAX */
 	if (n == 0 || m == 0) {
 		if ((int64_t)n + m > max_d)
 			return -1;
@@ -92,10 +93,15 @@ myers(const struct line *a, int32_t n, const struct line *b, int32_t m, int32_t 
 				x = pv[(k + 1 + d - 1) / 2]; /* down: a line of b added */
 			else
 				x = pv[(k - 1 + d - 1) / 2] + 1; /* right: a line of a removed */
-			int32_t y = x - k;
+			int32_t y = x - k, x0 = x;
 			while (x < n && y < m && same(&a[x], &b[y])) {
 				x++;
 				y++;
+			}
+			work += 1 + (uint64_t)(x - x0);
+			if (work > BB_MDDIFF_WORK_MAX) {
+				free(trace);
+				return -1;
 			}
 			v[(k + d) / 2] = x;
 			if (x >= n && y >= m) {

@@ -13,7 +13,7 @@
  * (only in the new one). Every line ends with '\n'. Two equal pages give "".
  *
  * The cost is bounded: common leading and trailing lines are skipped, the rest goes through Myers'
- * O((N+M)D) algorithm with D (the number of lines removed plus added) capped, and the output is
+ * O((N+M)D) algorithm with D (the number of lines removed plus added) and the work capped, and the output is
  * capped by the caller's max_out; past any bound the answer is MDDIFF_TOO_COSTLY and the caller
  * sends the whole page instead.
  *

@@ -99,6 +99,16 @@ START_TEST(bounded_cost)
 	ck_assert_int_eq(mddiff(many, big, "x", 1, 1u << 30, &out, &n), MDDIFF_TOO_COSTLY);
 	ck_assert_int_eq(mddiff("x", 1, many, big, 1u << 30, &out, &n), MDDIFF_TOO_COSTLY);
 	free(many);
+	/* many lines with a few hundred changes spread over them: diffed (bounded work, no cap hit) */
+	for (int i = 0; i < 300000; i++) {
+		buf_printf(&a, "line %d\n", i);
+		buf_printf(&b, i % 700 == 0 ? "changed %d\n" : "line %d\n", i);
+	}
+	ck_assert_int_eq(mddiff(a.data, a.len, b.data, b.len, 1u << 30, &out, &n), MDDIFF_OK);
+	ck_assert_ptr_nonnull(strstr(out, "+changed 299600\n"));
+	free(out);
+	buf_free(&a);
+	buf_free(&b);
 	/* a long common prefix and suffix cost nothing: only the middle counts */
 	for (int i = 0; i < 50000; i++)
 		buf_printf(&a, "same %d\n", i);
