@@ -172,4 +172,14 @@ describe('lean answers', () => {
     assert.equal(r.stdout, render().slice(0, 10) + '\n');
     assert.match(r.stderr, new RegExp(`\\(${render().length - 10} more characters: --offset 10\\)`));
   });
+
+  test('a malformed documentId is refused with a clear error; the connection keeps serving', async () => {
+    for (const bad of [5, '', 'x'.repeat(65)]) {
+      peer.send('pageInfoUpdate', { tabId: 1, url: 'http://x/todo', title: 'Todos', markdown: '# x', documentId: bad });
+      const e = await peer.next('error');
+      assert.match(e.data.message, /pageInfoUpdate\.documentId: expected a string of 1 to 64 bytes/);
+    }
+    const r = await call('browser_get_page', {});
+    assert.equal(r.page.markdown, render());
+  });
 });
