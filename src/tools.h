@@ -6,7 +6,8 @@
  * catalog (plus its handler in the extension).
  *
  * tools_create/tools_free: main thread. Everything else: any thread (the catalog is read-only once
- * built). The answer callback runs once, on whichever thread finished the call.
+ * built; the memory of the last page each caller received, which answers with what changed, is a
+ * pageview.h with its own lock). The answer callback runs once, on whichever thread finished the call.
  */
 #ifndef BB_TOOLS_H
 #define BB_TOOLS_H
