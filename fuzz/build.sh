@@ -16,9 +16,9 @@ s=$top/src
 san="-fsanitize=address,undefined -fno-sanitize-recover=undefined"
 cflags="-g -O1 $san -fsanitize=fuzzer-no-link -pthread -D_GNU_SOURCE -iquote $s -iquote $build -iquote $top/tests -iquote $here"
 cflags="$cflags $(pkg-config --cflags jansson libcrypto sqlite3 2>/dev/null || true)"
-all="jsonio config fcgiproto auth router mcp tools ws"
+all="jsonio config fcgiproto auth router mcp tools ws mddiff"
 core="util log jsonio"
-app="$core config upload auth events hub store tools reqresp mcp router"
+app="$core config upload auth events hub store mddiff pageview tools reqresp mcp router"
 applibs="-ljansson -lsqlite3 -lcrypto"
 need=""
 for t in ${TARGETS:-$all}; do
@@ -29,6 +29,7 @@ for t in ${TARGETS:-$all}; do
 	auth) m="auth $core" ;;
 	router|mcp|tools) m=$app ;;
 	ws) m="wsproto $app" ;;
+	mddiff) m="mddiff util" ;;
 	*) echo "fuzz/build.sh: no target $t" >&2; exit 1 ;;
 	esac
 	need="$need $m"
@@ -45,6 +46,7 @@ for t in ${TARGETS:-$all}; do
 	auth) m="auth $core"; l="-ljansson -lcrypto" ;;
 	router|mcp|tools) m=$app; l=$applibs ;;
 	ws) m="wsproto $app"; l=$applibs ;;
+	mddiff) m="mddiff util"; l="-ljansson" ;;
 	esac
 	objs=""
 	for x in $m; do objs="$objs $out/obj/$x.o"; done

@@ -216,11 +216,8 @@ run_tool(const struct cli *o, struct tools *tt, const struct tool *t, json_t *pa
 		goto fail;
 	if (json_is_array(json_object_get(result, "tabs")) && t->output == OUT_TABS) {
 		cliout_tabs(json_object_get(result, "tabs"));
-	} else if (json_is_string(json_object_get(page, "markdown"))) {
-		json_t *md = json_object_get(page, "markdown");
-		cliout_put_markdown(json_string_value(md), json_string_length(md));
-		if (json_is_true(json_object_get(page, "truncated")))
-			fprintf(stderr, "(the browser truncated this page's Markdown)\n");
+	} else if (json_is_string(json_object_get(page, "markdown")) || json_is_string(json_object_get(page, "changes"))) {
+		cliout_page(page);
 	} else if (json_is_array(json_object_get(result, "tabs"))) {
 		cliout_tabs(json_object_get(result, "tabs"));
 	} else {

@@ -187,6 +187,28 @@ fail:
 	return rc;
 }
 
+/* Print a tool answer's page: its Markdown, or (snapshot auto on the same document) the diff of
+ * what changed since the last page this session received, with notes on stderr. */
+void
+cliout_page(json_t *page)
+{
+	json_t *md = json_object_get(page, "markdown"), *ch = json_object_get(page, "changes");
+	if (json_is_string(md)) {
+		cliout_put_markdown(json_string_value(md), json_string_length(md));
+	} else if (json_string_length(ch) == 0) {
+		fprintf(stderr, "(the page did not change; --snapshot full prints it whole)\n");
+	} else {
+		fprintf(stderr, "(what changed on the page, as a unified diff; --snapshot full prints it whole)\n");
+		cliout_put_markdown(json_string_value(ch), json_string_length(ch));
+	}
+	if (json_is_true(json_object_get(page, "truncated")))
+		fprintf(stderr, "(the browser truncated this page's Markdown)\n");
+	json_t *rem = json_object_get(page, "remaining_chars");
+	if (json_is_integer(rem) && json_integer_value(rem) > 0)
+		fprintf(stderr, "(%lld more characters: --offset %lld)\n", (long long)json_integer_value(rem),
+		        (long long)json_integer_value(json_object_get(page, "next_offset")));
+}
+
 /* The tabs of a list_tabs result as a table; * marks the active tab. */
 void
 cliout_tabs(json_t *tabs)

@@ -1,6 +1,7 @@
 /*
  * cliout.h -- what the command-line client prints: help text wrapped to the terminal's 79 columns,
- * page Markdown and table cells with terminal control characters removed, tab tables, and a
+ * page Markdown (or what changed on the page) and table cells with terminal control characters
+ * removed, tab tables, and a
  * screenshot's PNG decoded to a file.
  * Main thread only (a short-lived process).
  */
@@ -20,6 +21,7 @@ void cliout_help_line(FILE *f, const char *flag, const char *desc);
 void cliout_put_clean(FILE *f, const char *s, int cols);
 void cliout_pad(FILE *f, const char *s, int cols);
 void cliout_put_markdown(const char *s, size_t len);
+void cliout_page(json_t *page);
 void cliout_tabs(json_t *tabs);
 int cliout_write_png(const char *cmd, const char *file, json_t *result);
 

@@ -121,6 +121,24 @@
 #define BB_SCREENSHOT_HASH_TABS 64           /* tabs whose last screenshot's hash is kept */
 #define BB_MARKS_MAX 300                     /* Set of Marks: elements boxed in one image */
 
+/* Lean answers (src/mddiff.c, src/pageview.c): the line diff of two pages gives up past this many
+ * lines in either page or this many lines removed plus added (its working memory grows with the
+ * square of the latter: about 2 MB at the cap), and the whole page is sent instead. */
+#define BB_MDDIFF_LINES_MAX 1000000
+#define BB_MDDIFF_EDITS_MAX 1000
+/* ... and past this many steps of work (diagonals tried plus lines compared: a few tens of ms),
+ * however few the edits, so that a long page with changes spread over it costs little. */
+#define BB_MDDIFF_WORK_MAX 20000000u
+/* The last page each caller received per tab, kept to answer with what changed: at most this many
+ * (caller, browser, tab) entries and this many Markdown bytes in all; the least recently used go
+ * first. A page larger than the byte budget is not kept (the next answer is the whole page). */
+#define BB_PAGEVIEW_ENTRIES_MAX 512
+#define BB_PAGEVIEW_BYTES_MAX (64u * 1024 * 1024)
+/* A page's document id (pageInfoUpdate.documentId, made by the content script). */
+#define BB_DOCUMENT_ID_MAX 64
+/* browser_get_page's paging: offset and max_chars, in characters (Unicode code points). */
+#define BB_PAGE_CHARS_MAX 100000000
+
 /* Identifiers and strings that come from peers. */
 #define BB_CLIENT_ID_MAX 64
 #define BB_SHORT_STRING_MAX 256

@@ -6,7 +6,8 @@
  * catalog (plus its handler in the extension).
  *
  * tools_create/tools_free: main thread. Everything else: any thread (the catalog is read-only once
- * built). The answer callback runs once, on whichever thread finished the call.
+ * built; the memory of the last page each caller received, which answers with what changed, is a
+ * pageview.h with its own lock). The answer callback runs once, on whichever thread finished the call.
  */
 #ifndef BB_TOOLS_H
 #define BB_TOOLS_H
@@ -75,6 +76,11 @@ enum tool_output { OUT_PAGE = 0, OUT_TABS, OUT_PNG };
 
 #define TOOL_MAX_PARAMS 8
 
+/* What a tool does to the browser, for MCP's tool annotations (and GET /api/tools' "annotations"). */
+#define TOOL_READ_ONLY 0x01u   /* changes nothing (readOnlyHint) */
+#define TOOL_DESTRUCTIVE 0x02u /* may destroy something: a tab, data a page keeps (destructiveHint) */
+#define TOOL_IDEMPOTENT 0x04u  /* calling it again with the same arguments changes nothing more */
+
 struct tool {
 	const char *name;        /* browser_click */
 	const char *command;     /* click: what the extension is sent */
@@ -85,6 +91,7 @@ struct tool {
 	int page_default;        /* wait_for_page_info default */
 	const char *cli;         /* the CLI command (NULL: only through `call`) */
 	enum tool_output output; /* what the CLI prints; OUT_PNG also takes a FILE operand */
+	unsigned hints;          /* TOOL_* above */
 	/* A rule across parameters (e.g. text or selector): NULL when met, else the 400 body. */
 	json_t *(*check)(const struct tool *tool, json_t *params);
 	/* Daemon-side work on what the browser is sent, after validation (upload: read the files): NULL

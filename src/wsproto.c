@@ -187,6 +187,10 @@ check_page(json_t *d)
 	json_t *tr = json_object_get(d, "truncated");
 	if (tr != NULL && !json_is_boolean(tr))
 		return "pageInfoUpdate.truncated: expected a boolean";
+	json_t *doc = json_object_get(d, "documentId");
+	if (doc != NULL && (!json_is_string(doc) || json_string_length(doc) == 0 ||
+	                    json_string_length(doc) > BB_DOCUMENT_ID_MAX))
+		return "pageInfoUpdate.documentId: expected a string of 1 to " BB_STR(BB_DOCUMENT_ID_MAX) " bytes";
 	if (json_is_null(rid))
 		json_object_del(d, "requestId");
 	if (json_is_null(tab))

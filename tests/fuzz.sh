@@ -34,7 +34,7 @@ run() {
 	fi
 }
 failed=""
-set -- jsonio config fcgiproto auth router mcp tools ws
+set -- jsonio config fcgiproto auth router mcp tools ws mddiff
 while [ $# -gt 0 ]; do # two at a time: the machine has two cores
 	run "$1" &
 	[ $# -gt 1 ] && run "$2" &

@@ -226,6 +226,11 @@ function resultPanel(toolName, r, ms) {
   }
 
   const page = d.page && typeof d.page === 'object' ? d.page : null;
+  // snapshot "auto" on the same document: only what changed (a unified diff), not the whole page.
+  const changesView = (p) => (typeof p.changes === 'string'
+    ? [h('p', { class: 'muted small' }, p.changes ? 'What changed since the last page of this tab this session received (snapshot "full" shows the whole page):' : 'Nothing changed on the page since the last page of this tab this session received.'),
+      p.changes ? h('pre', { class: 'raw-md' }, p.changes) : null]
+    : h('p', { class: 'muted' }, 'The page has no Markdown.'));
   if (page) {
     const md = typeof page.markdown === 'string' ? page.markdown : '';
     const formatted = h('div', { class: 'md-wrap' });
@@ -254,7 +259,7 @@ function resultPanel(toolName, r, ms) {
           extLink(page.url, page.url, { class: 'ext small' })),
         page.history_id !== undefined && page.history_id !== null ? h('a', { class: 'small', href: `#/history/${encodeURIComponent(page.history_id)}` }, `page #${page.history_id}`) : null,
         toggle, copyBtn),
-      md ? [formatted, raw] : h('p', { class: 'muted' }, 'The page has no Markdown.')));
+      md ? [formatted, raw] : changesView(page)));
   }
 
   panel.append(h('details', { class: 'raw-json' }, h('summary', null, 'Full JSON response'), h('pre', { class: 'json' }, prettyJson(withoutImageData(r.data)))));

@@ -3,10 +3,28 @@
 import { callContent } from './content-bridge.js';
 import { resolveTab } from './tabs.js';
 import { CommandError, sleep } from './errors.js';
+import { fillFrames } from './frames.js';
+import { pageCharBudget } from './page.js';
 
+// get_page. With a selector, result.selection is the Markdown of the first element it matches
+// (refs as in the whole page), which the daemon answers with; the page that follows is still the
+// whole page, for history.
 export async function getPage(cmd) {
   const tab = await resolveTab(cmd.tabId);
-  return { message: `Got the page ${tab.url}`, result: { tabId: tab.id }, pageTabId: tab.id, alwaysPage: true };
+  const result = { tabId: tab.id };
+  if (typeof cmd.selector === 'string' && cmd.selector) {
+    const maxChars = pageCharBudget();
+    let snap;
+    try {
+      snap = await callContent(tab.id, 'snapshot', { maxChars, selector: cmd.selector });
+    } catch (e) {
+      throw new CommandError(e.message, { pageTabId: tab.id });
+    }
+    if (!snap?.ok) throw new CommandError(snap?.error || 'the page could not be read', { pageTabId: tab.id });
+    const f = await fillFrames(tab.id, snap, maxChars);
+    result.selection = { selector: cmd.selector, markdown: f.markdown, truncated: !!(snap.truncated || f.truncated) };
+  }
+  return { message: `Got the page ${tab.url}`, result, pageTabId: tab.id, alwaysPage: true };
 }
 
 // How long wait_for waits when the call gives no wait_ms (the catalog's default is the same).

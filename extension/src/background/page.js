@@ -48,7 +48,10 @@ export async function readPage(tabId) {
     return { why: `the page could not be read: ${snap?.error || 'unknown error'}` };
   }
   const f = await fillFrames(tabId, snap, maxChars);
-  return { page: { ...base, url: snap.url || base.url, title: snap.title ?? base.title, markdown: f.markdown, truncated: !!(snap.truncated || f.truncated) } };
+  // documentId: the content script's id of this document (refs.js), so the daemon can answer a
+  // caller that already has this document's page with what changed.
+  const documentId = typeof snap.documentId === 'string' ? snap.documentId : undefined;
+  return { page: { ...base, url: snap.url || base.url, title: snap.title ?? base.title, markdown: f.markdown, truncated: !!(snap.truncated || f.truncated), ...(documentId ? { documentId } : {}) } };
 }
 
 const cutNote = (max) => `\n\n[… truncated: the page was cut to fit the daemon's max_message_bytes (${max} bytes) …]`;

@@ -1,6 +1,11 @@
 // Stable refs: element -> "eN" for as long as this document (and so this isolated
 // world) lives. A ref is never reused for another element.
 const refOf = new WeakMap();
+
+// This document's identity: made once per document (this isolated world lives as long as it), so
+// the daemon can tell an action that stayed on the same document (its answer: what changed) from
+// a navigation (a new document, a new id: the whole page).
+export const documentId = globalThis.crypto?.randomUUID?.() || `${Date.now()}-${Math.random().toString(36).slice(2)}`;
 const byRef = new Map();
 let counter = 0;
 

@@ -8,7 +8,7 @@
 import { controlKind, isRendered, styleOf, frameDoc, norm, nameOf, clip } from './dom.js';
 import { token, tokenParts, ownName, shownText } from './describe.js';
 import { isSecret } from './secret.js';
-import { refFor } from './refs.js';
+import { refFor, documentId } from './refs.js';
 import { MAX_PAGE_CHARS } from '../shared/limits.js';
 import { invisible, mutedText } from './hidden.js';
 
@@ -516,10 +516,19 @@ export function frameToken(k, nonce) {
   return `⟦frame ${k} ${nonce}⟧`;
 }
 
-export function snapshot({ maxChars = MAX_PAGE_CHARS } = {}) {
+// The element a get_page selector names (the first match), or an Error saying why there is none.
+function selected(selector) {
+  let el;
+  try { el = document.querySelector(selector); } catch { throw new Error(`selector ${JSON.stringify(selector)} is not a valid CSS selector`); }
+  if (!el) throw new Error(`no element matches the selector ${JSON.stringify(selector)}`);
+  return el;
+}
+
+// The page (or, with a selector, only the first element it matches) as Markdown, refs as always.
+export function snapshot({ maxChars = MAX_PAGE_CHARS, selector } = {}) {
   const w = new Writer(MAX_NODES);
   w.nonce = globalThis.crypto?.randomUUID?.() || String(Math.random()).slice(2);
-  const body = document.body || document.documentElement;
+  const body = selector ? selected(selector) : document.body || document.documentElement;
   if (body) w.walk(body, null);
   let md = tidy(w.buf.join(''));
   let truncated = false;
@@ -534,7 +543,7 @@ export function snapshot({ maxChars = MAX_PAGE_CHARS } = {}) {
       `\n\n[… truncated: the page Markdown was ${md.length} characters, the cap is ${maxChars} …]`;
   }
   const frames = w.frames.filter((f) => md.includes(frameToken(f.k, w.nonce)));
-  return { url: location.href, title: document.title, markdown: md, truncated, frames, frameNonce: w.nonce };
+  return { url: location.href, title: document.title, markdown: md, truncated, frames, frameNonce: w.nonce, documentId };
 }
 
 export { tokenParts };

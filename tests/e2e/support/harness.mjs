@@ -133,7 +133,11 @@ export async function startDaemon({ kind = daemonKind(), extraArgs = [] } = {}) 
       throw new Error(`${e.message}\ndaemon output:\n${output}`);
     }
   }
+  // Tests read the whole page after each action unless they ask otherwise: the daemon's default
+  // (snapshot "auto") answers an action on the same document with only what changed, which
+  // tests/e2e/lean.test.mjs tests by passing snapshot itself.
   d.call = async (tool, params = {}, { timeoutMs } = {}) => {
+    params = { snapshot: 'full', ...params };
     const res = await fetch(`${d.httpUrl}/api/tools/${tool}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${d.token}` },
