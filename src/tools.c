@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "events.h"
+#include "histtools.h"
 #include "hub.h"
 #include "limits.h"
 #include "log.h"
@@ -173,6 +174,28 @@ static const struct tool catalog[] = {
 	            {.name = "prompt_text", .type = TP_STRING, .flags = TP_SECRET, TP_MAX(BB_TYPED_TEXT_MAX),
 	             .description = "For a prompt() that is accepted: the text to answer with (default: the prompt's "
 	                            "default value). Not kept in history."}}},
+	/* The history tools: answered by the daemon from its database, no browser involved (histtools.c). */
+	{.name = "browser_history_search", .title = "Search the browsing history",
+	 .description = "Search the pages this bridge has seen (every page any tool returned, kept as Markdown): full-text "
+	                "over titles and text, ranked by relevance, one row per visit, and/or by a part of the URL. "
+	                "Returns each page's history id, URL, title, capture time and a snippet; read one with "
+	                "browser_history_get. Works without a browser.",
+	 .done = "Searched the history", .attempt = "search the history", .local = histtools_search,
+	 .params = {{.name = "q", .type = TP_STRING, .flags = TP_POSITIONAL, TP_MAX(BB_QUERY_MAX), .meta = "QUERY",
+	             .description = "Words to find in titles and page text (SQLite FTS5 syntax: words, \"a phrase\", "
+	                            "OR, prefix*). Omit to list the most recent pages."},
+	            {.name = "url", .type = TP_STRING, TP_MAX(BB_QUERY_MAX),
+	             .description = "Only pages whose URL contains this text."},
+	            {.name = "limit", .type = TP_INTEGER, TP_MIN(1), TP_MAX(BB_HISTORY_LIMIT_MAX),
+	             TP_DEFAULT(BB_HISTORY_LIMIT_DEFAULT), .description = "At most this many results."}}},
+	{.name = "browser_history_get", .title = "Read a page from the history",
+	 .description = "Return a page from the history by its history id (from browser_history_search, or the "
+	                "history_id any tool's page carries) as Markdown, as it was when captured. Works without a "
+	                "browser.",
+	 .done = "Read page {id} from the history", .attempt = "read page {id} from the history",
+	 .local = histtools_get,
+	 .params = {{.name = "id", .type = TP_INTEGER, .flags = TP_REQUIRED | TP_POSITIONAL, TP_MIN(1),
+	             TP_MAX(9007199254740991LL), .meta = "ID", .description = "The page's history id."}}},
 };
 
 #define N_TOOLS (sizeof catalog / sizeof catalog[0])
@@ -211,6 +234,8 @@ tools_next_param(const struct tool *tool, size_t *i)
 			if (tool->params[k].name != NULL)
 				return &tool->params[k];
 			*i = TOOL_MAX_PARAMS; /* the own list ends at the first unnamed entry */
+			if (tool->local != NULL)
+				return NULL; /* a local tool takes none of the browser's common parameters */
 			continue;
 		}
 		const struct tool_param *c = &common[k - TOOL_MAX_PARAMS];
@@ -318,6 +343,13 @@ tools_create(struct hub *hub, struct store *store, struct events *events)
 	return t;
 }
 
+/* The history database the local tools read (NULL in unit tests that have none). */
+struct store *
+tools_store(const struct tools *t)
+{
+	return t->store;
+}
+
 /* Let open_url open file: URLs (config allow_file_urls); main thread, before calls start. */
 void
 tools_allow_file_urls(struct tools *t, int on)
@@ -370,11 +402,17 @@ json_t *
 tools_catalog(const struct tools *t)
 {
 	json_t *a = json_array();
-	for (size_t i = 0; i < N_TOOLS; i++)
-		json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:s, s:O, s:O}", "name", catalog[i].name, "title",
-		                                   catalog[i].title, "description", catalog[i].description, "command",
-		                                   catalog[i].command, "parameters", t->schemas[i], "input_schema",
-		                                   t->schemas[i]));
+	for (size_t i = 0; i < N_TOOLS; i++) {
+		json_t *o = json_pack("{s:s, s:s, s:s}", "name", catalog[i].name, "title", catalog[i].title,
+		                      "description", catalog[i].description);
+		if (catalog[i].command != NULL)
+			json_object_set_new(o, "command", json_string(catalog[i].command));
+		else
+			json_object_set_new(o, "answered_by", json_string("daemon")); /* a local tool: no command */
+		json_object_set(o, "parameters", t->schemas[i]);
+		json_object_set(o, "input_schema", t->schemas[i]);
+		json_array_append_new(a, o);
+	}
 	return json_pack("{s:o}", "tools", a);
 }
 
@@ -1047,6 +1085,10 @@ tools_call(struct tools *t, const struct tool *tool, json_t *params, const struc
 	json_t *bad = tools_validate(t, tool, params);
 	if (bad != NULL) {
 		cb(bad, 400, arg);
+		return;
+	}
+	if (tool->local != NULL) { /* answered here, from the database: no browser, no hub call */
+		tool->local(t, tool, params, cb, arg);
 		return;
 	}
 	json_t *own = json_deep_copy(params); /* the parameters with each normalize hook applied */

@@ -17,6 +17,7 @@ struct hub;
 struct store;
 struct events;
 struct tools;
+struct tool;
 
 /* A parameter's JSON type. TP_ENUM is a string from enums[]; TP_ARRAY an array of strings. */
 enum tool_type { TP_STRING = 1, TP_INTEGER, TP_BOOLEAN, TP_ENUM, TP_ARRAY };
@@ -58,6 +59,17 @@ struct tool_param {
 	const char *expects;           /* what normalize accepts, for the 400's "expected" */
 };
 
+/* answer: the JSON body; http_status: what HTTP would say (200, 400, 503, 504, ...). */
+typedef void (*tools_answer_fn)(json_t *answer, int http_status, void *arg);
+
+/*
+ * A tool the daemon answers itself, without a browser (the history tools): called on the caller's
+ * thread with the validated parameters (borrowed); it must not block (reads go to a store reader
+ * thread, store_submit) and answers through cb exactly once, from any thread.
+ */
+typedef void (*tools_local_fn)(struct tools *t, const struct tool *tool, json_t *params, tools_answer_fn cb,
+                               void *arg);
+
 /* How the CLI presents a tool's answer. */
 enum tool_output { OUT_PAGE = 0, OUT_TABS, OUT_PNG };
 
@@ -65,7 +77,7 @@ enum tool_output { OUT_PAGE = 0, OUT_TABS, OUT_PNG };
 
 struct tool {
 	const char *name;        /* browser_click */
-	const char *command;     /* click: what the extension is sent */
+	const char *command;     /* click: what the extension is sent (NULL for a local tool) */
 	const char *title;       /* short human title */
 	const char *description; /* for a model: what it does, when to use it, what comes back */
 	const char *done;        /* summary when it worked, with {param} placeholders */
@@ -76,6 +88,7 @@ struct tool {
 	/* A rule across parameters (e.g. text or selector): NULL when met, else the 400 body. */
 	json_t *(*check)(const struct tool *tool, json_t *params);
 	struct tool_param params[TOOL_MAX_PARAMS]; /* its own parameters; ends at the first without a name */
+	tools_local_fn local;    /* answered by the daemon (no browser, no common parameters), or NULL */
 };
 
 /*
@@ -91,9 +104,6 @@ struct tools_caller {
 
 #define TOOLS_SESSION_HEADER "X-Browser-Bridge-Session"
 #define TOOLS_SESSION_NAME_MAX 64 /* a session name: 1..64 printable ASCII characters */
-
-/* answer: the JSON body; http_status: what HTTP would say (200, 400, 503, 504, ...). */
-typedef void (*tools_answer_fn)(json_t *answer, int http_status, void *arg);
 
 struct tools *tools_create(struct hub *hub, struct store *store, struct events *events);
 void tools_free(struct tools *t);
@@ -114,5 +124,6 @@ json_t *tools_check_param(const char *tool, const struct tool_param *p, json_t *
 json_t *tools_redacted(const struct tool *tool, json_t *params);
 void tools_allow_file_urls(struct tools *t, int on);
 const char *tools_normalize_url(const char *in, int allow_file, char **out);
+struct store *tools_store(const struct tools *t);
 
 #endif
