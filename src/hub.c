@@ -234,6 +234,7 @@ hub_call_free(struct hub_call *c)
 	if (c == NULL)
 		return;
 	free(c->client_id);
+	free(c->cancel_key);
 	free(c->params);
 	free(c->store_error);
 	json_decref(c->result);
@@ -298,6 +299,7 @@ hub_call_start(struct hub *h, const struct hub_call_spec *sp, struct hub_call **
 	c->tool = sp->tool;
 	c->command = sp->command;
 	c->client_id = xstrdup(b->client_id);
+	c->cancel_key = sp->cancel_key ? xstrdup(sp->cancel_key) : NULL;
 	size_t plen;
 	c->params = sp->params ? jsonio_write(sp->params, &plen) : xstrdup("{}");
 	if (sp->params)
@@ -341,6 +343,41 @@ hub_call_start(struct hub *h, const struct hub_call_spec *sp, struct hub_call **
 	if (need_wake)
 		h->wake(h->wake_arg);
 	return HUB_OK;
+}
+
+/*
+ * Cancel a waiting call, named by its request_id or by the cancel_key its caller gave: it is answered
+ * at once as HUB_CANCELLED, and its browser is sent {"type": "cancel", "data": {"requestId"}} so that
+ * a command still running there (a wait_for) stops. 0 when a call was cancelled, -1 when none waits
+ * under that id (it finished already, or never was). The linear search for a cancel_key is fine:
+ * cancellations are rare and the table holds at most BB_CALLS_MAX_IN_FLIGHT calls.
+ */
+int
+hub_cancel(struct hub *h, const char *id)
+{
+	struct hub_call *c = NULL;
+	int need_wake = 0;
+	pthread_mutex_lock(&h->lock);
+	if (strlen(id) == sizeof c->request_id - 1)
+		c = hash_find(h, id);
+	for (size_t i = 0; c == NULL && i < h->heap_len; i++)
+		if (h->heap[i]->cancel_key != NULL && strcmp(h->heap[i]->cancel_key, id) == 0)
+			c = h->heap[i];
+	if (c != NULL) {
+		char *text = xasprintf("{\"type\":\"cancel\",\"data\":{\"requestId\":\"%s\"}}", c->request_id);
+		queue_out(c->browser, text);
+		free(text);
+		call_unlink(h, c, HUB_CANCELLED);
+		need_wake = !h->wake_pending;
+		h->wake_pending = 1;
+	}
+	pthread_mutex_unlock(&h->lock);
+	if (c == NULL)
+		return -1;
+	if (need_wake)
+		h->wake(h->wake_arg);
+	c->done(c, c->arg);
+	return 0;
 }
 
 /* Fail every waiting call and refuse new ones: the daemon is stopping. */

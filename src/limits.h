@@ -140,7 +140,7 @@
 #define BB_SESSIONS_MAX 64
 #define BB_EVENT_SUBSCRIBERS_MAX 64
 #define BB_EVENT_QUEUE_MAX (4u * 1024 * 1024)
-#define BB_EVENT_HEARTBEAT_S 15
+#define BB_EVENT_HEARTBEAT_S 5 /* also how often a waiting MCP call sends progress */
 /* One-time dashboard login codes: random bytes each, outstanding at once, seconds each is valid. */
 #define BB_LOGIN_CODE_BYTES 16
 #define BB_LOGIN_CODES_MAX 16

@@ -350,6 +350,13 @@ tools_store(const struct tools *t)
 	return t->store;
 }
 
+/* The live events (the MCP transport's progress streams use them too). */
+struct events *
+tools_events(const struct tools *t)
+{
+	return t->events;
+}
+
 /* Let open_url open file: URLs (config allow_file_urls); main thread, before calls start. */
 void
 tools_allow_file_urls(struct tools *t, int on)
@@ -909,7 +916,11 @@ summarize(const struct pending *p, const char *status, json_t *result, json_t *p
 {
 	long timeout_ms = p->timeout_ms;
 	struct buf b = {0};
-	if (outcome == HUB_DISCONNECTED || outcome == HUB_SHUTDOWN) {
+	if (outcome == HUB_CANCELLED) {
+		buf_adds(&b, "Cancelled by the caller while trying to ");
+		buf_adds(&b, p->attempt);
+		buf_adds(&b, "; the browser was told to stop.");
+	} else if (outcome == HUB_DISCONNECTED || outcome == HUB_SHUTDOWN) {
 		buf_adds(&b, outcome == HUB_SHUTDOWN ? "The daemon is shutting down; could not " :
 		                                       "The browser disconnected before it could ");
 		buf_adds(&b, p->attempt);
@@ -996,6 +1007,11 @@ call_done(struct hub_call *c, void *arg)
 		status = "error";
 		code = "shutting_down";
 		break;
+	case HUB_CANCELLED:
+		http = 409;
+		status = "error";
+		code = "cancelled";
+		break;
 	case HUB_STORE_FAILED:
 		http = 503;
 		status = "error";
@@ -1077,6 +1093,24 @@ tools_session_name_ok(const char *name)
 	return 1;
 }
 
+/* Whether an HTTP caller's call id (X-Browser-Bridge-Call-Id) is acceptable: 1..64 characters from
+ * A-Z a-z 0-9 . _ : -, so it can be part of a URL path (POST /api/calls/<id>/cancel) as it is. */
+int
+tools_call_id_ok(const char *id)
+{
+	size_t n = id ? strlen(id) : 0;
+	if (n == 0 || n > TOOLS_CALL_ID_MAX)
+		return 0;
+	return strspn(id, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:-") == n;
+}
+
+/* Cancel a waiting call by its request_id or its caller's cancel_key (hub_cancel): 0 when one was. */
+int
+tools_cancel(struct tools *t, const char *id)
+{
+	return hub_cancel(t->hub, id);
+}
+
 /* Validate and start a call; the answer always comes through cb (possibly before this returns). */
 void
 tools_call(struct tools *t, const struct tool *tool, json_t *params, const struct tools_caller *who,
@@ -1107,6 +1141,7 @@ tools_call(struct tools *t, const struct tool *tool, json_t *params, const struc
 	sp.tool = tool->name;
 	sp.command = tool->command;
 	sp.client_id = json_string_value(json_object_get(params, "client_id"));
+	sp.cancel_key = who ? who->cancel_key : NULL;
 	sp.tab_id = tab ? (long)json_integer_value(tab) : -1;
 	sp.wait_page = wait ? json_is_true(wait) : tool->page_default;
 	sp.timeout_ms = tmo ? (long)json_integer_value(tmo) : BB_CALL_TIMEOUT_DEFAULT_MS;

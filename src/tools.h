@@ -100,9 +100,13 @@ struct tool {
 struct tools_caller {
 	const char *key;
 	const char *name;
+	const char *cancel_key; /* the caller's handle to cancel this call with (hub_cancel): "mcp:<session>#<JSON-RPC
+	                         * id>", "call:<X-Browser-Bridge-Call-Id>"; NULL: cancellable by request_id only */
 };
 
 #define TOOLS_SESSION_HEADER "X-Browser-Bridge-Session"
+#define TOOLS_CALL_ID_HEADER "X-Browser-Bridge-Call-Id" /* an HTTP caller's own id for a call, to cancel it */
+#define TOOLS_CALL_ID_MAX 64 /* a call id: 1..64 of A-Z a-z 0-9 . _ : - */
 #define TOOLS_SESSION_NAME_MAX 64 /* a session name: 1..64 printable ASCII characters */
 
 struct tools *tools_create(struct hub *hub, struct store *store, struct events *events);
@@ -115,6 +119,8 @@ json_t *tools_validate(const struct tools *t, const struct tool *tool, json_t *p
 void tools_call(struct tools *t, const struct tool *tool, json_t *params, const struct tools_caller *who,
                 tools_answer_fn cb, void *arg);
 int tools_session_name_ok(const char *name);
+int tools_call_id_ok(const char *id);
+int tools_cancel(struct tools *t, const char *id);
 json_t *tools_error(const char *code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 const struct tool *tools_list(size_t *n);
 const struct tool_param *tools_common(size_t *n);
@@ -125,5 +131,6 @@ json_t *tools_redacted(const struct tool *tool, json_t *params);
 void tools_allow_file_urls(struct tools *t, int on);
 const char *tools_normalize_url(const char *in, int allow_file, char **out);
 struct store *tools_store(const struct tools *t);
+struct events *tools_events(const struct tools *t);
 
 #endif

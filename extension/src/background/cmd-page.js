@@ -3,6 +3,7 @@ import { callContent } from './content-bridge.js';
 import { resolveTab } from './tabs.js';
 import { getMaxMessageBytes } from './connection.js';
 import { CommandError, sleep } from './errors.js';
+import { throwIfCancelled } from './cancel.js';
 
 export async function getPage(cmd) {
   const tab = await resolveTab(cmd.tabId);
@@ -52,7 +53,9 @@ export async function takeScreenshot(cmd) {
 const WAIT_DEFAULT_MS = 10_000;
 const WAIT_MAX_MS = 600_000;
 
-export async function waitFor(cmd) {
+// Polls until the text or selector is there (or gone), the browser-side deadline passes, or the
+// daemon cancels the call (ctx.signal, cancel.js): a cancelled wait ends at its next check.
+export async function waitFor(cmd, ctx = {}) {
   const tab = await resolveTab(cmd.tabId);
   const { text, selector } = cmd;
   if (!text && !selector) throw new CommandError('wait_for needs text or selector');
@@ -76,6 +79,8 @@ export async function waitFor(cmd) {
       return { message: `${what} is ${state === 'visible' ? 'on the page' : 'gone'}`, result: { tabId: tab.id }, pageTabId: tab.id };
     }
     if (Date.now() >= deadline) throw new CommandError(`timed out after ${timeout} ms waiting for ${what} to ${state === 'visible' ? 'appear' : 'disappear'}`);
+    throwIfCancelled(ctx.signal);
     await sleep(150);
+    throwIfCancelled(ctx.signal);
   }
 }
