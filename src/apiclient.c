@@ -5,6 +5,8 @@
 #include <errno.h>
 #include <limits.h>
 #include <netinet/in.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -234,6 +236,8 @@ apiclient_call(const struct apiclient *c, const char *method, const char *path, 
 		           path, v6 ? "[::1]" : "127.0.0.1", cfg->http_port, c->token, accept);
 	}
 	buf_printf(&req, "Connection: close\r\nUser-Agent: browser-bridge/%s\r\n", BB_VERSION);
+	if (c->call_id[0] && strncmp(path, "/api/tools/", 11) == 0)
+		buf_printf(&req, "X-Browser-Bridge-Call-Id: %s\r\n", c->call_id);
 	if (extra)
 		buf_adds(&req, extra);
 	if (body)
@@ -261,6 +265,70 @@ fail:
 	buf_free(&req);
 	buf_free(&in);
 	return rc;
+}
+
+/* The interrupt thread: wait for Ctrl-C (or TERM, HUP), cancel the call in the daemon and the
+ * browser (POST /api/calls/<call_id>/cancel), and exit 130 as an interrupted program does. */
+static pthread_mutex_t interrupt_lock = PTHREAD_MUTEX_INITIALIZER; /* c stays open while the thread uses it */
+static struct apiclient *interrupt_client;                          /* NULL once it is closed */
+
+static void *
+interrupt_main(void *arg)
+{
+	struct apiclient *c = arg;
+	sigset_t set;
+	int sig = 0;
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	if (sigwait(&set, &sig) != 0)
+		return NULL;
+	pthread_mutex_lock(&interrupt_lock);
+	if (interrupt_client != c)
+		_exit(sig == SIGINT ? 130 : 128 + sig); /* the call is over; nothing to cancel */
+	char path[64 + sizeof c->call_id];
+	snprintf(path, sizeof path, "/api/calls/%s/cancel", c->call_id);
+	struct apireply r;
+	char *err = NULL;
+	memset(&r, 0, sizeof r);
+	if (apiclient_call(c, "POST", path, "application/json", NULL, "{}", 3000, &r, &err) != 0)
+		fprintf(stderr, "\nbrowser-bridge: interrupted; could not cancel the call: %s\n", err);
+	else if (r.status == 200)
+		fprintf(stderr, "\nbrowser-bridge: interrupted; the call was cancelled in the browser too\n");
+	else
+		fprintf(stderr, "\nbrowser-bridge: interrupted (the call had already finished)\n");
+	_exit(sig == SIGINT ? 130 : 128 + sig);
+}
+
+/*
+ * Make Ctrl-C cancel the tool call this client is about to make, in the browser too: the call gets
+ * a random id (X-Browser-Bridge-Call-Id), and a thread that waits for SIGINT, SIGTERM or SIGHUP
+ * asks the daemon to cancel it (POST /api/calls/<id>/cancel) before the process exits. Call once,
+ * before the request; the signals are blocked in the calling thread from here on.
+ */
+void
+apiclient_cancel_on_interrupt(struct apiclient *c)
+{
+	unsigned char rnd[16];
+	sigset_t set;
+	pthread_t th;
+	util_random(rnd, sizeof rnd);
+	util_hex(rnd, sizeof rnd, c->call_id);
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	pthread_mutex_lock(&interrupt_lock);
+	interrupt_client = c;
+	pthread_mutex_unlock(&interrupt_lock);
+	if (pthread_create(&th, NULL, interrupt_main, c) != 0) {
+		pthread_sigmask(SIG_UNBLOCK, &set, NULL); /* no thread: Ctrl-C just ends us, as before */
+		c->call_id[0] = '\0';
+		return;
+	}
+	pthread_detach(th);
 }
 
 /* The daemon's Unix socket when one is there to use, else NULL (then TCP with the token). */
@@ -312,6 +380,7 @@ apiclient_open(struct apiclient *c, const struct apiclient_opts *o, int need_tok
 {
 	c->token = NULL;
 	c->sock = NULL;
+	c->call_id[0] = '\0';
 	*token_missing = 0;
 	if (config_load(&c->cfg, o->config, err) != 0)
 		return -1;
@@ -343,6 +412,10 @@ apiclient_open(struct apiclient *c, const struct apiclient_opts *o, int need_tok
 void
 apiclient_close(struct apiclient *c)
 {
+	pthread_mutex_lock(&interrupt_lock); /* the interrupt thread (if any) must not use c any more */
+	if (interrupt_client == c)
+		interrupt_client = NULL;
+	pthread_mutex_unlock(&interrupt_lock);
 	if (c->token) {
 		explicit_bzero(c->token, strlen(c->token));
 		free(c->token);

@@ -10,7 +10,8 @@
  * general client would add a dependency, proxies and redirects we must not follow, and no way to
  * vouch for the peer of the socket.
  *
- * Main thread only (a short-lived process).
+ * Main thread only (a short-lived process), except the interrupt thread apiclient_cancel_on_interrupt
+ * starts, which makes one request of its own with the same (read-only) settings and then exits.
  */
 #ifndef BB_APICLIENT_H
 #define BB_APICLIENT_H
@@ -28,6 +29,7 @@ struct apiclient {
 	struct config cfg;
 	char *token;
 	const char *sock; /* cfg.api_socket when we use it, else NULL (TCP) */
+	char call_id[33]; /* sent as X-Browser-Bridge-Call-Id with tool calls, so Ctrl-C can cancel them; or "" */
 };
 
 /* The daemon's answer. */
@@ -48,6 +50,7 @@ int apiclient_open(struct apiclient *c, const struct apiclient_opts *o, int need
 void apiclient_close(struct apiclient *c);
 int apiclient_call(const struct apiclient *c, const char *method, const char *path, const char *accept,
                    const char *extra, const char *body, long timeout_ms, struct apireply *r, char **err);
+void apiclient_cancel_on_interrupt(struct apiclient *c);
 int apiclient_login_url(const struct config *cfg, const char *token, int tcp, char **url, char **err);
 
 #endif

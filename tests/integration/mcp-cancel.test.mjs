@@ -7,7 +7,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { startDaemon, connectPeer, api, tool, waitFor } from './support/harness.mjs';
+import { spawn } from 'node:child_process';
+import { startDaemon, connectPeer, api, tool, waitFor, BIN } from './support/harness.mjs';
 
 async function mcpClient(d, name) {
   const c = new Client({ name, version: '1.0.0' });
@@ -118,3 +119,30 @@ test('MCP: a call with a progress token gets notifications/progress while it wai
     await d.stop();
   }
 });
+
+// The CLI: Ctrl-C (SIGINT) while a call waits cancels it in the daemon and the browser, over the API
+// socket and over TCP with the token alike; the CLI exits 130.
+for (const via of ['api-socket', 'tcp']) {
+  test(`CLI: Ctrl-C cancels the waiting call in the browser too (${via})`, async () => {
+    const d = await startDaemon();
+    try {
+      const held = [];
+      const peer = await connectPeer(d, { answer: (c) => held.push(c) });
+      const conn = via === 'tcp'
+        ? ['--config', '/dev/null', '--api-socket', 'off', '--token-file', d.tokenFile, '--http', `127.0.0.1:${d.httpPort}`]
+        : ['--config', '/dev/null', '--api-socket', d.apiSocket];
+      const cli = spawn(BIN, ['wait-for', 'never', '--wait-ms', '60000', '--timeout', '90000', ...conn], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      cli.stderr.on('data', (x) => { stderr += x; });
+      const exited = new Promise((resolve) => cli.on('exit', (code, signal) => resolve({ code, signal })));
+      await waitFor('the command reached the browser', () => held.length === 1);
+      cli.kill('SIGINT');
+      assert.deepEqual(await exited, { code: 130, signal: null }, stderr);
+      assert.match(stderr, /interrupted; the call was cancelled in the browser too/);
+      assert.equal((await peer.next('cancel')).data.requestId, held[0].requestId);
+      assert.equal((await api(d, '/api/status', { method: 'GET' })).body.calls_in_flight, 0);
+    } finally {
+      await d.stop();
+    }
+  });
+}
