@@ -97,6 +97,12 @@ json_t *hub_status(struct hub *h);
 size_t hub_calls_in_flight(struct hub *h);
 size_t hub_store_backlog(struct hub *h);
 
+/* The managed headless pool (see hub.c): serve registers it; tools_call picks per session. */
+void hub_set_pool(struct hub *h, const char *const *client_ids, int n);
+int hub_pool_pick(struct hub *h, const char *key, char out[]);
+void hub_pool_release(struct hub *h, const char *key);
+json_t *hub_pool_status(struct hub *h);
+
 /* Event loop thread only. */
 struct hub_browser *hub_browser_attach(struct hub *h, json_t *hello, void *conn, void **replaced);
 void hub_browser_detach(struct hub *h, struct hub_browser *b);

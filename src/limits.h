@@ -31,6 +31,9 @@
 #define BB_WS_WRITES_PER_CALLBACK 32
 /* Browsers connected at once. */
 #define BB_MAX_BROWSERS 64
+#define BB_HEADLESS_INSTANCES_MAX 8 /* serve --headless N: at most this many managed Chromiums */
+#define BB_POOL_SESSIONS_MAX 1024   /* sessions remembered on their headless instance (the oldest is forgotten) */
+#define BB_POOL_KEY_MAX 80          /* a session key ("http:" + a 64-character name, "mcp:" + 32 hex) */
 
 /* HTTP: largest request body (config max_body_bytes). */
 #define BB_HTTP_MAX_BODY_DEFAULT (1u * 1024 * 1024)

@@ -519,6 +519,11 @@ route_status(struct router *r, struct rr_req *req)
 	/* The extension directory --headless loads (--extension, else the installed copy), for pairing. */
 	if (r->cfg->extension_dir != NULL)
 		json_object_set_new(o, "extension_dir", json_string(r->cfg->extension_dir));
+	json_t *pool = hub_pool_status(r->hub); /* serve --headless N: every instance, connected or not */
+	if (json_array_size(pool) > 0)
+		json_object_set_new(o, "headless", pool);
+	else
+		json_decref(pool);
 	json_object_set_new(o, "http", json_sprintf("http://%s%s%s:%d", v6h ? "[" : "", r->cfg->http_host, v6h ? "]" : "",
 	                                            r->cfg->http_port));
 	json_object_set_new(o, "ws", json_sprintf("ws://%s%s%s:%d/ws/browser", v6w ? "[" : "", r->cfg->ws_host,

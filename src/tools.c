@@ -1142,6 +1142,10 @@ tools_call(struct tools *t, const struct tool *tool, json_t *params, const struc
 	sp.command = tool->command;
 	sp.client_id = json_string_value(json_object_get(params, "client_id"));
 	sp.cancel_key = who ? who->cancel_key : NULL;
+	/* A session that names no browser gets its own instance of the headless pool, if there is one. */
+	char pooled[BB_CLIENT_ID_MAX + 1];
+	if (sp.client_id == NULL && who != NULL && hub_pool_pick(t->hub, who->key, pooled) == 0)
+		sp.client_id = pooled;
 	sp.tab_id = tab ? (long)json_integer_value(tab) : -1;
 	sp.wait_page = wait ? json_is_true(wait) : tool->page_default;
 	sp.timeout_ms = tmo ? (long)json_integer_value(tmo) : BB_CALL_TIMEOUT_DEFAULT_MS;

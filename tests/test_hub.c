@@ -43,7 +43,7 @@ static char *
 start(struct hub *h, struct hub_browser *b, const char *client, long timeout_ms, char *rid_out)
 {
 	json_t *params = json_pack("{s:s}", "target", "x");
-	struct hub_call_spec sp = {"browser_click", "click", params, params, client, -1, 1, timeout_ms, done, NULL};
+	struct hub_call_spec sp = {"browser_click", "click", params, params, client, -1, 1, timeout_ms, done, NULL, NULL};
 	ck_assert_int_eq(hub_call_start(h, &sp, NULL), HUB_OK);
 	json_decref(params);
 	size_t len;
@@ -90,7 +90,7 @@ reset(void)
 START_TEST(no_browser)
 {
 	struct hub *h = hub_create(NULL, NULL, wake, NULL);
-	struct hub_call_spec sp = {"browser_click", "click", NULL, NULL, NULL, -1, 1, 1000, done, NULL};
+	struct hub_call_spec sp = {"browser_click", "click", NULL, NULL, NULL, -1, 1, 1000, done, NULL, NULL};
 	ck_assert_int_eq(hub_call_start(h, &sp, NULL), HUB_E_NO_BROWSER);
 	attach(h, "a", (void *)1);
 	sp.client_id = "nope";
