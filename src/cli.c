@@ -34,7 +34,7 @@ static const struct cli_command others[] = {
 	{"mcp", CLI_MCP, NULL, "",
 	 "Relay the Model Context Protocol between stdio and the daemon's /mcp endpoint, for MCP clients that only "
 	 "speak stdio: one JSON-RPC message per line in, one per line out. Uses the daemon's Unix socket (no token), "
-	 "else reads the token itself."},
+	 "else reads the token itself. After a daemon restart it starts a new session by itself."},
 	{"tools", CLI_TOOLS, NULL, "",
 	 "List the tools of the catalog with their command-line names (needs no daemon). With --json, the catalog with "
 	 "each tool's JSON Schema, as GET /api/tools gives it."},
@@ -247,7 +247,7 @@ help_exit(void)
 	printf("\n");
 	cliout_wrap(stdout, "Exit status: 0 done; 1 the browser (or the request) failed; 2 bad command line or "
 	                    "parameters; 3 no browser connected; 4 timeout; 5 the daemon is not running or refused the "
-	                    "token.",
+	                    "token; 130 interrupted by Ctrl-C (the call is cancelled in the browser too).",
 	            0, 0);
 }
 
