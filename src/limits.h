@@ -34,6 +34,7 @@
 #define BB_HEADLESS_INSTANCES_MAX 8 /* serve --headless N: at most this many managed Chromiums */
 #define BB_POOL_SESSIONS_MAX 1024   /* sessions remembered on their headless instance (the oldest is forgotten) */
 #define BB_POOL_KEY_MAX 80          /* a session key ("http:" + a 64-character name, "mcp:" + 32 hex) */
+#define BB_MCPRELAY_CALLS_MAX 64   /* tool calls the stdio relay keeps in flight at once (more wait their turn) */
 
 /* HTTP: largest request body (config max_body_bytes). */
 #define BB_HTTP_MAX_BODY_DEFAULT (1u * 1024 * 1024)

@@ -58,3 +58,42 @@ for (const via of ['api-socket', 'http']) {
     }
   });
 }
+
+// Through the relay too: a tools/call waits on a thread of its own, so the SDK's
+// notifications/cancelled reaches the daemon while the call waits, and its progress notifications
+// are written as they come.
+test('the stdio relay passes progress notifications as they come, and cancellation while a call waits', async () => {
+  const d = await startDaemon({ env: { BB_TEST_EVENT_HEARTBEAT_MS: '100' } });
+  let client;
+  try {
+    const held = [];
+    const peer = await connectPeer(d, { answer: (c) => held.push(c) });
+    const transport = new StdioClientTransport({ command: BIN, args: ['mcp', '--config', '/dev/null', '--api-socket', d.apiSocket], stderr: 'pipe' });
+    client = new Client({ name: 'relay-progress', version: '1.0.0' });
+    await client.connect(transport);
+
+    const progress = [];
+    const call = client.callTool({ name: 'browser_wait_for', arguments: { text: 'later', timeout_ms: 60000 } }, undefined, { onprogress: (p) => progress.push(p) });
+    await waitFor('the command reached the browser', () => held.length === 1);
+    await waitFor('two progress notifications through the relay', () => progress.length >= 2);
+    assert.match(progress[0].message, /^Waiting for the browser/);
+    // Another call goes through while the first waits.
+    const tools = await client.listTools();
+    assert.ok(tools.tools.length > 0);
+    peer.result(held[0].requestId);
+    peer.page(held[0].requestId, '# Later');
+    const r = await call;
+    assert.equal(r.isError, false, JSON.stringify(r));
+    assert.ok(r.content.some((x) => x.text?.includes('# Later')));
+
+    const ac = new AbortController();
+    const waiting = client.callTool({ name: 'browser_wait_for', arguments: { text: 'never', wait_ms: 60000, timeout_ms: 90000 } }, undefined, { signal: ac.signal });
+    await waitFor('the second command', () => held.length === 2);
+    ac.abort('stop');
+    await assert.rejects(waiting);
+    assert.equal((await peer.next('cancel')).data.requestId, held[1].requestId);
+  } finally {
+    await client?.close();
+    await d.stop();
+  }
+});
