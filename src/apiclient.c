@@ -5,6 +5,8 @@
 #include <errno.h>
 #include <limits.h>
 #include <netinet/in.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,9 +25,73 @@
 #include "unixsock.h"
 #include "util.h"
 
-/* Read the whole answer until the daemon closes; the body of a page can be megabytes. */
+static const char *header(const char *head, const char *name, size_t *vlen);
+
+/*
+ * An event-stream answer read as it arrives (apiclient_call_stream): once the headers are in and say
+ * text/event-stream, each piece of the body (chunked or not) goes to on_data as soon as it is
+ * complete, long before the daemon closes the connection.
+ */
+struct sse_feed {
+	apiclient_data_fn on_data;
+	void *arg;
+	int state;   /* 0: headers not yet complete; 1: streaming; 2: not a stream (or done) */
+	int chunked;
+	size_t scan;    /* where the next undelivered piece starts in the raw answer */
+	int was_stream; /* the answer was an event stream (its body went to on_data) */
+};
+
+/* Deliver what is complete in b to the feed (see struct sse_feed). */
+static void
+sse_feed_more(struct sse_feed *f, struct buf *b)
+{
+	if (f->state == 0) {
+		char *sep = strstr(b->data, "\r\n\r\n");
+		if (sep == NULL)
+			return;
+		size_t vl;
+		char save = sep[2];
+		sep[2] = '\0'; /* header() reads up to the blank line: end the block there for a moment */
+		const char *ct = header(b->data, "Content-Type", &vl);
+		f->state = ct && vl >= 17 && strncasecmp(ct, "text/event-stream", 17) == 0 ? 1 : 2;
+		f->was_stream = f->state == 1;
+		const char *te = header(b->data, "Transfer-Encoding", &vl);
+		f->chunked = te && vl == 7 && strncasecmp(te, "chunked", 7) == 0;
+		sep[2] = save;
+		f->scan = (size_t)(sep - b->data) + 4;
+	}
+	while (f->state == 1 && f->scan < b->len) {
+		if (!f->chunked) {
+			f->on_data(b->data + f->scan, b->len - f->scan, f->arg);
+			f->scan = b->len;
+			return;
+		}
+		char *at = b->data + f->scan, *end;
+		char *crlf = memmem(at, b->len - f->scan, "\r\n", 2);
+		if (crlf == NULL)
+			return; /* the chunk's size line is not complete yet */
+		errno = 0;
+		unsigned long long n = strtoull(at, &end, 16);
+		if (errno != 0 || end == at) {
+			f->state = 2; /* malformed: parse_reply will say so */
+			return;
+		}
+		size_t start = (size_t)(crlf - b->data) + 2;
+		if (n == 0) {
+			f->state = 2;
+			return;
+		}
+		if (n > b->len - start || b->len - start - n < 2)
+			return; /* the chunk is not complete yet */
+		f->on_data(b->data + start, (size_t)n, f->arg);
+		f->scan = start + (size_t)n + 2;
+	}
+}
+
+/* Read the whole answer until the daemon closes; the body of a page can be megabytes. An event
+ * stream is also handed to feed as it comes, when there is one. */
 static int
-read_all(int fd, struct buf *b, long timeout_ms, char **err)
+read_all(int fd, struct buf *b, long timeout_ms, struct sse_feed *feed, char **err)
 {
 	char chunk[65536];
 	for (;;) {
@@ -46,6 +112,8 @@ read_all(int fd, struct buf *b, long timeout_ms, char **err)
 			return -1;
 		}
 		buf_add(b, chunk, (size_t)n);
+		if (feed != NULL)
+			sse_feed_more(feed, b);
 	}
 }
 
@@ -209,6 +277,10 @@ connect_tcp(const struct config *cfg, int *v6, char **err)
 	return fd;
 }
 
+static int exchange(const struct apiclient *c, const char *method, const char *path, const char *accept,
+                    const char *extra, const char *body, long timeout_ms, struct sse_feed *feed, struct apireply *r,
+                    char **err);
+
 /*
  * One blocking HTTP/1.1 exchange over a fresh connection (the Unix socket, else TCP): send, read to
  * the close, parse. -1 (with *err) when the daemon cannot be reached or answers garbage.
@@ -216,6 +288,30 @@ connect_tcp(const struct config *cfg, int *v6, char **err)
 int
 apiclient_call(const struct apiclient *c, const char *method, const char *path, const char *accept, const char *extra,
           const char *body, long timeout_ms, struct apireply *r, char **err)
+{
+	return exchange(c, method, path, accept, extra, body, timeout_ms, NULL, r, err);
+}
+
+/*
+ * Like apiclient_call, but when the daemon answers with an event stream (text/event-stream, e.g. an
+ * MCP tools/call with progress), each piece of its body goes to on_data as it arrives; r->streamed
+ * says so (r->body still holds it all afterwards).
+ */
+int
+apiclient_call_stream(const struct apiclient *c, const char *method, const char *path, const char *accept,
+                      const char *extra, const char *body, long timeout_ms, apiclient_data_fn on_data, void *arg,
+                      struct apireply *r, char **err)
+{
+	struct sse_feed feed = {on_data, arg, 0, 0, 0, 0};
+	int rc = exchange(c, method, path, accept, extra, body, timeout_ms, &feed, r, err);
+	r->streamed = feed.was_stream;
+	return rc;
+}
+
+/* One HTTP exchange (see apiclient_call); feed, when not NULL, gets an event stream as it comes. */
+static int
+exchange(const struct apiclient *c, const char *method, const char *path, const char *accept, const char *extra,
+         const char *body, long timeout_ms, struct sse_feed *feed, struct apireply *r, char **err)
 {
 	const struct config *cfg = &c->cfg;
 	int v6 = 0, fd = -1, rc = -1;
@@ -235,6 +331,8 @@ apiclient_call(const struct apiclient *c, const char *method, const char *path, 
 		           path, v6 ? "[::1]" : "127.0.0.1", cfg->http_port, c->token, accept);
 	}
 	buf_printf(&req, "Connection: close\r\nUser-Agent: browser-bridge/%s\r\n", BB_VERSION);
+	if (c->call_id[0] && strncmp(path, "/api/tools/", 11) == 0)
+		buf_printf(&req, "X-Browser-Bridge-Call-Id: %s\r\n", c->call_id);
 	if (extra)
 		buf_adds(&req, extra);
 	if (body)
@@ -251,7 +349,7 @@ apiclient_call(const struct apiclient *c, const char *method, const char *path, 
 		}
 		off += (size_t)n;
 	}
-	if (read_all(fd, &in, timeout_ms, err) != 0 || parse_reply(&in, r, err) != 0)
+	if (read_all(fd, &in, timeout_ms, feed, err) != 0 || parse_reply(&in, r, err) != 0)
 		goto fail;
 	rc = 0;
 fail:
@@ -262,6 +360,70 @@ fail:
 	buf_free(&req);
 	buf_free(&in);
 	return rc;
+}
+
+/* The interrupt thread: wait for Ctrl-C (or TERM, HUP), cancel the call in the daemon and the
+ * browser (POST /api/calls/<call_id>/cancel), and exit 130 as an interrupted program does. */
+static pthread_mutex_t interrupt_lock = PTHREAD_MUTEX_INITIALIZER; /* c stays open while the thread uses it */
+static struct apiclient *interrupt_client;                          /* NULL once it is closed */
+
+static void *
+interrupt_main(void *arg)
+{
+	struct apiclient *c = arg;
+	sigset_t set;
+	int sig = 0;
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	if (sigwait(&set, &sig) != 0)
+		return NULL;
+	pthread_mutex_lock(&interrupt_lock);
+	if (interrupt_client != c)
+		_exit(sig == SIGINT ? 130 : 128 + sig); /* the call is over; nothing to cancel */
+	char path[64 + sizeof c->call_id];
+	snprintf(path, sizeof path, "/api/calls/%s/cancel", c->call_id);
+	struct apireply r;
+	char *err = NULL;
+	memset(&r, 0, sizeof r);
+	if (apiclient_call(c, "POST", path, "application/json", NULL, "{}", 3000, &r, &err) != 0)
+		fprintf(stderr, "\nbrowser-bridge: interrupted; could not cancel the call: %s\n", err);
+	else if (r.status == 200)
+		fprintf(stderr, "\nbrowser-bridge: interrupted; the call was cancelled in the browser too\n");
+	else
+		fprintf(stderr, "\nbrowser-bridge: interrupted (the call had already finished)\n");
+	_exit(sig == SIGINT ? 130 : 128 + sig);
+}
+
+/*
+ * Make Ctrl-C cancel the tool call this client is about to make, in the browser too: the call gets
+ * a random id (X-Browser-Bridge-Call-Id), and a thread that waits for SIGINT, SIGTERM or SIGHUP
+ * asks the daemon to cancel it (POST /api/calls/<id>/cancel) before the process exits. Call once,
+ * before the request; the signals are blocked in the calling thread from here on.
+ */
+void
+apiclient_cancel_on_interrupt(struct apiclient *c)
+{
+	unsigned char rnd[16];
+	sigset_t set;
+	pthread_t th;
+	util_random(rnd, sizeof rnd);
+	util_hex(rnd, sizeof rnd, c->call_id);
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	pthread_mutex_lock(&interrupt_lock);
+	interrupt_client = c;
+	pthread_mutex_unlock(&interrupt_lock);
+	if (pthread_create(&th, NULL, interrupt_main, c) != 0) {
+		pthread_sigmask(SIG_UNBLOCK, &set, NULL); /* no thread: Ctrl-C just ends us, as before */
+		c->call_id[0] = '\0';
+		return;
+	}
+	pthread_detach(th);
 }
 
 /* The daemon's Unix socket when one is there to use, else NULL (then TCP with the token). */
@@ -313,6 +475,7 @@ apiclient_open(struct apiclient *c, const struct apiclient_opts *o, int need_tok
 {
 	c->token = NULL;
 	c->sock = NULL;
+	c->call_id[0] = '\0';
 	*token_missing = 0;
 	if (config_load(&c->cfg, o->config, err) != 0)
 		return -1;
@@ -346,6 +509,10 @@ apiclient_open(struct apiclient *c, const struct apiclient_opts *o, int need_tok
 void
 apiclient_close(struct apiclient *c)
 {
+	pthread_mutex_lock(&interrupt_lock); /* the interrupt thread (if any) must not use c any more */
+	if (interrupt_client == c)
+		interrupt_client = NULL;
+	pthread_mutex_unlock(&interrupt_lock);
 	if (c->token) {
 		explicit_bzero(c->token, strlen(c->token));
 		free(c->token);

@@ -10,7 +10,9 @@
  * general client would add a dependency, proxies and redirects we must not follow, and no way to
  * vouch for the peer of the socket.
  *
- * Main thread only (a short-lived process).
+ * Main thread only (a short-lived process), except the interrupt thread apiclient_cancel_on_interrupt
+ * starts and the MCP relay's call threads: after apiclient_open a struct apiclient is only read, and
+ * each request has a connection of its own, so any thread may make one.
  */
 #ifndef BB_APICLIENT_H
 #define BB_APICLIENT_H
@@ -28,6 +30,7 @@ struct apiclient {
 	struct config cfg;
 	char *token;
 	const char *sock; /* cfg.api_socket when we use it, else NULL (TCP) */
+	char call_id[33]; /* sent as X-Browser-Bridge-Call-Id with tool calls, so Ctrl-C can cancel them; or "" */
 };
 
 /* The daemon's answer. */
@@ -36,7 +39,11 @@ struct apireply {
 	char *body;
 	size_t len;
 	char session[65]; /* Mcp-Session-Id of the answer, if any */
+	int streamed;     /* apiclient_call_stream: the body was an event stream, already handed over */
 };
+
+/* A piece of an event-stream answer, as it arrives (apiclient_call_stream). */
+typedef void (*apiclient_data_fn)(const char *data, size_t len, void *arg);
 
 /* Where the user pointed the client (NULL: the settings file's value). */
 struct apiclient_opts {
@@ -48,6 +55,10 @@ int apiclient_open(struct apiclient *c, const struct apiclient_opts *o, int need
 void apiclient_close(struct apiclient *c);
 int apiclient_call(const struct apiclient *c, const char *method, const char *path, const char *accept,
                    const char *extra, const char *body, long timeout_ms, struct apireply *r, char **err);
+int apiclient_call_stream(const struct apiclient *c, const char *method, const char *path, const char *accept,
+                          const char *extra, const char *body, long timeout_ms, apiclient_data_fn on_data, void *arg,
+                          struct apireply *r, char **err);
+void apiclient_cancel_on_interrupt(struct apiclient *c);
 int apiclient_login_url(const struct config *cfg, const char *token, int tcp, char **url, char **err);
 
 #endif

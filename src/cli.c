@@ -38,7 +38,7 @@ static const struct cli_command others[] = {
 	{"mcp", CLI_MCP, NULL, "",
 	 "Relay the Model Context Protocol between stdio and the daemon's /mcp endpoint, for MCP clients that only "
 	 "speak stdio: one JSON-RPC message per line in, one per line out. Uses the daemon's Unix socket (no token), "
-	 "else reads the token itself."},
+	 "else reads the token itself. After a daemon restart it starts a new session by itself."},
 	{"doctor", CLI_DOCTOR, NULL, "",
 	 "Check the setup, one line per check with OK or FAIL and what to do: the daemon (running, same version), "
 	 "the token file, the Unix socket, the connected browsers and their site access, Chromium for --headless, "
@@ -283,7 +283,8 @@ help_exit(enum cli_kind kind)
 	case CLI_DOCTOR: text = "Exit status: 0 every check passed; 1 some check failed; 2 bad command line."; break;
 	default:
 		text = "Exit status: 0 done; 1 the browser (or the request) failed; 2 bad command line or parameters; 3 no "
-		       "browser connected; 4 timeout; 5 the daemon is not running or refused the token.";
+		       "browser connected; 4 timeout; 5 the daemon is not running or refused the token; 130 interrupted by "
+		       "Ctrl-C (the call is cancelled in the browser too).";
 		break;
 	}
 	printf("\n");

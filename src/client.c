@@ -171,6 +171,7 @@ run_tool(const struct cli *o, struct tools *tt, const struct tool *t, json_t *pa
 	opened = 1;
 	if (rc != CLIENT_EXIT_OK)
 		goto fail;
+	apiclient_cancel_on_interrupt(&c); /* Ctrl-C cancels the call in the browser too */
 	json_t *tmo = json_object_get(params, "timeout_ms");
 	long timeout = (tmo ? (long)json_integer_value(tmo) : BB_CALL_TIMEOUT_DEFAULT_MS) + CLIENT_GRACE_MS;
 	body = json_dumps(params, JSON_COMPACT);

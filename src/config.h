@@ -37,6 +37,7 @@ struct config {
 	long retention_pages; /* 0: no row limit */
 	int sync_full;        /* PRAGMA synchronous=FULL: survive power loss, not only crashes */
 	int headless;
+	long headless_instances; /* how many headless Chromiums --headless runs (a pool when more than 1) */
 	int allow_file_urls; /* open_url may open file: URLs (default off: a page could make us read files) */
 	char *chromium;
 	char *www_dir;

@@ -17,6 +17,11 @@ struct events_sub {
 	int closed;         /* dropped (too slow) or shutting down: the stream ends */
 	events_wake_fn wake;
 	void *arg;
+	/* A private stream (events_open_stream): one producer's messages, not the fan-out's. */
+	int private_;
+	int refs;               /* private: the transport's and the producer's; freed at 0 */
+	events_tick_fn tick;    /* private: what each heartbeat adds (progress), or NULL */
+	void *tick_arg;
 };
 
 struct events {
@@ -69,7 +74,7 @@ fan_out(struct events *ev, const char *text, size_t len)
 {
 	pthread_mutex_lock(&ev->lock);
 	for (struct events_sub *s = ev->subs; s != NULL; s = s->next) {
-		if (s->closed)
+		if (s->closed || s->private_)
 			continue;
 		if (s->q.len - s->off + len > BB_EVENT_QUEUE_MAX)
 			s->closed = 1;
@@ -100,13 +105,102 @@ events_publish(struct events *ev, const char *name, json_t *data)
 	buf_free(&b);
 }
 
-/* A comment line keeps proxies from timing out and lets a write fail on a dead subscriber. */
+/* A comment line keeps proxies from timing out and lets a write fail on a dead subscriber; a
+ * private stream with a tick gets what its tick says instead (an MCP progress notification). */
 void
 events_heartbeat(struct events *ev)
 {
 	static const char hb[] = ": heartbeat\n\n";
-	if (events_has_subscribers(ev))
-		fan_out(ev, hb, sizeof hb - 1);
+	if (!events_has_subscribers(ev))
+		return;
+	fan_out(ev, hb, sizeof hb - 1);
+	pthread_mutex_lock(&ev->lock);
+	for (struct events_sub *s = ev->subs; s != NULL; s = s->next) {
+		if (!s->private_ || s->closed || s->tick == NULL)
+			continue;
+		char *text = s->tick(s->tick_arg);
+		if (text != NULL && s->q.len - s->off + strlen(text) <= BB_EVENT_QUEUE_MAX)
+			buf_adds(&s->q, text);
+		free(text);
+		if (s->wake)
+			s->wake(s->arg);
+	}
+	pthread_mutex_unlock(&ev->lock);
+}
+
+/*
+ * A private stream: a Server-Sent-Events response carrying one producer's messages (an MCP tool
+ * call's progress and result), not the fan-out's events; it starts with first (may be NULL). Both
+ * the transport (events_unsubscribe, as for any stream) and the producer (events_stream_end) release
+ * it; it is freed by the second. tick, if not NULL, is called under the events lock at each
+ * heartbeat and returns text to append (malloc'ed) or NULL; it is never called after
+ * events_stream_end returns. NULL when there are too many subscribers already.
+ */
+struct events_sub *
+events_open_stream(struct events *ev, const char *first, events_tick_fn tick, void *tick_arg)
+{
+	pthread_mutex_lock(&ev->lock);
+	if (ev->n >= BB_EVENT_SUBSCRIBERS_MAX) {
+		pthread_mutex_unlock(&ev->lock);
+		return NULL;
+	}
+	struct events_sub *s = xcalloc(1, sizeof *s);
+	if (first != NULL)
+		buf_adds(&s->q, first);
+	s->private_ = 1;
+	s->refs = 2;
+	s->tick = tick;
+	s->tick_arg = tick_arg;
+	s->next = ev->subs;
+	ev->subs = s;
+	ev->n++;
+	pthread_mutex_unlock(&ev->lock);
+	if (ev->on_join != NULL)
+		ev->on_join(ev->on_join_arg); /* the heartbeat timer drives the ticks */
+	return s;
+}
+
+/* Drop one reference to a private stream; lock held. Unlinks and frees it at the last. */
+static void
+stream_release(struct events *ev, struct events_sub *s)
+{
+	if (--s->refs > 0)
+		return;
+	for (struct events_sub **pp = &ev->subs; *pp != NULL; pp = &(*pp)->next) {
+		if (*pp == s) {
+			*pp = s->next;
+			ev->n--;
+			break;
+		}
+	}
+	buf_free(&s->q);
+	free(s);
+}
+
+/* The producer adds text to its private stream (dropped when the stream is too far behind). */
+void
+events_stream_push(struct events *ev, struct events_sub *s, const char *text)
+{
+	pthread_mutex_lock(&ev->lock);
+	size_t len = strlen(text);
+	if (!s->closed && s->q.len - s->off + len <= BB_EVENT_QUEUE_MAX)
+		buf_add(&s->q, text, len);
+	if (s->wake)
+		s->wake(s->arg);
+	pthread_mutex_unlock(&ev->lock);
+}
+
+/* The producer is done: the transport sends what is queued, then ends the response. */
+void
+events_stream_end(struct events *ev, struct events_sub *s)
+{
+	pthread_mutex_lock(&ev->lock);
+	s->closed = 1;
+	s->tick = NULL;
+	if (s->wake)
+		s->wake(s->arg);
+	stream_release(ev, s);
+	pthread_mutex_unlock(&ev->lock);
 }
 
 /* Who to tell when a subscriber joins (the loop that sends heartbeats arms its timer then, so a
@@ -172,11 +266,20 @@ events_read(struct events *ev, struct events_sub *s, char *out, size_t max)
 	return rc;
 }
 
-/* Remove and free a subscriber (its transport is done with it). */
+/* Remove and free a subscriber (its transport is done with it); a private stream lives on until its
+ * producer ends it too, but never wakes the transport again. */
 void
 events_unsubscribe(struct events *ev, struct events_sub *s)
 {
 	pthread_mutex_lock(&ev->lock);
+	if (s->private_) {
+		s->wake = NULL;
+		s->closed = 1;
+		s->tick = NULL;
+		stream_release(ev, s);
+		pthread_mutex_unlock(&ev->lock);
+		return;
+	}
 	for (struct events_sub **pp = &ev->subs; *pp != NULL; pp = &(*pp)->next) {
 		if (*pp == s) {
 			*pp = s->next;

@@ -20,6 +20,7 @@
 
 #include "config.h"
 #include "headless.h"
+#include "limits.h"
 #include "log.h"
 #include "util.h"
 
@@ -27,7 +28,8 @@ extern char **environ;
 
 #define RESTART_MAX_DELAY_MS 30000
 
-struct headless {
+/* One managed Chromium: its own directory, profile, extension copy and client id. */
+struct instance {
 	const struct config *cfg;
 	char *dir;     /* private temporary directory: profile, the paired extension copy, lock, pidfile */
 	int lock_fd;   /* DIR/lock, flock-ed while we live: a directory nobody holds is stale */
@@ -101,7 +103,7 @@ rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 
 /* Pair the copy: write pairing.json and grant host access up front (nobody is there to click). */
 static int
-pair_copy(struct headless *h, const char *token, char **err)
+pair_copy(struct instance *h, const char *token, char **err)
 {
 	char *mpath = xasprintf("%s/manifest.json", h->ext_dir);
 	json_error_t e;
@@ -152,7 +154,7 @@ pair_copy(struct headless *h, const char *token, char **err)
 
 /* Launch Chromium once. */
 static int
-launch(struct headless *h)
+launch(struct instance *h)
 {
 	char *load = xasprintf("--load-extension=%s", h->ext_dir);
 	char *except = xasprintf("--disable-extensions-except=%s", h->ext_dir);
@@ -288,16 +290,18 @@ remove_stale(const char *tmp)
 	closedir(d);
 }
 
+static void instance_stop(struct instance *h);
+
 /* Prepare a private profile and a paired copy of the extension, then launch. */
-struct headless *
-headless_start(const struct config *cfg, const char *token, char **err)
+static struct instance *
+instance_start(const struct config *cfg, const char *token, char **err)
 {
 	if (access(cfg->chromium, X_OK) != 0) {
 		*err = xasprintf("headless: %s is not an executable (install Debian's chromium, or pass --chromium)",
 		                 cfg->chromium);
 		return NULL;
 	}
-	struct headless *h = xcalloc(1, sizeof *h);
+	struct instance *h = xcalloc(1, sizeof *h);
 	h->cfg = cfg;
 	h->lock_fd = -1;
 	unsigned char rnd[4];
@@ -307,7 +311,6 @@ headless_start(const struct config *cfg, const char *token, char **err)
 	snprintf(h->client_id, sizeof h->client_id, "headless-%s", hex);
 	const char *tmp = getenv("TMPDIR");
 	tmp = tmp && *tmp == '/' ? tmp : "/tmp";
-	remove_stale(tmp);
 	char *tpl = xasprintf("%s/browser-bridge-headless-XXXXXX", tmp);
 	if (mkdtemp(tpl) == NULL) {
 		*err = xasprintf("headless: cannot create a temporary directory: %s", strerror(errno));
@@ -321,7 +324,7 @@ headless_start(const struct config *cfg, const char *token, char **err)
 	free(lockf);
 	if (h->lock_fd < 0 || flock(h->lock_fd, LOCK_EX | LOCK_NB) != 0) {
 		*err = xasprintf("headless: cannot lock %s/lock: %s", h->dir, strerror(errno));
-		headless_stop(h);
+		instance_stop(h);
 		return NULL;
 	}
 	h->ext_dir = xasprintf("%s/extension", h->dir);
@@ -329,11 +332,11 @@ headless_start(const struct config *cfg, const char *token, char **err)
 	if (copy_tree(cfg->extension_dir, h->ext_dir) != 0) {
 		*err = xasprintf("headless: cannot copy the extension from %s (build it with make, or pass --extension DIR)",
 		                 cfg->extension_dir);
-		headless_stop(h);
+		instance_stop(h);
 		return NULL;
 	}
 	if (pair_copy(h, token, err) != 0) {
-		headless_stop(h);
+		instance_stop(h);
 		return NULL;
 	}
 	h->delay = 1000;
@@ -343,8 +346,8 @@ headless_start(const struct config *cfg, const char *token, char **err)
 }
 
 /* Reap Chromium if it died and restart it with a growing delay (reset after a minute of running). */
-void
-headless_check(struct headless *h)
+static void
+instance_check(struct instance *h)
 {
 	if (h == NULL)
 		return;
@@ -369,8 +372,8 @@ headless_check(struct headless *h)
 }
 
 /* Stop Chromium (TERM, then KILL after 3 s) and remove the temporary directory. NULL is fine. */
-void
-headless_stop(struct headless *h)
+static void
+instance_stop(struct instance *h)
 {
 	if (h == NULL)
 		return;
@@ -398,4 +401,55 @@ headless_stop(struct headless *h)
 	free(h->ext_dir);
 	free(h->profile);
 	free(h);
+}
+
+/* The pool: headless_instances Chromiums, each with its own profile and client id. */
+struct headless {
+	int n;
+	struct instance *inst[BB_HEADLESS_INSTANCES_MAX];
+};
+
+/* Start cfg->headless_instances managed Chromiums (stale directories of earlier daemons are removed
+ * first); NULL with *err when one cannot be prepared (those already started are stopped). */
+struct headless *
+headless_start(const struct config *cfg, const char *token, char **err)
+{
+	const char *tmp = getenv("TMPDIR");
+	remove_stale(tmp && *tmp == '/' ? tmp : "/tmp");
+	struct headless *p = xcalloc(1, sizeof *p);
+	long n = cfg->headless_instances < 1 ? 1 : cfg->headless_instances;
+	for (long i = 0; i < n && i < BB_HEADLESS_INSTANCES_MAX; i++) {
+		if ((p->inst[p->n] = instance_start(cfg, token, err)) == NULL) {
+			headless_stop(p);
+			return NULL;
+		}
+		p->n++;
+	}
+	return p;
+}
+
+/* Supervise every instance (see instance_check). */
+void
+headless_check(struct headless *p)
+{
+	for (int i = 0; p != NULL && i < p->n; i++)
+		instance_check(p->inst[i]);
+}
+
+/* The i-th instance's client id (borrowed while p lives), or NULL past the last: for the hub's pool. */
+const char *
+headless_client_id(const struct headless *p, int i)
+{
+	return p != NULL && i >= 0 && i < p->n ? p->inst[i]->client_id : NULL;
+}
+
+/* Stop every instance and remove their directories. NULL is fine. */
+void
+headless_stop(struct headless *p)
+{
+	if (p == NULL)
+		return;
+	for (int i = 0; i < p->n; i++)
+		instance_stop(p->inst[i]);
+	free(p);
 }

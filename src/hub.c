@@ -47,6 +47,19 @@ struct hub {
 	size_t heap_len, heap_cap;
 	int stopping;
 	int wake_pending; /* wake() was called and the loop has not collected yet */
+	/* The managed headless pool (hub_pool_*): its instances' client ids and which session is on which. */
+	char pool[BB_HEADLESS_INSTANCES_MAX][BB_CLIENT_ID_MAX + 1];
+	int n_pool;
+	struct pool_seat *seats; /* BB_POOL_SESSIONS_MAX, allocated with the pool */
+	int n_seats;
+	uint64_t seat_seq;
+};
+
+/* A session's headless instance: sticky, so its cookies and tabs stay where they are. */
+struct pool_seat {
+	char key[BB_POOL_KEY_MAX + 1]; /* the session key (struct tools_caller) */
+	int inst;
+	uint64_t used; /* larger: more recently used (the least recent is forgotten when the table is full) */
 };
 
 /* FNV-1a over the request id. */
@@ -223,6 +236,7 @@ hub_free(struct hub *h)
 		browser_free(h->browsers[i]);
 	free(h->buckets);
 	free(h->heap);
+	free(h->seats);
 	pthread_mutex_destroy(&h->lock);
 	free(h);
 }
@@ -234,6 +248,7 @@ hub_call_free(struct hub_call *c)
 	if (c == NULL)
 		return;
 	free(c->client_id);
+	free(c->cancel_key);
 	free(c->params);
 	free(c->store_error);
 	json_decref(c->result);
@@ -298,6 +313,7 @@ hub_call_start(struct hub *h, const struct hub_call_spec *sp, struct hub_call **
 	c->tool = sp->tool;
 	c->command = sp->command;
 	c->client_id = xstrdup(b->client_id);
+	c->cancel_key = sp->cancel_key ? xstrdup(sp->cancel_key) : NULL;
 	size_t plen;
 	c->params = sp->params ? jsonio_write(sp->params, &plen) : xstrdup("{}");
 	if (sp->params)
@@ -341,6 +357,41 @@ hub_call_start(struct hub *h, const struct hub_call_spec *sp, struct hub_call **
 	if (need_wake)
 		h->wake(h->wake_arg);
 	return HUB_OK;
+}
+
+/*
+ * Cancel a waiting call, named by its request_id or by the cancel_key its caller gave: it is answered
+ * at once as HUB_CANCELLED, and its browser is sent {"type": "cancel", "data": {"requestId"}} so that
+ * a command still running there (a wait_for) stops. 0 when a call was cancelled, -1 when none waits
+ * under that id (it finished already, or never was). The linear search for a cancel_key is fine:
+ * cancellations are rare and the table holds at most BB_CALLS_MAX_IN_FLIGHT calls.
+ */
+int
+hub_cancel(struct hub *h, const char *id)
+{
+	struct hub_call *c = NULL;
+	int need_wake = 0;
+	pthread_mutex_lock(&h->lock);
+	if (strlen(id) == sizeof c->request_id - 1)
+		c = hash_find(h, id);
+	for (size_t i = 0; c == NULL && i < h->heap_len; i++)
+		if (h->heap[i]->cancel_key != NULL && strcmp(h->heap[i]->cancel_key, id) == 0)
+			c = h->heap[i];
+	if (c != NULL) {
+		char *text = xasprintf("{\"type\":\"cancel\",\"data\":{\"requestId\":\"%s\"}}", c->request_id);
+		queue_out(c->browser, text);
+		free(text);
+		call_unlink(h, c, HUB_CANCELLED);
+		need_wake = !h->wake_pending;
+		h->wake_pending = 1;
+	}
+	pthread_mutex_unlock(&h->lock);
+	if (c == NULL)
+		return -1;
+	if (need_wake)
+		h->wake(h->wake_arg);
+	c->done(c, c->arg);
+	return 0;
 }
 
 /* Fail every waiting call and refuse new ones: the daemon is stopping. */
@@ -725,4 +776,99 @@ hub_expire(struct hub *h, int64_t now)
 	pthread_mutex_unlock(&h->lock);
 	run_done(done);
 	return next;
+}
+
+/*
+ * The managed headless pool (serve --headless N). Sessions that name no browser are spread across
+ * its instances, so parallel agents share neither cookies nor tabs: tools_call asks hub_pool_pick for
+ * the client id when a call has no client_id and its session key is not the default session's "".
+ * A session stays on its instance (sticky); a new one goes to the connected instance with the fewest
+ * sessions. Only a pool of two or more instances does this: a single --headless browser is chosen as
+ * before (the most recently active browser). The sessions branch may release a session's seat when
+ * the session ends (hub_pool_release).
+ */
+
+/* Register the pool's client ids (serve, main thread, before calls start); n is capped. */
+void
+hub_set_pool(struct hub *h, const char *const *client_ids, int n)
+{
+	pthread_mutex_lock(&h->lock);
+	h->n_pool = 0;
+	for (int i = 0; i < n && i < BB_HEADLESS_INSTANCES_MAX; i++)
+		snprintf(h->pool[h->n_pool++], sizeof h->pool[0], "%s", client_ids[i]);
+	if (h->seats == NULL)
+		h->seats = xcalloc(BB_POOL_SESSIONS_MAX, sizeof *h->seats);
+	h->n_seats = 0;
+	pthread_mutex_unlock(&h->lock);
+}
+
+/* The instance for a session (out, BB_CLIENT_ID_MAX + 1 bytes: its client id): 0, or -1 when there is no pool of two or more,
+ * or key is the default session's. Any thread. */
+int
+hub_pool_pick(struct hub *h, const char *key, char out[])
+{
+	if (key == NULL || *key == '\0' || strlen(key) >= sizeof h->seats[0].key)
+		return -1;
+	pthread_mutex_lock(&h->lock);
+	if (h->n_pool < 2) {
+		pthread_mutex_unlock(&h->lock);
+		return -1;
+	}
+	struct pool_seat *seat = NULL;
+	for (int i = 0; i < h->n_seats && seat == NULL; i++)
+		if (strcmp(h->seats[i].key, key) == 0)
+			seat = &h->seats[i];
+	if (seat == NULL) {
+		int load[BB_HEADLESS_INSTANCES_MAX] = {0}, best = -1;
+		for (int i = 0; i < h->n_seats; i++)
+			load[h->seats[i].inst]++;
+		for (int pass = 0; pass < 2 && best < 0; pass++) /* a connected instance first, else any */
+			for (int i = 0; i < h->n_pool; i++)
+				if ((pass == 1 || pick_browser(h, h->pool[i]) != NULL) && (best < 0 || load[i] < load[best]))
+					best = i;
+		if (h->n_seats < BB_POOL_SESSIONS_MAX) {
+			seat = &h->seats[h->n_seats++];
+		} else { /* full: the least recently used session is forgotten */
+			seat = &h->seats[0];
+			for (int i = 1; i < h->n_seats; i++)
+				if (h->seats[i].used < seat->used)
+					seat = &h->seats[i];
+		}
+		snprintf(seat->key, sizeof seat->key, "%s", key);
+		seat->inst = best;
+	}
+	seat->used = ++h->seat_seq;
+	memcpy(out, h->pool[seat->inst], sizeof h->pool[0]);
+	pthread_mutex_unlock(&h->lock);
+	return 0;
+}
+
+/* Forget a session's instance (the session ended); its next call is placed again. */
+void
+hub_pool_release(struct hub *h, const char *key)
+{
+	pthread_mutex_lock(&h->lock);
+	for (int i = 0; i < h->n_seats; i++)
+		if (strcmp(h->seats[i].key, key) == 0) {
+			h->seats[i] = h->seats[--h->n_seats];
+			break;
+		}
+	pthread_mutex_unlock(&h->lock);
+}
+
+/* The pool for /api/status: each instance's client id, whether it is connected, its sessions. */
+json_t *
+hub_pool_status(struct hub *h)
+{
+	json_t *a = json_array();
+	pthread_mutex_lock(&h->lock);
+	for (int i = 0; i < h->n_pool; i++) {
+		int n = 0;
+		for (int k = 0; k < h->n_seats; k++)
+			n += h->seats[k].inst == i;
+		json_array_append_new(a, json_pack("{s:s, s:b, s:i}", "client_id", h->pool[i], "connected",
+		                                   pick_browser(h, h->pool[i]) != NULL, "sessions", n));
+	}
+	pthread_mutex_unlock(&h->lock);
+	return a;
 }

@@ -2,7 +2,7 @@
  * hub.h -- connected browsers, their tabs, and the tool calls waiting on them.
  *
  * One mutex guards everything here. Threads:
- *  - hub_call_start, hub_status, hub_calls_in_flight: any thread (the event loop for HTTP, FastCGI);
+ *  - hub_call_start, hub_cancel, hub_status, hub_calls_in_flight: any thread (the event loop for HTTP, FastCGI);
  *  - hub_browser_*, hub_on_*, hub_next_out, hub_out_pending, hub_collect_writable, hub_expire: the
  *    event loop thread (ws.h), which owns the connections (the hub only keeps an opaque pointer to each);
  *  - a call's done callback runs exactly once, outside the lock, on whichever thread finished it
@@ -27,7 +27,8 @@ enum hub_outcome {
 	HUB_DISCONNECTED, /* the browser went away during the call */
 	HUB_TIMEOUT,      /* timeout_ms passed */
 	HUB_SHUTDOWN,     /* the daemon is stopping */
-	HUB_STORE_FAILED  /* the browser answered, but its page could not be stored (store_error says why) */
+	HUB_STORE_FAILED, /* the browser answered, but its page could not be stored (store_error says why) */
+	HUB_CANCELLED     /* the caller cancelled it (hub_cancel); the browser was told to stop */
 };
 
 enum hub_start_error {
@@ -47,6 +48,7 @@ struct hub_call {
 	const char *tool;    /* borrowed from the spec: must outlive the call */
 	const char *command; /* borrowed from the spec: must outlive the call */
 	char *client_id;     /* the browser that serves it */
+	char *cancel_key;    /* the caller's own handle for hub_cancel (see hub_call_spec), or NULL */
 	char *params;        /* the agent's parameters as compact JSON: text is a tenth of a json_t tree,
 	                      * and 10,000 calls may wait at once */
 	int wait_page;
@@ -77,6 +79,9 @@ struct hub_call_spec {
 	long timeout_ms;
 	hub_call_fn done;
 	void *arg;
+	const char *cancel_key; /* the caller's handle, unique among waiting calls (MCP: session and JSON-RPC id;
+	                         * HTTP: X-Browser-Bridge-Call-Id), so it can cancel the call before it knows
+	                         * its request_id; NULL: by request_id only */
 };
 
 typedef void (*hub_wake_fn)(void *arg);
@@ -86,10 +91,17 @@ void hub_free(struct hub *h);
 
 int hub_call_start(struct hub *h, const struct hub_call_spec *spec, struct hub_call **out);
 void hub_call_free(struct hub_call *c);
+int hub_cancel(struct hub *h, const char *id);
 void hub_shutdown(struct hub *h);
 json_t *hub_status(struct hub *h);
 size_t hub_calls_in_flight(struct hub *h);
 size_t hub_store_backlog(struct hub *h);
+
+/* The managed headless pool (see hub.c): serve registers it; tools_call picks per session. */
+void hub_set_pool(struct hub *h, const char *const *client_ids, int n);
+int hub_pool_pick(struct hub *h, const char *key, char out[]);
+void hub_pool_release(struct hub *h, const char *key);
+json_t *hub_pool_status(struct hub *h);
 
 /* Event loop thread only. */
 struct hub_browser *hub_browser_attach(struct hub *h, json_t *hello, void *conn, void **replaced);

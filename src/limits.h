@@ -31,6 +31,10 @@
 #define BB_WS_WRITES_PER_CALLBACK 32
 /* Browsers connected at once. */
 #define BB_MAX_BROWSERS 64
+#define BB_HEADLESS_INSTANCES_MAX 8 /* serve --headless N: at most this many managed Chromiums */
+#define BB_POOL_SESSIONS_MAX 1024   /* sessions remembered on their headless instance (the oldest is forgotten) */
+#define BB_POOL_KEY_MAX 80          /* a session key ("http:" + a 64-character name, "mcp:" + 32 hex) */
+#define BB_MCPRELAY_CALLS_MAX 64   /* tool calls the stdio relay keeps in flight at once (more wait their turn) */
 
 /* HTTP: largest request body (config max_body_bytes). */
 #define BB_HTTP_MAX_BODY_DEFAULT (1u * 1024 * 1024)
@@ -198,7 +202,7 @@
 #define BB_SESSIONS_MAX 64
 #define BB_EVENT_SUBSCRIBERS_MAX 64
 #define BB_EVENT_QUEUE_MAX (4u * 1024 * 1024)
-#define BB_EVENT_HEARTBEAT_S 15
+#define BB_EVENT_HEARTBEAT_S 5 /* also how often a waiting MCP call sends progress */
 /* One-time dashboard login codes: random bytes each, outstanding at once, seconds each is valid. */
 #define BB_LOGIN_CODE_BYTES 16
 #define BB_LOGIN_CODES_MAX 16

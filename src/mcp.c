@@ -8,6 +8,8 @@
 
 #include <jansson.h>
 
+#include "events.h"
+#include "limits.h"
 #include "mcp.h"
 #include "reqresp.h"
 #include "tools.h"
@@ -128,6 +130,20 @@ session_end(struct mcp *m, const char *id)
 	return found;
 }
 
+/* How a session's request is named for cancelling it: "mcp:<session>#<JSON-RPC id as JSON>"; -1 when
+ * the id is not a string or integer, or too long to be worth a key. */
+#define MCP_CANCEL_KEY_MAX 128
+static int
+cancel_key(const char *sid, json_t *id, char out[MCP_CANCEL_KEY_MAX])
+{
+	if (sid == NULL || !(json_is_string(id) || json_is_integer(id)))
+		return -1;
+	char *js = json_dumps(id, JSON_ENCODE_ANY | JSON_COMPACT);
+	int n = js ? snprintf(out, MCP_CANCEL_KEY_MAX, "mcp:%s#%s", sid, js) : -1;
+	free(js);
+	return n < 0 || n >= MCP_CANCEL_KEY_MAX ? -1 : 0;
+}
+
 /* A JSON-RPC error response (HTTP status given separately). */
 static void
 rpc_error(struct rr_req *req, int http, json_t *id, int code, const char *msg)
@@ -149,9 +165,20 @@ rpc_result(struct rr_req *req, json_t *id, json_t *result, const char *session)
 	req->complete(req, resp);
 }
 
+/*
+ * A tools/call waiting for its answer. Without a progress token it answers the POST with JSON
+ * (req). With one (params._meta.progressToken) and a client that accepts text/event-stream, the
+ * POST was answered at once with a private event stream (stream): each heartbeat (BB_EVENT_HEARTBEAT_S)
+ * adds a notifications/progress while the call waits, and the result ends it.
+ */
 struct call_ctx {
-	struct rr_req *req;
+	struct rr_req *req;      /* JSON mode; NULL in stream mode */
 	json_t *id;
+	struct events *ev;       /* stream mode: */
+	struct events_sub *stream;
+	char *token;             /* the progress token, as JSON text */
+	int64_t started;         /* monotonic ms */
+	long ticks;              /* progress notifications sent (only the tick touches it, under the events lock) */
 };
 
 /* Append a page-supplied string as a JSON string literal: quoted and escaped, so a title cannot
@@ -223,6 +250,17 @@ tabs_text(json_t *tabs)
 	return out;
 }
 
+/* Heartbeat tick of a streamed call (events lock held): one notifications/progress, as SSE. */
+static char *
+progress_tick(void *arg)
+{
+	struct call_ctx *cx = arg;
+	long secs = (long)((util_mono_ms() - cx->started) / 1000);
+	return xasprintf("data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{"
+	                 "\"progressToken\":%s,\"progress\":%ld,\"message\":\"Waiting for the browser (%ld s)\"}}\n\n",
+	                 cx->token, ++cx->ticks, secs);
+}
+
 /* Turn a tool answer into MCP content: the summary, the image or the tab list, and the page as text;
  * structuredContent is the answer without the page Markdown (or changes) and the image data, so no
  * byte of either is sent twice. */
@@ -272,9 +310,54 @@ call_answer(json_t *ans, int http, void *arg)
 			json_object_set_new(scres, lists[i], json_string("(see the text content)"));
 	json_t *result = json_pack("{s:o, s:o, s:b}", "content", content, "structuredContent", sc, "isError", is_error);
 	json_decref(ans);
-	rpc_result(cx->req, cx->id, result, NULL);
+	if (cx->stream != NULL) { /* the result is the stream's last event */
+		json_t *msg = json_pack("{s:s, s:O, s:o}", "jsonrpc", "2.0", "id", cx->id, "result", result);
+		char *js = json_dumps(msg, JSON_COMPACT);
+		char *ev = xasprintf("data: %s\n\n", js ? js : "{}");
+		events_stream_push(cx->ev, cx->stream, ev);
+		events_stream_end(cx->ev, cx->stream); /* no tick runs after this: cx can go */
+		free(ev);
+		free(js);
+		json_decref(msg);
+		free(cx->token);
+	} else {
+		rpc_result(cx->req, cx->id, result, NULL);
+	}
 	json_decref(cx->id);
 	free(cx);
+}
+
+/* Answer a tools/call as an event stream when it asks for progress (params._meta.progressToken) and
+ * the client and transport can take one: the POST is answered now, the result comes later. */
+static void
+maybe_stream(struct mcp *m, struct rr_req *req, json_t *params, struct call_ctx *cx)
+{
+	json_t *tok = json_object_get(json_object_get(params, "_meta"), "progressToken");
+	const char *accept = req->header(req, "Accept");
+	if (!(json_is_string(tok) || json_is_integer(tok)) || !req->can_stream || accept == NULL ||
+	    strstr(accept, "text/event-stream") == NULL)
+		return;
+	char *token = json_dumps(tok, JSON_ENCODE_ANY | JSON_COMPACT);
+	if (token == NULL || strlen(token) > BB_QUERY_MAX) {
+		free(token); /* an absurd token: answer without progress */
+		return;
+	}
+	struct events *ev = tools_events(m->tools);
+	cx->token = token;
+	cx->started = util_mono_ms();
+	cx->ev = ev;
+	cx->stream = ev ? events_open_stream(ev, NULL, progress_tick, cx) : NULL;
+	if (cx->stream == NULL) {
+		free(cx->token);
+		cx->token = NULL;
+		return;
+	}
+	struct rr_resp *resp = xcalloc(1, sizeof *resp);
+	resp->status = 200;
+	resp->content_type = "text/event-stream";
+	resp->stream = cx->stream;
+	cx->req = NULL;
+	req->complete(req, resp);
 }
 
 /* tools/list: generated from the catalog, like /api/tools. */
@@ -357,6 +440,10 @@ handle_message(struct mcp *m, struct rr_req *req, json_t *msg)
 		}
 	}
 	if (id == NULL) { /* notifications (initialized, cancelled, ...) need no answer */
+		char key[MCP_CANCEL_KEY_MAX];
+		if (strcmp(method, "notifications/cancelled") == 0 &&
+		    cancel_key(sid, json_object_get(params, "requestId"), key) == 0)
+			tools_cancel(m->tools, key); /* the call answers as cancelled; the browser stops it */
 		req->complete(req, rr_json(202, json_object()));
 		return;
 	}
@@ -381,10 +468,12 @@ handle_message(struct mcp *m, struct rr_req *req, json_t *msg)
 		char sname[TOOLS_SESSION_NAME_MAX + 1] = "mcp", skey[4 + 33];
 		session_name(m, sid, sname);
 		snprintf(skey, sizeof skey, "mcp:%s", sid);
-		struct tools_caller who = {skey, sname};
+		char ckey[MCP_CANCEL_KEY_MAX];
+		struct tools_caller who = {skey, sname, cancel_key(sid, id, ckey) == 0 ? ckey : NULL};
 		struct call_ctx *cx = xcalloc(1, sizeof *cx);
 		cx->req = req;
 		cx->id = json_incref(id);
+		maybe_stream(m, req, params, cx);
 		json_t *a = args ? json_incref(args) : json_object();
 		tools_call(m->tools, tool, a, &who, call_answer, cx);
 		json_decref(a);

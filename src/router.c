@@ -187,7 +187,7 @@ route_tool(struct router *r, struct rr_req *req, const char *name)
 	}
 	const char *sname = req->header(req, TOOLS_SESSION_HEADER);
 	char key[8 + TOOLS_SESSION_NAME_MAX];
-	struct tools_caller who = {"", "default"};
+	struct tools_caller who = {"", "default", NULL};
 	if (sname != NULL) {
 		if (!tools_session_name_ok(sname)) {
 			json_t *b = tools_error("invalid_session", TOOLS_SESSION_HEADER " must be 1 to %d printable ASCII "
@@ -200,11 +200,55 @@ route_tool(struct router *r, struct rr_req *req, const char *name)
 		who.key = key;
 		who.name = sname;
 	}
+	/* The caller's own id for this call, so it can cancel it (POST /api/calls/<id>/cancel). */
+	const char *call_id = req->header(req, TOOLS_CALL_ID_HEADER);
+	char ckey[8 + TOOLS_CALL_ID_MAX];
+	if (call_id != NULL) {
+		if (!tools_call_id_ok(call_id)) {
+			json_t *b = tools_error("invalid_call_id", TOOLS_CALL_ID_HEADER " must be 1 to %d of the characters "
+			                        "A-Z a-z 0-9 . _ : -", TOOLS_CALL_ID_MAX);
+			json_object_set_new(b, "field", json_string(TOOLS_CALL_ID_HEADER));
+			req->complete(req, rr_json(400, b));
+			return;
+		}
+		snprintf(ckey, sizeof ckey, "call:%s", call_id);
+		who.cancel_key = ckey;
+	}
 	json_t *params = json_body(req);
 	if (params == NULL)
 		return;
 	tools_call(r->tools, tool, params, &who, tool_answer, req);
 	json_decref(params);
+}
+
+/* POST /api/calls/<id>/cancel: cancel a waiting tool call, named by its request_id or by the
+ * X-Browser-Bridge-Call-Id its caller sent; the call answers as cancelled, the browser stops it. */
+static void
+route_cancel(struct router *r, struct rr_req *req, const char *rest)
+{
+	const char *slash = strchr(rest, '/');
+	char id[TOOLS_CALL_ID_MAX + 1], key[8 + TOOLS_CALL_ID_MAX];
+	if (slash == NULL || strcmp(slash, "/cancel") != 0) {
+		fail(req, 404, "not_found", "no such API endpoint (see docs/api.md)");
+		return;
+	}
+	size_t n = (size_t)(slash - rest);
+	if (n == 0 || n > TOOLS_CALL_ID_MAX) {
+		fail(req, 400, "invalid_params", "the call id must be a request_id or an X-Browser-Bridge-Call-Id");
+		return;
+	}
+	memcpy(id, rest, n);
+	id[n] = '\0';
+	if (!tools_call_id_ok(id)) {
+		fail(req, 400, "invalid_params", "the call id must be a request_id or an X-Browser-Bridge-Call-Id");
+		return;
+	}
+	snprintf(key, sizeof key, "call:%s", id);
+	if (hub_cancel(r->hub, id) != 0 && hub_cancel(r->hub, key) != 0) {
+		fail(req, 404, "not_found", "no call with that id is waiting (it may have finished already)");
+		return;
+	}
+	req->complete(req, rr_json(200, json_pack("{s:b, s:s}", "success", 1, "cancelled", id)));
 }
 
 /* A query parameter as a bounded integer; -1 and an answered request when it is malformed. */
@@ -475,6 +519,11 @@ route_status(struct router *r, struct rr_req *req)
 	/* The extension directory --headless loads (--extension, else the installed copy), for pairing. */
 	if (r->cfg->extension_dir != NULL)
 		json_object_set_new(o, "extension_dir", json_string(r->cfg->extension_dir));
+	json_t *pool = hub_pool_status(r->hub); /* serve --headless N: every instance, connected or not */
+	if (json_array_size(pool) > 0)
+		json_object_set_new(o, "headless", pool);
+	else
+		json_decref(pool);
 	json_object_set_new(o, "http", json_sprintf("http://%s%s%s:%d", v6h ? "[" : "", r->cfg->http_host, v6h ? "]" : "",
 	                                            r->cfg->http_port));
 	json_object_set_new(o, "ws", json_sprintf("ws://%s%s%s:%d/ws/browser", v6w ? "[" : "", r->cfg->ws_host,
@@ -838,6 +887,8 @@ router_handle(struct router *r, struct rr_req *req)
 			return;
 		}
 		route_tool(r, req, p + 11);
+	} else if (strncmp(p, "/api/calls/", 11) == 0 && post) {
+		route_cancel(r, req, p + 11);
 	} else if (strcmp(p, "/api/tools") == 0 && get) {
 		req->complete(req, rr_json(200, tools_catalog(r->tools)));
 	} else if (strcmp(p, "/api/status") == 0 && get) {

@@ -95,6 +95,15 @@ usage(FILE *f)
 	           "/browser-bridge/browser-bridge.conf.\n");
 }
 
+/* Whether the option just parsed is --headless and the next argument is a number: `serve
+ * --headless N` is short for --headless --headless-instances N. */
+static int
+pool_size_follows(const char *key, int argc, char **argv)
+{
+	const char *v = optind < argc ? argv[optind] : NULL;
+	return strcmp(key, "headless") == 0 && v != NULL && *v != '\0' && strspn(v, "0123456789") == strlen(v);
+}
+
 /* Defaults, then the settings file, then the flags. *stop_at gets the index of the first operand. */
 int
 serve_load_config(struct config *cfg, int argc, char **argv, int *stop_at, char **err)
@@ -114,6 +123,8 @@ serve_load_config(struct config *cfg, int argc, char **argv, int *stop_at, char 
 			usage(stdout);
 			exit(0);
 		}
+		if (opt >= OPT_KEY && (size_t)(opt - OPT_KEY) < n && pool_size_follows(keys[opt - OPT_KEY].key, argc, argv))
+			optind++; /* --headless N: N is read in the second pass */
 		if (opt == '?' || opt == ':') {
 			config_init(cfg);
 			*err = xasprintf("unknown or incomplete option \"%s\" (see browser-bridge serve --help)",
@@ -131,6 +142,12 @@ serve_load_config(struct config *cfg, int argc, char **argv, int *stop_at, char 
 		char *e = NULL;
 		if (config_set(cfg, k->key, k->type == CFG_BOOL ? "yes" : optarg, &e) != 0) {
 			*err = xasprintf("--%s", e); /* "--api_socket: expected ...", as scripts have seen it */
+			free(e);
+			return -1;
+		}
+		if (pool_size_follows(k->key, argc, argv) &&
+		    config_set(cfg, "headless_instances", argv[optind++], &e) != 0) {
+			*err = xasprintf("--headless N: %s", e);
 			free(e);
 			return -1;
 		}
@@ -268,6 +285,13 @@ serve_main(int argc, char **argv)
 	}
 	if (cfg.headless && (hl = headless_start(&cfg, auth_token(auth), &err)) == NULL)
 		goto fail;
+	if (hl != NULL) { /* the hub spreads sessions across the pool's instances */
+		const char *ids[BB_HEADLESS_INSTANCES_MAX];
+		int n = 0;
+		while (n < BB_HEADLESS_INSTANCES_MAX && (ids[n] = headless_client_id(hl, n)) != NULL)
+			n++;
+		hub_set_pool(hub, ids, n);
+	}
 
 	for (;;) {
 		int sig = 0;

@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "events.h"
+#include "histtools.h"
 #include "hub.h"
 #include "limits.h"
 #include "log.h"
@@ -314,6 +315,29 @@ static const struct tool catalog[] = {
 	             TP_MAX(BB_WINDOW_MAX_PX), .meta = "WIDTH", .description = "Window width in pixels."},
 	            {.name = "height", .type = TP_INTEGER, .flags = TP_REQUIRED | TP_POSITIONAL, TP_MIN(BB_WINDOW_MIN_PX),
 	             TP_MAX(BB_WINDOW_MAX_PX), .meta = "HEIGHT", .description = "Window height in pixels."}}},
+	/* The history tools: answered by the daemon from its database, no browser involved (histtools.c). */
+	{.name = "browser_history_search", .title = "Search the browsing history",
+	 .description = "Search the pages this bridge has seen (every page any tool returned, kept as Markdown): full-text "
+	                "over titles and text, ranked by relevance, one row per visit, and/or by a part of the URL. "
+	                "Returns each page's history id, URL, title, capture time and a snippet; read one with "
+	                "browser_history_get. Works without a browser.",
+	 .done = "Searched the history", .attempt = "search the history", .local = histtools_search,
+	 .hints = TOOL_READ_ONLY | TOOL_IDEMPOTENT,
+	 .params = {{.name = "q", .type = TP_STRING, .flags = TP_POSITIONAL, TP_MAX(BB_QUERY_MAX), .meta = "QUERY",
+	             .description = "Words to find in titles and page text (SQLite FTS5 syntax: words, \"a phrase\", "
+	                            "OR, prefix*). Omit to list the most recent pages."},
+	            {.name = "url", .type = TP_STRING, TP_MAX(BB_QUERY_MAX),
+	             .description = "Only pages whose URL contains this text."},
+	            {.name = "limit", .type = TP_INTEGER, TP_MIN(1), TP_MAX(BB_HISTORY_LIMIT_MAX),
+	             TP_DEFAULT(BB_HISTORY_LIMIT_DEFAULT), .description = "At most this many results."}}},
+	{.name = "browser_history_get", .title = "Read a page from the history",
+	 .description = "Return a page from the history by its history id (from browser_history_search, or the "
+	                "history_id any tool's page carries) as Markdown, as it was when captured. Works without a "
+	                "browser.",
+	 .done = "Read page {id} from the history", .attempt = "read page {id} from the history",
+	 .local = histtools_get, .hints = TOOL_READ_ONLY | TOOL_IDEMPOTENT,
+	 .params = {{.name = "id", .type = TP_INTEGER, .flags = TP_REQUIRED | TP_POSITIONAL, TP_MIN(1),
+	             TP_MAX(9007199254740991LL), .meta = "ID", .description = "The page's history id."}}},
 };
 
 #define N_TOOLS (sizeof catalog / sizeof catalog[0])
@@ -357,6 +381,8 @@ tools_next_param(const struct tool *tool, size_t *i)
 			if (tool->params[k].name != NULL)
 				return &tool->params[k];
 			*i = TOOL_MAX_PARAMS; /* the own list ends at the first unnamed entry */
+			if (tool->local != NULL)
+				return NULL; /* a local tool takes none of the browser's common parameters */
 			continue;
 		}
 		const struct tool_param *c = &common[k - TOOL_MAX_PARAMS];
@@ -495,6 +521,20 @@ tools_set_upload_dirs(struct tools *t, char *const *dirs, int n, size_t max_mess
 	t->upload_total_max = room < BB_UPLOAD_TOTAL_MAX ? room : BB_UPLOAD_TOTAL_MAX;
 }
 
+/* The history database the local tools read (NULL in unit tests that have none). */
+struct store *
+tools_store(const struct tools *t)
+{
+	return t->store;
+}
+
+/* The live events (the MCP transport's progress streams use them too). */
+struct events *
+tools_events(const struct tools *t)
+{
+	return t->events;
+}
+
 /* Let open_url open file: URLs (config allow_file_urls); main thread, before calls start. */
 void
 tools_allow_file_urls(struct tools *t, int on)
@@ -563,11 +603,18 @@ json_t *
 tools_catalog(const struct tools *t)
 {
 	json_t *a = json_array();
-	for (size_t i = 0; i < N_TOOLS; i++)
-		json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:s, s:O, s:O, s:o}", "name", catalog[i].name, "title",
-		                                   catalog[i].title, "description", catalog[i].description, "command",
-		                                   catalog[i].command, "parameters", t->schemas[i], "input_schema",
-		                                   t->schemas[i], "annotations", annotations(&catalog[i])));
+	for (size_t i = 0; i < N_TOOLS; i++) {
+		json_t *o = json_pack("{s:s, s:s, s:s}", "name", catalog[i].name, "title", catalog[i].title,
+		                      "description", catalog[i].description);
+		if (catalog[i].command != NULL)
+			json_object_set_new(o, "command", json_string(catalog[i].command));
+		else
+			json_object_set_new(o, "answered_by", json_string("daemon")); /* a local tool: no command */
+		json_object_set(o, "parameters", t->schemas[i]);
+		json_object_set(o, "input_schema", t->schemas[i]);
+		json_object_set_new(o, "annotations", annotations(&catalog[i]));
+		json_array_append_new(a, o);
+	}
 	return json_pack("{s:o}", "tools", a);
 }
 
@@ -1169,7 +1216,11 @@ summarize(const struct pending *p, const char *status, json_t *result, json_t *p
 {
 	long timeout_ms = p->timeout_ms;
 	struct buf b = {0};
-	if (outcome == HUB_DISCONNECTED || outcome == HUB_SHUTDOWN) {
+	if (outcome == HUB_CANCELLED) {
+		buf_adds(&b, "Cancelled by the caller while trying to ");
+		buf_adds(&b, p->attempt);
+		buf_adds(&b, "; the browser was told to stop.");
+	} else if (outcome == HUB_DISCONNECTED || outcome == HUB_SHUTDOWN) {
 		buf_adds(&b, outcome == HUB_SHUTDOWN ? "The daemon is shutting down; could not " :
 		                                       "The browser disconnected before it could ");
 		buf_adds(&b, p->attempt);
@@ -1279,6 +1330,11 @@ call_done(struct hub_call *c, void *arg)
 		http = 503;
 		status = "error";
 		code = "shutting_down";
+		break;
+	case HUB_CANCELLED:
+		http = 409;
+		status = "error";
+		code = "cancelled";
 		break;
 	case HUB_STORE_FAILED:
 		http = 503;
@@ -1394,6 +1450,24 @@ log_refused(struct tools *t, const struct tool *tool, const char *client_id, jso
 	store_add_command(t->store, rec);
 }
 
+/* Whether an HTTP caller's call id (X-Browser-Bridge-Call-Id) is acceptable: 1..64 characters from
+ * A-Z a-z 0-9 . _ : -, so it can be part of a URL path (POST /api/calls/<id>/cancel) as it is. */
+int
+tools_call_id_ok(const char *id)
+{
+	size_t n = id ? strlen(id) : 0;
+	if (n == 0 || n > TOOLS_CALL_ID_MAX)
+		return 0;
+	return strspn(id, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:-") == n;
+}
+
+/* Cancel a waiting call by its request_id or its caller's cancel_key (hub_cancel): 0 when one was. */
+int
+tools_cancel(struct tools *t, const char *id)
+{
+	return hub_cancel(t->hub, id);
+}
+
 /* Validate and start a call; the answer always comes through cb (possibly before this returns). */
 void
 tools_call(struct tools *t, const struct tool *tool, json_t *params, const struct tools_caller *who,
@@ -1402,6 +1476,10 @@ tools_call(struct tools *t, const struct tool *tool, json_t *params, const struc
 	json_t *bad = tools_validate(t, tool, params);
 	if (bad != NULL) {
 		cb(bad, 400, arg);
+		return;
+	}
+	if (tool->local != NULL) { /* answered here, from the database: no browser, no hub call */
+		tool->local(t, tool, params, cb, arg);
 		return;
 	}
 	json_t *own = json_deep_copy(params); /* the parameters with each normalize hook applied */
@@ -1420,6 +1498,11 @@ tools_call(struct tools *t, const struct tool *tool, json_t *params, const struc
 	sp.tool = tool->name;
 	sp.command = tool->command;
 	sp.client_id = json_string_value(json_object_get(params, "client_id"));
+	sp.cancel_key = who ? who->cancel_key : NULL;
+	/* A session that names no browser gets its own instance of the headless pool, if there is one. */
+	char pooled[BB_CLIENT_ID_MAX + 1];
+	if (sp.client_id == NULL && who != NULL && hub_pool_pick(t->hub, who->key, pooled) == 0)
+		sp.client_id = pooled;
 	sp.tab_id = tab ? (long)json_integer_value(tab) : -1;
 	sp.wait_page = wait ? json_is_true(wait) : tool->page_default;
 	sp.timeout_ms = tmo ? (long)json_integer_value(tmo) : BB_CALL_TIMEOUT_DEFAULT_MS;

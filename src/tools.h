@@ -18,6 +18,7 @@ struct hub;
 struct store;
 struct events;
 struct tools;
+struct tool;
 
 /* A parameter's JSON type. TP_ENUM is a string from enums[]; TP_ARRAY an array of strings; TP_OBJECTS an
  * array of objects whose properties are the strings keys[] describes. */
@@ -71,6 +72,17 @@ struct tool_param {
 	const struct tool_key *keys;   /* TP_OBJECTS: the properties of each object */
 };
 
+/* answer: the JSON body; http_status: what HTTP would say (200, 400, 503, 504, ...). */
+typedef void (*tools_answer_fn)(json_t *answer, int http_status, void *arg);
+
+/*
+ * A tool the daemon answers itself, without a browser (the history tools): called on the caller's
+ * thread with the validated parameters (borrowed); it must not block (reads go to a store reader
+ * thread, store_submit) and answers through cb exactly once, from any thread.
+ */
+typedef void (*tools_local_fn)(struct tools *t, const struct tool *tool, json_t *params, tools_answer_fn cb,
+                               void *arg);
+
 /* How the CLI presents a tool's answer. */
 enum tool_output { OUT_PAGE = 0, OUT_TABS, OUT_PNG };
 
@@ -83,7 +95,7 @@ enum tool_output { OUT_PAGE = 0, OUT_TABS, OUT_PNG };
 
 struct tool {
 	const char *name;        /* browser_click */
-	const char *command;     /* click: what the extension is sent */
+	const char *command;     /* click: what the extension is sent (NULL for a local tool) */
 	const char *title;       /* short human title */
 	const char *description; /* for a model: what it does, when to use it, what comes back */
 	const char *done;        /* summary when it worked, with {param} placeholders */
@@ -98,6 +110,7 @@ struct tool {
 	 * when done, else the 400 body. */
 	json_t *(*prepare)(const struct tools *t, const struct tool *tool, json_t *args);
 	struct tool_param params[TOOL_MAX_PARAMS]; /* its own parameters; ends at the first without a name */
+	tools_local_fn local;    /* answered by the daemon (no browser, no common parameters), or NULL */
 };
 
 /*
@@ -109,13 +122,14 @@ struct tool {
 struct tools_caller {
 	const char *key;
 	const char *name;
+	const char *cancel_key; /* the caller's handle to cancel this call with (hub_cancel): "mcp:<session>#<JSON-RPC
+	                         * id>", "call:<X-Browser-Bridge-Call-Id>"; NULL: cancellable by request_id only */
 };
 
 #define TOOLS_SESSION_HEADER "X-Browser-Bridge-Session"
+#define TOOLS_CALL_ID_HEADER "X-Browser-Bridge-Call-Id" /* an HTTP caller's own id for a call, to cancel it */
+#define TOOLS_CALL_ID_MAX 64 /* a call id: 1..64 of A-Z a-z 0-9 . _ : - */
 #define TOOLS_SESSION_NAME_MAX 64 /* a session name: 1..64 printable ASCII characters */
-
-/* answer: the JSON body; http_status: what HTTP would say (200, 400, 503, 504, ...). */
-typedef void (*tools_answer_fn)(json_t *answer, int http_status, void *arg);
 
 struct tools *tools_create(struct hub *hub, struct store *store, struct events *events);
 void tools_free(struct tools *t);
@@ -127,6 +141,8 @@ json_t *tools_validate(const struct tools *t, const struct tool *tool, json_t *p
 void tools_call(struct tools *t, const struct tool *tool, json_t *params, const struct tools_caller *who,
                 tools_answer_fn cb, void *arg);
 int tools_session_name_ok(const char *name);
+int tools_call_id_ok(const char *id);
+int tools_cancel(struct tools *t, const char *id);
 json_t *tools_error(const char *code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 const struct tool *tools_list(size_t *n);
 const struct tool_param *tools_common(size_t *n);
@@ -137,5 +153,7 @@ json_t *tools_redacted(const struct tool *tool, json_t *params);
 void tools_allow_file_urls(struct tools *t, int on);
 void tools_set_upload_dirs(struct tools *t, char *const *dirs, int n, size_t max_message_bytes);
 const char *tools_normalize_url(const char *in, int allow_file, char **out);
+struct store *tools_store(const struct tools *t);
+struct events *tools_events(const struct tools *t);
 
 #endif

@@ -7,6 +7,7 @@
 
 #include "events.h"
 #include "hub.h"
+#include "limits.h"
 #include "util.h"
 #include "testlib.h"
 
@@ -43,7 +44,7 @@ static char *
 start(struct hub *h, struct hub_browser *b, const char *client, long timeout_ms, char *rid_out)
 {
 	json_t *params = json_pack("{s:s}", "target", "x");
-	struct hub_call_spec sp = {"browser_click", "click", params, params, client, -1, 1, timeout_ms, done, NULL};
+	struct hub_call_spec sp = {"browser_click", "click", params, params, client, -1, 1, timeout_ms, done, NULL, NULL};
 	ck_assert_int_eq(hub_call_start(h, &sp, NULL), HUB_OK);
 	json_decref(params);
 	size_t len;
@@ -90,7 +91,7 @@ reset(void)
 START_TEST(no_browser)
 {
 	struct hub *h = hub_create(NULL, NULL, wake, NULL);
-	struct hub_call_spec sp = {"browser_click", "click", NULL, NULL, NULL, -1, 1, 1000, done, NULL};
+	struct hub_call_spec sp = {"browser_click", "click", NULL, NULL, NULL, -1, 1, 1000, done, NULL, NULL};
 	ck_assert_int_eq(hub_call_start(h, &sp, NULL), HUB_E_NO_BROWSER);
 	attach(h, "a", (void *)1);
 	sp.client_id = "nope";
@@ -310,6 +311,90 @@ reentrant_wake(void *arg)
 		reentrant_seen = (long)hub_calls_in_flight(reentrant_hub); /* deadlocks if the lock is held */
 }
 
+/* hub_cancel: by request_id or the caller's key; the call ends as cancelled, the browser is told. */
+START_TEST(cancel_by_id_or_key)
+{
+	reset();
+	struct hub *h = hub_create(NULL, NULL, wake, NULL);
+	struct hub_browser *b = attach(h, "a", (void *)1);
+	char r1[37], r2[37];
+	start(h, b, NULL, 10000, r1);
+	json_t *params = json_object();
+	struct hub_call_spec sp = {"browser_click", "click", params, params, NULL, -1, 1, 10000, done, NULL, "call:k1"};
+	ck_assert_int_eq(hub_call_start(h, &sp, NULL), HUB_OK);
+	json_decref(params);
+	size_t len;
+	char *msg = hub_next_out(h, b, &len);
+	json_t *m = json_loads(msg, 0, NULL);
+	strcpy(r2, json_string_value(json_object_get(json_object_get(m, "data"), "requestId")));
+	json_decref(m);
+	free(msg);
+	ck_assert_int_eq(hub_cancel(h, "call:nope"), -1);
+	ck_assert_int_eq(hub_cancel(h, "call:k1"), 0);
+	ck_assert_int_eq(n_done, 1);
+	ck_assert_int_eq(last[0]->outcome, HUB_CANCELLED);
+	ck_assert_str_eq(last[0]->request_id, r2);
+	hub_call_free(last[0]);
+	ck_assert_int_eq(hub_cancel(h, r1), 0);
+	ck_assert_int_eq(last[1]->outcome, HUB_CANCELLED);
+	hub_call_free(last[1]);
+	ck_assert_int_eq(hub_cancel(h, r1), -1); /* gone */
+	for (const char *want = r2; want != NULL; want = want == r2 ? r1 : NULL) {
+		msg = hub_next_out(h, b, &len);
+		ck_assert_ptr_nonnull(msg);
+		m = json_loads(msg, 0, NULL);
+		ck_assert_str_eq(json_string_value(json_object_get(m, "type")), "cancel");
+		ck_assert_str_eq(json_string_value(json_object_get(json_object_get(m, "data"), "requestId")), want);
+		json_decref(m);
+		free(msg);
+	}
+	result(h, b, r1, "error", -1); /* a late answer is refused, nothing else happens */
+	ck_assert_int_eq(n_done, 2);
+	ck_assert_int_eq(hub_calls_in_flight(h), 0);
+	hub_shutdown(h);
+	hub_free(h);
+}
+END_TEST
+
+/* The headless pool: sessions spread over connected instances, sticky; no pool below two. */
+START_TEST(pool_pick)
+{
+	struct hub *h = hub_create(NULL, NULL, wake, NULL);
+	char out[BB_CLIENT_ID_MAX + 1];
+	const char *one[] = {"headless-1"};
+	hub_set_pool(h, one, 1);
+	ck_assert_int_eq(hub_pool_pick(h, "mcp:a", out), -1);
+	const char *ids[] = {"headless-1", "headless-2", "headless-3"};
+	hub_set_pool(h, ids, 3);
+	ck_assert_int_eq(hub_pool_pick(h, "", out), -1); /* the default session: routed as before */
+	attach(h, "headless-2", (void *)2);
+	attach(h, "headless-3", (void *)3);
+	ck_assert_int_eq(hub_pool_pick(h, "mcp:a", out), 0);
+	ck_assert_str_eq(out, "headless-2"); /* connected first */
+	ck_assert_int_eq(hub_pool_pick(h, "mcp:b", out), 0);
+	ck_assert_str_eq(out, "headless-3"); /* least loaded */
+	ck_assert_int_eq(hub_pool_pick(h, "mcp:a", out), 0);
+	ck_assert_str_eq(out, "headless-2"); /* sticky */
+	hub_pool_release(h, "mcp:a");
+	json_t *st = hub_pool_status(h);
+	ck_assert_int_eq(json_array_size(st), 3);
+	ck_assert(json_is_false(json_object_get(json_array_get(st, 0), "connected")));
+	ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(st, 2), "sessions")), 1);
+	json_decref(st);
+	char longkey[200];
+	memset(longkey, 'k', sizeof longkey - 1);
+	longkey[sizeof longkey - 1] = '\0';
+	ck_assert_int_eq(hub_pool_pick(h, longkey, out), -1);
+	for (int i = 0; i < BB_POOL_SESSIONS_MAX + 10; i++) { /* a full table forgets the least recent */
+		char k[32];
+		snprintf(k, sizeof k, "http:s%d", i);
+		ck_assert_int_eq(hub_pool_pick(h, k, out), 0);
+	}
+	hub_shutdown(h);
+	hub_free(h);
+}
+END_TEST
+
 START_TEST(call_start_publishes_unlocked)
 {
 	reset();
@@ -349,6 +434,8 @@ main(void)
 	tcase_add_test(tc, error_without_page);
 	tcase_add_test(tc, many_calls);
 	tcase_add_test(tc, call_start_publishes_unlocked);
+	tcase_add_test(tc, cancel_by_id_or_key);
+	tcase_add_test(tc, pool_pick);
 	suite_add_tcase(s, tc);
 	return testlib_run(s, 1);
 }

@@ -44,8 +44,11 @@ START_TEST(catalog_shape)
 		json_t *schema = json_object_get(v, "parameters");
 		ck_assert_str_eq(json_string_value(json_object_get(schema, "type")), "object");
 		json_t *props = json_object_get(schema, "properties");
-		ck_assert_ptr_nonnull(json_object_get(props, "timeout_ms"));
-		ck_assert_ptr_nonnull(json_object_get(props, "client_id"));
+		/* Browser tools take the common parameters; the daemon's own (history) tools take none. */
+		int local = json_object_get(v, "answered_by") != NULL;
+		ck_assert_int_eq(local, json_object_get(v, "command") == NULL);
+		ck_assert_int_eq(json_object_get(props, "timeout_ms") != NULL, !local);
+		ck_assert_int_eq(json_object_get(props, "client_id") != NULL, !local);
 		ck_assert(json_equal(schema, json_object_get(v, "input_schema")));
 		const char *k;
 		json_t *ps;

@@ -43,7 +43,7 @@ function subscribe(d) {
 const threads = (pid) => fs.readdirSync(`/proc/${pid}/task`).length;
 
 test('events: state, calls, pages and browsers; heartbeats; no thread per subscriber', { timeout: 40000 }, async () => {
-  // The test-only BB_TEST_EVENT_HEARTBEAT_MS shortens the real 15 s between heartbeats.
+  // The test-only BB_TEST_EVENT_HEARTBEAT_MS shortens the real 5 s between heartbeats.
   const d = await startDaemon({ env: { BB_TEST_EVENT_HEARTBEAT_MS: '200' } });
   const before = threads(d.proc.pid);
   const subs = Array.from({ length: 10 }, () => subscribe(d));
@@ -66,7 +66,7 @@ test('events: state, calls, pages and browsers; heartbeats; no thread per subscr
   assert.ok(end.data.duration_ms >= 0 && end.data.summary);
   assert.ok(s.some((e) => e.event === 'page' && e.data.request_id === start.data.request_id));
   assert.ok(!subs.some((x) => x.got.some((e) => e.raw.includes('secret-typed-text'))));
-  // Heartbeats (every 15 s; 200 ms here) keep proxies open and let a dead subscriber be noticed.
+  // Heartbeats (every 5 s; 200 ms here) keep proxies open and let a dead subscriber be noticed.
   await until('a heartbeat', () => subs.every((x) => x.got.some((e) => e.raw.startsWith(': heartbeat'))));
   await Promise.all(subs.map((x) => x.close()));
   peer.close();

@@ -5,6 +5,7 @@ import { resolveTab } from './tabs.js';
 import { CommandError, sleep } from './errors.js';
 import { fillFrames } from './frames.js';
 import { pageCharBudget } from './page.js';
+import { throwIfCancelled } from './cancel.js';
 
 // get_page. With a selector, result.selection is the Markdown of the first element it matches
 // (refs as in the whole page), which the daemon answers with; the page that follows is still the
@@ -31,7 +32,9 @@ export async function getPage(cmd) {
 const WAIT_DEFAULT_MS = 10_000;
 const WAIT_MAX_MS = 600_000;
 
-export async function waitFor(cmd) {
+// Polls until the text or selector is there (or gone), the browser-side deadline passes, or the
+// daemon cancels the call (ctx.signal, cancel.js): a cancelled wait ends at its next check.
+export async function waitFor(cmd, ctx = {}) {
   const tab = await resolveTab(cmd.tabId);
   const { text, selector } = cmd;
   if (!text && !selector) throw new CommandError('wait_for needs text or selector');
@@ -55,6 +58,8 @@ export async function waitFor(cmd) {
       return { message: `${what} is ${state === 'visible' ? 'on the page' : 'gone'}`, result: { tabId: tab.id }, pageTabId: tab.id };
     }
     if (Date.now() >= deadline) throw new CommandError(`timed out after ${timeout} ms waiting for ${what} to ${state === 'visible' ? 'appear' : 'disappear'}`);
+    throwIfCancelled(ctx.signal);
     await sleep(150);
+    throwIfCancelled(ctx.signal);
   }
 }

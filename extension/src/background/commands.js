@@ -10,6 +10,7 @@ import { setLastCommand } from './state.js';
 import { takeDialogs, dialogSentence } from './dialogs.js';
 import { upper } from './errors.js';
 import { whileActing } from './badge.js';
+import { cancelSignal, done, throwIfCancelled } from './cancel.js';
 
 // One command at a time per tab: settling two actions on one page at once would mix them up.
 // Each tab has its own queue, so a page that stopped answering (a busy loop) holds up only the
@@ -57,16 +58,18 @@ export async function handleCommand(cmd0) {
   const requestId = cmd0.requestId;
   if (typeof requestId !== 'string') return;
   const started = Date.now();
+  const signal = cancelSignal(requestId); // aborted by the daemon's cancel message (cancel.js)
   const queued = arrival.then(() => queueFor(cmd0));
   arrival = queued.catch(() => {});
-  const { key, cmd } = await queued;
+  const { key, cmd } = await queued.catch((e) => { done(requestId); throw e; });
   await serialize(key, whileActing(requestId, cmd.command, async () => {
     const params = summarize(cmd0);
     await setLastCommand({ requestId, command: cmd.command, params, status: 'running', at: started });
     const wantPage = cmd.wait_for_page_info !== false;
     let status = 'success', message, error = null, result = null, pageTabId = null, sendPage = wantPage, noPage = false;
     try {
-      const out = await execute(cmd);
+      throwIfCancelled(signal); // cancelled while it waited in its tab's queue: never run it
+      const out = await execute(cmd, { signal });
       message = out.message;
       result = out.result || null;
       pageTabId = out.pageTabId;
@@ -125,7 +128,7 @@ export async function handleCommand(cmd0) {
     send('command_result', data);
     if (update) send('pageInfoUpdate', update);
     await setLastCommand({ requestId, command: cmd.command, params, status, message: error ?? message, at: started, ms: Date.now() - started });
-  }));
+  })).finally(() => done(requestId));
 }
 
 // The command as the popup shows it: never the text typed (it may be a password).

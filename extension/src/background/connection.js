@@ -215,6 +215,9 @@ export async function connect() {
       case 'command':
         if (welcomed) handlers.onCommand(data);
         break;
+      case 'cancel':
+        if (welcomed) handlers.onCancel?.(data.requestId);
+        break;
       case 'heartbeat_ack':
         break;
       case 'error':

@@ -2,8 +2,8 @@
 // keys are the capabilities announced in `hello`; tests/integration/catalog.test.mjs checks they
 // equal the commands of GET /api/tools. Adding a tool = one catalog entry in src/tools.c + one
 // line here (and its handler in the cmd-*.js file of its concern).
-// A handler takes the command (the daemon's `command` data, tabId filled in by the queue) and
-// returns { message, result, pageTabId, alwaysPage? } or throws (a CommandError, see errors.js).
+// A handler takes the command (the daemon's `command` data, tabId filled in by the queue) and a
+// context ({ signal }: aborted when the daemon cancels the call, see cancel.js) and returns { message, result, pageTabId, alwaysPage? } or throws (a CommandError, see errors.js).
 import { openUrl, goBack, goForward, reloadTab } from './cmd-navigation.js';
 import { listTabsCommand, switchTab, closeTab } from './cmd-tabs.js';
 import { getPage, waitFor } from './cmd-page.js';
@@ -45,10 +45,10 @@ const HANDLERS = {
 export const CAPABILITIES = Object.keys(HANDLERS);
 
 // Run the handler of cmd.command; an unknown command is an error naming the supported ones.
-export async function execute(cmd) {
+export async function execute(cmd, ctx = {}) {
   const c = cmd.command;
   if (typeof c !== 'string' || !Object.hasOwn(HANDLERS, c)) {
     throw new CommandError(`unknown command "${String(c).slice(0, 60)}" (supported: ${CAPABILITIES.join(', ')})`);
   }
-  return HANDLERS[c](cmd);
+  return HANDLERS[c](cmd, ctx);
 }

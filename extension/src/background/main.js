@@ -1,6 +1,7 @@
 // Service worker entry point (ES module).
 import * as conn from './connection.js';
 import { handleCommand } from './commands.js';
+import { cancelCommand } from './cancel.js';
 import { CAPABILITIES } from './handlers.js';
 import { installNavListeners } from './settle.js';
 import { installTabListeners, reportTabsNow } from './tabs.js';
@@ -14,6 +15,7 @@ const ALARM = 'browser-bridge-keepalive';
 conn.init({
   capabilities: CAPABILITIES,
   onCommand: (cmd) => { handleCommand(cmd).catch((e) => console.error('[browser-bridge] command failed', e)); },
+  onCancel: cancelCommand, // the daemon's cancel message (cancel.js)
   // welcome.allowFileUrls: whether file: URLs may be opened (the daemon's allow_file_urls).
   onWelcome: (data) => { setPolicyFromWelcome(data); reportTabsNow(); },
 });
