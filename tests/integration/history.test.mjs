@@ -163,8 +163,9 @@ test('deleting a capture, a visit, a site and everything before a time, committe
     r = await del(d, '/api/history?before=2020-01-01');
     assert.deepEqual(r.body, { success: true, removed: 0 });
     extra.close();
-    // The daemon still serves calls and stores pages afterwards.
-    const again = await tool(d, 'browser_click', { target: 'invoice' });
+    // The daemon still serves calls and stores pages afterwards (named browser: the closing one may
+    // still be the most recent until the daemon has seen it go).
+    const again = await tool(d, 'browser_click', { target: 'invoice', client_id: 'peer-1' });
     assert.equal(again.status, 200);
     assert.equal((await get(d, '/api/history')).body.pages[0].id, again.body.page.history_id);
   } finally {
