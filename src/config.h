@@ -37,6 +37,9 @@ struct config {
 	long retention_pages; /* 0: no row limit */
 	int sync_full;        /* PRAGMA synchronous=FULL: survive power loss, not only crashes */
 	int headless;
+	int default_runtime;  /* enum hub_runtime: auto, desktop, headless */
+	int approve_sessions; /* new agent sessions wait for the user's approval */
+	long session_ttl;     /* seconds an idle agent session lives */
 	int allow_file_urls; /* open_url may open file: URLs (default off: a page could make us read files) */
 	char *chromium;
 	char *www_dir;

@@ -10,12 +10,19 @@
 #include "hub.h"
 #include "limits.h"
 #include "log.h"
+#include "session.h"
 #include "store.h"
 #include "tools.h"
 #include "util.h"
 
 static const char *normalize_url_param(const struct tools *t, const char *in, char **out);
 static json_t *check_text_or_selector(const struct tool *tool, json_t *params);
+struct pending;
+static void route_and_start(struct pending *p);
+static void start_call(struct pending *p);
+static void fail_pending(struct pending *p, json_t *body, int http);
+static void resumed(enum session_verdict v, void *arg);
+static void answer_local(struct tools *t, const struct tool *tool, tools_answer_fn cb, void *arg);
 
 /* The element parameter of the actions (its description is the same everywhere). */
 #define TARGET_DESC                                                                                          \
@@ -30,7 +37,8 @@ static json_t *check_text_or_selector(const struct tool *tool, json_t *params);
 /* The tab parameter: common to every tool, required (and the operand) of switch_tab and close_tab. */
 #define TAB_ID_FIELDS                                                                                        \
 	.name = "tab_id", .type = TP_INTEGER, TP_MIN(0), TP_MAX(BB_TAB_ID_MAX),                               \
-	.description = "Which tab to act on. Default: the active tab."
+	.description = "Which tab to act on. Default: the session's current tab (an agent session adopts the "   \
+	               "active tab, or gets a new tab of its own when another session owns that one)."
 #define TAB_ID_OPERAND                                                                                       \
 	{                                                                                                    \
 		TAB_ID_FIELDS, .flags = TP_COMMON | TP_REQUIRED | TP_POSITIONAL, .meta = "ID"                 \
@@ -39,7 +47,8 @@ static json_t *check_text_or_selector(const struct tool *tool, json_t *params);
 /* The parameters every tool takes; each tool's schema lists them after its own. */
 static const struct tool_param common[] = {
 	{.name = "client_id", .type = TP_STRING, .flags = TP_COMMON, TP_MAX(BB_CLIENT_ID_MAX), .meta = "ID",
-	 .description = "Which connected browser should do it (see /api/status). Default: the most recently active one."},
+	 .description = "Which connected browser should do it (see browser_list_browsers). Default: the one "
+	                "default_runtime picks, the first paired (a newly paired browser never takes over by itself)."},
 	{TAB_ID_FIELDS, .flags = TP_COMMON, .meta = "ID", .flag = "tab"},
 	{.name = "wait_for_page_info", .type = TP_BOOLEAN, .flags = TP_COMMON | TP_TOOL_DEFAULT, .flag = "page",
 	 .description = "Wait for and return the page after the action."},
@@ -160,6 +169,12 @@ static const struct tool catalog[] = {
 	             TP_DEFAULT_STR("visible"), .description = "Wait for it to appear or to disappear."},
 	            {.name = "wait_ms", .type = TP_INTEGER, TP_MIN(0), TP_MAX(BB_WAIT_MAX_MS),
 	             TP_DEFAULT(BB_WAIT_DEFAULT_MS), .description = "How long the browser waits before giving up."}}},
+	{.name = "browser_list_browsers", .command = NULL, .title = "List browsers",
+	 .description = "List the connected browsers (the user's own and managed headless ones) with their client_id, "
+	                "runtime (desktop or headless) and which one serves calls that name no client_id (default, by "
+	                "the daemon's default_runtime; a newly paired browser never becomes the default by itself). "
+	                "Pass a client_id to other tools to use another browser. Answered by the daemon itself.",
+	 .done = "Listed the connected browsers", .attempt = "list the connected browsers", .page_default = 0},
 	{.name = "browser_handle_dialog", .command = "handle_dialog", .title = "Answer the next dialog", .cli = "dialog",
 	 .description = "Set how the next JavaScript dialog on the tab (alert, confirm, prompt, or the \"Leave site?\" "
 	                "of beforeunload) is answered: accept or dismiss it, and for a prompt the text to answer with. "
@@ -182,6 +197,7 @@ struct tools {
 	struct store *store;
 	struct events *events;
 	int allow_file_urls; /* config allow_file_urls: open_url may open file: URLs */
+	struct sessions *sessions; /* agent sessions (session.h), or NULL: every caller acts as the default one */
 	json_t *schemas[N_TOOLS]; /* full JSON Schema per tool, generated from the catalog */
 };
 
@@ -318,6 +334,20 @@ tools_create(struct hub *hub, struct store *store, struct events *events)
 	return t;
 }
 
+/* Route calls through the session table (NULL: none); main thread, before calls start. */
+void
+tools_set_sessions(struct tools *t, struct sessions *s)
+{
+	t->sessions = s;
+}
+
+/* The session table (or NULL), for the API's /api/sessions. */
+struct sessions *
+tools_sessions(const struct tools *t)
+{
+	return t->sessions;
+}
+
 /* Let open_url open file: URLs (config allow_file_urls); main thread, before calls start. */
 void
 tools_allow_file_urls(struct tools *t, int on)
@@ -371,7 +401,7 @@ tools_catalog(const struct tools *t)
 {
 	json_t *a = json_array();
 	for (size_t i = 0; i < N_TOOLS; i++)
-		json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:s, s:O, s:O}", "name", catalog[i].name, "title",
+		json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:s?, s:O, s:O}", "name", catalog[i].name, "title",
 		                                   catalog[i].title, "description", catalog[i].description, "command",
 		                                   catalog[i].command, "parameters", t->schemas[i], "input_schema",
 		                                   t->schemas[i]));
@@ -776,6 +806,11 @@ struct pending {
 	const char *store_error; /* HUB_STORE_FAILED: the call's reason, borrowed while it is answered */
 	char *session_key;       /* the caller's session (struct tools_caller), owned */
 	char *session_name;
+	struct session_call sc;  /* where the session table sent it (sc.id "" for the default session) */
+	json_t *own;             /* the parameters (normalized), kept while the call waits for approval */
+	json_t *args;            /* what the browser is sent */
+	json_t *logged;          /* what history keeps (secrets redacted) */
+	int wait_page;
 	tools_answer_fn cb;
 	void *arg;
 	char text[]; /* attempt and done, each NUL-terminated: one allocation per waiting call */
@@ -789,6 +824,9 @@ pending_free(struct pending *p)
 		return;
 	free(p->session_key);
 	free(p->session_name);
+	json_decref(p->own);
+	json_decref(p->args);
+	json_decref(p->logged);
 	free(p);
 }
 
@@ -936,6 +974,18 @@ page_json(json_t *p)
 	                 json_is_true(json_object_get(p, "truncated")));
 }
 
+/* The tab a finished call acted on, as the browser reported it (result.tabId, else the page's), or -1. */
+static long
+result_tab(const struct hub_call *c)
+{
+	json_t *v = json_object_get(json_object_get(c->result, "result"), "tabId");
+	if (!json_is_integer(v) && c->page != NULL)
+		v = json_object_get(c->page, "tabId");
+	return json_is_integer(v) && json_integer_value(v) >= 0 && json_integer_value(v) <= BB_TAB_ID_MAX
+	               ? (long)json_integer_value(v)
+	               : -1;
+}
+
 /* A call finished (any thread): build the answer, log it, publish it, hand it to the transport. */
 static void
 call_done(struct hub_call *c, void *arg)
@@ -1020,6 +1070,8 @@ call_done(struct hub_call *c, void *arg)
 		events_publish(p->t->events, "call_end", ev);
 	}
 	free(summary);
+	if (p->t->sessions != NULL) /* before the answer: the agent's next call sees the tab it owns now */
+		session_done(p->t->sessions, &p->sc, c->client_id, strcmp(c->command, "list_tabs") ? result_tab(c) : -1);
 	hub_call_free(c);
 	p->cb(ans, http, p->arg);
 	pending_free(p);
@@ -1059,15 +1111,13 @@ tools_call(struct tools *t, const struct tool *tool, json_t *params, const struc
 		free(norm);
 	}
 	params = own;
+	if (tool->command == NULL) { /* answered by the daemon itself */
+		json_decref(own);
+		answer_local(t, tool, cb, arg);
+		return;
+	}
 	json_t *tab = json_object_get(params, "tab_id"), *wait = json_object_get(params, "wait_for_page_info");
 	json_t *tmo = json_object_get(params, "timeout_ms");
-	struct hub_call_spec sp = {0};
-	sp.tool = tool->name;
-	sp.command = tool->command;
-	sp.client_id = json_string_value(json_object_get(params, "client_id"));
-	sp.tab_id = tab ? (long)json_integer_value(tab) : -1;
-	sp.wait_page = wait ? json_is_true(wait) : tool->page_default;
-	sp.timeout_ms = tmo ? (long)json_integer_value(tmo) : BB_CALL_TIMEOUT_DEFAULT_MS;
 
 	/* What the browser gets: the tool's own parameters. What history keeps: the same, secrets redacted. */
 	json_t *args = json_deep_copy(params), *logged = tools_redacted(tool, params);
@@ -1075,8 +1125,6 @@ tools_call(struct tools *t, const struct tool *tool, json_t *params, const struc
 	for (const struct tool_param *tp; (tp = tools_next_param(tool, &i)) != NULL;)
 		if (tp->flags & TP_COMMON)
 			json_object_del(args, tp->name);
-	sp.params = logged;
-	sp.browser_args = args;
 	struct buf texts = {0};
 	expand(&texts, tool, tool->attempt, params);
 	size_t na = texts.len + 1;
@@ -1089,27 +1137,122 @@ tools_call(struct tools *t, const struct tool *tool, json_t *params, const struc
 	p->done = p->text + na;
 	p->t = t;
 	p->tool = tool;
-	p->timeout_ms = sp.timeout_ms;
+	p->timeout_ms = tmo ? (long)json_integer_value(tmo) : BB_CALL_TIMEOUT_DEFAULT_MS;
+	p->wait_page = wait ? json_is_true(wait) : tool->page_default;
 	p->session_key = xstrdup(who && who->key ? who->key : "");
 	p->session_name = xstrdup(who && who->name ? who->name : "default");
+	p->own = own;
+	p->args = args;
+	p->logged = logged;
 	p->cb = cb;
 	p->arg = arg;
-	sp.done = call_done;
-	sp.arg = p;
-	int err = hub_call_start(t->hub, &sp, NULL);
-	json_decref(args);
-	json_decref(logged);
-	if (err == HUB_OK) {
-		json_decref(own);
+	p->sc.key = p->session_key;
+	p->sc.name = p->session_name;
+	p->sc.client_id = json_string_value(json_object_get(own, "client_id"));
+	p->sc.tab_id = tab ? (long)json_integer_value(tab) : -1;
+	p->sc.tabless = !strcmp(tool->command, "list_tabs") ||
+	                (!strcmp(tool->command, "open_url") && json_is_true(json_object_get(own, "new_tab")));
+	p->sc.releases = !strcmp(tool->command, "close_tab");
+	p->sc.tab_out = p->sc.tab_id;
+	route_and_start(p);
+}
+
+/* Ask the session table where the call goes, then start it, park it (approval) or refuse it. */
+static void
+route_and_start(struct pending *p)
+{
+	struct tools *t = p->t;
+	if (t->sessions != NULL) {
+		json_t *err = NULL;
+		int http = 503;
+		int v = session_route(t->sessions, &p->sc, p->timeout_ms, resumed, p, &err, &http);
+		if (v == SESSION_WAIT)
+			return;
+		if (v != SESSION_GO) {
+			fail_pending(p, err, http);
+			return;
+		}
+	}
+	start_call(p);
+}
+
+/* Answer a call that never reached a browser with body (stolen) and free it. */
+static void
+fail_pending(struct pending *p, json_t *body, int http)
+{
+	json_object_set_new(body, "tool", json_string(p->tool->name));
+	tools_answer_fn cb = p->cb;
+	void *arg = p->arg;
+	pending_free(p);
+	cb(body, http, arg);
+}
+
+/* A call that waited for the user's approval of its session: go on, or say why not. */
+static void
+resumed(enum session_verdict v, void *arg)
+{
+	struct pending *p = arg;
+	switch (v) {
+	case SESSION_GO:
+		route_and_start(p);
+		return;
+	case SESSION_DECLINED:
+		fail_pending(p, tools_error("session_declined", "the user declined this session (\"%.64s\")", p->session_name),
+		             403);
+		return;
+	case SESSION_REVOKED:
+		fail_pending(p, tools_error("session_revoked", "the user stopped this session (\"%.64s\") before approving it",
+		                            p->session_name), 403);
+		return;
+	case SESSION_TIMEOUT:
+		fail_pending(p, tools_error("approval_timeout", "the user did not approve this session (\"%.64s\") within %ld "
+		                            "ms: approve it in the Browser Bridge popup or the dashboard, then call again",
+		                            p->session_name, p->timeout_ms), 504);
+		return;
+	default:
+		fail_pending(p, tools_error("shutting_down", "the daemon is shutting down"), 503);
 		return;
 	}
-	pending_free(p);
+}
+
+/* Hand a routed call to the hub. */
+static void
+start_call(struct pending *p)
+{
+	struct tools *t = p->t;
+	struct hub_call_spec sp = {0};
+	sp.tool = p->tool->name;
+	sp.command = p->tool->command;
+	sp.client_id = p->sc.client_out[0] ? p->sc.client_out : p->sc.client_id;
+	sp.tab_id = p->sc.tab_out;
+	sp.wait_page = p->wait_page;
+	sp.timeout_ms = p->timeout_ms;
+	sp.params = p->logged;
+	sp.browser_args = p->args;
+	json_t *session = NULL;
+	if (p->sc.id[0]) {
+		session = json_pack("{s:s, s:s}", "id", p->sc.id, "name", p->session_name);
+		if (p->sc.page_id[0])
+			json_object_set_new(session, "pageId", json_string(p->sc.page_id));
+		if (p->sc.new_tab)
+			json_object_set_new(session, "newTab", json_true());
+	}
+	sp.session = session;
+	sp.done = call_done;
+	sp.arg = p;
+	char client[BB_CLIENT_ID_MAX + 1];
+	snprintf(client, sizeof client, "%s", sp.client_id ? sp.client_id : "");
+	int err = hub_call_start(t->hub, &sp, NULL);
+	json_decref(session);
+	if (err == HUB_OK)
+		return;
+	if (t->sessions != NULL)
+		session_done(t->sessions, &p->sc, NULL, -1);
 	json_t *body;
-	int http = 503;
 	switch (err) {
 	case HUB_E_UNKNOWN_CLIENT:
 		body = tools_error("unknown_client", "no browser with client_id \"%.64s\" is connected (see /api/status)",
-		                   sp.client_id);
+		                   client);
 		break;
 	case HUB_E_BUSY:
 		body = tools_error("busy", "too many calls are waiting; try again shortly");
@@ -1117,12 +1260,37 @@ tools_call(struct tools *t, const struct tool *tool, json_t *params, const struc
 	case HUB_E_STOPPING:
 		body = tools_error("shutting_down", "the daemon is shutting down");
 		break;
+	case HUB_E_NO_RUNTIME:
+		body = tools_error("no_browser", "no browser of the runtime default_runtime asks for is connected (see "
+		                                 "browser_list_browsers); name one with client_id");
+		break;
 	default:
 		body = tools_error("no_browser", "no browser is connected: install the extension and pair it with the "
 		                                 "token (browser-bridge token), or start the daemon with --headless");
 		break;
 	}
-	json_object_set_new(body, "tool", json_string(tool->name));
-	json_decref(own);
-	cb(body, http, arg);
+	fail_pending(p, body, 503);
+}
+
+/* browser_list_browsers: the daemon's own answer, shaped like every tool's. */
+static void
+answer_local(struct tools *t, const struct tool *tool, tools_answer_fn cb, void *arg)
+{
+	json_t *list = hub_browsers(t->hub);
+	const char *def = NULL;
+	size_t i;
+	json_t *b;
+	json_array_foreach(list, i, b)
+	{
+		if (json_is_true(json_object_get(b, "default")))
+			def = json_string_value(json_object_get(b, "client_id"));
+	}
+	size_t n = json_array_size(list);
+	char *summary = n == 0 ? xasprintf("No browser is connected.")
+	                       : xasprintf("%zu browser%s connected; calls that name no client_id go to %s.", n,
+	                                   n == 1 ? "" : "s", def ? def : "none (no browser of the default runtime)");
+	json_t *ans = json_pack("{s:s, s:s, s:s, s:{s:o, s:s?}, s:n}", "status", "success", "tool", tool->name,
+	                        "summary", summary, "result", "browsers", list, "default_client_id", def, "page");
+	free(summary);
+	cb(ans, 200, arg);
 }

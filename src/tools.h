@@ -17,6 +17,7 @@ struct hub;
 struct store;
 struct events;
 struct tools;
+struct sessions;
 
 /* A parameter's JSON type. TP_ENUM is a string from enums[]; TP_ARRAY an array of strings. */
 enum tool_type { TP_STRING = 1, TP_INTEGER, TP_BOOLEAN, TP_ENUM, TP_ARRAY };
@@ -113,6 +114,8 @@ const struct tool_param *tools_param(const struct tool *tool, const char *name);
 json_t *tools_check_param(const char *tool, const struct tool_param *p, json_t *v);
 json_t *tools_redacted(const struct tool *tool, json_t *params);
 void tools_allow_file_urls(struct tools *t, int on);
+void tools_set_sessions(struct tools *t, struct sessions *s);
+struct sessions *tools_sessions(const struct tools *t);
 const char *tools_normalize_url(const char *in, int allow_file, char **out);
 
 #endif

@@ -159,6 +159,8 @@ export async function connect() {
       browserVersion: info.browserVersion,
       extensionVersion: chrome.runtime.getManifest().version,
       capabilities,
+      // It shows agent sessions (tab groups, the popup's list): the daemon sends it sessions, session_end.
+      features: ['sessions'],
     };
     sock.send(JSON.stringify({ type: 'hello', data: hello }));
   };
@@ -214,6 +216,12 @@ export async function connect() {
         if (welcomed) handlers.onCommand(data);
         break;
       case 'heartbeat_ack':
+        break;
+      case 'sessions':
+        if (welcomed) handlers.onSessions?.(data);
+        break;
+      case 'session_end':
+        if (welcomed) handlers.onSessionEnd?.(data);
         break;
       case 'error':
         console.warn('[browser-bridge] daemon reported an error:', data.message, data);
