@@ -56,7 +56,7 @@ struct sessions {
 
 /* What to tell others once the lock is released: events, browsers, waiting calls. */
 struct news {
-	json_t *events[8];
+	json_t *events[32];
 	int n_events;
 	struct waiter *resume; /* calls to resume, chained through next, each with its verdict */
 	int changed;           /* the session list changed: send it to the browsers */
@@ -527,7 +527,7 @@ session_done(struct sessions *s, const struct session_call *c, const char *clien
 	if (c->releases) {
 		if (owner_of(s, client_id, c->tab_out, &j) == x) {
 			drop_page(x, j);
-			nw.changed = 1;
+			news_event(&nw, x, "tabs");
 		}
 		goto out;
 	}
@@ -553,6 +553,8 @@ session_done(struct sessions *s, const struct session_call *c, const char *clien
 		x->pages[j].used = ++s->seq;
 		nw.changed = 1;
 	}
+	if (nw.changed)
+		news_event(&nw, x, "tabs");
 out:
 	pthread_mutex_unlock(&s->lock);
 	news_flush(s, &nw);
@@ -696,7 +698,7 @@ session_on_tabs(struct sessions *s, const char *client_id, json_t *tabs)
 				}
 				if (!present && p->seen) {
 					drop_page(x, j);
-					nw.changed = 1;
+					news_event(&nw, x, "tabs");
 					continue;
 				}
 				if (present && !p->seen) {
