@@ -675,40 +675,46 @@ session_tick(struct sessions *s, int64_t now)
 	return next;
 }
 
+/* qsort/bsearch order of tab ids. */
+static int
+cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+	return (x > y) - (x < y);
+}
+
 /* A browser's tab list: pages whose tab was seen before and is gone now were closed; forget them. */
 void
 session_on_tabs(struct sessions *s, const char *client_id, json_t *tabs)
 {
 	struct news nw = {0};
+	size_t n = json_array_size(tabs), k;
+	if (n > BB_TABS_MAX)
+		n = BB_TABS_MAX; /* wsproto refuses longer lists; never trust a caller with an allocation */
+	long *ids = xmalloc((n ? n : 1) * sizeof *ids);
+	for (k = 0; k < n; k++)
+		ids[k] = (long)json_integer_value(json_object_get(json_array_get(tabs, k), "tabId"));
+	qsort(ids, n, sizeof *ids, cmp_long);
 	pthread_mutex_lock(&s->lock);
 	for (int i = 0; i < s->n; i++) {
 		struct sess *x = s->tab[i];
 		for (int j = 0; j < x->n_pages;) {
 			struct page *p = &x->pages[j];
-			int present = 0;
 			if (p->tab >= 0 && strcmp(p->client, client_id) == 0) {
-				size_t k;
-				json_t *t;
-				json_array_foreach(tabs, k, t)
-				{
-					if (json_integer_value(json_object_get(t, "tabId")) == p->tab) {
-						present = 1;
-						break;
-					}
-				}
+				int present = bsearch(&p->tab, ids, n, sizeof *ids, cmp_long) != NULL;
 				if (!present && p->seen) {
 					drop_page(x, j);
 					news_event(&nw, x, "tabs");
 					continue;
 				}
-				if (present && !p->seen) {
+				if (present)
 					p->seen = 1;
-				}
 			}
 			j++;
 		}
 	}
 	pthread_mutex_unlock(&s->lock);
+	free(ids);
 	news_flush(s, &nw);
 }
 
