@@ -318,7 +318,22 @@ hub_set_runtime(struct hub *h, enum hub_runtime policy)
 	h->runtime = policy;
 }
 
-/* The active tab of a browser's last tabs list (in its focused window when it says so), or -1; lock held. */
+/* Whether an agent may take over a tab showing url: a web page or an empty tab, not the browser's
+ * own pages (settings, extensions, the extension's popup opened as a tab). */
+static int
+adoptable(const char *url)
+{
+	static const char *const ok[] = {"http:", "https:", "file:", "about:blank", "chrome://newtab", "edge://newtab", NULL};
+	if (url == NULL || *url == '\0')
+		return 1;
+	for (int i = 0; ok[i]; i++)
+		if (strncmp(url, ok[i], strlen(ok[i])) == 0)
+			return 1;
+	return 0;
+}
+
+/* The active tab of a browser's last tabs list (in its focused window when it says so), or -1 when
+ * there is none an agent may adopt; lock held. */
 static long
 active_tab(const struct hub_browser *b)
 {
@@ -330,9 +345,10 @@ active_tab(const struct hub_browser *b)
 		if (!json_is_true(json_object_get(t, "active")))
 			continue;
 		long id = (long)json_integer_value(json_object_get(t, "tabId"));
+		int ok = adoptable(json_string_value(json_object_get(t, "url")));
 		if (json_is_true(json_object_get(t, "focused")))
-			return id;
-		if (first < 0)
+			return ok ? id : -1;
+		if (first < 0 && ok)
 			first = id;
 	}
 	return first;

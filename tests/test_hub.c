@@ -210,6 +210,12 @@ START_TEST(runtime_policy_and_active_tab)
 	json_decref(tabs);
 	ck_assert_int_eq(hub_pick(h, NULL, cid, sizeof cid, &active), HUB_OK);
 	ck_assert_int_eq(active, 7); /* the active tab of the focused window */
+	tabs = json_pack("[{s:i, s:b, s:s}, {s:i, s:b, s:b, s:s}]", "tabId", 4, "active", 1, "url", "https://a/", "tabId",
+	                 7, "active", 1, "focused", 1, "url", "chrome-extension://x/popup.html");
+	hub_on_tabs(h, d, tabs);
+	json_decref(tabs);
+	ck_assert_int_eq(hub_pick(h, NULL, cid, sizeof cid, &active), HUB_OK);
+	ck_assert_int_eq(active, -1); /* the browser's own page is never adopted: a new tab instead */
 	hub_set_runtime(h, HUB_RUNTIME_HEADLESS);
 	ck_assert_int_eq(hub_pick(h, NULL, cid, sizeof cid, &active), HUB_OK);
 	ck_assert_str_eq(cid, "headless-1");

@@ -81,7 +81,10 @@ test('three concurrent MCP sessions: own tabs, no cross-talk, ownership errors, 
 
   // All three open their page at once.
   const opened = await Promise.all(agents.map((a) => a.call('browser_open_url', { url: fixtures.base + pages[a.name] })));
-  for (const [i, r] of opened.entries()) assert.equal(r.isError, false, `${agents[i].name}: ${r.text}`);
+  for (const [i, r] of opened.entries()) {
+    assert.equal(r.isError, false, `${agents[i].name}: ${r.text}`);
+    assert.equal(r.body.page.title, titles[agents[i].name], `${agents[i].name} opened ${r.body.page.title}`);
+  }
   const tabOf = Object.fromEntries(agents.map((a, i) => [a.name, opened[i].body.page.tab_id]));
   assert.equal(new Set(Object.values(tabOf)).size, 3, `three distinct tabs: ${JSON.stringify(tabOf)}`);
 
