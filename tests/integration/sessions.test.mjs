@@ -59,6 +59,33 @@ test('a newly paired browser never becomes the default; browser_list_browsers sa
   second.close();
 });
 
+test('default_runtime: auto prefers the user\'s browser, headless and desktop pick their kind, or fail clearly', async () => {
+  let d = await daemon();
+  const hl = await connectPeer(d, { clientId: 'headless-1' });
+  assert.equal((await tool(d, 'browser_get_page')).body.client_id, 'headless-1'); // auto: the only one
+  const desk = await connectPeer(d, { clientId: 'desk' });
+  assert.equal((await tool(d, 'browser_get_page')).body.client_id, 'desk'); // auto: the user's browser first
+  const list = (await tool(d, 'browser_list_browsers')).body.result.browsers;
+  assert.deepEqual(list.map((b) => [b.client_id, b.runtime, b.default]), [['headless-1', 'headless', false], ['desk', 'desktop', true]]);
+  hl.close(); desk.close();
+  d = await daemon({ args: ['--default-runtime', 'headless'] });
+  const desk2 = await connectPeer(d, { clientId: 'desk' });
+  let r = await tool(d, 'browser_get_page');
+  assert.equal(r.status, 503);
+  assert.equal(r.body.error, 'no_browser');
+  assert.match(r.body.message, /no browser of the runtime default_runtime asks for is connected/);
+  assert.equal((await tool(d, 'browser_get_page', { client_id: 'desk' })).status, 200); // named: any runtime
+  const hl2 = await connectPeer(d, { clientId: 'other', hello: false });
+  const data = helloFor(hl2.challenge, d.token, { clientId: 'other', browser: 'Scripted', browserVersion: '1', extensionVersion: '1', capabilities: ['get_page'], runtime: 'headless' });
+  hl2.send('hello', data);
+  await hl2.next('welcome');
+  r = await tool(d, 'browser_get_page');
+  assert.equal(r.body.client_id, 'other'); // a runtime that says it is headless
+  desk2.close(); hl2.close();
+  const bad = await startDaemon({ args: ['--default-runtime', 'sometimes'] }).catch((e) => e);
+  assert.match(String(bad.message ?? bad), /default.runtime/);
+});
+
 test('HTTP sessions own their tabs: adopt the active tab or get a new one; another session\'s tab is refused, naming its owner', async () => {
   const d = await daemon();
   const peer = await sessionPeer(d, 'b1', { tabs: [{ tabId: 1, windowId: 1, url: 'http://u/', title: 'U', active: true, focused: true }] });
