@@ -401,7 +401,7 @@ hub_send(struct hub *h, const char *feature, const char *type, json_t *data)
 		h->wake(h->wake_arg);
 }
 
-/* Send {type, data} to one browser, if it is connected and announced "sessions"; steals data. */
+/* Send {type, data} to one browser, if it is connected; steals data. Any thread. */
 void
 hub_send_to(struct hub *h, const char *client_id, const char *type, json_t *data)
 {
@@ -411,7 +411,7 @@ hub_send_to(struct hub *h, const char *client_id, const char *type, json_t *data
 	int wake = 0;
 	pthread_mutex_lock(&h->lock);
 	for (int i = 0; i < h->n_browsers; i++)
-		if (strcmp(h->browsers[i]->client_id, client_id) == 0 && h->browsers[i]->sessions_feature)
+		if (strcmp(h->browsers[i]->client_id, client_id) == 0 && h->browsers[i]->n_out < BB_WS_MAX_QUEUED)
 			wake = send_locked(h, h->browsers[i], text);
 	pthread_mutex_unlock(&h->lock);
 	free(text);

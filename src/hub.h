@@ -2,7 +2,9 @@
  * hub.h -- connected browsers, their tabs, and the tool calls waiting on them.
  *
  * One mutex guards everything here. Threads:
- *  - hub_call_start, hub_status, hub_calls_in_flight: any thread (the event loop for HTTP, FastCGI);
+ *  - hub_call_start, hub_status, hub_calls_in_flight, hub_pick, hub_browsers, hub_send, hub_send_to: any
+ *    thread (the event loop for HTTP, FastCGI; the session table's);
+ *  - hub_set_observer, hub_set_runtime: the main thread, before the loop runs;
  *  - hub_browser_*, hub_on_*, hub_next_out, hub_out_pending, hub_collect_writable, hub_expire: the
  *    event loop thread (ws.h), which owns the connections (the hub only keeps an opaque pointer to each);
  *  - a call's done callback runs exactly once, outside the lock, on whichever thread finished it
