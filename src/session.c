@@ -148,7 +148,8 @@ news_flush(struct sessions *s, struct news *nw)
 	for (int i = 0; i < nw->n_events; i++) {
 		json_t *ev = nw->events[i];
 		const char *what = json_string_value(json_object_get(ev, "event"));
-		if (s->env.hub && what && (!strcmp(what, "revoked") || !strcmp(what, "expired") || !strcmp(what, "declined")))
+		if (s->env.hub && what &&
+		    (!strcmp(what, "revoked") || !strcmp(what, "expired") || !strcmp(what, "declined") || !strcmp(what, "closed")))
 			hub_send(s->env.hub, "sessions", "session_end",
 			         json_pack("{s:O, s:O, s:s}", "id", json_object_get(ev, "id"), "name",
 			                   json_object_get(ev, "name"), "reason", what));
@@ -570,7 +571,7 @@ end_sess(struct sessions *s, struct sess *x, enum sstate st, const char *reason,
 	x->n_pages = 0;
 	x->current = -1;
 	x->last_mono = util_mono_ms();
-	if (strcmp(reason, "expired") == 0) {
+	if (strcmp(reason, "expired") == 0 || strcmp(reason, "closed") == 0) {
 		unlink_sess(s, x);
 		sess_free(x);
 	} else {
@@ -627,6 +628,19 @@ session_control(struct sessions *s, const char *id, const char *action, char **e
 	pthread_mutex_unlock(&s->lock);
 	news_flush(s, &nw);
 	return rc;
+}
+
+/* The agent ended its session itself (MCP DELETE): its tabs are released at once, as on expiry. */
+void
+session_close(struct sessions *s, const char *key)
+{
+	struct news nw = {0};
+	pthread_mutex_lock(&s->lock);
+	struct sess *x = key && *key ? by_key(s, key) : NULL;
+	if (x != NULL && (x->state == ST_ACTIVE || x->state == ST_PENDING))
+		end_sess(s, x, x->state, "closed", &nw);
+	pthread_mutex_unlock(&s->lock);
+	news_flush(s, &nw);
 }
 
 /* Time passes: calls waited too long for approval, idle sessions expire (their tabs released),

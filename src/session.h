@@ -81,6 +81,7 @@ int session_route(struct sessions *s, struct session_call *c, int64_t wait_ms, s
                   json_t **err, int *http);
 void session_done(struct sessions *s, const struct session_call *c, const char *client_id, long result_tab);
 int session_control(struct sessions *s, const char *id, const char *action, char **err);
+void session_close(struct sessions *s, const char *key);
 int64_t session_tick(struct sessions *s, int64_t now_mono);
 void session_on_tabs(struct sessions *s, const char *client_id, json_t *tabs);
 json_t *session_list(struct sessions *s);

@@ -348,6 +348,14 @@ tools_sessions(const struct tools *t)
 	return t->sessions;
 }
 
+/* A caller's session ended on its side (an MCP client's DELETE): its agent session lets go of its tabs. */
+void
+tools_session_closed(struct tools *t, const char *key)
+{
+	if (t->sessions != NULL)
+		session_close(t->sessions, key);
+}
+
 /* Let open_url open file: URLs (config allow_file_urls); main thread, before calls start. */
 void
 tools_allow_file_urls(struct tools *t, int on)

@@ -116,6 +116,7 @@ json_t *tools_redacted(const struct tool *tool, json_t *params);
 void tools_allow_file_urls(struct tools *t, int on);
 void tools_set_sessions(struct tools *t, struct sessions *s);
 struct sessions *tools_sessions(const struct tools *t);
+void tools_session_closed(struct tools *t, const char *key);
 const char *tools_normalize_url(const char *in, int allow_file, char **out);
 
 #endif

@@ -221,6 +221,26 @@ test('idle sessions expire (BB_TEST_SESSION_TTL_MS) and release their tabs; the 
   peer.close();
 });
 
+test('an MCP session is an agent session named by clientInfo.name; ending it (DELETE /mcp) releases its tabs', async () => {
+  const d = await daemon();
+  const peer = await sessionPeer(d, 'b5');
+  const rpc = (body, headers = {}) => api(d, '/mcp', { body, headers: { Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2025-06-18', ...headers } });
+  const init = await rpc({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'claude-test', version: '1' } } });
+  const sid = init.headers.get('mcp-session-id');
+  const r = await rpc({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'browser_open_url', arguments: { url: 'http://a.test/' } } }, { 'Mcp-Session-Id': sid });
+  assert.equal(r.body.result.isError, false);
+  assert.equal(r.body.result.structuredContent.page.tab_id, 100);
+  const cmd = peer.commands.at(-1);
+  assert.equal(cmd.session.name, 'claude-test');
+  assert.deepEqual((await sessions(d)).map((x) => [x.name, x.tabs.map((t) => t.tab_id)]), [['claude-test', [100]]]);
+  const del = await api(d, '/mcp', { method: 'DELETE', headers: { 'Mcp-Session-Id': sid } });
+  assert.equal(del.status, 200);
+  const end = await peer.next('session_end');
+  assert.deepEqual(end.data, { id: cmd.session.id, name: 'claude-test', reason: 'closed' });
+  assert.deepEqual(await sessions(d), []);
+  peer.close();
+});
+
 // Read /api/events into an array of {event, data}.
 function subscribe(d) {
   const ctl = new AbortController();

@@ -246,7 +246,7 @@ export function setSessions(list) {
 
 export function sessionEvent(d) {
   if (!d || !d.id) return;
-  if (d.event === 'expired') state.sessions.delete(d.id);
+  if (d.event === 'expired' || d.event === 'closed') state.sessions.delete(d.id);
   else state.sessions.set(d.id, { ...(state.sessions.get(d.id) || {}), ...d });
   if (d.event !== 'tabs') { // "tabs": only its tab list changed
     state.sessionEvents.unshift({ event: d.event, id: d.id, name: d.name, at: new Date().toISOString() });

@@ -8,6 +8,7 @@ import * as store from './store.js';
 
 const EVENT_WORDS = {
   created: 'started', approved: 'approved', declined: 'declined', revoked: 'stopped', expired: 'expired (idle)',
+  closed: 'ended by the agent',
 };
 
 export function sessionsPanel() {
