@@ -311,6 +311,9 @@ pick_error(int code, const char *client)
 	}
 	if (code == HUB_E_STOPPING)
 		return err_body("shutting_down", "the daemon is shutting down");
+	if (code == HUB_E_NO_RUNTIME)
+		return err_body("no_browser", "no browser of the runtime default_runtime asks for is connected (see "
+		                              "browser_list_browsers); name one with client_id");
 	return err_body("no_browser", "no browser is connected: install the extension and pair it with the token "
 	                              "(browser-bridge token), or start the daemon with --headless");
 }

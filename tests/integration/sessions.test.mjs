@@ -74,6 +74,9 @@ test('default_runtime: auto prefers the user\'s browser, headless and desktop pi
   assert.equal(r.status, 503);
   assert.equal(r.body.error, 'no_browser');
   assert.match(r.body.message, /no browser of the runtime default_runtime asks for is connected/);
+  r = await tool(d, 'browser_get_page', {}, as('an-agent')); // an agent session's first call: the same
+  assert.equal(r.status, 503);
+  assert.match(r.body.message, /no browser of the runtime default_runtime asks for is connected/);
   assert.equal((await tool(d, 'browser_get_page', { client_id: 'desk' })).status, 200); // named: any runtime
   const hl2 = await connectPeer(d, { clientId: 'other', hello: false });
   const data = helloFor(hl2.challenge, d.token, { clientId: 'other', browser: 'Scripted', browserVersion: '1', extensionVersion: '1', capabilities: ['get_page'], runtime: 'headless' });
