@@ -474,6 +474,8 @@ hub_call_start(struct hub *h, const struct hub_call_spec *sp, struct hub_call **
 		util_iso8601(c->started_ms, ts);
 		ev = json_pack("{s:s, s:s, s:O, s:s, s:s}", "request_id", c->request_id, "tool", c->tool, "params",
 		               sp->params, "client_id", c->client_id, "started_at", ts);
+		if (sp->session != NULL) /* the agent session it belongs to, by name */
+			json_object_set(ev, "session", json_object_get(sp->session, "name"));
 	}
 	if (out)
 		*out = c;

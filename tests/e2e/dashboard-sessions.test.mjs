@@ -42,6 +42,8 @@ test('dashboard: approve, decline and stop agent sessions; their events, expiry 
   const y = await yes;
   assert.equal(y.status, 200);
   assert.equal(y.body.status, 'success');
+  // The live call list says which agent made the call.
+  await page.waitForFunction(() => [...document.querySelectorAll('.call .call-session')].some((e) => e.textContent === 'agent-yes'));
   await page.click(`#sessions li[data-session="${id('agent-no')}"] button[data-action="decline"]`);
   const n = await no;
   assert.equal(n.status, 403);
