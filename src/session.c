@@ -535,7 +535,7 @@ session_done(struct sessions *s, const struct session_call *c, const char *clien
 		}
 		goto out;
 	}
-	long tab = result_tab >= 0 ? result_tab : c->tabless ? -1 : c->tab_out;
+	long tab = result_tab; /* only a tab the browser says it acted on: never one that may not exist */
 	if (tab < 0)
 		goto out;
 	struct sess *o = owner_of(s, client_id, tab, &j);

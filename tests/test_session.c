@@ -114,6 +114,13 @@ START_TEST(adopt_then_new_tab_then_ownership)
 	session_done(s, &b, "desk", 9);
 	ck_assert_int_eq(route(s, &a, "mcp:a", 9, &err, &http), SESSION_GO);
 	session_done(s, &a, "desk", 9);
+	/* a tab the browser did not report (it does not exist) is never taken: b may name it next */
+	ck_assert_int_eq(route(s, &a, "mcp:a", 50, &err, &http), SESSION_GO);
+	session_done(s, &a, "desk", -1);
+	ck_assert_int_eq(route(s, &b, "mcp:b", 50, &err, &http), SESSION_GO);
+	session_done(s, &b, "desk", 50);
+	ck_assert_int_eq(route(s, &a, "mcp:a", 50, &err, &http), SESSION_FAIL);
+	json_decref(err);
 	json_t *list = session_list(s);
 	ck_assert_int_eq(json_array_size(list), 2);
 	json_decref(list);

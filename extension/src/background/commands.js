@@ -88,10 +88,7 @@ export async function handleCommand(cmd0) {
     // An agent session's tab joins its tab group, and the daemon learns which tab it was.
     if (validSession(cmd.session) && cmd.command !== 'close_tab' && cmd.command !== 'list_tabs') {
       const tid = Number.isInteger(result?.tabId) ? result.tabId : pageTabId ?? cmd.tabId;
-      if (Number.isInteger(tid)) {
-        await groupTab(cmd.session, tid);
-        result = { ...(result || {}), tabId: tid };
-      }
+      if (Number.isInteger(tid) && await groupTab(cmd.session, tid)) result = { ...(result || {}), tabId: tid };
     }
     // The dialogs the tab's pages opened since the last result (the action's, or a timer's):
     // result.dialog (the first), result.dialogs (all, when more than one), and in the message.

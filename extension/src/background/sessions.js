@@ -68,19 +68,21 @@ function colorFor(id) {
 }
 
 // Put a session's tab into its tab group (one group per session and window), titled with its name.
-// A browser without tab groups (or a tab that went away) just stays as it is: grouping never fails a call.
+// A browser without tab groups just leaves the tab as it is: grouping never fails a call. Resolves
+// to whether the tab exists (only then is it reported to the daemon as the session's).
 export function groupTab(session, tabId) {
-  if (!chrome.tabGroups || !chrome.tabs.group) return Promise.resolve();
   return serialized(async () => {
+    let tab;
+    try { tab = await chrome.tabs.get(tabId); } catch { return false; }
+    if (!chrome.tabGroups || !chrome.tabs.group) return true;
     try {
-      const tab = await chrome.tabs.get(tabId);
       const groups = await loadGroups();
       const key = `${session.id}:${tab.windowId}`;
       let gid = groups[key];
       if (gid != null) {
         try { await chrome.tabGroups.get(gid); } catch { gid = null; }
       }
-      if (gid != null && tab.groupId === gid) return;
+      if (gid != null && tab.groupId === gid) return true;
       gid = await chrome.tabs.group(gid != null ? { tabIds: [tabId], groupId: gid } : { tabIds: [tabId], createProperties: { windowId: tab.windowId } });
       await chrome.tabGroups.update(gid, { title: session.name, color: colorFor(session.id) });
       groups[key] = gid;
@@ -88,6 +90,7 @@ export function groupTab(session, tabId) {
     } catch (e) {
       console.warn('[browser-bridge] could not group tab', tabId, 'for session', session.name, e?.message || e);
     }
+    return true;
   });
 }
 
