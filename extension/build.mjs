@@ -28,6 +28,7 @@ const entries = [
   { in: 'src/content/main.js', out: 'content.js', format: 'iife' },
   { in: 'src/ui/options.js', out: 'options.js', format: 'esm' },
   { in: 'src/ui/popup.js', out: 'popup.js', format: 'esm' },
+  { in: 'src/ui/popup-sessions.js', out: 'popup-sessions.js', format: 'esm' },
   // Registered to run at document_start in every frame (background/page-scripts.js).
   { in: 'src/page/isolated.js', out: 'page-isolated.js', format: 'iife' },
   { in: 'src/page/main-world.js', out: 'page-main.js', format: 'iife' },

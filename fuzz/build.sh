@@ -18,7 +18,7 @@ cflags="-g -O1 $san -fsanitize=fuzzer-no-link -pthread -D_GNU_SOURCE -iquote $s 
 cflags="$cflags $(pkg-config --cflags jansson libcrypto sqlite3 2>/dev/null || true)"
 all="jsonio config fcgiproto auth router mcp tools ws mddiff"
 core="util log jsonio"
-app="$core config upload auth events hub store mddiff pageview tools histtools reqresp mcp router"
+app="$core config upload auth events hub session store mddiff pageview tools histtools reqresp mcp router"
 applibs="-ljansson -lsqlite3 -lcrypto"
 need=""
 for t in ${TARGETS:-$all}; do

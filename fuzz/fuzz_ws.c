@@ -13,6 +13,7 @@
 #include "config.h"
 #include "events.h"
 #include "hub.h"
+#include "session.h"
 #include "log.h"
 #include "wsproto.h"
 
@@ -84,6 +85,7 @@ init(void)
 	env.auth = auth_create(path, &err);
 	unlink(path);
 	env.hub = hub_create(NULL, events_create(), noop_wake, NULL);
+	session_create_hub(env.hub, NULL, NULL, NULL, 60000, 0); /* session_control and tabs reach it */
 	if (env.auth == NULL)
 		abort();
 }
@@ -103,8 +105,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		char cn[AUTH_NONCE_LEN + 1], proof[AUTH_NONCE_LEN + 1];
 		auth_nonce(cn);
 		auth_proof(env.auth, "hello", p->challenge, cn, proof);
-		json_t *h = json_pack("{s:s, s:{s:s, s:s, s:s}}", "type", "hello", "data", "clientId", "fuzz", "nonce", cn,
-		                      "proof", proof);
+		json_t *h = json_pack("{s:s, s:{s:s, s:s, s:s, s:[s]}}", "type", "hello", "data", "clientId", "fuzz", "nonce",
+		                      cn, "proof", proof, "features", "sessions");
 		char *t = json_dumps(h, JSON_COMPACT);
 		wsproto_on_message(p, t, strlen(t));
 		free(t);

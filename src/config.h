@@ -38,6 +38,9 @@ struct config {
 	int sync_full;        /* PRAGMA synchronous=FULL: survive power loss, not only crashes */
 	int headless;
 	long headless_instances; /* how many headless Chromiums --headless runs (a pool when more than 1) */
+	int default_runtime;  /* enum hub_runtime: auto, desktop, headless */
+	int approve_sessions; /* new agent sessions wait for the user's approval */
+	long session_ttl;     /* seconds an idle agent session lives */
 	int allow_file_urls; /* open_url may open file: URLs (default off: a page could make us read files) */
 	char *chromium;
 	char *www_dir;

@@ -26,6 +26,9 @@ struct hub_browser {
 	void *conn;
 	int64_t connected_ms, last_seen_ms;
 	uint64_t active_seq; /* larger: more recently active */
+	uint64_t paired;     /* smaller: paired earlier (in this daemon's life); the default is the earliest */
+	int headless;        /* a headless runtime (hello runtime "headless", or a managed headless-* client) */
+	int sessions_feature; /* hello features has "sessions": it is told about agent sessions */
 	struct out_msg *out_head, *out_tail;
 	size_t n_out;
 	int want_write;
@@ -53,6 +56,14 @@ struct hub {
 	struct pool_seat *seats; /* BB_POOL_SESSIONS_MAX, allocated with the pool */
 	int n_seats;
 	uint64_t seat_seq;
+	struct hub_observer obs;
+	enum hub_runtime runtime;
+	struct {
+		char id[BB_CLIENT_ID_MAX + 1];
+		uint64_t order;
+	} paired[BB_MAX_BROWSERS * 4]; /* the order browsers first paired in, so a reconnect keeps its place */
+	int n_paired;
+	uint64_t pair_seq;
 };
 
 /* A session's headless instance: sticky, so its cookies and tabs stay where they are. */
@@ -258,7 +269,7 @@ hub_call_free(struct hub_call *c)
 
 /* Queue a message for a browser; lock held. */
 static void
-queue_out(struct hub_browser *b, char *text)
+queue_out(struct hub_browser *b, const char *text)
 {
 	size_t n = strlen(text);
 	struct out_msg *m = xmalloc(sizeof *m + n + 1);
@@ -274,9 +285,24 @@ queue_out(struct hub_browser *b, char *text)
 	b->want_write = 1;
 }
 
-/* The browser a call goes to: the named one, or the most recently active; lock held. */
+/* Whether a browser is of the runtime default_runtime asks for; lock held. */
+static int
+runtime_ok(struct hub *h, const struct hub_browser *b)
+{
+	if (h->runtime == HUB_RUNTIME_DESKTOP)
+		return !b->headless;
+	if (h->runtime == HUB_RUNTIME_HEADLESS)
+		return b->headless;
+	for (int i = 0; i < h->n_browsers; i++) /* auto: the user's browser when one is connected */
+		if (!h->browsers[i]->headless)
+			return !b->headless;
+	return 1;
+}
+
+/* The browser a call goes to: the named one, or by default_runtime the one paired first (a newly
+ * paired browser never takes over silently); lock held. *why gets the HUB_E_* code for NULL. */
 static struct hub_browser *
-pick_browser(struct hub *h, const char *client_id)
+pick_browser(struct hub *h, const char *client_id, int *why)
 {
 	struct hub_browser *best = NULL;
 	for (int i = 0; i < h->n_browsers; i++) {
@@ -284,11 +310,128 @@ pick_browser(struct hub *h, const char *client_id)
 		if (client_id != NULL) {
 			if (strcmp(b->client_id, client_id) == 0)
 				return b;
-		} else if (best == NULL || b->active_seq > best->active_seq) {
+		} else if (runtime_ok(h, b) && (best == NULL || b->paired < best->paired)) {
 			best = b;
 		}
 	}
+	if (best == NULL)
+		*why = h->n_browsers == 0 ? HUB_E_NO_BROWSER : client_id ? HUB_E_UNKNOWN_CLIENT : HUB_E_NO_RUNTIME;
 	return best;
+}
+
+/* Hooks for the session table; main thread, before the loop runs. */
+void
+hub_set_observer(struct hub *h, const struct hub_observer *o)
+{
+	h->obs = *o;
+}
+
+/* default_runtime; main thread, before the loop runs. */
+void
+hub_set_runtime(struct hub *h, enum hub_runtime policy)
+{
+	h->runtime = policy;
+}
+
+/* Whether an agent may take over a tab showing url: a web page or an empty tab, not the browser's
+ * own pages (settings, extensions, the extension's popup opened as a tab). */
+static int
+adoptable(const char *url)
+{
+	static const char *const ok[] = {"http:", "https:", "file:", "about:blank", "chrome://newtab", "edge://newtab", NULL};
+	if (url == NULL || *url == '\0')
+		return 1;
+	for (int i = 0; ok[i]; i++)
+		if (strncmp(url, ok[i], strlen(ok[i])) == 0)
+			return 1;
+	return 0;
+}
+
+/* The active tab of a browser's last tabs list (in its focused window when it says so), or -1 when
+ * there is none an agent may adopt; lock held. */
+static long
+active_tab(const struct hub_browser *b)
+{
+	long first = -1;
+	size_t i;
+	json_t *t;
+	json_array_foreach(b->tabs, i, t)
+	{
+		if (!json_is_true(json_object_get(t, "active")))
+			continue;
+		long id = (long)json_integer_value(json_object_get(t, "tabId"));
+		int ok = adoptable(json_string_value(json_object_get(t, "url")));
+		if (json_is_true(json_object_get(t, "focused")))
+			return ok ? id : -1;
+		if (first < 0 && ok)
+			first = id;
+	}
+	return first;
+}
+
+/* Which browser a call would go to (see pick_browser) and its active tab: 0 and out filled, or HUB_E_*. */
+int
+hub_pick(struct hub *h, const char *client_id, char *out, size_t outsz, long *active)
+{
+	int why = HUB_OK;
+	pthread_mutex_lock(&h->lock);
+	struct hub_browser *b = h->stopping ? NULL : pick_browser(h, client_id, &why);
+	if (h->stopping)
+		why = HUB_E_STOPPING;
+	if (b != NULL) {
+		snprintf(out, outsz, "%s", b->client_id);
+		*active = active_tab(b);
+		why = HUB_OK;
+	}
+	pthread_mutex_unlock(&h->lock);
+	return why;
+}
+
+/* Queue one message for browser b (and have the loop send it); lock held. Returns whether to wake. */
+static int
+send_locked(struct hub *h, struct hub_browser *b, const char *text)
+{
+	queue_out(b, text);
+	int need = !h->wake_pending;
+	h->wake_pending = 1;
+	return need;
+}
+
+/* Send {type, data} to every browser that announced feature in its hello; steals data. Any thread. */
+void
+hub_send(struct hub *h, const char *feature, const char *type, json_t *data)
+{
+	json_t *msg = json_pack("{s:s, s:o}", "type", type, "data", data);
+	char *text = jsonio_write(msg, NULL);
+	json_decref(msg);
+	int wake = 0;
+	pthread_mutex_lock(&h->lock);
+	for (int i = 0; i < h->n_browsers; i++)
+		if (strcmp(feature, "sessions") == 0 && h->browsers[i]->sessions_feature &&
+		    h->browsers[i]->n_out < BB_WS_MAX_QUEUED)
+			wake |= send_locked(h, h->browsers[i], text);
+	pthread_mutex_unlock(&h->lock);
+	free(text);
+	if (wake)
+		h->wake(h->wake_arg);
+}
+
+/* Send {type, data} to one browser, if it is connected; steals data. Any thread. */
+void
+hub_send_to(struct hub *h, const char *client_id, const char *type, json_t *data)
+{
+	json_t *msg = json_pack("{s:s, s:o}", "type", type, "data", data);
+	char *text = jsonio_write(msg, NULL);
+	json_decref(msg);
+	int wake = 0;
+	pthread_mutex_lock(&h->lock);
+	for (int i = 0; i < h->n_browsers; i++)
+		if (strcmp(h->browsers[i]->client_id, client_id) == 0 && h->browsers[i]->n_out < BB_WS_MAX_QUEUED)
+			wake = send_locked(h, h->browsers[i], text);
+	pthread_mutex_unlock(&h->lock);
+	free(text);
+	if (wake)
+		h->wake(h->wake_arg);
 }
 
 /* Start a call: pick its browser, queue the command, arm the deadline. done runs exactly once. */
@@ -300,8 +443,8 @@ hub_call_start(struct hub *h, const struct hub_call_spec *sp, struct hub_call **
 	struct hub_browser *b = NULL;
 	if (h->stopping)
 		err = HUB_E_STOPPING;
-	else if ((b = pick_browser(h, sp->client_id)) == NULL)
-		err = (sp->client_id && h->n_browsers > 0) ? HUB_E_UNKNOWN_CLIENT : HUB_E_NO_BROWSER;
+	else if ((b = pick_browser(h, sp->client_id, &err)) == NULL)
+		; /* err says why */
 	else if (h->n_calls >= BB_CALLS_MAX_IN_FLIGHT || b->n_out >= BB_WS_MAX_QUEUED)
 		err = HUB_E_BUSY;
 	if (err != HUB_OK) {
@@ -331,6 +474,8 @@ hub_call_start(struct hub *h, const struct hub_call_spec *sp, struct hub_call **
 	if (sp->tab_id >= 0)
 		json_object_set_new(data, "tabId", json_integer(sp->tab_id));
 	json_object_set_new(data, "wait_for_page_info", json_boolean(c->wait_page));
+	if (sp->session != NULL)
+		json_object_set(data, "session", sp->session);
 	json_t *msg = json_pack("{s:s, s:o}", "type", "command", "data", data);
 	char *text = jsonio_write(msg, NULL);
 	json_decref(msg);
@@ -345,6 +490,8 @@ hub_call_start(struct hub *h, const struct hub_call_spec *sp, struct hub_call **
 		util_iso8601(c->started_ms, ts);
 		ev = json_pack("{s:s, s:s, s:O, s:s, s:s}", "request_id", c->request_id, "tool", c->tool, "params",
 		               sp->params, "client_id", c->client_id, "started_at", ts);
+		if (sp->session != NULL) /* the agent session it belongs to, by name */
+			json_object_set(ev, "session", json_object_get(sp->session, "name"));
 	}
 	if (out)
 		*out = c;
@@ -451,7 +598,35 @@ browser_json(struct hub_browser *b)
 	for (struct hub_call *k = b->calls; k; k = k->bnext)
 		n++;
 	json_object_set_new(o, "calls_in_flight", json_integer((json_int_t)n));
+	json_object_set_new(o, "runtime", json_string(b->headless ? "headless" : "desktop"));
 	return o;
+}
+
+/* The connected browsers in the order they paired, each saying whether it is the default. */
+json_t *
+hub_browsers(struct hub *h)
+{
+	json_t *arr = json_array();
+	int why;
+	pthread_mutex_lock(&h->lock);
+	struct hub_browser *def = pick_browser(h, NULL, &why), *sorted[BB_MAX_BROWSERS];
+	int n = h->n_browsers;
+	memcpy(sorted, h->browsers, (size_t)n * sizeof *sorted);
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && sorted[j]->paired < sorted[j - 1]->paired; j--) {
+			struct hub_browser *t = sorted[j];
+			sorted[j] = sorted[j - 1];
+			sorted[j - 1] = t;
+		}
+	for (int i = 0; i < n; i++) {
+		json_t *o = browser_json(sorted[i]);
+		json_object_del(o, "capabilities");
+		json_object_set_new(o, "tabs", json_integer((json_int_t)json_array_size(sorted[i]->tabs)));
+		json_object_set_new(o, "default", json_boolean(sorted[i] == def));
+		json_array_append_new(arr, o);
+	}
+	pthread_mutex_unlock(&h->lock);
+	return arr;
 }
 
 /* The connected browsers, most recently active first. */
@@ -492,6 +667,30 @@ touch(struct hub *h, struct hub_browser *b, int active)
 		b->active_seq = ++h->seq;
 }
 
+/* The pairing order of a client id: its old place when it paired before, else the next; lock held. */
+static uint64_t
+pair_order(struct hub *h, const char *id)
+{
+	for (int i = 0; i < h->n_paired; i++)
+		if (strcmp(h->paired[i].id, id) == 0)
+			return h->paired[i].order;
+	if (h->n_paired == (int)(sizeof h->paired / sizeof h->paired[0])) {
+		/* Full: forget the places of browsers not connected now. */
+		int k = 0;
+		for (int i = 0; i < h->n_paired; i++) {
+			int live = 0;
+			for (int j = 0; j < h->n_browsers; j++)
+				live |= strcmp(h->browsers[j]->client_id, h->paired[i].id) == 0;
+			if (live)
+				h->paired[k++] = h->paired[i];
+		}
+		h->n_paired = k;
+	}
+	snprintf(h->paired[h->n_paired].id, sizeof h->paired[0].id, "%s", id);
+	h->paired[h->n_paired].order = ++h->pair_seq;
+	return h->paired[h->n_paired++].order;
+}
+
 /* Register a browser after a valid hello. A browser with the same clientId is replaced (its
  * connection is returned in *replaced for the caller to close). NULL when the table is full. */
 struct hub_browser *
@@ -521,6 +720,16 @@ hub_browser_attach(struct hub *h, json_t *hello, void *conn, void **replaced)
 	if (h->n_browsers < BB_MAX_BROWSERS) {
 		b = xcalloc(1, sizeof *b);
 		snprintf(b->client_id, sizeof b->client_id, "%s", id);
+		b->paired = pair_order(h, id);
+		const char *rt = json_string_value(json_object_get(hello, "runtime"));
+		b->headless = (rt && strcmp(rt, "headless") == 0) || strncmp(id, "headless-", 9) == 0;
+		size_t fi;
+		json_t *f;
+		json_array_foreach(json_object_get(hello, "features"), fi, f)
+		{
+			if (json_is_string(f) && strcmp(json_string_value(f), "sessions") == 0)
+				b->sessions_feature = 1;
+		}
 		b->info = json_deep_copy(hello);
 		json_object_del(b->info, "token");
 		b->conn = conn;
@@ -535,6 +744,8 @@ hub_browser_attach(struct hub *h, json_t *hello, void *conn, void **replaced)
 	run_done(done);
 	if (ev)
 		publish_browser(h, "connected", ev);
+	if (b && b->sessions_feature && h->obs.attached)
+		h->obs.attached(h->obs.arg, h, id);
 	return b;
 }
 
@@ -687,6 +898,19 @@ hub_on_tabs(struct hub *h, struct hub_browser *b, json_t *tabs)
 	pthread_mutex_unlock(&h->lock);
 	if (ev)
 		publish_browser(h, "tabs", ev);
+	if (h->obs.tabs)
+		h->obs.tabs(h->obs.arg, b->client_id, tabs);
+}
+
+/* A session_control message from a browser (the popup's Stop, Approve, Decline): the observer's. */
+void
+hub_on_control(struct hub *h, struct hub_browser *b, json_t *data)
+{
+	pthread_mutex_lock(&h->lock);
+	touch(h, b, 0);
+	pthread_mutex_unlock(&h->lock);
+	if (h->obs.control)
+		h->obs.control(h->obs.arg, h, b->client_id, data);
 }
 
 /* A heartbeat: the browser is alive (last_seen), though not active for choosing a default browser. */
@@ -775,6 +999,11 @@ hub_expire(struct hub *h, int64_t now)
 	int64_t next = h->heap_len > 0 ? h->heap[0]->deadline : -1;
 	pthread_mutex_unlock(&h->lock);
 	run_done(done);
+	if (h->obs.tick) {
+		int64_t n2 = h->obs.tick(h->obs.arg, now);
+		if (n2 >= 0 && (next < 0 || n2 < next))
+			next = n2;
+	}
 	return next;
 }
 
@@ -819,12 +1048,12 @@ hub_pool_pick(struct hub *h, const char *key, char out[])
 		if (strcmp(h->seats[i].key, key) == 0)
 			seat = &h->seats[i];
 	if (seat == NULL) {
-		int load[BB_HEADLESS_INSTANCES_MAX] = {0}, best = -1;
+		int load[BB_HEADLESS_INSTANCES_MAX] = {0}, best = -1, why;
 		for (int i = 0; i < h->n_seats; i++)
 			load[h->seats[i].inst]++;
 		for (int pass = 0; pass < 2 && best < 0; pass++) /* a connected instance first, else any */
 			for (int i = 0; i < h->n_pool; i++)
-				if ((pass == 1 || pick_browser(h, h->pool[i]) != NULL) && (best < 0 || load[i] < load[best]))
+				if ((pass == 1 || pick_browser(h, h->pool[i], &why) != NULL) && (best < 0 || load[i] < load[best]))
 					best = i;
 		if (h->n_seats < BB_POOL_SESSIONS_MAX) {
 			seat = &h->seats[h->n_seats++];
@@ -863,11 +1092,11 @@ hub_pool_status(struct hub *h)
 	json_t *a = json_array();
 	pthread_mutex_lock(&h->lock);
 	for (int i = 0; i < h->n_pool; i++) {
-		int n = 0;
+		int n = 0, why;
 		for (int k = 0; k < h->n_seats; k++)
 			n += h->seats[k].inst == i;
 		json_array_append_new(a, json_pack("{s:s, s:b, s:i}", "client_id", h->pool[i], "connected",
-		                                   pick_browser(h, h->pool[i]) != NULL, "sessions", n));
+		                                   pick_browser(h, h->pool[i], &why) != NULL, "sessions", n));
 	}
 	pthread_mutex_unlock(&h->lock);
 	return a;

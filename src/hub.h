@@ -2,7 +2,9 @@
  * hub.h -- connected browsers, their tabs, and the tool calls waiting on them.
  *
  * One mutex guards everything here. Threads:
- *  - hub_call_start, hub_cancel, hub_status, hub_calls_in_flight: any thread (the event loop for HTTP, FastCGI);
+ *  - hub_call_start, hub_cancel, hub_status, hub_calls_in_flight, hub_pick, hub_browsers, hub_send,
+ *    hub_send_to: any thread (the event loop for HTTP, FastCGI; the session table's);
+ *  - hub_set_observer, hub_set_runtime: the main thread, before the loop runs;
  *  - hub_browser_*, hub_on_*, hub_next_out, hub_out_pending, hub_collect_writable, hub_expire: the
  *    event loop thread (ws.h), which owns the connections (the hub only keeps an opaque pointer to each);
  *  - a call's done callback runs exactly once, outside the lock, on whichever thread finished it
@@ -36,8 +38,12 @@ enum hub_start_error {
 	HUB_E_NO_BROWSER,     /* nobody connected */
 	HUB_E_UNKNOWN_CLIENT, /* client_id named a browser that is not connected */
 	HUB_E_BUSY,           /* too many calls in flight or queued */
-	HUB_E_STOPPING        /* shutdown has begun */
+	HUB_E_STOPPING,       /* shutdown has begun */
+	HUB_E_NO_RUNTIME      /* browsers are connected, but none of the runtime default_runtime asks for */
 };
+
+/* default_runtime: which browser serves calls that name none (config.c's order). */
+enum hub_runtime { HUB_RUNTIME_AUTO = 0, HUB_RUNTIME_DESKTOP, HUB_RUNTIME_HEADLESS };
 
 struct hub_call;
 typedef void (*hub_call_fn)(struct hub_call *call, void *arg);
@@ -82,9 +88,23 @@ struct hub_call_spec {
 	const char *cancel_key; /* the caller's handle, unique among waiting calls (MCP: session and JSON-RPC id;
 	                         * HTTP: X-Browser-Bridge-Call-Id), so it can cancel the call before it knows
 	                         * its request_id; NULL: by request_id only */
+	json_t *session;       /* borrowed: the command's "session" object (protocol.md), or NULL */
 };
 
 typedef void (*hub_wake_fn)(void *arg);
+
+/*
+ * Who else hears about browsers (the session table): each hook may be NULL and runs outside the
+ * hub's lock. tabs and control run on the event loop thread; tick runs from hub_expire and returns
+ * its own next deadline (monotonic ms, or -1); attached runs when a browser has been welcomed.
+ */
+struct hub_observer {
+	void (*tabs)(void *arg, const char *client_id, json_t *tabs);
+	void (*control)(void *arg, struct hub *h, const char *client_id, json_t *data);
+	int64_t (*tick)(void *arg, int64_t now_mono);
+	void (*attached)(void *arg, struct hub *h, const char *client_id);
+	void *arg;
+};
 
 struct hub *hub_create(struct store *store, struct events *events, hub_wake_fn wake, void *wake_arg);
 void hub_free(struct hub *h);
@@ -96,6 +116,12 @@ void hub_shutdown(struct hub *h);
 json_t *hub_status(struct hub *h);
 size_t hub_calls_in_flight(struct hub *h);
 size_t hub_store_backlog(struct hub *h);
+void hub_set_observer(struct hub *h, const struct hub_observer *o);
+void hub_set_runtime(struct hub *h, enum hub_runtime policy);
+int hub_pick(struct hub *h, const char *client_id, char *out, size_t outsz, long *active_tab);
+void hub_send(struct hub *h, const char *feature, const char *type, json_t *data);
+void hub_send_to(struct hub *h, const char *client_id, const char *type, json_t *data);
+json_t *hub_browsers(struct hub *h);
 
 /* The managed headless pool (see hub.c): serve registers it; tools_call picks per session. */
 void hub_set_pool(struct hub *h, const char *const *client_ids, int n);
@@ -110,6 +136,7 @@ int hub_on_result(struct hub *h, struct hub_browser *b, json_t *data, char **err
 int hub_on_page(struct hub *h, struct hub_browser *b, json_t *data, char **err);
 void hub_on_tabs(struct hub *h, struct hub_browser *b, json_t *tabs);
 void hub_on_heartbeat(struct hub *h, struct hub_browser *b);
+void hub_on_control(struct hub *h, struct hub_browser *b, json_t *data);
 char *hub_next_out(struct hub *h, struct hub_browser *b, size_t *len);
 int hub_out_pending(struct hub *h, struct hub_browser *b);
 void hub_collect_writable(struct hub *h, void (*fn)(void *conn, void *arg), void *arg);

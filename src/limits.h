@@ -208,4 +208,15 @@
 #define BB_LOGIN_CODES_MAX 16
 #define BB_LOGIN_CODE_TTL_S 300
 
+/* Agent sessions (session.h): how many at once (revoked and declined ones are remembered for a
+ * session_ttl too), tabs each owns, calls each may have waiting for approval, the idle time after
+ * which one expires (session_ttl, seconds), and its bounds. */
+#define BB_AGENT_SESSIONS_MAX 256
+#define BB_SESSION_PAGES_MAX 32
+#define BB_SESSION_WAITERS_MAX 64
+#define BB_SESSION_TTL_DEFAULT_S 1800
+#define BB_SESSION_TTL_MIN_S 10
+#define BB_SESSION_TTL_MAX_S (7L * 24 * 3600)
+#define BB_SESSION_NAME_MAX 64
+
 #endif

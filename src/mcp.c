@@ -487,10 +487,15 @@ void
 mcp_handle(struct mcp *m, struct rr_req *req)
 {
 	if (strcmp(req->method, "DELETE") == 0) {
-		if (session_end(m, req->header(req, MCP_SESSION_HEADER)))
+		const char *sid = req->header(req, MCP_SESSION_HEADER);
+		if (session_end(m, sid)) {
+			char key[4 + 33];
+			snprintf(key, sizeof key, "mcp:%s", sid); /* the agent session (tools_caller) ends with it */
+			tools_session_closed(m->tools, key);
 			req->complete(req, rr_json(200, json_pack("{s:s}", "status", "ok")));
-		else
+		} else {
 			req->complete(req, rr_error(404, "session_not_found", "no MCP session has that Mcp-Session-Id"));
+		}
 		return;
 	}
 	if (strcmp(req->method, "POST") != 0) {

@@ -25,6 +25,7 @@
 #include "mcp.h"
 #include "reqresp.h"
 #include "router.h"
+#include "session.h"
 #include "store.h"
 #include "tools.h"
 #include "jsonio.h"
@@ -550,6 +551,39 @@ route_pairing(struct router *r, struct rr_req *req)
 	req->complete(req, rr_json(200, o));
 }
 
+/* GET /api/sessions, and POST /api/sessions/<id>/<approve|decline|revoke>: the agent sessions. */
+static void
+route_sessions(struct router *r, struct rr_req *req, const char *rest, int post)
+{
+	struct sessions *s = tools_sessions(r->tools);
+	if (s == NULL) {
+		fail(req, 404, "not_found", "this daemon keeps no agent sessions");
+		return;
+	}
+	if (!post) {
+		req->complete(req, rr_json(200, json_pack("{s:o, s:b, s:I}", "sessions", session_list(s), "approve_sessions",
+		                                          r->cfg->approve_sessions, "session_ttl",
+		                                          (json_int_t)r->cfg->session_ttl)));
+		return;
+	}
+	const char *slash = rest ? strchr(rest, '/') : NULL;
+	if (slash == NULL || slash == rest || (size_t)(slash - rest) > 64) {
+		fail(req, 404, "not_found", "expected POST /api/sessions/<id>/<approve|decline|revoke>");
+		return;
+	}
+	char id[65];
+	snprintf(id, sizeof id, "%.*s", (int)(slash - rest), rest);
+	char *err = NULL;
+	int rc = session_control(s, id, slash + 1, &err);
+	if (rc == 0) {
+		req->complete(req, rr_json(200, json_pack("{s:s, s:s, s:s}", "status", "ok", "id", id, "action", slash + 1)));
+		return;
+	}
+	fail(req, rc == -1 ? 404 : rc == -2 ? 409 : 400, rc == -1 ? "not_found" : rc == -2 ? "conflict" : "invalid_action",
+	     err);
+	free(err);
+}
+
 /* GET /api/events: a Server-Sent-Events stream that starts with the current state. */
 static void
 route_events(struct router *r, struct rr_req *req)
@@ -560,6 +594,8 @@ route_events(struct router *r, struct rr_req *req)
 	}
 	json_t *hello = json_pack("{s:s, s:o, s:I}", "version", BB_VERSION, "browsers", hub_status(r->hub),
 	                          "calls_in_flight", (json_int_t)hub_calls_in_flight(r->hub));
+	if (tools_sessions(r->tools) != NULL)
+		json_object_set_new(hello, "sessions", session_list(tools_sessions(r->tools)));
 	char *js = jsonio_write(hello, NULL);
 	json_decref(hello);
 	char *first = xasprintf("event: hello\ndata: %s\n\n", js);
@@ -915,6 +951,10 @@ router_handle(struct router *r, struct rr_req *req)
 		j->limit = limit;
 		j->before = before;
 		read_submit(r, req, j);
+	} else if (strcmp(p, "/api/sessions") == 0 && get) {
+		route_sessions(r, req, NULL, 0);
+	} else if (strncmp(p, "/api/sessions/", 14) == 0 && post) {
+		route_sessions(r, req, p + 14, 1);
 	} else if (strcmp(p, "/api/events") == 0 && get) {
 		route_events(r, req);
 	} else if (api) {

@@ -24,6 +24,7 @@
 #include "loop.h"
 #include "router.h"
 #include "serve.h"
+#include "session.h"
 #include "store.h"
 #include "tools.h"
 #include "runfile.h"
@@ -157,6 +158,17 @@ serve_load_config(struct config *cfg, int argc, char **argv, int *stop_at, char 
 }
 
 /* Allow as many open files as the hard limit: each waiting call holds a socket. */
+/* session_ttl in ms, or BB_TEST_SESSION_TTL_MS when set (a test-only knob, like the other BB_TEST_*). */
+static int64_t
+session_ttl_ms(const struct config *cfg)
+{
+	const char *v = getenv("BB_TEST_SESSION_TTL_MS");
+	long ms;
+	if (v != NULL && util_parse_long(v, 50, 3600000, &ms) == 0)
+		return ms;
+	return (int64_t)cfg->session_ttl * 1000;
+}
+
 static void
 raise_fd_limit(void)
 {
@@ -181,6 +193,7 @@ serve_main(int argc, char **argv)
 	struct ws *ws = NULL;
 	struct hub *hub = NULL;
 	struct tools *tools = NULL;
+	struct sessions *sessions = NULL;
 	struct router *router = NULL;
 	struct mcp *mcp = NULL;
 	struct http *http = NULL;
@@ -226,6 +239,9 @@ serve_main(int argc, char **argv)
 	tools = tools_create(hub, store, events);
 	tools_allow_file_urls(tools, cfg.allow_file_urls);
 	tools_set_upload_dirs(tools, cfg.upload_dirs, cfg.n_upload_dirs, cfg.max_message_bytes);
+	hub_set_runtime(hub, (enum hub_runtime)cfg.default_runtime);
+	sessions = session_create_hub(hub, events, ws_wake, ws, session_ttl_ms(&cfg), cfg.approve_sessions);
+	tools_set_sessions(tools, sessions);
 	mcp = mcp_create(tools);
 	router = router_create(&cfg, auth, hub, store, events, tools, mcp);
 	if ((http = http_start(&cfg, router, &err)) == NULL)
@@ -318,6 +334,8 @@ fail:
 	if (http)
 		http_quiesce(http);
 	unixsock_quiesce(usock);
+	if (sessions)
+		session_shutdown(sessions);
 	if (hub)
 		hub_shutdown(hub);
 	events_close_all(events);
@@ -333,6 +351,7 @@ fail:
 	router_free(router);
 	mcp_free(mcp);
 	tools_free(tools);
+	session_free(sessions);
 	hub_free(hub);
 	if (store_close(store) != 0)
 		rc = 1; /* something could not be stored or checkpointed: logged, and not a clean stop */

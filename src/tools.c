@@ -13,6 +13,7 @@
 #include "limits.h"
 #include "log.h"
 #include "pageview.h"
+#include "session.h"
 #include "store.h"
 #include "tools.h"
 #include "upload.h"
@@ -32,6 +33,14 @@ static const struct tool_key form_field_keys[] = {
 	                "\"true\" or \"false\" for a checkbox, \"true\" for a radio button to choose it."},
 	{0},
 };
+
+struct pending;
+static void route_and_start(struct pending *p);
+static void start_call(struct pending *p);
+static void fail_pending(struct pending *p, json_t *body, int http);
+static void resumed(enum session_verdict v, void *arg);
+static void answer_list_browsers(struct tools *t, const struct tool *tool, json_t *params, tools_answer_fn cb,
+                                 void *arg);
 
 /* The element parameter of the actions (its description is the same everywhere). */
 #define TARGET_DESC                                                                                          \
@@ -54,9 +63,11 @@ static const struct tool_key form_field_keys[] = {
 /* The parameters every tool takes; each tool's schema lists them after its own. */
 static const struct tool_param common[] = {
 	{.name = "client_id", .type = TP_STRING, .flags = TP_COMMON, TP_MAX(BB_CLIENT_ID_MAX), .meta = "ID",
-	 .description = "Which connected browser should do it (see /api/status). Default: the most recently active one."},
+	 .description = "Which connected browser should do it (see browser_list_browsers). Default: the one "
+	                "default_runtime picks, the first paired (a newly paired browser never takes over by itself)."},
 	{TAB_ID_FIELDS, .flags = TP_COMMON, .meta = "ID", .flag = "tab",
-	 .description = "Which tab to act on. Default: the active tab."},
+	 .description = "Which tab to act on. Default: the session's current tab (an agent session adopts the "
+	                "active tab, or gets a new tab of its own when another session owns that one)."},
 	{.name = "wait_for_page_info", .type = TP_BOOLEAN, .flags = TP_COMMON | TP_TOOL_DEFAULT, .flag = "page",
 	 .description = "Wait for and return the page after the action."},
 	{.name = "timeout_ms", .type = TP_INTEGER, .flags = TP_COMMON, TP_MIN(BB_CALL_TIMEOUT_MIN_MS),
@@ -254,6 +265,13 @@ static const struct tool catalog[] = {
 	             TP_DEFAULT_STR("visible"), .description = "Wait for it to appear or to disappear."},
 	            {.name = "wait_ms", .type = TP_INTEGER, TP_MIN(0), TP_MAX(BB_WAIT_MAX_MS),
 	             TP_DEFAULT(BB_WAIT_DEFAULT_MS), .description = "How long the browser waits before giving up."}}},
+	{.name = "browser_list_browsers", .title = "List browsers", .local = answer_list_browsers,
+	 .hints = TOOL_READ_ONLY | TOOL_IDEMPOTENT,
+	 .description = "List the connected browsers (the user's own and managed headless ones) with their client_id, "
+	                "runtime (desktop or headless) and which one serves calls that name no client_id (default, by "
+	                "the daemon's default_runtime; a newly paired browser never becomes the default by itself). "
+	                "Pass a client_id to other tools to use another browser. Answered by the daemon itself.",
+	 .done = "Listed the connected browsers", .attempt = "list the connected browsers", .page_default = 0},
 	{.name = "browser_handle_dialog", .command = "handle_dialog", .title = "Answer the next dialog", .cli = "dialog",
 	 .description = "Set how the next JavaScript dialog on the tab (alert, confirm, prompt, or the \"Leave site?\" "
 	                "of beforeunload) is answered: accept or dismiss it, and for a prompt the text to answer with. "
@@ -352,6 +370,7 @@ struct tools {
 	size_t upload_total_max; /* the bytes of files one upload may send */
 	atomic_int uploads;      /* upload calls in progress (BB_UPLOAD_CALLS_MAX) */
 	struct pageview *pv; /* the last page each caller received per tab (its own lock) */
+	struct sessions *sessions; /* agent sessions (session.h), or NULL: every caller acts as the default one */
 	json_t *schemas[N_TOOLS]; /* full JSON Schema per tool, generated from the catalog */
 };
 
@@ -533,6 +552,29 @@ struct events *
 tools_events(const struct tools *t)
 {
 	return t->events;
+}
+
+/* Route calls through the session table (NULL: none); main thread, before calls start. */
+void
+tools_set_sessions(struct tools *t, struct sessions *s)
+{
+	t->sessions = s;
+}
+
+/* The session table (or NULL), for the API's /api/sessions. */
+struct sessions *
+tools_sessions(const struct tools *t)
+{
+	return t->sessions;
+}
+
+/* A caller's session ended on its side (an MCP client's DELETE): its agent session lets go of its tabs. */
+void
+tools_session_closed(struct tools *t, const char *key)
+{
+	if (t->sessions != NULL)
+		session_close(t->sessions, key);
+	hub_pool_release(t->hub, key); /* and its seat in the headless pool, if it had one */
 }
 
 /* Let open_url open file: URLs (config allow_file_urls); main thread, before calls start. */
@@ -1121,6 +1163,13 @@ struct pending {
 	enum pageview_mode snapshot; /* the call's snapshot parameter */
 	int selector;                /* get_page: only the part its selector matched (result.selection) */
 	long long offset, max_chars; /* get_page's paging: max_chars < 0 when it does not page */
+	struct session_call sc;  /* where the session table sent it (sc.id "" for the default session) */
+	json_t *own;             /* the parameters (normalized), kept while the call waits for approval */
+	json_t *args;            /* what the browser is sent */
+	json_t *logged;          /* what history keeps (secrets redacted) */
+	int wait_page;
+	char *cancel_key;         /* the caller's cancel handle (struct tools_caller), owned, or NULL */
+	char pooled[BB_CLIENT_ID_MAX + 1]; /* the headless pool's instance for this session, or "" */
 	tools_answer_fn cb;
 	void *arg;
 	char text[]; /* attempt and done, each NUL-terminated: one allocation per waiting call */
@@ -1134,6 +1183,10 @@ pending_free(struct pending *p)
 		return;
 	free(p->session_key);
 	free(p->session_name);
+	free(p->cancel_key);
+	json_decref(p->own);
+	json_decref(p->args);
+	json_decref(p->logged);
 	free(p);
 }
 
@@ -1309,6 +1362,18 @@ answer_page(struct pending *p, struct hub_call *c)
 	return page;
 }
 
+/* The tab a finished call acted on, as the browser reported it (result.tabId, else the page's), or -1. */
+static long
+result_tab(const struct hub_call *c)
+{
+	json_t *v = json_object_get(json_object_get(c->result, "result"), "tabId");
+	if (!json_is_integer(v) && c->page != NULL)
+		v = json_object_get(c->page, "tabId");
+	return json_is_integer(v) && json_integer_value(v) >= 0 && json_integer_value(v) <= BB_TAB_ID_MAX
+	               ? (long)json_integer_value(v)
+	               : -1;
+}
+
 /* A call finished (any thread): build the answer, log it, publish it, hand it to the transport. */
 static void
 call_done(struct hub_call *c, void *arg)
@@ -1399,6 +1464,8 @@ call_done(struct hub_call *c, void *arg)
 		events_publish(p->t->events, "call_end", ev);
 	}
 	free(summary);
+	if (p->t->sessions != NULL) /* before the answer: the agent's next call sees the tab it owns now */
+		session_done(p->t->sessions, &p->sc, c->client_id, strcmp(c->command, "list_tabs") ? result_tab(c) : -1);
 	hub_call_free(c);
 	if (p->upload)
 		atomic_fetch_sub(&p->t->uploads, 1);
@@ -1494,18 +1561,6 @@ tools_call(struct tools *t, const struct tool *tool, json_t *params, const struc
 	params = own;
 	json_t *tab = json_object_get(params, "tab_id"), *wait = json_object_get(params, "wait_for_page_info");
 	json_t *tmo = json_object_get(params, "timeout_ms");
-	struct hub_call_spec sp = {0};
-	sp.tool = tool->name;
-	sp.command = tool->command;
-	sp.client_id = json_string_value(json_object_get(params, "client_id"));
-	sp.cancel_key = who ? who->cancel_key : NULL;
-	/* A session that names no browser gets its own instance of the headless pool, if there is one. */
-	char pooled[BB_CLIENT_ID_MAX + 1];
-	if (sp.client_id == NULL && who != NULL && hub_pool_pick(t->hub, who->key, pooled) == 0)
-		sp.client_id = pooled;
-	sp.tab_id = tab ? (long)json_integer_value(tab) : -1;
-	sp.wait_page = wait ? json_is_true(wait) : tool->page_default;
-	sp.timeout_ms = tmo ? (long)json_integer_value(tmo) : BB_CALL_TIMEOUT_DEFAULT_MS;
 
 	/* What the browser gets: the tool's own parameters. What history keeps: the same, secrets redacted. */
 	json_t *args = json_deep_copy(params), *logged = tools_redacted(tool, params);
@@ -1533,8 +1588,6 @@ tools_call(struct tools *t, const struct tool *tool, json_t *params, const struc
 		cb(bad2, bad_http, arg);
 		return;
 	}
-	sp.params = logged;
-	sp.browser_args = args;
 	struct buf texts = {0};
 	expand(&texts, tool, tool->attempt, params);
 	size_t na = texts.len + 1;
@@ -1547,7 +1600,8 @@ tools_call(struct tools *t, const struct tool *tool, json_t *params, const struc
 	p->done = p->text + na;
 	p->t = t;
 	p->tool = tool;
-	p->timeout_ms = sp.timeout_ms;
+	p->timeout_ms = tmo ? (long)json_integer_value(tmo) : BB_CALL_TIMEOUT_DEFAULT_MS;
+	p->wait_page = wait ? json_is_true(wait) : tool->page_default;
 	p->session_key = xstrdup(who && who->key ? who->key : "");
 	p->session_name = xstrdup(who && who->name ? who->name : "default");
 	pageview_mode_parse(json_string_value(json_object_get(params, "snapshot")), &p->snapshot); /* validated */
@@ -1555,27 +1609,126 @@ tools_call(struct tools *t, const struct tool *tool, json_t *params, const struc
 	p->selector = json_object_get(params, "selector") != NULL && strcmp(tool->command, "get_page") == 0;
 	p->offset = off ? json_integer_value(off) : 0;
 	p->max_chars = maxc ? json_integer_value(maxc) : -1;
+	p->upload = upload;
+	p->cancel_key = who && who->cancel_key ? xstrdup(who->cancel_key) : NULL;
+	p->own = own;
+	p->args = args;
+	p->logged = logged;
 	p->cb = cb;
 	p->arg = arg;
-	p->upload = upload;
-	sp.done = call_done;
-	sp.arg = p;
-	int err = hub_call_start(t->hub, &sp, NULL);
-	json_decref(args);
-	if (err == HUB_OK) {
-		json_decref(logged);
-		json_decref(own);
+	p->sc.key = p->session_key;
+	p->sc.name = p->session_name;
+	p->sc.client_id = json_string_value(json_object_get(own, "client_id"));
+	/* A session that names no browser gets its own instance of the headless pool, if there is one. */
+	if (p->sc.client_id == NULL && p->session_key[0] && hub_pool_pick(t->hub, p->session_key, p->pooled) == 0)
+		p->sc.client_id = p->pooled;
+	p->sc.tab_id = tab ? (long)json_integer_value(tab) : -1;
+	p->sc.tabless = !strcmp(tool->command, "list_tabs") ||
+	                (!strcmp(tool->command, "open_url") && json_is_true(json_object_get(own, "new_tab")));
+	p->sc.releases = !strcmp(tool->command, "close_tab");
+	p->sc.tab_out = p->sc.tab_id;
+	route_and_start(p);
+}
+
+/* Ask the session table where the call goes, then start it, park it (approval) or refuse it. */
+static void
+route_and_start(struct pending *p)
+{
+	struct tools *t = p->t;
+	if (t->sessions != NULL) {
+		json_t *err = NULL;
+		int http = 503;
+		int v = session_route(t->sessions, &p->sc, p->timeout_ms, resumed, p, &err, &http);
+		if (v == SESSION_WAIT)
+			return;
+		if (v != SESSION_GO) {
+			fail_pending(p, err, http);
+			return;
+		}
+	}
+	start_call(p);
+}
+
+/* Answer a call that never reached a browser with body (stolen) and free it. */
+static void
+fail_pending(struct pending *p, json_t *body, int http)
+{
+	json_object_set_new(body, "tool", json_string(p->tool->name));
+	if (p->upload)
+		atomic_fetch_sub(&p->t->uploads, 1);
+	tools_answer_fn cb = p->cb;
+	void *arg = p->arg;
+	pending_free(p);
+	cb(body, http, arg);
+}
+
+/* A call that waited for the user's approval of its session: go on, or say why not. */
+static void
+resumed(enum session_verdict v, void *arg)
+{
+	struct pending *p = arg;
+	switch (v) {
+	case SESSION_GO:
+		route_and_start(p);
+		return;
+	case SESSION_DECLINED:
+		fail_pending(p, tools_error("session_declined", "the user declined this session (\"%.64s\")", p->session_name),
+		             403);
+		return;
+	case SESSION_REVOKED:
+		fail_pending(p, tools_error("session_revoked", "the user stopped this session (\"%.64s\") before approving it",
+		                            p->session_name), 403);
+		return;
+	case SESSION_TIMEOUT:
+		fail_pending(p, tools_error("approval_timeout", "the user did not approve this session (\"%.64s\") within %ld "
+		                            "ms: approve it in the Browser Bridge popup or the dashboard, then call again",
+		                            p->session_name, p->timeout_ms), 504);
+		return;
+	default:
+		fail_pending(p, tools_error("shutting_down", "the daemon is shutting down"), 503);
 		return;
 	}
-	pending_free(p);
-	if (upload)
-		atomic_fetch_sub(&t->uploads, 1);
+}
+
+/* Hand a routed call to the hub. */
+static void
+start_call(struct pending *p)
+{
+	struct tools *t = p->t;
+	struct hub_call_spec sp = {0};
+	sp.tool = p->tool->name;
+	sp.command = p->tool->command;
+	sp.client_id = p->sc.client_out[0] ? p->sc.client_out : p->sc.client_id;
+	sp.tab_id = p->sc.tab_out;
+	sp.wait_page = p->wait_page;
+	sp.timeout_ms = p->timeout_ms;
+	sp.cancel_key = p->cancel_key;
+	sp.params = p->logged;
+	sp.browser_args = p->args;
+	json_t *session = NULL;
+	if (p->sc.id[0]) {
+		session = json_pack("{s:s, s:s}", "id", p->sc.id, "name", p->session_name);
+		if (p->sc.page_id[0])
+			json_object_set_new(session, "pageId", json_string(p->sc.page_id));
+		if (p->sc.new_tab)
+			json_object_set_new(session, "newTab", json_true());
+	}
+	sp.session = session;
+	sp.done = call_done;
+	sp.arg = p;
+	char client[BB_CLIENT_ID_MAX + 1];
+	snprintf(client, sizeof client, "%s", sp.client_id ? sp.client_id : "");
+	int err = hub_call_start(t->hub, &sp, NULL);
+	json_decref(session);
+	if (err == HUB_OK)
+		return;
+	if (t->sessions != NULL)
+		session_done(t->sessions, &p->sc, NULL, -1);
 	json_t *body;
-	int http = 503;
 	switch (err) {
 	case HUB_E_UNKNOWN_CLIENT:
 		body = tools_error("unknown_client", "no browser with client_id \"%.64s\" is connected (see /api/status)",
-		                   sp.client_id);
+		                   client);
 		break;
 	case HUB_E_BUSY:
 		body = tools_error("busy", "too many calls are waiting; try again shortly");
@@ -1583,14 +1736,39 @@ tools_call(struct tools *t, const struct tool *tool, json_t *params, const struc
 	case HUB_E_STOPPING:
 		body = tools_error("shutting_down", "the daemon is shutting down");
 		break;
+	case HUB_E_NO_RUNTIME:
+		body = tools_error("no_browser", "no browser of the runtime default_runtime asks for is connected (see "
+		                                 "browser_list_browsers); name one with client_id");
+		break;
 	default:
 		body = tools_error("no_browser", "no browser is connected: install the extension and pair it with the "
 		                                 "token (browser-bridge token), or start the daemon with --headless");
 		break;
 	}
-	json_object_set_new(body, "tool", json_string(tool->name));
-	log_refused(t, tool, sp.client_id, logged, body);
-	json_decref(logged);
-	json_decref(own);
-	cb(body, http, arg);
+	log_refused(t, p->tool, client[0] ? client : NULL, p->logged, body);
+	fail_pending(p, body, 503);
+}
+
+/* browser_list_browsers: the daemon's own answer, shaped like every tool's. */
+static void
+answer_list_browsers(struct tools *t, const struct tool *tool, json_t *params, tools_answer_fn cb, void *arg)
+{
+	(void)params;
+	json_t *list = hub_browsers(t->hub);
+	const char *def = NULL;
+	size_t i;
+	json_t *b;
+	json_array_foreach(list, i, b)
+	{
+		if (json_is_true(json_object_get(b, "default")))
+			def = json_string_value(json_object_get(b, "client_id"));
+	}
+	size_t n = json_array_size(list);
+	char *summary = n == 0 ? xasprintf("No browser is connected.")
+	                       : xasprintf("%zu browser%s connected; calls that name no client_id go to %s.", n,
+	                                   n == 1 ? "" : "s", def ? def : "none (no browser of the default runtime)");
+	json_t *ans = json_pack("{s:s, s:s, s:s, s:{s:o, s:s?}, s:n}", "status", "success", "tool", tool->name,
+	                        "summary", summary, "result", "browsers", list, "default_client_id", def, "page");
+	free(summary);
+	cb(ans, 200, arg);
 }

@@ -19,6 +19,7 @@ struct store;
 struct events;
 struct tools;
 struct tool;
+struct sessions;
 
 /* A parameter's JSON type. TP_ENUM is a string from enums[]; TP_ARRAY an array of strings; TP_OBJECTS an
  * array of objects whose properties are the strings keys[] describes. */
@@ -152,6 +153,9 @@ json_t *tools_check_param(const char *tool, const struct tool_param *p, json_t *
 json_t *tools_redacted(const struct tool *tool, json_t *params);
 void tools_allow_file_urls(struct tools *t, int on);
 void tools_set_upload_dirs(struct tools *t, char *const *dirs, int n, size_t max_message_bytes);
+void tools_set_sessions(struct tools *t, struct sessions *s);
+struct sessions *tools_sessions(const struct tools *t);
+void tools_session_closed(struct tools *t, const char *key);
 const char *tools_normalize_url(const char *in, int allow_file, char **out);
 struct store *tools_store(const struct tools *t);
 struct events *tools_events(const struct tools *t);

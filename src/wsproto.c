@@ -269,11 +269,18 @@ wsproto_on_message(struct wsproto_peer *s, const char *text, size_t len)
 	} else if (strcmp(type, "tabs") == 0) {
 		if ((bad = check_tabs(d)) == NULL)
 			hub_on_tabs(s->env->hub, s->browser, json_object_get(d, "tabs"));
+	} else if (strcmp(type, "session_control") == 0) {
+		if (!opt_string(d, "id", 64) || !json_is_string(json_object_get(d, "id")) || !opt_string(d, "action", 16) ||
+		    !json_is_string(json_object_get(d, "action")))
+			bad = "session_control: expected string id (at most 64 bytes) and action (approve, decline or revoke)";
+		else
+			hub_on_control(s->env->hub, s->browser, d);
 	} else if (strcmp(type, "hello") == 0) {
 		wsproto_error(s, type, NULL, "hello was already received on this connection");
 	} else {
 		wsproto_error(s, type, NULL,
-		           "unknown message type \"%.64s\" (expected command_result, pageInfoUpdate, tabs or heartbeat)",
+		           "unknown message type \"%.64s\" (expected command_result, pageInfoUpdate, tabs, heartbeat or "
+		           "session_control)",
 		           type);
 	}
 	if (bad != NULL)

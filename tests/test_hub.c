@@ -154,28 +154,80 @@ START_TEST(other_browser_cannot_answer)
 }
 END_TEST
 
-START_TEST(most_recent_browser_serves)
+START_TEST(first_paired_browser_serves)
 {
+	/* A newly paired browser never becomes the default by itself (issue 18): a serves, though b
+	 * attached later and is the more recently active; b serves when named, and once a is gone. */
 	reset();
 	struct hub *h = hub_create(NULL, NULL, wake, NULL);
 	struct hub_browser *a = attach(h, "a", (void *)1);
 	struct hub_browser *b = attach(h, "b", (void *)2);
-	char r[37];
-	start(h, b, NULL, 10000, r); /* b attached last: it is the most recently active */
 	json_t *tabs = json_array();
-	hub_on_tabs(h, a, tabs);      /* now a is */
+	hub_on_tabs(h, b, tabs); /* b is the most recently active now */
 	json_decref(tabs);
-	char r2[37];
-	start(h, a, NULL, 10000, r2);
-	json_t *st = hub_status(h);
-	ck_assert_int_eq(json_array_size(st), 2);
-	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(st, 0), "client_id")), "a");
-	json_decref(st);
+	char r[37], r2[37], r3[37];
+	start(h, a, NULL, 10000, r);
+	start(h, b, "b", 10000, r2);
+	json_t *list = hub_browsers(h);
+	ck_assert_int_eq(json_array_size(list), 2);
+	ck_assert_str_eq(json_string_value(json_object_get(json_array_get(list, 0), "client_id")), "a");
+	ck_assert(json_is_true(json_object_get(json_array_get(list, 0), "default")));
+	ck_assert(json_is_false(json_object_get(json_array_get(list, 1), "default")));
+	json_decref(list);
+	hub_browser_detach(h, a);
+	ck_assert_int_eq(n_done, 1); /* a's call failed with it */
+	start(h, b, NULL, 10000, r3);
+	/* a comes back: it paired first, so it is the default again */
+	a = attach(h, "a", (void *)3);
+	char cid[65];
+	long active = 0;
+	ck_assert_int_eq(hub_pick(h, NULL, cid, sizeof cid, &active), HUB_OK);
+	ck_assert_str_eq(cid, "a");
+	ck_assert_int_eq(active, -1);
 	hub_shutdown(h);
-	ck_assert_int_eq(n_done, 2);
-	ck_assert_int_eq(last[0]->outcome, HUB_SHUTDOWN);
-	hub_call_free(last[0]);
-	hub_call_free(last[1]);
+	ck_assert_int_eq(n_done, 3);
+	for (int i = 0; i < 3; i++)
+		hub_call_free(last[i]);
+	hub_free(h);
+}
+END_TEST
+
+START_TEST(runtime_policy_and_active_tab)
+{
+	reset();
+	struct hub *h = hub_create(NULL, NULL, wake, NULL);
+	char cid[65];
+	long active = 0;
+	ck_assert_int_eq(hub_pick(h, NULL, cid, sizeof cid, &active), HUB_E_NO_BROWSER);
+	struct hub_browser *hl = attach(h, "headless-1", (void *)1);
+	ck_assert_int_eq(hub_pick(h, NULL, cid, sizeof cid, &active), HUB_OK);
+	ck_assert_str_eq(cid, "headless-1"); /* auto: the headless one while no desktop browser is there */
+	struct hub_browser *d = attach(h, "desk", (void *)2);
+	ck_assert_int_eq(hub_pick(h, NULL, cid, sizeof cid, &active), HUB_OK);
+	ck_assert_str_eq(cid, "desk"); /* auto: the user's browser once one is connected */
+	json_t *tabs = json_pack("[{s:i, s:b}, {s:i, s:b}, {s:i, s:b, s:b}]", "tabId", 4, "active", 1, "tabId", 5,
+	                         "active", 0, "tabId", 7, "active", 1, "focused", 1);
+	hub_on_tabs(h, d, tabs);
+	json_decref(tabs);
+	ck_assert_int_eq(hub_pick(h, NULL, cid, sizeof cid, &active), HUB_OK);
+	ck_assert_int_eq(active, 7); /* the active tab of the focused window */
+	tabs = json_pack("[{s:i, s:b, s:s}, {s:i, s:b, s:b, s:s}]", "tabId", 4, "active", 1, "url", "https://a/", "tabId",
+	                 7, "active", 1, "focused", 1, "url", "chrome-extension://x/popup.html");
+	hub_on_tabs(h, d, tabs);
+	json_decref(tabs);
+	ck_assert_int_eq(hub_pick(h, NULL, cid, sizeof cid, &active), HUB_OK);
+	ck_assert_int_eq(active, -1); /* the browser's own page is never adopted: a new tab instead */
+	hub_set_runtime(h, HUB_RUNTIME_HEADLESS);
+	ck_assert_int_eq(hub_pick(h, NULL, cid, sizeof cid, &active), HUB_OK);
+	ck_assert_str_eq(cid, "headless-1");
+	hub_browser_detach(h, hl);
+	ck_assert_int_eq(hub_pick(h, NULL, cid, sizeof cid, &active), HUB_E_NO_RUNTIME);
+	ck_assert_int_eq(hub_pick(h, "desk", cid, sizeof cid, &active), HUB_OK); /* named: any runtime */
+	ck_assert_int_eq(hub_pick(h, "ghost", cid, sizeof cid, &active), HUB_E_UNKNOWN_CLIENT);
+	hub_set_runtime(h, HUB_RUNTIME_DESKTOP);
+	ck_assert_int_eq(hub_pick(h, NULL, cid, sizeof cid, &active), HUB_OK);
+	ck_assert_str_eq(cid, "desk");
+	hub_shutdown(h);
 	hub_free(h);
 }
 END_TEST
@@ -427,7 +479,8 @@ main(void)
 	tcase_add_test(tc, no_browser);
 	tcase_add_test(tc, out_of_order_answers);
 	tcase_add_test(tc, other_browser_cannot_answer);
-	tcase_add_test(tc, most_recent_browser_serves);
+	tcase_add_test(tc, first_paired_browser_serves);
+	tcase_add_test(tc, runtime_policy_and_active_tab);
 	tcase_add_test(tc, disconnect_fails_at_once);
 	tcase_add_test(tc, replaced_by_same_client_id);
 	tcase_add_test(tc, timeouts_and_partial);

@@ -78,6 +78,7 @@ export function callRow(call, { open = false, onToggle } = {}) {
       h('span', { class: 'call-tool mono' }, call.tool || '?'),
       h('span', { class: 'call-meta muted small' },
         call.http_status && call.http_status !== 200 ? h('span', { class: 'http' }, `HTTP ${call.http_status}`) : null,
+        call.session ? h('span', { class: 'call-session', title: 'agent session' }, call.session) : null,
         call.client_id ? h('span', { title: call.client_id }, shortId(call.client_id, 10)) : null,
         timeEl(call.started_at || (call._t0 ? new Date(call._t0).toISOString() : null))),
       h('span', { class: 'call-dur' }, duration)),

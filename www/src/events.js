@@ -54,6 +54,7 @@ function connect() {
     store.state.version = d.version ?? store.state.version;
     store.state.callsInFlight = d.calls_in_flight ?? 0;
     store.setBrowsers(d.browsers || []);
+    store.setSessions(d.sessions || []);
     if (!backfilled) {
       backfilled = true;
       backfill();
@@ -66,6 +67,7 @@ function connect() {
   on(es, 'call_start', store.callStart);
   on(es, 'call_end', store.callEnd);
   on(es, 'page', store.pageEvent);
+  on(es, 'session', store.sessionEvent);
 }
 
 function on(es, name, fn) {

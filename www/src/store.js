@@ -231,3 +231,26 @@ export function setSse(s) {
     notify('sse');
   }
 }
+
+// Agent sessions (issue 18): the daemon's list (the stream's hello) kept current by `session`
+// events; the newest session events (created, approved, declined, revoked, expired) for the live view.
+export const MAX_SESSION_EVENTS = 50;
+state.sessions = new Map(); // id → {id, name, state, tabs, created_at, last_used_at, calls_in_flight, waiting_calls}
+state.sessionEvents = []; // newest first: {event, id, name, at}
+
+export function setSessions(list) {
+  state.sessions.clear();
+  for (const s of list || []) if (s && s.id) state.sessions.set(s.id, s);
+  notify('sessions');
+}
+
+export function sessionEvent(d) {
+  if (!d || !d.id) return;
+  if (d.event === 'expired' || d.event === 'closed') state.sessions.delete(d.id);
+  else state.sessions.set(d.id, { ...(state.sessions.get(d.id) || {}), ...d });
+  if (d.event !== 'tabs') { // "tabs": only its tab list changed
+    state.sessionEvents.unshift({ event: d.event, id: d.id, name: d.name, at: new Date().toISOString() });
+    state.sessionEvents.length = Math.min(state.sessionEvents.length, MAX_SESSION_EVENTS);
+  }
+  notify('sessions');
+}

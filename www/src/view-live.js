@@ -5,6 +5,7 @@ import { getJson } from './api.js';
 import { loadOlderCalls } from './events.js';
 import * as store from './store.js';
 import { browserCard, callRow, pageRow, pageHeader, emptyState, startTicker } from './components.js';
+import { sessionsPanel } from './view-sessions.js';
 
 /** Rows shown at first and added per "Load more"; the list never shows more than store.MAX_CALLS. */
 export const CALLS_PAGE = 50;
@@ -25,6 +26,7 @@ export function liveView(main, { query } = {}) {
   let alive = true;
 
   const browsersEl = h('div', { class: 'browsers' });
+  const sessions = sessionsPanel();
   const callsEl = h('ol', { class: 'calls', 'aria-live': 'polite', 'aria-relevant': 'additions' });
   const pagesEl = h('ol', { class: 'pages' });
   const callsCount = h('span', { class: 'muted small calls-count' });
@@ -50,7 +52,7 @@ export function liveView(main, { query } = {}) {
         h('div', { class: 'more' }, moreBtn, moreNote)),
       h('section', { class: 'panel live-browsers', 'aria-labelledby': 'h-browsers' },
         h('div', { class: 'panel-head' }, h('h2', { id: 'h-browsers' }, 'Browsers'), h('a', { class: 'small', href: '#/pairing' }, 'Pairing help')),
-        browsersEl),
+        browsersEl, sessions.el),
       h('section', { class: 'panel live-pages', 'aria-labelledby': 'h-pages' },
         h('div', { class: 'panel-head' }, h('h2', { id: 'h-pages' }, 'Page updates'), h('a', { class: 'small', href: '#/history' }, 'All history')),
         pagesEl)));
@@ -239,6 +241,7 @@ export function liveView(main, { query } = {}) {
   return () => {
     alive = false;
     unsub();
+    sessions.close();
     stopTicker();
   };
 }

@@ -11,6 +11,7 @@ import { takeDialogs, dialogSentence } from './dialogs.js';
 import { upper } from './errors.js';
 import { whileActing } from './badge.js';
 import { cancelSignal, done, throwIfCancelled } from './cancel.js';
+import { validSession, sessionTab, groupTab } from './sessions.js';
 
 // One command at a time per tab: settling two actions on one page at once would mix them up.
 // Each tab has its own queue, so a page that stopped answering (a busy loop) holds up only the
@@ -46,6 +47,11 @@ async function queueFor(cmd) {
     return { key: `misc:${cmd.requestId}`, cmd };
   }
   if (cmd.tabId != null) return { key: `tab:${cmd.tabId}`, cmd };
+  // An agent session's page that has no tab yet: the tab opened for it (sessions.js).
+  if (cmd.session?.newTab && validSession(cmd.session) && cmd.session.pageId) {
+    const id = await sessionTab(cmd.session).catch(() => null);
+    if (id != null) return { key: `tab:${id}`, cmd: { ...cmd, tabId: id } };
+  }
   const t = await resolveTab(null).catch(() => null);
   if (!t) return { key: `misc:${cmd.requestId}`, cmd };
   return { key: `tab:${t.id}`, cmd: { ...cmd, tabId: t.id } };
@@ -82,6 +88,11 @@ export async function handleCommand(cmd0) {
       noPage = !!(e?.noPage || e?.unresponsive);
       pageTabId = e?.pageTabId;
       if (pageTabId == null && !noPage && wantPage) pageTabId = (await resolveTab(cmd.tabId).catch(() => null))?.id;
+    }
+    // An agent session's tab joins its tab group, and the daemon learns which tab it was.
+    if (validSession(cmd.session) && cmd.command !== 'close_tab' && cmd.command !== 'list_tabs') {
+      const tid = Number.isInteger(result?.tabId) ? result.tabId : pageTabId ?? cmd.tabId;
+      if (Number.isInteger(tid) && await groupTab(cmd.session, tid)) result = { ...(result || {}), tabId: tid };
     }
     // The dialogs the tab's pages opened since the last result (the action's, or a timer's):
     // result.dialog (the first), result.dialogs (all, when more than one), and in the message.

@@ -161,6 +161,8 @@ export async function connect() {
       extensionVersion: chrome.runtime.getManifest().version,
       siteAccess, // whether it may read every site, as of connecting (browser-bridge doctor shows it)
       capabilities,
+      // It shows agent sessions (tab groups, the popup's list): the daemon sends it sessions, session_end.
+      features: ['sessions'],
     };
     sock.send(JSON.stringify({ type: 'hello', data: hello }));
   };
@@ -219,6 +221,12 @@ export async function connect() {
         if (welcomed) handlers.onCancel?.(data.requestId);
         break;
       case 'heartbeat_ack':
+        break;
+      case 'sessions':
+        if (welcomed) handlers.onSessions?.(data);
+        break;
+      case 'session_end':
+        if (welcomed) handlers.onSessionEnd?.(data);
         break;
       case 'error':
         console.warn('[browser-bridge] daemon reported an error:', data.message, data);

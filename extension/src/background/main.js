@@ -9,6 +9,7 @@ import { setPolicyFromWelcome } from './url-policy.js';
 import { installPageScriptListeners } from './page-scripts.js';
 import { installDialogListeners } from './dialogs.js';
 import { installTrustedListeners } from './trusted.js';
+import { onSessions, onSessionEnd, controlSession, clearSessions } from './sessions.js';
 
 const ALARM = 'browser-bridge-keepalive';
 
@@ -18,6 +19,9 @@ conn.init({
   onCancel: cancelCommand, // the daemon's cancel message (cancel.js)
   // welcome.allowFileUrls: whether file: URLs may be opened (the daemon's allow_file_urls).
   onWelcome: (data) => { setPolicyFromWelcome(data); reportTabsNow(); },
+  onSessions: (data) => { onSessions(data).catch((e) => console.error('[browser-bridge] sessions failed', e)); },
+  onSessionEnd: (data) => { onSessionEnd(data).catch((e) => console.error('[browser-bridge] session_end failed', e)); },
+  onDisconnect: () => { clearSessions(); },
 });
 
 // Listeners must be registered synchronously at the top level.
@@ -39,6 +43,7 @@ chrome.runtime.onMessage.addListener((msg, sender, reply) => {
   if (sender.id !== chrome.runtime.id) return;
   if (msg?.type === 'reconnect') { conn.reconnect(); reply({ ok: true }); }
   else if (msg?.type === 'status') { reply({ connected: conn.isConnected() }); }
+  else if (msg?.type === 'session_control') { reply({ ok: controlSession(msg.id, msg.action) }); }
 });
 
 

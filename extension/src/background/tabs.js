@@ -3,13 +3,17 @@ import { send, isConnected } from './connection.js';
 import { forgetTab } from './frames.js';
 import { forgetNavError } from './settle.js';
 
-export function tabInfo(t) {
-  return { tabId: t.id, windowId: t.windowId, url: t.url || t.pendingUrl || '', title: t.title || '', active: !!t.active };
+export function tabInfo(t, focusedWindowId) {
+  const info = { tabId: t.id, windowId: t.windowId, url: t.url || t.pendingUrl || '', title: t.title || '', active: !!t.active };
+  // The active tab of the last focused window: the one an agent session adopts (protocol.md).
+  if (t.active && focusedWindowId != null && t.windowId === focusedWindowId) info.focused = true;
+  return info;
 }
 
 export async function listTabs() {
   const tabs = await chrome.tabs.query({});
-  return tabs.filter((t) => t.id !== chrome.tabs.TAB_ID_NONE).map(tabInfo);
+  const focused = (await chrome.windows?.getLastFocused?.().catch(() => null))?.id;
+  return tabs.filter((t) => t.id !== chrome.tabs.TAB_ID_NONE).map((t) => tabInfo(t, focused));
 }
 
 let timer = null;

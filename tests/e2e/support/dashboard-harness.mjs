@@ -46,15 +46,15 @@ export function freePort() {
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** Starts `browser-bridge serve`; resolves once /api/health answers. */
-export async function startDaemon({ wwwDir }) {
+export async function startDaemon({ wwwDir, args: extra = [], env = {} }) {
   if (!existsSync(BB_BIN)) throw new Error(`daemon binary not found: ${BB_BIN} (build it, or set BB_BIN)`);
   const dir = mkdtempSync(join(tmpdir(), 'bb-dash-'));
   const httpPort = await freePort();
   const wsPort = await freePort();
   const tokenFile = join(dir, 'token');
   const args = ['serve', '--http', `127.0.0.1:${httpPort}`, '--ws', `127.0.0.1:${wsPort}`,
-    '--db', join(dir, 'h.db'), '--token-file', tokenFile, '--www', wwwDir];
-  const proc = spawn(BB_BIN, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, XDG_CONFIG_HOME: dir, XDG_DATA_HOME: dir, XDG_STATE_HOME: dir } });
+    '--db', join(dir, 'h.db'), '--token-file', tokenFile, '--www', wwwDir, ...extra];
+  const proc = spawn(BB_BIN, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env, XDG_CONFIG_HOME: dir, XDG_DATA_HOME: dir, XDG_STATE_HOME: dir } });
   let output = '';
   proc.stdout.on('data', (d) => { output += d; });
   proc.stderr.on('data', (d) => { output += d; });
