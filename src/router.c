@@ -245,7 +245,7 @@ route_cancel(struct router *r, struct rr_req *req, const char *rest)
 		return;
 	}
 	snprintf(key, sizeof key, "call:%s", id);
-	if (hub_cancel(r->hub, id) != 0 && hub_cancel(r->hub, key) != 0) {
+	if (tools_cancel(r->tools, id) != 0 && tools_cancel(r->tools, key) != 0) {
 		fail(req, 404, "not_found", "no call with that id is waiting (it may have finished already)");
 		return;
 	}

@@ -27,6 +27,7 @@ struct waiter {
 	session_resume_fn fn;
 	void *arg;
 	int64_t deadline; /* monotonic */
+	char *cancel_key; /* the caller's cancel handle, owned, or NULL */
 	enum session_verdict verdict; /* once it is resumed */
 };
 
@@ -163,6 +164,7 @@ news_flush(struct sessions *s, struct news *nw)
 	for (struct waiter *w = nw->resume, *nx; w != NULL; w = nx) {
 		nx = w->next;
 		w->fn(w->verdict, w->arg);
+		free(w->cancel_key);
 		free(w);
 	}
 	if (nw->wake && s->env.wake)
@@ -479,6 +481,7 @@ session_route(struct sessions *s, struct session_call *c, int64_t wait_ms, sessi
 		w->fn = resume;
 		w->arg = arg;
 		w->deadline = util_mono_ms() + wait_ms;
+		w->cancel_key = c->cancel_key ? xstrdup(c->cancel_key) : NULL;
 		w->next = x->waiters;
 		x->waiters = w;
 		x->n_waiters++;
@@ -570,6 +573,8 @@ static void
 end_sess(struct sessions *s, struct sess *x, enum sstate st, const char *reason, struct news *nw)
 {
 	news_event(nw, x, reason);
+	if (s->env.hub != NULL) /* its seat in the headless pool too (lock order: session, then hub) */
+		hub_pool_release(s->env.hub, x->key);
 	news_resume_all(nw, x, st == ST_DECLINED ? SESSION_DECLINED : st == ST_REVOKED ? SESSION_REVOKED : SESSION_TIMEOUT);
 	x->n_pages = 0;
 	x->current = -1;
@@ -644,6 +649,35 @@ session_close(struct sessions *s, const char *key)
 		end_sess(s, x, x->state, "closed", &nw);
 	pthread_mutex_unlock(&s->lock);
 	news_flush(s, &nw);
+}
+
+/* The caller gave up on a call parked for approval (notifications/cancelled, POST
+ * /api/calls/<id>/cancel): it is resumed at once as SESSION_CANCELLED. 0, or -1 when no parked call
+ * has that cancel_key (it was resumed already, or never parked). */
+int
+session_cancel(struct sessions *s, const char *cancel_key)
+{
+	struct news nw = {0};
+	pthread_mutex_lock(&s->lock);
+	for (int i = 0; cancel_key && i < s->n && nw.resume == NULL; i++) {
+		struct sess *x = s->tab[i];
+		for (struct waiter **pp = &x->waiters; *pp; pp = &(*pp)->next) {
+			struct waiter *w = *pp;
+			if (w->cancel_key != NULL && strcmp(w->cancel_key, cancel_key) == 0) {
+				*pp = w->next;
+				x->n_waiters--;
+				w->verdict = SESSION_CANCELLED;
+				w->next = NULL;
+				nw.resume = w;
+				nw.changed = 1;
+				break;
+			}
+		}
+	}
+	pthread_mutex_unlock(&s->lock);
+	int found = nw.resume != NULL;
+	news_flush(s, &nw);
+	return found ? 0 : -1;
 }
 
 /* Time passes: calls waited too long for approval, idle sessions expire (their tabs released),

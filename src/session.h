@@ -52,6 +52,8 @@ struct session_call {
 	long tab_id;           /* in: the tab the agent named, or -1 */
 	int tabless;           /* in: the command needs no tab (list_tabs, open_url in a new tab) */
 	int releases;          /* in: the command closes the named tab (close_tab) */
+	const char *cancel_key; /* in: the caller's cancel handle (tools_caller), or NULL: session_cancel finds a
+	                         * call parked for approval by it */
 	char id[SESSION_ID_LEN + 1];             /* out: the session's id, "" for the default session */
 	char page_id[SESSION_PAGE_ID_LEN + 1];   /* out: the page it acts on, "" for none */
 	char client_out[BB_CLIENT_ID_MAX + 1];   /* out: the browser, "" to let the hub choose */
@@ -66,7 +68,8 @@ enum session_verdict {
 	SESSION_DECLINED, /* (resume only) the user declined the session */
 	SESSION_REVOKED,  /* (resume only) the user stopped the session while it waited */
 	SESSION_TIMEOUT,  /* (resume only) no decision within the call's time */
-	SESSION_GONE      /* (resume only) the daemon is stopping */
+	SESSION_GONE,     /* (resume only) the daemon is stopping */
+	SESSION_CANCELLED /* (resume only) the caller cancelled it while it waited (session_cancel) */
 };
 
 typedef void (*session_resume_fn)(enum session_verdict v, void *arg);
@@ -82,6 +85,7 @@ int session_route(struct sessions *s, struct session_call *c, int64_t wait_ms, s
 void session_done(struct sessions *s, const struct session_call *c, const char *client_id, long result_tab);
 int session_control(struct sessions *s, const char *id, const char *action, char **err);
 void session_close(struct sessions *s, const char *key);
+int session_cancel(struct sessions *s, const char *cancel_key);
 int64_t session_tick(struct sessions *s, int64_t now_mono);
 void session_on_tabs(struct sessions *s, const char *client_id, json_t *tabs);
 json_t *session_list(struct sessions *s);

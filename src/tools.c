@@ -1528,11 +1528,16 @@ tools_call_id_ok(const char *id)
 	return strspn(id, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:-") == n;
 }
 
-/* Cancel a waiting call by its request_id or its caller's cancel_key (hub_cancel): 0 when one was. */
+/* Cancel a waiting call by its request_id or its caller's cancel_key: one in the hub (hub_cancel), or
+ * one still parked for the user's approval of its session (session_cancel). 0 when one was. */
 int
 tools_cancel(struct tools *t, const char *id)
 {
-	return hub_cancel(t->hub, id);
+	if (hub_cancel(t->hub, id) == 0)
+		return 0;
+	if (t->sessions != NULL && session_cancel(t->sessions, id) == 0)
+		return 0;
+	return hub_cancel(t->hub, id); /* approved meanwhile: it may have reached the hub since */
 }
 
 /* Validate and start a call; the answer always comes through cb (possibly before this returns). */
@@ -1627,6 +1632,7 @@ tools_call(struct tools *t, const struct tool *tool, json_t *params, const struc
 	                (!strcmp(tool->command, "open_url") && json_is_true(json_object_get(own, "new_tab")));
 	p->sc.releases = !strcmp(tool->command, "close_tab");
 	p->sc.tab_out = p->sc.tab_id;
+	p->sc.cancel_key = p->cancel_key;
 	route_and_start(p);
 }
 
@@ -1684,6 +1690,13 @@ resumed(enum session_verdict v, void *arg)
 		                            "ms: approve it in the Browser Bridge popup or the dashboard, then call again",
 		                            p->session_name, p->timeout_ms), 504);
 		return;
+	case SESSION_CANCELLED: {
+		json_t *b = tools_error("cancelled", "Cancelled by the caller while waiting for the user's approval of this "
+		                        "session (\"%.64s\"); nothing reached the browser", p->session_name);
+		json_object_set_new(b, "summary", json_string(json_string_value(json_object_get(b, "message"))));
+		fail_pending(p, b, 409);
+		return;
+	}
 	default:
 		fail_pending(p, tools_error("shutting_down", "the daemon is shutting down"), 503);
 		return;
