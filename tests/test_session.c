@@ -224,6 +224,43 @@ START_TEST(approval_decline_revoke_expiry)
 }
 END_TEST
 
+START_TEST(cancel_parked_call)
+{
+	n_resumed = 0;
+	struct sessions *s = mk(1, 60000);
+	struct session_call a, b;
+	json_t *err = NULL;
+	int http;
+	memset(&a, 0, sizeof a);
+	a.key = a.name = "mcp:p";
+	a.tab_id = -1;
+	a.cancel_key = "mcp:p#1";
+	b = a;
+	b.cancel_key = "mcp:p#2";
+	ck_assert_int_eq(session_route(s, &a, 100000, on_resume, NULL, &err, &http), SESSION_WAIT);
+	ck_assert_int_eq(session_route(s, &b, 100000, on_resume, NULL, &err, &http), SESSION_WAIT);
+	/* an unknown or NULL key cancels nothing; a known one resumes exactly that call, once */
+	ck_assert_int_eq(session_cancel(s, "mcp:p#9"), -1);
+	ck_assert_int_eq(session_cancel(s, NULL), -1);
+	ck_assert_int_eq(session_cancel(s, "mcp:p#1"), 0);
+	ck_assert_int_eq(n_resumed, 1);
+	ck_assert_int_eq(resumed[0], SESSION_CANCELLED);
+	ck_assert_int_eq(session_cancel(s, "mcp:p#1"), -1);
+	json_t *list = session_list(s);
+	ck_assert_int_eq(json_integer_value(json_object_get(json_array_get(list, 0), "waiting_calls")), 1);
+	json_decref(list);
+	/* the other call still waits, and approval starts it */
+	char id[SESSION_ID_LEN + 1], *e = NULL;
+	id_of(s, "mcp:p", id);
+	ck_assert_int_eq(session_control(s, id, "approve", &e), 0);
+	ck_assert_int_eq(n_resumed, 2);
+	ck_assert_int_eq(resumed[1], SESSION_GO);
+	ck_assert_int_eq(session_cancel(s, "mcp:p#2"), -1);
+	session_shutdown(s);
+	session_free(s);
+}
+END_TEST
+
 START_TEST(expiry_releases_tabs_and_bounds)
 {
 	struct sessions *s = mk(0, 1000);
@@ -277,6 +314,7 @@ main(void)
 	tcase_add_test(tc, adopt_then_new_tab_then_ownership);
 	tcase_add_test(tc, approval_decline_revoke_expiry);
 	tcase_add_test(tc, expiry_releases_tabs_and_bounds);
+	tcase_add_test(tc, cancel_parked_call);
 	suite_add_tcase(s, tc);
 	return testlib_run(s, 1);
 }
