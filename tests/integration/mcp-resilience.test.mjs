@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { startDaemon, connectPeer, BIN, waitFor } from './support/harness.mjs';
+import { startDaemon, connectPeer, api, BIN, waitFor } from './support/harness.mjs';
 
 // Start the same daemon again (same ports, database, token and API socket) once the old one is gone.
 async function restart(d) {
@@ -49,6 +49,8 @@ for (const via of ['api-socket', 'http']) {
       assert.equal(r2.isError, false, `${JSON.stringify(r2)}\n${stderr}`);
       assert.ok(r2.content.some((c) => c.text?.includes('# After open_url https://example.com/two')));
       assert.match(stderr, /the daemon restarted; started a new session/);
+      // The new session is still the agent's: named by its clientInfo.name, as before the restart.
+      assert.deepEqual((await api(d, '/api/sessions', { method: 'GET' })).body.sessions.map((x) => x.name), ['restart-test']);
       // And it stays usable: the new session is kept for the next calls.
       const { tools } = await client.listTools();
       assert.ok(tools.some((t) => t.name === 'browser_get_page'));
