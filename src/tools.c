@@ -1648,6 +1648,9 @@ route_and_start(struct pending *p)
 		if (v == SESSION_WAIT)
 			return;
 		if (v != SESSION_GO) {
+			const char *code = json_string_value(json_object_get(err, "error"));
+			if (p->pooled[0] && code && (!strcmp(code, "session_revoked") || !strcmp(code, "session_declined")))
+				hub_pool_release(t->hub, p->session_key); /* an ended session takes no seat in the pool */
 			fail_pending(p, err, http);
 			return;
 		}

@@ -108,6 +108,18 @@ test('headless pool: a session that expires or is stopped gives back its seat', 
   assert.equal(await seats(), 1);
   assert.equal((await api(d, `/api/sessions/${s.id}/revoke`, { body: {} })).status, 200);
   assert.equal(await seats(), 0, 'the stopped session\'s seat is free');
+  const refused = await tool(d, 'browser_get_page', {}, as('stopped'));
+  assert.equal(refused.body.error, 'session_revoked');
+  assert.equal(await seats(), 0, 'a stopped session\'s later calls take no seat');
+  // An MCP session on the pool that ends itself (DELETE /mcp) gives its seat back too.
+  const rpc = (body, headers = {}) => api(d, '/mcp', { body, headers: { Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2025-06-18', ...headers } });
+  const init = await rpc({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'brief', version: '1' } } });
+  const sid = init.headers.get('mcp-session-id');
+  const m = await rpc({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'browser_get_page', arguments: {} } }, { 'Mcp-Session-Id': sid });
+  assert.equal(m.body.result.isError, false, JSON.stringify(m.body));
+  assert.equal(await seats(), 1);
+  assert.equal((await api(d, '/mcp', { method: 'DELETE', headers: { 'Mcp-Session-Id': sid } })).status, 200);
+  assert.equal(await seats(), 0, 'the ended MCP session\'s seat is free');
 });
 
 test('MCP: a call on a tab another MCP session owns is an isError answer naming the owner', async () => {
