@@ -44,7 +44,7 @@ static char *
 start(struct hub *h, struct hub_browser *b, const char *client, long timeout_ms, char *rid_out)
 {
 	json_t *params = json_pack("{s:s}", "target", "x");
-	struct hub_call_spec sp = {"browser_click", "click", params, params, client, -1, 1, timeout_ms, done, NULL, NULL};
+	struct hub_call_spec sp = {"browser_click", "click", params, params, client, -1, 1, timeout_ms, done, NULL, NULL, NULL};
 	ck_assert_int_eq(hub_call_start(h, &sp, NULL), HUB_OK);
 	json_decref(params);
 	size_t len;
@@ -91,7 +91,7 @@ reset(void)
 START_TEST(no_browser)
 {
 	struct hub *h = hub_create(NULL, NULL, wake, NULL);
-	struct hub_call_spec sp = {"browser_click", "click", NULL, NULL, NULL, -1, 1, 1000, done, NULL, NULL};
+	struct hub_call_spec sp = {"browser_click", "click", NULL, NULL, NULL, -1, 1, 1000, done, NULL, NULL, NULL};
 	ck_assert_int_eq(hub_call_start(h, &sp, NULL), HUB_E_NO_BROWSER);
 	attach(h, "a", (void *)1);
 	sp.client_id = "nope";
@@ -372,7 +372,7 @@ START_TEST(cancel_by_id_or_key)
 	char r1[37], r2[37];
 	start(h, b, NULL, 10000, r1);
 	json_t *params = json_object();
-	struct hub_call_spec sp = {"browser_click", "click", params, params, NULL, -1, 1, 10000, done, NULL, "call:k1"};
+	struct hub_call_spec sp = {"browser_click", "click", params, params, NULL, -1, 1, 10000, done, NULL, "call:k1", NULL};
 	ck_assert_int_eq(hub_call_start(h, &sp, NULL), HUB_OK);
 	json_decref(params);
 	size_t len;
