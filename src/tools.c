@@ -574,7 +574,8 @@ tools_session_closed(struct tools *t, const char *key)
 {
 	if (t->sessions != NULL)
 		session_close(t->sessions, key);
-	hub_pool_release(t->hub, key); /* and its seat in the headless pool, if it had one */
+	if (t->hub != NULL) /* and its seat in the headless pool, if it had one (unit tests have no hub) */
+		hub_pool_release(t->hub, key);
 }
 
 /* Let open_url open file: URLs (config allow_file_urls); main thread, before calls start. */
