@@ -575,7 +575,9 @@ end_sess(struct sessions *s, struct sess *x, enum sstate st, const char *reason,
 	news_event(nw, x, reason);
 	if (s->env.hub != NULL) /* its seat in the headless pool too (lock order: session, then hub) */
 		hub_pool_release(s->env.hub, x->key);
-	news_resume_all(nw, x, st == ST_DECLINED ? SESSION_DECLINED : st == ST_REVOKED ? SESSION_REVOKED : SESSION_TIMEOUT);
+	/* a call still waiting for approval when its agent ends the session was, in effect, cancelled by it */
+	news_resume_all(nw, x, st == ST_DECLINED ? SESSION_DECLINED : st == ST_REVOKED ? SESSION_REVOKED
+	                       : strcmp(reason, "closed") == 0 ? SESSION_CANCELLED : SESSION_TIMEOUT);
 	x->n_pages = 0;
 	x->current = -1;
 	x->last_mono = util_mono_ms();

@@ -1,6 +1,7 @@
 // Issue 18 end to end, the corners between sessions and runtimes (real daemon, scripted browsers,
 // the official MCP SDK client): a call parked for the user's approval gets MCP progress and can be
-// cancelled (notifications/cancelled, POST /api/calls/<id>/cancel) without ever reaching the
+// cancelled (notifications/cancelled, POST /api/calls/<id>/cancel, its MCP session ending) without
+// ever reaching the
 // browser; a session that expires or is stopped gives back its seat in the headless pool; over MCP
 // a call on another session's tab is an isError answer naming the owner.
 import { test, after } from 'node:test';
@@ -83,6 +84,21 @@ test('approval: POST /api/calls/<id>/cancel cancels a call parked for approval (
   assert.equal((await sessions(d)).find((s) => s.id === pending.id).waiting_calls, 0);
   // Once cancelled it is gone: a second cancel is 404, and nothing reached the browser.
   assert.equal((await api(d, '/api/calls/parked-1/cancel', { body: {} })).status, 404);
+  assert.equal(peer.commands.length, 0);
+});
+
+test('approval: an MCP session that ends (DELETE /mcp) while its call waits for approval: the call is cancelled', async () => {
+  const d = await daemon({ args: ['--approve-sessions'] });
+  const peer = await sessionPeer(d, 'b4');
+  const rpc = (body, headers = {}) => api(d, '/mcp', { body, headers: { Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2025-06-18', ...headers } });
+  const init = await rpc({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'leaving', version: '1' } } });
+  const sid = init.headers.get('mcp-session-id');
+  const waiting = rpc({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'browser_get_page', arguments: { timeout_ms: 120000 } } }, { 'Mcp-Session-Id': sid });
+  await waitFor('the parked call', async () => (await sessions(d)).find((s) => s.name === 'leaving' && s.waiting_calls === 1));
+  assert.equal((await api(d, '/mcp', { method: 'DELETE', headers: { 'Mcp-Session-Id': sid } })).status, 200);
+  const r = await waiting;
+  assert.equal(r.body.result.isError, true);
+  assert.match(r.body.result.content[0].text, /Cancelled by the caller while waiting for the user's approval of this session \("leaving"\)/);
   assert.equal(peer.commands.length, 0);
 });
 
