@@ -1,9 +1,8 @@
 // Issue 18 end to end, the corners between sessions and runtimes (real daemon, scripted browsers,
 // the official MCP SDK client): a call parked for the user's approval gets MCP progress and can be
 // cancelled (notifications/cancelled, POST /api/calls/<id>/cancel, its MCP session ending) without
-// ever reaching the
-// browser; a session that expires or is stopped gives back its seat in the headless pool; over MCP
-// a call on another session's tab is an isError answer naming the owner.
+// ever reaching the browser; a session that expires, is stopped or ends gives back its seat in the
+// headless pool; over MCP a call on another session's tab is an isError answer naming the owner.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
