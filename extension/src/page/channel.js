@@ -13,3 +13,4 @@ export const recordEvent = (secret) => `browser-bridge-${secret}-dialog`;
 export const policyEvent = (secret) => `browser-bridge-${secret}-policy`;
 export const ackEvent = (secret) => `browser-bridge-${secret}-ack`;
 export const netEvent = (secret) => `browser-bridge-${secret}-net`;
+export const shadowEvent = (secret) => `browser-bridge-${secret}-shadow`;

@@ -5,8 +5,9 @@
 // (false, null), unless the agent asked for another answer for the next dialog
 // (browser_handle_dialog). A beforeunload handler that would ask "Leave site?" is let through
 // (leave) unless the agent asked to stay. Each dialog is recorded, through the private channel
-// (channel.js), for the result of the action that opened it. Also installs the focus shim.
-import { HELLO_MAIN, HELLO_ISOLATED, recordEvent, policyEvent, netEvent, ackEvent } from './channel.js';
+// (channel.js), for the result of the action that opened it. Also counts the page's requests and
+// short timers, reports shadow roots attached to elements in the page, and installs the focus shim.
+import { HELLO_MAIN, HELLO_ISOLATED, recordEvent, policyEvent, netEvent, ackEvent, shadowEvent } from './channel.js';
 import { installFocusShim } from './focus-shim.js';
 
 (() => {
@@ -205,6 +206,26 @@ import { installFocusShim } from './focus-shim.js';
   });
   if (realCI) wrap('clearInterval', function (id) { cleared(id); return realCI.call(this, id); });
   if (realRAF) wrap('requestAnimationFrame', function (fn) { return realRAF.call(this, typeof fn === 'function' ? nested(fn) : fn); });
+
+  // Shadow roots: a MutationObserver on the document does not see inside them, so the isolated
+  // world observes each one (settle.js). It finds those in what is added to the page; one
+  // attached to an element already in the page (a custom element upgraded in place, a
+  // component that renders late) is reported here, with an event on the host that only the
+  // isolated world knows the name of.
+  const realAttach = w.Element && w.Element.prototype.attachShadow;
+  const connectedOf = Object.getOwnPropertyDescriptor(w.Node.prototype, 'isConnected')?.get;
+  if (typeof realAttach === 'function' && connectedOf) {
+    defineProperty(w.Element.prototype, 'attachShadow', {
+      configurable: true, writable: true, enumerable: true,
+      value: disguise({ attachShadow(...a) {
+        const root = apply(realAttach, this, a);
+        if (secret && apply(connectedOf, this, [])) {
+          try { apply(dispatch, this, [new CE(shadowEvent(secret), { composed: true })]); } catch { /* ignore */ }
+        }
+        return root;
+      } }.attachShadow, realAttach),
+    });
+  }
 
   installFocusShim(w, disguise);
 })();

@@ -24,6 +24,12 @@ const UNDEFINED_GRACE_MS = 1000;
 const POLL_MS = 20;
 const KEEP = 8; // timestamps kept per node
 const TIMER_MAX_MS = 1000;
+const SCAN_MAX = 20000;
+const ROOTS_MAX = 5000;        // shadow roots whose animations are looked at        // elements looked at for shadow roots per added subtree
+const ANIM_MAX_MS = 1000;      // animations that start after the action are waited for up to this long after it
+
+// The node's parent, across a shadow root's boundary to its host.
+const up = (n) => n.parentNode || (n.nodeType === 11 ? n.host || null : null);
 
 const RESOURCE_SEL = 'script[src], link[rel~="stylesheet"][href], link[rel="modulepreload"][href]';
 const SCRIPT_TYPES = /^(|module|text\/javascript|application\/javascript|text\/ecmascript|application\/ecmascript)$/i;
@@ -44,6 +50,10 @@ export function createWatch(win) {
   let onChange = null;
   let onTimerFired = null;
 
+  // Until the document is parsed, the parser's insertions are no sign of a node changing on its
+  // own (a page's body gets hundreds of them): only changes after parsing count for that.
+  let parsedAt = doc.readyState === 'loading' ? Infinity : 0;
+  doc.addEventListener('readystatechange', () => { if (parsedAt === Infinity && doc.readyState !== 'loading') parsedAt = now(); }, true);
   const late = doc.readyState === 'complete';
   if (late) for (const el of doc.querySelectorAll(RESOURCE_SEL)) done.add(el);
 
@@ -60,15 +70,48 @@ export function createWatch(win) {
     }
     if (onChange) onChange(node, t);
   };
+  // One observer for the document and every shadow root in it (a MutationObserver's subtree
+  // stops at a shadow root: each root is observed on its own, nested ones too). Roots are found
+  // in what is added (scan) and, for a connected element that gets one later (a custom element
+  // upgraded in place), from main-world.js's attachShadow hook (shadowAttached).
+  const MO_OPTS = { subtree: true, childList: true, attributes: true, characterData: true };
+  const observed = new WeakSet(); // shadow roots observed
+  let roots = [];                 // WeakRefs to them, for their animations
+  const openOrClosed = globalThis.chrome?.dom?.openOrClosedShadowRoot;
+  const rootOf = (el) => {
+    let r = el.shadowRoot;
+    if (!r && openOrClosed) { try { r = openOrClosed(el); } catch { r = null; } }
+    return r || null;
+  };
   const mo = new MutationObserver((list) => {
     const t = now();
     for (const r of list) {
-      const n = r.type === 'characterData' ? r.target.parentNode : r.target;
+      const n = r.type === 'characterData' ? up(r.target) : r.target;
       if (n) record(n, t);
-      if (r.type === 'childList') for (const a of r.addedNodes) added.set(a, t);
+      if (r.type === 'childList') for (const a of r.addedNodes) { added.set(a, t); if (a.nodeType === 1) scan(a); }
     }
   });
-  mo.observe(doc, { subtree: true, childList: true, attributes: true, characterData: true });
+  function watchRoot(root) {
+    if (!root || observed.has(root)) return;
+    observed.add(root);
+    if (roots.length >= ROOTS_MAX) roots = roots.filter((r) => r.deref()?.host?.isConnected);
+    if (roots.length < ROOTS_MAX) roots.push(new WeakRef(root));
+    mo.observe(root, MO_OPTS);
+    scan(root);
+  }
+  // Observe the shadow roots of `node` and of its descendants (bounded: a huge insertion is
+  // scanned up to SCAN_MAX elements; roots past that are found when they change their host).
+  function scan(node) {
+    if (node.nodeType === 1) watchRoot(rootOf(node));
+    if (!node.firstElementChild) return;
+    const w = doc.createTreeWalker(node, 1 /* NodeFilter.SHOW_ELEMENT */);
+    for (let i = 0, el = w.nextNode(); el && i < SCAN_MAX; el = w.nextNode(), i++) {
+      const r = rootOf(el);
+      if (r) watchRoot(r);
+    }
+  }
+  mo.observe(doc, MO_OPTS);
+  scan(doc);
 
   const ended = (e) => {
     const el = e.target;
@@ -87,17 +130,17 @@ export function createWatch(win) {
 
   // Was the node (or one of its 3 nearest ancestors) changing on its own before `at`?
   function hotBefore(node, at) {
-    for (let n = node, i = 0; n && i < 4; n = n.parentNode, i++) {
+    for (let n = node, i = 0; n && i < 4; n = up(n), i++) {
       const a = times.get(n);
       if (!a) continue;
-      const before = a.filter((t) => t < at && at - t <= HOT_WINDOW_MS);
+      const before = a.filter((t) => t < at && at - t <= HOT_WINDOW_MS && t >= parsedAt);
       if (before.length >= HOT_COUNT && at - before[before.length - 1] <= HOT_RECENT_MS) return true;
     }
     return false;
   }
   // Was the node (or an ancestor) inserted at or after `at`?
   function addedSince(node, at) {
-    for (let n = node; n; n = n.parentNode) { const t = added.get(n); if (t !== undefined && t >= at) return true; }
+    for (let n = node; n; n = up(n)) { const t = added.get(n); if (t !== undefined && t >= at) return true; }
     return false;
   }
   // Has the node, which changed before `at` already, changed again and again since (learnt during
@@ -105,7 +148,7 @@ export function createWatch(win) {
   function churning(node, at) {
     const all = times.get(node) || [];
     const a = all.filter((t) => t >= at);
-    if (a.length < LEARN_COUNT || !all.some((t) => t < at && at - t <= 3000) || addedSince(node, at)) return false;
+    if (a.length < LEARN_COUNT || !all.some((t) => t < at && at - t <= 3000 && t >= parsedAt) || addedSince(node, at)) return false;
     for (let i = 1; i < a.length; i++) if (a[i] - a[i - 1] < LEARN_GAP_MS) return false;
     return true;
   }
@@ -125,6 +168,38 @@ export function createWatch(win) {
   }
   function undefinedElements() {
     try { return [...doc.querySelectorAll(':not(:defined)')].slice(0, 5).map((e) => e.localName); } catch { return []; }
+  }
+
+  // Animations and transitions (CSS or Web Animations, in the document and its open shadow
+  // roots) that started at or after `since`, have an end, and are still running: a dialog that
+  // fades in is read once it shows. Each is waited for until ANIM_MAX_MS after `since` at most;
+  // one that started before (a carousel's) or never ends (a spinner) is not waited for.
+  function animating(since, t) {
+    if (t - since >= ANIM_MAX_MS || typeof doc.getAnimations !== 'function') return 0;
+    const origin = win.performance.timeOrigin;
+    let n = 0;
+    // document.getAnimations() leaves out those of elements in shadow trees: each root's too.
+    const list = [];
+    try { list.push(...doc.getAnimations()); } catch { return 0; }
+    for (const r of roots) {
+      const root = r.deref();
+      if (root && root.host && root.host.isConnected) { try { list.push(...root.getAnimations()); } catch { /* ignore */ } }
+    }
+    for (const a of list) {
+      if (a.playState !== 'running') continue;
+      const timing = a.effect && a.effect.getComputedTiming ? a.effect.getComputedTiming() : null;
+      if (!timing || !Number.isFinite(timing.endTime)) continue;
+      if (a.startTime != null && origin + Number(a.startTime) < since - 5) continue;
+      n++;
+    }
+    return n;
+  }
+
+  // A connected element got a shadow root (main-world.js): observe it; the host changed.
+  function shadowAttached(el) {
+    if (!el || el.nodeType !== 1) return;
+    watchRoot(rootOf(el));
+    record(el, now());
   }
 
   function state(at = now()) {
@@ -189,7 +264,11 @@ export function createWatch(win) {
             }
           }
         }
-        if (!pending && t - last >= quietMs) return finish('quiet');
+        if (!pending && t - last >= quietMs) {
+          const anims = animating(since, t);
+          if (anims) pending = { animations: anims };
+          else return finish('quiet');
+        }
         if (t - t0 >= capMs) {
           if (!pending) pending = { domChanges: true };
           if (reqs) pending.requests = reqs;
@@ -224,5 +303,5 @@ export function createWatch(win) {
     if (v) { v.prev = v.tick; v.tick = now(); }
   }
 
-  return { settle, state, request, timer, interval };
+  return { settle, state, request, timer, interval, shadowAttached, rescan: () => scan(doc) };
 }
