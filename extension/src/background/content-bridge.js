@@ -61,6 +61,12 @@ async function inject(tabId, frameId) {
   await chrome.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, files: ['content.js'] });
 }
 
+// Load the content script into the tab's top frame ahead of its first call (a page that is
+// being readied is read next: one round trip then, not three). Never fails.
+export function preloadContent(tabId) {
+  return inject(tabId, 0).catch(() => {});
+}
+
 // Run op in the content script of the tab's top frame, injecting it first when needed.
 export function callContent(tabId, op, args = {}) {
   return callFrame(tabId, 0, op, args);

@@ -9,7 +9,7 @@
 //   - a page that loaded is returned when no script, module or stylesheet it references is still
 //     loading, the custom elements it uses are defined and the DOM has been quiet for LOAD_QUIET_MS;
 //   - each wait has a cap; the result says which ended it: result.settle = {waited_ms, reason}.
-import { callContent } from './content-bridge.js';
+import { callContent, preloadContent } from './content-bridge.js';
 import { ensurePageScripts } from './page-scripts.js';
 
 const trackers = new Set();
@@ -19,9 +19,9 @@ export const NAV_WINDOW_MS = 400;     // a navigation starting within this windo
 export const NAV_TIMEOUT_MS = 20_000; // give up waiting for a load after this
 export const QUIET_MS = 250;          // the old rule, for pages the page scripts cannot run in
 export const QUIET_CAP_MS = 3000;
-export const ACTION_QUIET_MS = 50;    // an action's changes have settled after this long without one
+export const ACTION_QUIET_MS = 20;    // an action's changes have settled after this long without one
 export const ACTION_CAP_MS = 3000;
-export const LOAD_QUIET_MS = 60;      // a page that loaded has settled after this long without a change
+export const LOAD_QUIET_MS = 30;      // a page that loaded has settled after this long without a change
 export const LOAD_CAP_MS = 5000;
 const NAV_CONFIRM_MS = 1000;          // the page said it unloads: the navigation's start is this close
 
@@ -48,6 +48,7 @@ function dispatch(kind, d) {
 export function installNavListeners() {
   chrome.webNavigation.onBeforeNavigate.addListener((d) => dispatch('start', d));
   chrome.webNavigation.onCommitted.addListener((d) => dispatch('commit', d));
+  chrome.webNavigation.onDOMContentLoaded.addListener((d) => dispatch('parsed', d));
   chrome.webNavigation.onCompleted.addListener((d) => dispatch('done', d));
   chrome.webNavigation.onErrorOccurred.addListener((d) => dispatch('error', d));
   chrome.webNavigation.onHistoryStateUpdated.addListener((d) => dispatch('same', d));
@@ -61,6 +62,7 @@ export class NavTracker {
     this.tabId = tabId;
     this.started = false;   // a cross-document navigation started
     this.pending = false;   // … and has not finished
+    this.parsed = false;    // … and its document has been parsed (DOMContentLoaded)
     this.sameDoc = false;   // history.pushState / #fragment
     this.lastEnd = 0;
     this.newTabId = null;
@@ -74,7 +76,8 @@ export class NavTracker {
       return;
     }
     if (d.tabId !== this.tabId || d.frameId !== 0) return;
-    if (kind === 'start') { this.started = true; this.pending = true; this.error = null; }
+    if (kind === 'start') { this.started = true; this.pending = true; this.parsed = false; this.error = null; }
+    else if (kind === 'parsed') this.parsed = true;
     else if (kind === 'done') { this.pending = false; this.lastEnd = Date.now(); }
     else if (kind === 'error') { this.pending = false; this.lastEnd = Date.now(); this.error = d.error; }
     else if (kind === 'same') { this.sameDoc = true; this.lastEnd = Date.now(); }
@@ -98,10 +101,12 @@ async function tabStatus(tabId) {
 
 // Wait until the tab's navigation (if one is pending) has loaded, plus a short
 // grace period for client-side redirects (`graceMs`; none is needed when the page scripts watch
-// the new page: they see it unload).
-export async function waitLoaded(tracker, deadline, graceMs = 150) {
+// the new page: they see it unload). `parsed`: its document parsed is enough (the page scripts
+// then wait for the rest of its load themselves, so that no round trip follows the load event).
+export async function waitLoaded(tracker, deadline, graceMs = 150, { parsed = false } = {}) {
   let completeSeen = 0;
   while (Date.now() < deadline) {
+    if (parsed && tracker.pending && tracker.parsed) return true;
     if (!tracker.pending) {
       const left = graceMs - (Date.now() - tracker.lastEnd);
       if (left <= 0) return true;
@@ -193,7 +198,7 @@ export async function settleAfterAction(tracker, { actionAt = Date.now(), expect
     return { tabId: id, settle: { ...q, waited_ms: Date.now() - t0 } };
   }
   if (tracker.started) {
-    await waitLoaded(tracker, deadline, 0);
+    await waitLoaded(tracker, deadline, 0, { parsed: true });
     const q = await quiet(tracker.tabId, { since: t0 });
     return { tabId: tracker.tabId, settle: { ...q, waited_ms: Date.now() - t0 } };
   }
@@ -208,7 +213,9 @@ export async function quiet(tabId, { capMs = LOAD_CAP_MS, since = Date.now() } =
   const t0 = Date.now();
   for (let i = 0; i < 3; i++) {
     const left = Math.max(500, capMs - (Date.now() - t0));
+    const pre = preloadContent(tabId); // the page is read next
     const r = await pageSettle(tabId, { actionAt: since, quietMs: LOAD_QUIET_MS, capMs: left, ready: true }).catch(() => null);
+    await pre;
     if (r && r.reason !== 'navigation') return settleInfo(t0, r);
     if (!r) break;
     await sleep(50);

@@ -1,10 +1,11 @@
 // When a page is ready, and when an action's effects have settled. Watches the page from its
-// start (isolated.js); settle() answers when, at once:
+// start (isolated.js), the document and every shadow root in it (open ones, and closed ones
+// where chrome.dom can reach them; nested ones too); settle() answers when, at once:
 //   - no DOM change for `quietMs`, not counting nodes that kept changing on their own before the
-//     action (a clock, a carousel: three changes or more in the 1.5 s before it, the last within
-//     0.6 s) nor nodes that changed before the action and change again and again during the wait
-//     (four changes or more, spaced 40 ms or more apart); a node the action added is never
-//     ignored (a spinner it shows is its effect);
+//     action (a clock, a carousel: three changes or more after the document was parsed, in the
+//     1.5 s before it, the last within 0.6 s) nor nodes that changed before the action and
+//     change again and again during the wait (four changes or more, spaced 40 ms or more apart);
+//     a node the action added is never ignored (a spinner it shows is its effect);
 //   - no fetch/XHR started by the page since the action still under way, no timer of at most 1 s
 //     that an event handler set since the action still to fire (main-world.js); each interval of
 //     at most 250 ms (a page polling its model: Polymer 0.x's observe-js flushes every 125 ms and
@@ -13,6 +14,8 @@
 //     that has just loaded (`ready`): the document complete, no script, module or stylesheet it
 //     references still loading, no custom element it uses still undefined (while scripts still
 //     arrive: up to 1 s after the last one);
+//   - no animation or transition that started since the action (or the navigation) and has an
+//     end still running, up to 1 s after the action (a dialog that fades in: read once it shows);
 // or when the page starts to unload (reason 'navigation'), or at `capMs` (reason 'cap', with what
 // was still pending). Times are Date.now() so the service worker can give the action's start.
 const HOT_WINDOW_MS = 1500;
@@ -51,7 +54,8 @@ export function createWatch(win) {
   let onTimerFired = null;
 
   // Until the document is parsed, the parser's insertions are no sign of a node changing on its
-  // own (a page's body gets hundreds of them): only changes after parsing count for that.
+  // own (a page's body gets hundreds of them): only changes after parsing make a node hot (they
+  // still show, for churning(), that a node existed and changed before the action).
   let parsedAt = doc.readyState === 'loading' ? Infinity : 0;
   doc.addEventListener('readystatechange', () => { if (parsedAt === Infinity && doc.readyState !== 'loading') parsedAt = now(); }, true);
   const late = doc.readyState === 'complete';
@@ -148,7 +152,7 @@ export function createWatch(win) {
   function churning(node, at) {
     const all = times.get(node) || [];
     const a = all.filter((t) => t >= at);
-    if (a.length < LEARN_COUNT || !all.some((t) => t < at && at - t <= 3000 && t >= parsedAt) || addedSince(node, at)) return false;
+    if (a.length < LEARN_COUNT || !all.some((t) => t < at && at - t <= 3000) || addedSince(node, at)) return false;
     for (let i = 1; i < a.length; i++) if (a[i] - a[i - 1] < LEARN_GAP_MS) return false;
     return true;
   }
