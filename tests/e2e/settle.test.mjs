@@ -27,7 +27,7 @@ test('settling: a chain of changes inside nested shadow roots (a component added
   await open();
   const r = await env.call('browser_click', { target: 'Run nested chain', timeout_ms: 10000 });
   ok(r);
-  assert.match(r.page.markdown, /Nested chain done after 25 steps/, `read mid-chain: ${r.page.markdown}`);
+  assert.match(r.page.markdown, /Nested chain done after 60 steps/, `read mid-chain: ${JSON.stringify(r.result)} ${r.page.markdown}`);
   assert.equal(settleOf(r)?.reason, 'quiet', JSON.stringify(r.result));
 });
 
@@ -35,7 +35,7 @@ test('settling: a chain of changes inside a shadow root attached by the action t
   await open();
   const r = await env.call('browser_click', { target: 'Run late chain', timeout_ms: 10000 });
   ok(r);
-  assert.match(r.page.markdown, /Late chain done after 25 steps/, `read mid-chain: ${r.page.markdown}`);
+  assert.match(r.page.markdown, /Late chain done after 60 steps/, `read mid-chain: ${JSON.stringify(r.result)} ${r.page.markdown}`);
   assert.equal(settleOf(r)?.reason, 'quiet', JSON.stringify(r.result));
 });
 

@@ -35,8 +35,9 @@ import { createWatch } from './settle.js';
     try { chrome.runtime.sendMessage(msg).catch(() => {}); } catch { /* extension reloaded */ }
   }, true);
   doc.addEventListener(netEvent(secret), (e) => {
-    const [d, id, delay] = String(e.detail).split(':');
-    if (d === 't+' || d === 't-') watch.timer(id, d === 't+', Number(delay) || 0);
+    const [d, id, delay, at] = String(e.detail).split(':');
+    if (d === 't+' || d === 't-') watch.timer(id, d === 't+', Number(delay) || 0, false, Number(at) || 0);
+    else if (d === 'a+' || d === 'a-') watch.frame(id, d === 'a+');
     else if (d === 'i+' || d === 'i~' || d === 'i-') watch.interval(id, d[1], Number(delay) || 0);
     else watch.request(id, d === '+');
   }, true);

@@ -6,8 +6,11 @@
 //     1.5 s before it, the last within 0.6 s) nor nodes that changed before the action and
 //     change again and again during the wait (four changes or more, spaced 40 ms or more apart);
 //     a node the action added is never ignored (a spinner it shows is its effect);
-//   - no fetch/XHR started by the page since the action still under way, no timer of at most 1 s
-//     that an event handler set since the action still to fire (main-world.js); each interval of
+//   - no fetch/XHR started by the page since the action still under way, no script or stylesheet
+//     it inserted since still loading (a module loader's), no timer of at most 1 s
+//     nor animation frame callback that an event handler set since the action still to fire,
+//     nor one of the timers those timers set in turn within 1 s (main-world.js; a frame
+//     callback is waited for until 100 ms after its frame was due); each interval of
 //     at most 250 ms (a page polling its model: Polymer 0.x's observe-js flushes every 125 ms and
 //     renders an action's effect at its second tick) has ticked twice since the action and once
 //     since the last DOM change counted (bounded by its period, for a throttled one); and for a page
@@ -25,8 +28,11 @@ const LEARN_COUNT = 4;
 const LEARN_GAP_MS = 40;
 const UNDEFINED_GRACE_MS = 1000;
 const POLL_MS = 20;
+const STALL_MS = 5;            // a tick this late found the page's thread stalled
 const KEEP = 8; // timestamps kept per node
 const TIMER_MAX_MS = 1000;
+const FRAME_MS = 16;           // an animation frame callback is due this soon …
+const FRAME_LATE_MS = 100;     // … and no longer waited for this long after (a hidden tab draws no frames)
 const SCAN_MAX = 20000;
 const ROOTS_MAX = 5000;        // shadow roots whose animations are looked at        // elements looked at for shadow roots per added subtree
 const ANIM_MAX_MS = 1000;      // animations that start after the action are waited for up to this long after it
@@ -157,10 +163,11 @@ export function createWatch(win) {
     return true;
   }
 
-  function pendingResources() {
+  // Scripts and stylesheets still loading (`since`: only those inserted at or after it).
+  function pendingResources(since = 0) {
     const out = [];
     for (const el of doc.querySelectorAll(RESOURCE_SEL)) {
-      if (done.has(el)) continue;
+      if (done.has(el) || (since && !addedSince(el, since))) continue;
       if (el.tagName === 'SCRIPT' && !SCRIPT_TYPES.test(el.type || '')) continue;
       if (el.tagName === 'LINK' && (el.disabled || (el.media && !win.matchMedia(el.media).matches))) continue;
       const url = el.src || el.href;
@@ -227,6 +234,8 @@ export function createWatch(win) {
     for (const r of recent) if (r.t >= since && !hot(r.node)) last = Math.max(last, r.t);
     return new Promise((resolve) => {
       let tickTimer = null;
+      let dueAt = 0;      // when the pending tick should run
+      let stalled = false; // the last tick ran late: the page's thread was not running
       const finish = (reason, pending) => {
         clearTimeout(tickTimer);
         onChange = null;
@@ -245,10 +254,14 @@ export function createWatch(win) {
         if (reqs && t - t0 < requestCapMs) pending = { requests: reqs };
         let tms = 0;
         for (const [id, v] of timers) {
-          if (t - v.due > 2000) timers.delete(id); // a throttled or lost timer
+          if (t - v.due > (v.frame ? FRAME_LATE_MS : 2000)) timers.delete(id); // a throttled or lost timer (a hidden tab draws no frames)
           else if (v.at >= since) tms++;
         }
         if (!pending && tms) pending = { timers: tms };
+        if (!pending && !ready && t - t0 < requestCapMs) {
+          const res = pendingResources(since);
+          if (res.length) pending = { resources: res };
+        }
         if (!pending && !ready && intervals.size) {
           let n = 0;
           for (const v of intervals.values()) {
@@ -268,18 +281,25 @@ export function createWatch(win) {
             }
           }
         }
+        // A tick that runs well after it was due found the page's thread stalled (a busy or
+        // descheduled renderer): the page's own tasks that came due meanwhile (the next step
+        // of a chain) may not have run yet, so the quiet is proven only by one more turn.
+        const late = dueAt && t - dueAt > STALL_MS;
         if (!pending && t - last >= quietMs) {
           const anims = animating(since, t);
           if (anims) pending = { animations: anims };
-          else return finish('quiet');
+          else if (!late || stalled) return finish('quiet');
         }
+        stalled = late;
         if (t - t0 >= capMs) {
           if (!pending) pending = { domChanges: true };
           if (reqs) pending.requests = reqs;
           return finish('cap', pending);
         }
         // Wake when the quiet window would end, or to look again at what is pending.
-        tickTimer = setTimeout(tick, pending ? POLL_MS : Math.max(2, Math.min(POLL_MS, quietMs - (t - last) + 1)));
+        const wait = late ? 1 : pending ? POLL_MS : Math.max(2, Math.min(POLL_MS, quietMs - (t - last) + 1));
+        dueAt = t + wait;
+        tickTimer = setTimeout(tick, wait);
       };
       tick();
     });
@@ -290,9 +310,12 @@ export function createWatch(win) {
   }
 
   // A timer an event handler set (started) or that fired or was cleared (!started).
-  function timer(id, started, delay) {
+  // `frame`: an animation frame callback (requestAnimationFrame), due at the next frame; `chainAt`:
+  // when the chain of timers it belongs to started (main-world.js), if before now.
+  function timer(id, started, delay, frame = false, chainAt = 0) {
     const t = now();
-    if (started) { if (delay <= TIMER_MAX_MS && timers.size < 1000) timers.set(id, { at: t, due: t + delay }); return; }
+    const at = chainAt > 0 && chainAt <= t ? chainAt : t;
+    if (started) { if (delay <= TIMER_MAX_MS && timers.size < 1000) timers.set(id, { at, due: t + delay, frame }); return; }
     const v = timers.get(id);
     if (!v) return;
     timers.delete(id);
@@ -307,5 +330,5 @@ export function createWatch(win) {
     if (v) { v.prev = v.tick; v.tick = now(); }
   }
 
-  return { settle, state, request, timer, interval, shadowAttached, rescan: () => scan(doc) };
+  return { settle, state, request, timer, frame: (id, started) => timer(`a${id}`, started, FRAME_MS, true), interval, shadowAttached, rescan: () => scan(doc) };
 }
