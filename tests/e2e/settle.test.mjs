@@ -46,3 +46,19 @@ test('settling: a panel the action fades in after a delay is read once it shows'
   assert.match(r.page.markdown, /The faded panel shows/, `read before the panel showed: ${r.page.markdown}`);
   assert.equal(settleOf(r)?.reason, 'quiet', JSON.stringify(r.result));
 });
+
+test('settling: a chain of timers the action started, each set by the one before, is waited out', async () => {
+  let r = await env.call('browser_open_url', { url: env.url('/act-chain.html'), timeout_ms: 15000 });
+  ok(r);
+  r = await env.call('browser_click', { target: 'Run timer chain', timeout_ms: 10000 });
+  ok(r);
+  assert.match(r.page.markdown, /Timer chain finished after 6 timers/, `read mid-chain: ${JSON.stringify(r.result)} ${r.page.markdown}`);
+});
+
+test('settling: a script the action inserted is waited for until it ran', async () => {
+  let r = await env.call('browser_open_url', { url: env.url('/act-chain.html'), timeout_ms: 15000 });
+  ok(r);
+  r = await env.call('browser_click', { target: 'Load a script', timeout_ms: 10000 });
+  ok(r);
+  assert.match(r.page.markdown, /The late script ran/, `read before the script ran: ${JSON.stringify(r.result)} ${r.page.markdown}`);
+});
