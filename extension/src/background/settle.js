@@ -22,7 +22,7 @@ export const QUIET_MS = 250;          // the old rule, for pages the page script
 export const QUIET_CAP_MS = 3000;
 export const ACTION_QUIET_MS = 20;    // an action's changes have settled after this long without one
 export const ACTION_CAP_MS = 3000;
-export const LOAD_QUIET_MS = 30;      // a page that loaded has settled after this long without a change
+export const LOAD_QUIET_MS = 20;      // a page that loaded has settled after this long without a change
 export const LOAD_CAP_MS = 5000;
 const NAV_CONFIRM_MS = 1000;          // the page said it unloads: the navigation's start is this close
 
