@@ -43,7 +43,7 @@ test('settling: a panel the action fades in after a delay is read once it shows'
   await open();
   const r = await env.call('browser_click', { target: 'Show faded panel', timeout_ms: 10000 });
   ok(r);
-  assert.match(r.page.markdown, /The faded panel shows/, `read before the panel showed: ${r.page.markdown}`);
+  assert.match(r.page.markdown, /The faded panel shows/, `read before the panel showed: ${JSON.stringify(r.result)} ${r.page.markdown}`);
   assert.equal(settleOf(r)?.reason, 'quiet', JSON.stringify(r.result));
 });
 

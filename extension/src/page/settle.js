@@ -17,8 +17,8 @@
 //     that has just loaded (`ready`): the document complete, no script, module or stylesheet it
 //     references still loading, no custom element it uses still undefined (while scripts still
 //     arrive: up to 1 s after the last one);
-//   - no animation or transition that started since the action (or the navigation) and has an
-//     end still running, up to 1 s after the action (a dialog that fades in: read once it shows);
+//   - no animation or transition that started since the action (or the navigation) and lasts
+//     at most 1 s (its delay included) still running (a dialog that fades in: read once it shows);
 // or when the page starts to unload (reason 'navigation'), or at `capMs` (reason 'cap', with what
 // was still pending). Times are Date.now() so the service worker can give the action's start.
 const HOT_WINDOW_MS = 1500;
@@ -35,7 +35,7 @@ const FRAME_MS = 16;           // an animation frame callback is due this soon â
 const FRAME_LATE_MS = 100;     // â€¦ and no longer waited for this long after (a hidden tab draws no frames)
 const SCAN_MAX = 20000;
 const ROOTS_MAX = 5000;        // shadow roots whose animations are looked at        // elements looked at for shadow roots per added subtree
-const ANIM_MAX_MS = 1000;      // animations that start after the action are waited for up to this long after it
+const ANIM_MAX_MS = 1000;      // an animation the action started is waited for when it lasts at most this long
 
 // The node's parent, across a shadow root's boundary to its host.
 const up = (n) => n.parentNode || (n.nodeType === 11 ? n.host || null : null);
@@ -181,14 +181,13 @@ export function createWatch(win) {
     try { return [...doc.querySelectorAll(':not(:defined)')].slice(0, 5).map((e) => e.localName); } catch { return []; }
   }
 
-  // Animations and transitions (CSS or Web Animations, in the document and its open shadow
-  // roots) that started at or after `since`, have an end, and are still running: a dialog that
-  // fades in is read once it shows. Each is waited for until ANIM_MAX_MS after `since` at most;
-  // one that started before (a carousel's) or never ends (a spinner) is not waited for.
-  function animating(since, t) {
-    if (t - since >= ANIM_MAX_MS || typeof doc.getAnimations !== 'function') return 0;
+  // Animations and transitions (CSS or Web Animations, in the document and its shadow roots)
+  // that started at or after `since`, end at most ANIM_MAX_MS after they started (delay
+  // included), and are still running: a dialog that fades in is read once it shows. One that
+  // started before (a carousel's), runs longer or never ends (a spinner) is not waited for.
+  function animating(since) {
+    if (typeof doc.getAnimations !== 'function') return 0;
     const origin = win.performance.timeOrigin;
-    let n = 0;
     // document.getAnimations() leaves out those of elements in shadow trees: each root's too.
     const list = [];
     try { list.push(...doc.getAnimations()); } catch { return 0; }
@@ -196,10 +195,12 @@ export function createWatch(win) {
       const root = r.deref();
       if (root && root.host && root.host.isConnected) { try { list.push(...root.getAnimations()); } catch { /* ignore */ } }
     }
+    let n = 0;
     for (const a of list) {
       if (a.playState !== 'running') continue;
       const timing = a.effect && a.effect.getComputedTiming ? a.effect.getComputedTiming() : null;
-      if (!timing || !Number.isFinite(timing.endTime)) continue;
+      const rate = Math.abs(Number(a.playbackRate) || 1);
+      if (!timing || !Number.isFinite(timing.endTime) || timing.endTime / rate > ANIM_MAX_MS) continue;
       if (a.startTime != null && origin + Number(a.startTime) < since - 5) continue;
       n++;
     }
@@ -286,7 +287,7 @@ export function createWatch(win) {
         // of a chain) may not have run yet, so the quiet is proven only by one more turn.
         const late = dueAt && t - dueAt > STALL_MS;
         if (!pending && t - last >= quietMs) {
-          const anims = animating(since, t);
+          const anims = animating(since);
           if (anims) pending = { animations: anims };
           else if (!late || stalled) return finish('quiet');
         }
