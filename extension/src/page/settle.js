@@ -10,10 +10,11 @@
 //     it inserted since still loading (a module loader's), no timer of at most 1 s
 //     nor animation frame callback that an event handler set since the action still to fire,
 //     nor one of the timers those timers set in turn within 1 s (main-world.js; a frame
-//     callback is waited for until 100 ms after its frame was due); each interval of
-//     at most 250 ms (a page polling its model: Polymer 0.x's observe-js flushes every 125 ms and
-//     renders an action's effect at its second tick) has ticked twice since the action and once
-//     since the last DOM change counted (bounded by its period, for a throttled one); and for a page
+//     callback is waited for until 100 ms after its frame was due); each interval of at most
+//     250 ms (a page polling its model: Polymer 0.x's observe-js flushes every 125 ms and
+//     renders an action's effect at its second tick) has ticked twice since the action (its
+//     last input event) and once since the last DOM change counted (bounded by its period, for
+//     a throttled one); and for a page
 //     that has just loaded (`ready`): the document complete, no script, module or stylesheet it
 //     references still loading, no custom element it uses still undefined (while scripts still
 //     arrive: up to 1 s after the last one);
@@ -134,6 +135,13 @@ export function createWatch(win) {
       for (const e of l.getEntries()) { if (finished.size < 5000) finished.add(e.name); lastResource = now(); }
     }).observe({ type: 'resource', buffered: true });
   } catch { /* old browser */ }
+  // When the last input event reached the page (the action's click, key or submit, dispatched
+  // after the service worker noted the action's start): an interval's ticks count from then, so
+  // that one ticking between the two is not taken for a tick that saw the action.
+  let inputAt = 0;
+  for (const type of ['pointerdown', 'mousedown', 'mouseup', 'click', 'keydown', 'keyup', 'input', 'change', 'submit']) {
+    win.addEventListener(type, () => { inputAt = now(); }, true);
+  }
   const leaving = () => { leavingAt = now(); };
   win.addEventListener('beforeunload', leaving, true);
   win.addEventListener('pagehide', leaving, true);
@@ -266,7 +274,7 @@ export function createWatch(win) {
         if (!pending && !ready && intervals.size) {
           let n = 0;
           for (const v of intervals.values()) {
-            const from = Math.max(since, v.since);
+            const from = Math.max(since, v.since, inputAt >= since ? inputAt : 0);
             if ((v.prev < from && t - from < 2 * v.period + 100) || (v.tick <= last && last > from && t - last < v.period + 100)) n++;
           }
           if (n) pending = { intervals: n };
