@@ -4,7 +4,9 @@
 #   scripts/bootstrap.sh test      build with ASan/UBSan in build-check/ and run the whole test suite
 # Installs what each mode needs: Debian packages (compiler, autotools, libraries, Chromium, sqlite3,
 # Node.js and npm when missing; for tests also Check, nginx, systemd, man-db, clang), Node.js 20 from npm
-# when the machine's is older, and the npm packages in package-lock.json.
+# when the machine's is older, and the npm packages in package-lock.json: for install only those
+# that build the extension and the dashboard (`dependencies`), for tests also the test packages
+# (`devDependencies`).
 set -eu
 mode=${1:-install}
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -63,7 +65,11 @@ if [ "$(node_major)" -lt 20 ]; then
 	echo "bootstrap: using Node.js $(node --version) from $nodebin"
 fi
 
-npm ci --no-audit --no-fund --loglevel=error
+if [ "$mode" = test ]; then
+	npm ci --no-audit --no-fund --loglevel=error
+else
+	npm ci --omit=dev --no-audit --no-fund --loglevel=error
+fi
 [ -x configure ] || autoreconf -fi
 
 case "$mode" in

@@ -499,7 +499,7 @@ write_page(struct store *s, json_t *d, int *rcp)
 	bind_json_str(st, 5, d, "url");
 	sqlite3_bind_int64(st, 6, cid);
 	sqlite3_bind_int(st, 7, json_is_true(json_object_get(d, "truncated")));
-	return step_insert(s, st, rcp); /* the captures_visit trigger puts it in its visit */
+	return step_insert(s, st, rcp); /* in its visit (see ins_capture) */
 }
 
 /* Bind the conditions of a deletion to a statement that uses ?1..?4 as delete_where does. */
@@ -1275,8 +1275,17 @@ store_open(const char *path, const struct store_opts *opts, char **err)
 	    sqlite3_prepare_v2(s->db, "INSERT INTO contents(hash, title, markdown, bytes) VALUES (?,?,?,?)", -1,
 	                       &s->ins_content, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(s->db,
-	                       "INSERT INTO captures(captured_at, client_id, tab_id, request_id, url, content_id, "
-	                       "truncated) VALUES (?,?,?,?,?,?,?)",
+	                       /* The row goes in with its visit (the previous capture of the tab
+	                        * if it shows the same URL, else a visit of its own, named by the
+	                        * row's id), as the captures_visit trigger would put it: inserting it
+	                        * with no visit and letting the trigger update it wrote each row and
+	                        * its captures_visit index entry twice, one more page per commit.
+	                        * The id is the one SQLite would choose. */
+	                       "INSERT INTO captures(id, captured_at, client_id, tab_id, request_id, url, content_id, "
+	                       "truncated, visit_id) SELECT n.id, ?1, ?2, ?3, ?4, ?5, ?6, ?7, "
+	                       "coalesce((SELECT CASE WHEN p.url = ?5 THEN p.visit_id END FROM captures p "
+	                       "WHERE p.client_id = ?2 AND p.tab_id IS ?3 ORDER BY p.id DESC LIMIT 1), n.id) "
+	                       "FROM (SELECT coalesce(max(id), 0) + 1 AS id FROM captures) n",
 	                       -1, &s->ins_capture, NULL) != SQLITE_OK ||
 	    exec(s->db, "CREATE TEMP TABLE IF NOT EXISTS gone(content_id INTEGER PRIMARY KEY)") != 0 ||
 	    sqlite3_prepare_v2(s->db,

@@ -40,7 +40,8 @@ export async function openUrl(cmd) {
     await chrome.tabs.update(tab.id, { url });
     const deadline = Date.now() + 20_000;
     while (!tracker.started && !tracker.sameDoc && Date.now() - t0 < 2000) await tracker.changed(200);
-    if (tracker.started) await waitLoaded(tracker, deadline, 0);
+    // From its DOMContentLoaded on, the page scripts wait for the rest of the load (quiet below).
+    if (tracker.started) await waitLoaded(tracker, deadline, 0, { parsed: needsPage });
     else await waitTabComplete(tab.id, deadline);
     const code = tracker.error && tracker.error !== 'net::ERR_ABORTED' ? tracker.error : !tracker.started ? tabNavError(tab.id)?.error : null;
     if (code) throw navError(url, code, tab.id);

@@ -70,7 +70,7 @@ export async function handleCommand(cmd0) {
   const { key, cmd } = await queued.catch((e) => { done(requestId); throw e; });
   await serialize(key, whileActing(requestId, cmd.command, async () => {
     const params = summarize(cmd0);
-    await setLastCommand({ requestId, command: cmd.command, params, status: 'running', at: started });
+    setLastCommand({ requestId, command: cmd.command, params, status: 'running', at: started }); // not waited for: the popup's view
     const wantPage = cmd.wait_for_page_info !== false;
     let status = 'success', message, error = null, result = null, pageTabId = null, sendPage = wantPage, noPage = false;
     try {

@@ -52,7 +52,7 @@ function explain(e, url = '') {
 
 // Highest ref number handed out so far (survives service-worker restarts).
 let floor = null;
-async function refFloor() {
+export async function refFloor() {
   if (floor === null) {
     const { refFloor: f } = await chrome.storage.session.get('refFloor').catch(() => ({}));
     floor = Math.max(floor ?? 0, Number(f) || 0);
@@ -64,6 +64,31 @@ async function inject(tabId, frameId) {
   await chrome.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, files: ['content.js'] });
 }
 
+// Load the content script into the tab's top frame ahead of its first call (a page that is
+// being readied is read next: one round trip then, not three). Never fails.
+export function preloadContent(tabId) {
+  return inject(tabId, 0).catch(() => {});
+}
+
+// The top frame's snapshot a page took itself the moment it settled (background/settle.js), in
+// the same round trip: the read that follows at once takes it instead of asking again. Any other
+// call into the top frame, or PREFETCH_MS passing, drops it.
+const PREFETCH_MS = 500;
+const prefetched = new Map(); // tabId -> { snap, maxChars, at }
+
+export function offerSnapshot(tabId, snap, maxChars) {
+  if (!snap?.ok) return;
+  noteRefs(snap);
+  prefetched.set(tabId, { snap, maxChars, at: Date.now() });
+}
+
+function noteRefs(r) {
+  if (r.refCounter > floor) {
+    floor = r.refCounter;
+    chrome.storage.session.set({ refFloor: floor }).catch(() => {});
+  }
+}
+
 // Run op in the content script of the tab's top frame, injecting it first when needed.
 export function callContent(tabId, op, args = {}) {
   return callFrame(tabId, 0, op, args);
@@ -71,6 +96,11 @@ export function callContent(tabId, op, args = {}) {
 
 // Run op in the content script of one frame of a tab (each frame has its own).
 export async function callFrame(tabId, frameId, op, args = {}) {
+  if (frameId === 0 && prefetched.has(tabId)) {
+    const p = prefetched.get(tabId);
+    prefetched.delete(tabId);
+    if (op === 'snapshot' && p.maxChars === args.maxChars && Date.now() - p.at <= PREFETCH_MS) return p.snap;
+  }
   let tab;
   try { tab = await chrome.tabs.get(tabId); } catch { throw new PageError(`tab ${tabId} does not exist`); }
   const url = tab.url || tab.pendingUrl || '';
@@ -96,9 +126,6 @@ export async function callFrame(tabId, frameId, op, args = {}) {
   unresponsive.delete(tabId);
   const r = res?.[0]?.result;
   if (!r) throw new PageError(`the page did not answer (it may be navigating)`);
-  if (r.refCounter > floor) {
-    floor = r.refCounter;
-    chrome.storage.session.set({ refFloor: floor }).catch(() => {});
-  }
+  noteRefs(r);
   return r;
 }

@@ -9,7 +9,8 @@
 //   - a page that loaded is returned when no script, module or stylesheet it references is still
 //     loading, the custom elements it uses are defined and the DOM has been quiet for LOAD_QUIET_MS;
 //   - each wait has a cap; the result says which ended it: result.settle = {waited_ms, reason}.
-import { callContent } from './content-bridge.js';
+import { callContent, preloadContent, refFloor, offerSnapshot } from './content-bridge.js';
+import { pageCharBudget } from './page.js';
 import { ensurePageScripts } from './page-scripts.js';
 
 const trackers = new Set();
@@ -19,9 +20,9 @@ export const NAV_WINDOW_MS = 400;     // a navigation starting within this windo
 export const NAV_TIMEOUT_MS = 20_000; // give up waiting for a load after this
 export const QUIET_MS = 250;          // the old rule, for pages the page scripts cannot run in
 export const QUIET_CAP_MS = 3000;
-export const ACTION_QUIET_MS = 50;    // an action's changes have settled after this long without one
+export const ACTION_QUIET_MS = 20;    // an action's changes have settled after this long without one
 export const ACTION_CAP_MS = 3000;
-export const LOAD_QUIET_MS = 60;      // a page that loaded has settled after this long without a change
+export const LOAD_QUIET_MS = 20;      // a page that loaded has settled after this long without a change
 export const LOAD_CAP_MS = 5000;
 const NAV_CONFIRM_MS = 1000;          // the page said it unloads: the navigation's start is this close
 
@@ -48,6 +49,7 @@ function dispatch(kind, d) {
 export function installNavListeners() {
   chrome.webNavigation.onBeforeNavigate.addListener((d) => dispatch('start', d));
   chrome.webNavigation.onCommitted.addListener((d) => dispatch('commit', d));
+  chrome.webNavigation.onDOMContentLoaded.addListener((d) => dispatch('parsed', d));
   chrome.webNavigation.onCompleted.addListener((d) => dispatch('done', d));
   chrome.webNavigation.onErrorOccurred.addListener((d) => dispatch('error', d));
   chrome.webNavigation.onHistoryStateUpdated.addListener((d) => dispatch('same', d));
@@ -61,6 +63,7 @@ export class NavTracker {
     this.tabId = tabId;
     this.started = false;   // a cross-document navigation started
     this.pending = false;   // … and has not finished
+    this.parsed = false;    // … and its document has been parsed (DOMContentLoaded)
     this.sameDoc = false;   // history.pushState / #fragment
     this.lastEnd = 0;
     this.newTabId = null;
@@ -74,7 +77,8 @@ export class NavTracker {
       return;
     }
     if (d.tabId !== this.tabId || d.frameId !== 0) return;
-    if (kind === 'start') { this.started = true; this.pending = true; this.error = null; }
+    if (kind === 'start') { this.started = true; this.pending = true; this.parsed = false; this.error = null; }
+    else if (kind === 'parsed') this.parsed = true;
     else if (kind === 'done') { this.pending = false; this.lastEnd = Date.now(); }
     else if (kind === 'error') { this.pending = false; this.lastEnd = Date.now(); this.error = d.error; }
     else if (kind === 'same') { this.sameDoc = true; this.lastEnd = Date.now(); }
@@ -98,10 +102,12 @@ async function tabStatus(tabId) {
 
 // Wait until the tab's navigation (if one is pending) has loaded, plus a short
 // grace period for client-side redirects (`graceMs`; none is needed when the page scripts watch
-// the new page: they see it unload).
-export async function waitLoaded(tracker, deadline, graceMs = 150) {
+// the new page: they see it unload). `parsed`: its document parsed is enough (the page scripts
+// then wait for the rest of its load themselves, so that no round trip follows the load event).
+export async function waitLoaded(tracker, deadline, graceMs = 150, { parsed = false } = {}) {
   let completeSeen = 0;
   while (Date.now() < deadline) {
+    if (parsed && tracker.pending && tracker.parsed) return true;
     if (!tracker.pending) {
       const left = graceMs - (Date.now() - tracker.lastEnd);
       if (left <= 0) return true;
@@ -133,22 +139,41 @@ export async function waitTabComplete(tabId, deadline) {
 }
 
 // Ask the page to settle (src/page/settle.js); null when its page scripts cannot run there.
-async function pageSettle(tabId, opts) {
+// `read`: the page is read next, so once settled (and not leaving) the content script, which
+// shares the page scripts' isolated world, takes its snapshot in the same round trip
+// (r.snapshot, for offer()).
+async function pageSettle(tabId, opts, read = false) {
   if (!(await ensurePageScripts(tabId))) return null;
+  const snapArgs = read ? { maxChars: pageCharBudget() } : null;
+  const floor = read ? await refFloor() : 0;
   const run = () => chrome.scripting.executeScript({
     target: { tabId, frameIds: [0] },
     injectImmediately: true, // the page script waits for what it waits for; not for document_idle
-    func: (o) => (globalThis.__bbPage ? globalThis.__bbPage.settle(o) : null),
-    args: [opts],
+    func: async (o, sa, fl) => {
+      if (!globalThis.__bbPage) return null;
+      const r = await globalThis.__bbPage.settle(o);
+      if (sa && r && r.reason !== 'navigation' && globalThis.__browserBridge) {
+        try { r.snapshot = await globalThis.__browserBridge.run('snapshot', sa, fl); } catch { /* read again */ }
+      }
+      return r;
+    },
+    args: [opts, snapArgs, floor],
   });
   let timer;
   const limit = new Promise((r) => { timer = setTimeout(() => r([{ result: { reason: 'cap', waited: opts.capMs, pending: { pageAnswer: true } } }]), opts.capMs + 2000); });
   try {
     const [res] = await Promise.race([run(), limit]);
-    return res?.result || null;
+    const r = res?.result || null;
+    if (r?.snapshot) r.snapshot = { snap: r.snapshot, maxChars: snapArgs.maxChars };
+    return r;
   } catch {
     return { reason: 'navigation', waited: 0 }; // the document went away under the call
   } finally { clearTimeout(timer); }
+}
+
+// Hand the snapshot a settle took to the read that follows (content-bridge.js).
+function offer(tabId, r) {
+  if (r && typeof r === 'object' && r.snapshot) offerSnapshot(tabId, r.snapshot.snap, r.snapshot.maxChars);
 }
 
 const settleInfo = (t0, r) => ({ waited_ms: Date.now() - t0, reason: r?.reason || 'quiet', ...(r?.pending ? { pending: r.pending } : {}) });
@@ -168,7 +193,7 @@ export async function settleAfterAction(tracker, { actionAt = Date.now(), expect
   if (!tracker.started && tracker.newTabId == null) {
     // Until the action's effects settle, or a navigation starts, whichever is first.
     const moved = tracker.moved();
-    r = await Promise.race([pageSettle(tracker.tabId, { actionAt, quietMs: ACTION_QUIET_MS, capMs: ACTION_CAP_MS }), moved]);
+    r = await Promise.race([pageSettle(tracker.tabId, { actionAt, quietMs: ACTION_QUIET_MS, capMs: ACTION_CAP_MS }, true), moved]);
     if (r === null) {
       // No page scripts there (a page the extension cannot script as it wants): the old rule.
       while (!tracker.started && tracker.newTabId == null && Date.now() - t0 < NAV_WINDOW_MS) await tracker.changed(NAV_WINDOW_MS - (Date.now() - t0));
@@ -182,7 +207,7 @@ export async function settleAfterAction(tracker, { actionAt = Date.now(), expect
       const t1 = Date.now();
       while (!tracker.started && tracker.newTabId == null && Date.now() - t1 < NAV_CONFIRM_MS) await tracker.changed(NAV_CONFIRM_MS - (Date.now() - t1));
       if (!tracker.started && tracker.newTabId == null) {
-        r = await pageSettle(tracker.tabId, { actionAt: Date.now(), quietMs: ACTION_QUIET_MS, capMs: ACTION_CAP_MS }) || { reason: 'quiet' };
+        r = await pageSettle(tracker.tabId, { actionAt: Date.now(), quietMs: ACTION_QUIET_MS, capMs: ACTION_CAP_MS }, true) || { reason: 'quiet' };
       }
     }
   }
@@ -193,10 +218,11 @@ export async function settleAfterAction(tracker, { actionAt = Date.now(), expect
     return { tabId: id, settle: { ...q, waited_ms: Date.now() - t0 } };
   }
   if (tracker.started) {
-    await waitLoaded(tracker, deadline, 0);
+    await waitLoaded(tracker, deadline, 0, { parsed: true });
     const q = await quiet(tracker.tabId, { since: t0 });
     return { tabId: tracker.tabId, settle: { ...q, waited_ms: Date.now() - t0 } };
   }
+  offer(tracker.tabId, r);
   return { tabId: tracker.tabId, settle: settleInfo(t0, r === 'moved' ? null : r) };
 }
 
@@ -208,8 +234,10 @@ export async function quiet(tabId, { capMs = LOAD_CAP_MS, since = Date.now() } =
   const t0 = Date.now();
   for (let i = 0; i < 3; i++) {
     const left = Math.max(500, capMs - (Date.now() - t0));
-    const r = await pageSettle(tabId, { actionAt: since, quietMs: LOAD_QUIET_MS, capMs: left, ready: true }).catch(() => null);
-    if (r && r.reason !== 'navigation') return settleInfo(t0, r);
+    const pre = preloadContent(tabId); // the page is read next
+    const r = await pageSettle(tabId, { actionAt: since, quietMs: LOAD_QUIET_MS, capMs: left, ready: true }, true).catch(() => null);
+    await pre;
+    if (r && r.reason !== 'navigation') { offer(tabId, r); return settleInfo(t0, r); }
     if (!r) break;
     await sleep(50);
     await waitTabComplete(tabId, Date.now() + NAV_TIMEOUT_MS);

@@ -15,3 +15,4 @@ export const ackEvent = (secret) => `browser-bridge-${secret}-ack`;
 export const netEvent = (secret) => `browser-bridge-${secret}-net`;
 // Console messages and requests the page's own world saw (console-main.js, network-main.js).
 export const observeEvent = (secret) => `browser-bridge-${secret}-observe`;
+export const shadowEvent = (secret) => `browser-bridge-${secret}-shadow`;

@@ -3,12 +3,13 @@
 //   - opens the private channel to main-world.js (channel.js) and relays the dialogs the page
 //     opened to the service worker, and the agent's answer for the next dialog to the page;
 //   - watches the page from its start, for settling (settle.js): which nodes keep changing on
-//     their own (a clock), which scripts and stylesheets are still loading, which custom
+//     their own (a clock), what changes inside shadow roots (main-world.js reports each one
+//     attached to a connected element), which scripts and stylesheets are still loading, which custom
 //     elements are not yet defined, which fetch/XHR requests are under way, and whether the
 //     page is being left;
 //   - keeps the page's console messages and requests for the agent (observe-isolated.js);
 //   - installs the focus shim in this world, where the content script focuses what it acts on.
-import { HELLO_MAIN, HELLO_ISOLATED, recordEvent, policyEvent, netEvent, ackEvent } from './channel.js';
+import { HELLO_MAIN, HELLO_ISOLATED, recordEvent, policyEvent, netEvent, ackEvent, shadowEvent } from './channel.js';
 import { installFocusShim } from './focus-shim.js';
 import { createWatch } from './settle.js';
 import { createObserver } from './observe-isolated.js';
@@ -37,17 +38,23 @@ import { createObserver } from './observe-isolated.js';
     try { chrome.runtime.sendMessage(msg).catch(() => {}); } catch { /* extension reloaded */ }
   }, true);
   doc.addEventListener(netEvent(secret), (e) => {
-    const [d, id, delay] = String(e.detail).split(':');
-    if (d === 't+' || d === 't-') watch.timer(id, d === 't+', Number(delay) || 0);
+    const [d, id, delay, at] = String(e.detail).split(':');
+    if (d === 't+' || d === 't-') watch.timer(id, d === 't+', Number(delay) || 0, false, Number(at) || 0);
+    else if (d === 'a+' || d === 'a-') watch.frame(id, d === 'a+');
     else if (d === 'i+' || d === 'i~' || d === 'i-') watch.interval(id, d[1], Number(delay) || 0);
     else watch.request(id, d === '+');
   }, true);
+  // A connected element got a shadow root (main-world.js hooks attachShadow): the event is
+  // dispatched on the host, composed, so that it reaches the document from inside open shadow
+  // trees too; the first node of its path is the host.
+  doc.addEventListener(shadowEvent(secret), (e) => { watch.shadowAttached(e.composedPath()[0]); }, true);
   // main-world.js ran first: it listens, and hears this hello. Runs later: it announces itself,
   // and this answers. Once it acknowledged (on the secret channel), no more announcements are
   // heard: a page script that announces itself later learns nothing.
   const onMain = () => { hello(); };
   doc.addEventListener(ackEvent(secret), () => {
     doc.removeEventListener(HELLO_MAIN, onMain, true);
+    watch.rescan(); // shadow roots attached before the page side knew the secret
     if (policy) pushPolicy();
   }, { capture: true, once: true });
   doc.addEventListener(HELLO_MAIN, onMain, true);

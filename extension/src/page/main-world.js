@@ -5,8 +5,9 @@
 // (false, null), unless the agent asked for another answer for the next dialog
 // (browser_handle_dialog). A beforeunload handler that would ask "Leave site?" is let through
 // (leave) unless the agent asked to stay. Each dialog is recorded, through the private channel
-// (channel.js), for the result of the action that opened it. Also installs the focus shim.
-import { HELLO_MAIN, HELLO_ISOLATED, recordEvent, policyEvent, netEvent, ackEvent, observeEvent } from './channel.js';
+// (channel.js), for the result of the action that opened it. Also counts the page's requests and
+// short timers, reports shadow roots attached to elements in the page, and installs the focus shim.
+import { HELLO_MAIN, HELLO_ISOLATED, recordEvent, policyEvent, netEvent, ackEvent, observeEvent, shadowEvent } from './channel.js';
 import { installFocusShim } from './focus-shim.js';
 import { installConsoleCapture } from './console-main.js';
 import { createNetLog } from './network-main.js';
@@ -184,12 +185,18 @@ import { BB_CONSOLE_MAX_ENTRIES } from '../shared/limits.js';
 
   // Timers the page sets from an event handler (not from another timer or an animation frame),
   // due within a second: a click handler that navigates or renders "in a moment" (a debounce,
-  // setTimeout(go, 150)). The isolated world waits for those set after an action (settle.js).
+  // setTimeout(go, 150)); and the timers those timers set in turn, for a second after the first
+  // was set (a chain: RequireJS's and promise libraries' next ticks, setTimeout(fn, 4) after
+  // setTimeout(fn, 4)), each reported with the time its chain started. The isolated world waits
+  // for those whose chain started after an action (settle.js). A clock that re-arms its timer
+  // began before the action: not waited for.
+  const CHAIN_MS = 1000;
   let inTimer = 0;
+  let chainAt = 0; // while a reported timer's callback runs: when its chain started
   const tracked = new Set();
-  const timer = (id, d, delay) => {
+  const timer = (id, d, delay, at) => {
     if (d === '+') { if (tracked.size < 1000) tracked.add(id); else return; } else if (!tracked.delete(id)) return;
-    if (secret) { try { apply(dispatch, doc, [new CE(netEvent(secret), { detail: d === '+' ? `t+:${id}:${delay}` : `t-:${id}` })]); } catch { /* ignore */ } }
+    if (secret) { try { apply(dispatch, doc, [new CE(netEvent(secret), { detail: d === '+' ? `t+:${id}:${delay}:${at}` : `t-:${id}` })]); } catch { /* ignore */ } }
   };
   const realST = w.setTimeout;
   const realCT = w.clearTimeout;
@@ -199,11 +206,19 @@ import { BB_CONSOLE_MAX_ENTRIES } from '../shared/limits.js';
   wrap('setTimeout', function (fn, delay, ...rest) {
     const d = Math.max(0, Number(delay) || 0);
     if (typeof fn !== 'function') return realST.call(this, fn, delay, ...rest);
-    if (inTimer || d > 1000) return realST.call(this, nested(fn), delay, ...rest);
+    const t = Date.now();
+    const at = !inTimer ? t : chainAt && t - chainAt < CHAIN_MS ? chainAt : 0;
+    if (!at || d > 1000) return realST.call(this, nested(fn), delay, ...rest);
     let id = 0;
-    const cb = function (...a) { timer(id, '-'); inTimer++; try { return fn.apply(this, a); } finally { inTimer--; } };
+    const cb = function (...a) {
+      timer(id, '-');
+      inTimer++;
+      const outer = chainAt;
+      chainAt = at;
+      try { return fn.apply(this, a); } finally { inTimer--; chainAt = outer; }
+    };
     id = realST.call(this, cb, delay, ...rest);
-    timer(id, '+', d);
+    timer(id, '+', d, at);
     return id;
   });
   // Short intervals (at most 250 ms): a page that polls its model for changes (Polymer 0.x's
@@ -227,7 +242,46 @@ import { BB_CONSOLE_MAX_ENTRIES } from '../shared/limits.js';
     return id;
   });
   if (realCI) wrap('clearInterval', function (id) { cleared(id); return realCI.call(this, id); });
-  if (realRAF) wrap('requestAnimationFrame', function (fn) { return realRAF.call(this, typeof fn === 'function' ? nested(fn) : fn); });
+  // Animation frame callbacks an event handler asks for (a framework that renders at the next
+  // frame) are reported like its timers; those asked for from a timer or a frame callback (an
+  // animation loop) are not.
+  const realCAF = w.cancelAnimationFrame;
+  const frames = new Set();
+  const frame = (id, d) => {
+    if (d === '+') { if (frames.size < 1000) frames.add(id); else return; } else if (!frames.delete(id)) return;
+    if (secret) { try { apply(dispatch, doc, [new CE(netEvent(secret), { detail: `a${d}:${id}` })]); } catch { /* ignore */ } }
+  };
+  if (realRAF) {
+    wrap('requestAnimationFrame', function (fn) {
+      if (typeof fn !== 'function' || inTimer) return realRAF.call(this, typeof fn === 'function' ? nested(fn) : fn);
+      let id = 0;
+      const cb = function (...a) { frame(id, '-'); inTimer++; try { return fn.apply(this, a); } finally { inTimer--; } };
+      id = realRAF.call(this, cb);
+      frame(id, '+');
+      return id;
+    });
+  }
+  if (realRAF && realCAF) wrap('cancelAnimationFrame', function (id) { frame(id, '-'); return realCAF.call(this, id); });
+
+  // Shadow roots: a MutationObserver on the document does not see inside them, so the isolated
+  // world observes each one (settle.js). It finds those in what is added to the page; one
+  // attached to an element already in the page (a custom element upgraded in place, a
+  // component that renders late) is reported here, with an event on the host that only the
+  // isolated world knows the name of.
+  const realAttach = w.Element && w.Element.prototype.attachShadow;
+  const connectedOf = Object.getOwnPropertyDescriptor(w.Node.prototype, 'isConnected')?.get;
+  if (typeof realAttach === 'function' && connectedOf) {
+    defineProperty(w.Element.prototype, 'attachShadow', {
+      configurable: true, writable: true, enumerable: true,
+      value: disguise({ attachShadow(...a) {
+        const root = apply(realAttach, this, a);
+        if (secret && apply(connectedOf, this, [])) {
+          try { apply(dispatch, this, [new CE(shadowEvent(secret), { composed: true })]); } catch { /* ignore */ }
+        }
+        return root;
+      } }.attachShadow, realAttach),
+    });
+  }
 
   installFocusShim(w, disguise);
 })();

@@ -1,18 +1,25 @@
 // When a page is ready, and when an action's effects have settled. Watches the page from its
-// start (isolated.js); settle() answers when, at once:
+// start (isolated.js), the document and every shadow root in it (open ones, and closed ones
+// where chrome.dom can reach them; nested ones too); settle() answers when, at once:
 //   - no DOM change for `quietMs`, not counting nodes that kept changing on their own before the
-//     action (a clock, a carousel: three changes or more in the 1.5 s before it, the last within
-//     0.6 s) nor nodes that changed before the action and change again and again during the wait
-//     (four changes or more, spaced 40 ms or more apart); a node the action added is never
-//     ignored (a spinner it shows is its effect);
-//   - no fetch/XHR started by the page since the action still under way, no timer of at most 1 s
-//     that an event handler set since the action still to fire (main-world.js); each interval of
-//     at most 250 ms (a page polling its model: Polymer 0.x's observe-js flushes every 125 ms and
-//     renders an action's effect at its second tick) has ticked twice since the action and once
-//     since the last DOM change counted (bounded by its period, for a throttled one); and for a page
+//     action (a clock, a carousel: three changes or more after the document was parsed, in the
+//     1.5 s before it, the last within 0.6 s) nor nodes that changed before the action and
+//     change again and again during the wait (four changes or more, spaced 40 ms or more apart);
+//     a node the action added is never ignored (a spinner it shows is its effect);
+//   - no fetch/XHR started by the page since the action still under way, no script or stylesheet
+//     it inserted since still loading (a module loader's), no timer of at most 1 s
+//     nor animation frame callback that an event handler set since the action still to fire,
+//     nor one of the timers those timers set in turn within 1 s (main-world.js; a frame
+//     callback is waited for until 100 ms after its frame was due); each interval of at most
+//     250 ms (a page polling its model: Polymer 0.x's observe-js flushes every 125 ms and
+//     renders an action's effect at its second tick) has ticked twice since the action (its
+//     last input event) and once since the last DOM change counted (bounded by its period, for
+//     a throttled one); and for a page
 //     that has just loaded (`ready`): the document complete, no script, module or stylesheet it
 //     references still loading, no custom element it uses still undefined (while scripts still
 //     arrive: up to 1 s after the last one);
+//   - no animation or transition that started since the action (or the navigation) and lasts
+//     at most 1 s (its delay included) still running (a dialog that fades in: read once it shows);
 // or when the page starts to unload (reason 'navigation'), or at `capMs` (reason 'cap', with what
 // was still pending). Times are Date.now() so the service worker can give the action's start.
 const HOT_WINDOW_MS = 1500;
@@ -22,8 +29,17 @@ const LEARN_COUNT = 4;
 const LEARN_GAP_MS = 40;
 const UNDEFINED_GRACE_MS = 1000;
 const POLL_MS = 20;
+const STALL_MS = 5;            // a tick this late found the page's thread stalled
 const KEEP = 8; // timestamps kept per node
 const TIMER_MAX_MS = 1000;
+const FRAME_MS = 16;           // an animation frame callback is due this soon …
+const FRAME_LATE_MS = 100;     // … and no longer waited for this long after (a hidden tab draws no frames)
+const SCAN_MAX = 20000;
+const ROOTS_MAX = 5000;        // shadow roots whose animations are looked at        // elements looked at for shadow roots per added subtree
+const ANIM_MAX_MS = 1000;      // an animation the action started is waited for when it lasts at most this long
+
+// The node's parent, across a shadow root's boundary to its host.
+const up = (n) => n.parentNode || (n.nodeType === 11 ? n.host || null : null);
 
 const RESOURCE_SEL = 'script[src], link[rel~="stylesheet"][href], link[rel="modulepreload"][href]';
 const SCRIPT_TYPES = /^(|module|text\/javascript|application\/javascript|text\/ecmascript|application\/ecmascript)$/i;
@@ -44,6 +60,11 @@ export function createWatch(win) {
   let onChange = null;
   let onTimerFired = null;
 
+  // Until the document is parsed, the parser's insertions are no sign of a node changing on its
+  // own (a page's body gets hundreds of them): only changes after parsing make a node hot (they
+  // still show, for churning(), that a node existed and changed before the action).
+  let parsedAt = doc.readyState === 'loading' ? Infinity : 0;
+  doc.addEventListener('readystatechange', () => { if (parsedAt === Infinity && doc.readyState !== 'loading') parsedAt = now(); }, true);
   const late = doc.readyState === 'complete';
   if (late) for (const el of doc.querySelectorAll(RESOURCE_SEL)) done.add(el);
 
@@ -60,15 +81,48 @@ export function createWatch(win) {
     }
     if (onChange) onChange(node, t);
   };
+  // One observer for the document and every shadow root in it (a MutationObserver's subtree
+  // stops at a shadow root: each root is observed on its own, nested ones too). Roots are found
+  // in what is added (scan) and, for a connected element that gets one later (a custom element
+  // upgraded in place), from main-world.js's attachShadow hook (shadowAttached).
+  const MO_OPTS = { subtree: true, childList: true, attributes: true, characterData: true };
+  const observed = new WeakSet(); // shadow roots observed
+  let roots = [];                 // WeakRefs to them, for their animations
+  const openOrClosed = globalThis.chrome?.dom?.openOrClosedShadowRoot;
+  const rootOf = (el) => {
+    let r = el.shadowRoot;
+    if (!r && openOrClosed) { try { r = openOrClosed(el); } catch { r = null; } }
+    return r || null;
+  };
   const mo = new MutationObserver((list) => {
     const t = now();
     for (const r of list) {
-      const n = r.type === 'characterData' ? r.target.parentNode : r.target;
+      const n = r.type === 'characterData' ? up(r.target) : r.target;
       if (n) record(n, t);
-      if (r.type === 'childList') for (const a of r.addedNodes) added.set(a, t);
+      if (r.type === 'childList') for (const a of r.addedNodes) { added.set(a, t); if (a.nodeType === 1) scan(a); }
     }
   });
-  mo.observe(doc, { subtree: true, childList: true, attributes: true, characterData: true });
+  function watchRoot(root) {
+    if (!root || observed.has(root)) return;
+    observed.add(root);
+    if (roots.length >= ROOTS_MAX) roots = roots.filter((r) => r.deref()?.host?.isConnected);
+    if (roots.length < ROOTS_MAX) roots.push(new WeakRef(root));
+    mo.observe(root, MO_OPTS);
+    scan(root);
+  }
+  // Observe the shadow roots of `node` and of its descendants (bounded: a huge insertion is
+  // scanned up to SCAN_MAX elements; roots past that are found when they change their host).
+  function scan(node) {
+    if (node.nodeType === 1) watchRoot(rootOf(node));
+    if (!node.firstElementChild) return;
+    const w = doc.createTreeWalker(node, 1 /* NodeFilter.SHOW_ELEMENT */);
+    for (let i = 0, el = w.nextNode(); el && i < SCAN_MAX; el = w.nextNode(), i++) {
+      const r = rootOf(el);
+      if (r) watchRoot(r);
+    }
+  }
+  mo.observe(doc, MO_OPTS);
+  scan(doc);
 
   const ended = (e) => {
     const el = e.target;
@@ -81,23 +135,30 @@ export function createWatch(win) {
       for (const e of l.getEntries()) { if (finished.size < 5000) finished.add(e.name); lastResource = now(); }
     }).observe({ type: 'resource', buffered: true });
   } catch { /* old browser */ }
+  // When the last input event reached the page (the action's click, key or submit, dispatched
+  // after the service worker noted the action's start): an interval's ticks count from then, so
+  // that one ticking between the two is not taken for a tick that saw the action.
+  let inputAt = 0;
+  for (const type of ['pointerdown', 'mousedown', 'mouseup', 'click', 'keydown', 'keyup', 'input', 'change', 'submit']) {
+    win.addEventListener(type, () => { inputAt = now(); }, true);
+  }
   const leaving = () => { leavingAt = now(); };
   win.addEventListener('beforeunload', leaving, true);
   win.addEventListener('pagehide', leaving, true);
 
   // Was the node (or one of its 3 nearest ancestors) changing on its own before `at`?
   function hotBefore(node, at) {
-    for (let n = node, i = 0; n && i < 4; n = n.parentNode, i++) {
+    for (let n = node, i = 0; n && i < 4; n = up(n), i++) {
       const a = times.get(n);
       if (!a) continue;
-      const before = a.filter((t) => t < at && at - t <= HOT_WINDOW_MS);
+      const before = a.filter((t) => t < at && at - t <= HOT_WINDOW_MS && t >= parsedAt);
       if (before.length >= HOT_COUNT && at - before[before.length - 1] <= HOT_RECENT_MS) return true;
     }
     return false;
   }
   // Was the node (or an ancestor) inserted at or after `at`?
   function addedSince(node, at) {
-    for (let n = node; n; n = n.parentNode) { const t = added.get(n); if (t !== undefined && t >= at) return true; }
+    for (let n = node; n; n = up(n)) { const t = added.get(n); if (t !== undefined && t >= at) return true; }
     return false;
   }
   // Has the node, which changed before `at` already, changed again and again since (learnt during
@@ -110,10 +171,11 @@ export function createWatch(win) {
     return true;
   }
 
-  function pendingResources() {
+  // Scripts and stylesheets still loading (`since`: only those inserted at or after it).
+  function pendingResources(since = 0) {
     const out = [];
     for (const el of doc.querySelectorAll(RESOURCE_SEL)) {
-      if (done.has(el)) continue;
+      if (done.has(el) || (since && !addedSince(el, since))) continue;
       if (el.tagName === 'SCRIPT' && !SCRIPT_TYPES.test(el.type || '')) continue;
       if (el.tagName === 'LINK' && (el.disabled || (el.media && !win.matchMedia(el.media).matches))) continue;
       const url = el.src || el.href;
@@ -125,6 +187,39 @@ export function createWatch(win) {
   }
   function undefinedElements() {
     try { return [...doc.querySelectorAll(':not(:defined)')].slice(0, 5).map((e) => e.localName); } catch { return []; }
+  }
+
+  // Animations and transitions (CSS or Web Animations, in the document and its shadow roots)
+  // that started at or after `since`, end at most ANIM_MAX_MS after they started (delay
+  // included), and are still running: a dialog that fades in is read once it shows. One that
+  // started before (a carousel's), runs longer or never ends (a spinner) is not waited for.
+  function animating(since) {
+    if (typeof doc.getAnimations !== 'function') return 0;
+    const origin = win.performance.timeOrigin;
+    // document.getAnimations() leaves out those of elements in shadow trees: each root's too.
+    const list = [];
+    try { list.push(...doc.getAnimations()); } catch { return 0; }
+    for (const r of roots) {
+      const root = r.deref();
+      if (root && root.host && root.host.isConnected) { try { list.push(...root.getAnimations()); } catch { /* ignore */ } }
+    }
+    let n = 0;
+    for (const a of list) {
+      if (a.playState !== 'running') continue;
+      const timing = a.effect && a.effect.getComputedTiming ? a.effect.getComputedTiming() : null;
+      const rate = Math.abs(Number(a.playbackRate) || 1);
+      if (!timing || !Number.isFinite(timing.endTime) || timing.endTime / rate > ANIM_MAX_MS) continue;
+      if (a.startTime != null && origin + Number(a.startTime) < since - 5) continue;
+      n++;
+    }
+    return n;
+  }
+
+  // A connected element got a shadow root (main-world.js): observe it; the host changed.
+  function shadowAttached(el) {
+    if (!el || el.nodeType !== 1) return;
+    watchRoot(rootOf(el));
+    record(el, now());
   }
 
   function state(at = now()) {
@@ -148,6 +243,8 @@ export function createWatch(win) {
     for (const r of recent) if (r.t >= since && !hot(r.node)) last = Math.max(last, r.t);
     return new Promise((resolve) => {
       let tickTimer = null;
+      let dueAt = 0;      // when the pending tick should run
+      let stalled = false; // the last tick ran late: the page's thread was not running
       const finish = (reason, pending) => {
         clearTimeout(tickTimer);
         onChange = null;
@@ -166,14 +263,18 @@ export function createWatch(win) {
         if (reqs && t - t0 < requestCapMs) pending = { requests: reqs };
         let tms = 0;
         for (const [id, v] of timers) {
-          if (t - v.due > 2000) timers.delete(id); // a throttled or lost timer
+          if (t - v.due > (v.frame ? FRAME_LATE_MS : 2000)) timers.delete(id); // a throttled or lost timer (a hidden tab draws no frames)
           else if (v.at >= since) tms++;
         }
         if (!pending && tms) pending = { timers: tms };
+        if (!pending && !ready && t - t0 < requestCapMs) {
+          const res = pendingResources(since);
+          if (res.length) pending = { resources: res };
+        }
         if (!pending && !ready && intervals.size) {
           let n = 0;
           for (const v of intervals.values()) {
-            const from = Math.max(since, v.since);
+            const from = Math.max(since, v.since, inputAt >= since ? inputAt : 0);
             if ((v.prev < from && t - from < 2 * v.period + 100) || (v.tick <= last && last > from && t - last < v.period + 100)) n++;
           }
           if (n) pending = { intervals: n };
@@ -189,14 +290,25 @@ export function createWatch(win) {
             }
           }
         }
-        if (!pending && t - last >= quietMs) return finish('quiet');
+        // A tick that runs well after it was due found the page's thread stalled (a busy or
+        // descheduled renderer): the page's own tasks that came due meanwhile (the next step
+        // of a chain) may not have run yet, so the quiet is proven only by one more turn.
+        const late = dueAt && t - dueAt > STALL_MS;
+        if (!pending && t - last >= quietMs) {
+          const anims = animating(since);
+          if (anims) pending = { animations: anims };
+          else if (!late || stalled) return finish('quiet');
+        }
+        stalled = late;
         if (t - t0 >= capMs) {
           if (!pending) pending = { domChanges: true };
           if (reqs) pending.requests = reqs;
           return finish('cap', pending);
         }
         // Wake when the quiet window would end, or to look again at what is pending.
-        tickTimer = setTimeout(tick, pending ? POLL_MS : Math.max(2, Math.min(POLL_MS, quietMs - (t - last) + 1)));
+        const wait = late ? 1 : pending ? POLL_MS : Math.max(2, Math.min(POLL_MS, quietMs - (t - last) + 1));
+        dueAt = t + wait;
+        tickTimer = setTimeout(tick, wait);
       };
       tick();
     });
@@ -207,9 +319,12 @@ export function createWatch(win) {
   }
 
   // A timer an event handler set (started) or that fired or was cleared (!started).
-  function timer(id, started, delay) {
+  // `frame`: an animation frame callback (requestAnimationFrame), due at the next frame; `chainAt`:
+  // when the chain of timers it belongs to started (main-world.js), if before now.
+  function timer(id, started, delay, frame = false, chainAt = 0) {
     const t = now();
-    if (started) { if (delay <= TIMER_MAX_MS && timers.size < 1000) timers.set(id, { at: t, due: t + delay }); return; }
+    const at = chainAt > 0 && chainAt <= t ? chainAt : t;
+    if (started) { if (delay <= TIMER_MAX_MS && timers.size < 1000) timers.set(id, { at, due: t + delay, frame }); return; }
     const v = timers.get(id);
     if (!v) return;
     timers.delete(id);
@@ -224,5 +339,5 @@ export function createWatch(win) {
     if (v) { v.prev = v.tick; v.tick = now(); }
   }
 
-  return { settle, state, request, timer, interval };
+  return { settle, state, request, timer, frame: (id, started) => timer(`a${id}`, started, FRAME_MS, true), interval, shadowAttached, rescan: () => scan(doc) };
 }

@@ -1,0 +1,64 @@
+// End-to-end: an in-page action returns once its own effects have settled, also when they happen
+// only inside shadow roots (issue 14: the quiet window used to be measured by a MutationObserver
+// that did not see into shadow roots, so a web component's rendering counted as quiet), and once
+// an animation it started has run (a panel that fades in is read when it shows). Real Chromium +
+// the real extension + the daemon, through the HTTP tool API; the fixture is
+// tests/fixtures/pages/act-shadow.html.
+//   node --test tests/e2e/settle.test.mjs
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { setup } from './support/harness.mjs';
+
+let env;
+before(async () => { env = await setup(); });
+after(async () => { await env?.close(); });
+
+const ok = (r) => assert.equal(r.status, 'success', `expected success, got ${r.http} ${JSON.stringify(r.result || r.message)}`);
+const settleOf = (r) => r.result?.settle || r.result?.result?.settle;
+
+async function open() {
+  const r = await env.call('browser_open_url', { url: env.url('/act-shadow.html'), timeout_ms: 15000 });
+  ok(r);
+  assert.match(r.page.markdown, /Outer ready/, 'the page\'s own component is not shown');
+  return r;
+}
+
+test('settling: a chain of changes inside nested shadow roots (a component added by the action) is waited out', async () => {
+  await open();
+  const r = await env.call('browser_click', { target: 'Run nested chain', timeout_ms: 10000 });
+  ok(r);
+  assert.match(r.page.markdown, /Nested chain done after 60 steps/, `read mid-chain: ${JSON.stringify(r.result)} ${r.page.markdown}`);
+  assert.equal(settleOf(r)?.reason, 'quiet', JSON.stringify(r.result));
+});
+
+test('settling: a chain of changes inside a shadow root attached by the action to an element already in the page is waited out', async () => {
+  await open();
+  const r = await env.call('browser_click', { target: 'Run late chain', timeout_ms: 10000 });
+  ok(r);
+  assert.match(r.page.markdown, /Late chain done after 60 steps/, `read mid-chain: ${JSON.stringify(r.result)} ${r.page.markdown}`);
+  assert.equal(settleOf(r)?.reason, 'quiet', JSON.stringify(r.result));
+});
+
+test('settling: a panel the action fades in after a delay is read once it shows', async () => {
+  await open();
+  const r = await env.call('browser_click', { target: 'Show faded panel', timeout_ms: 10000 });
+  ok(r);
+  assert.match(r.page.markdown, /The faded panel shows/, `read before the panel showed: ${JSON.stringify(r.result)} ${r.page.markdown}`);
+  assert.equal(settleOf(r)?.reason, 'quiet', JSON.stringify(r.result));
+});
+
+test('settling: a chain of timers the action started, each set by the one before, is waited out', async () => {
+  let r = await env.call('browser_open_url', { url: env.url('/act-chain.html'), timeout_ms: 15000 });
+  ok(r);
+  r = await env.call('browser_click', { target: 'Run timer chain', timeout_ms: 10000 });
+  ok(r);
+  assert.match(r.page.markdown, /Timer chain finished after 6 timers/, `read mid-chain: ${JSON.stringify(r.result)} ${r.page.markdown}`);
+});
+
+test('settling: a script the action inserted is waited for until it ran', async () => {
+  let r = await env.call('browser_open_url', { url: env.url('/act-chain.html'), timeout_ms: 15000 });
+  ok(r);
+  r = await env.call('browser_click', { target: 'Load a script', timeout_ms: 10000 });
+  ok(r);
+  assert.match(r.page.markdown, /The late script ran/, `read before the script ran: ${JSON.stringify(r.result)} ${r.page.markdown}`);
+});
