@@ -179,3 +179,16 @@ test('tools: the table\'s columns line up for the longest tool names', async () 
   }
   assert.ok(lines.some((l) => l.startsWith('browser_network_requests ')));
 });
+
+test('`help COMMAND` is `COMMAND --help`; an unknown one exits 2', async () => {
+  for (const cmd of ['fill', 'history', 'serve']) {
+    const a = await cli(['help', cmd]);
+    const b = await cli([cmd, '--help']);
+    assert.equal(a.code, 0, `help ${cmd}: ${a.stderr}`);
+    assert.equal(a.stdout, b.stdout, `help ${cmd}`);
+    assert.match(a.stdout, new RegExp(`^usage: browser-bridge ${cmd}`, 'm'));
+  }
+  const r = await cli(['help', 'fil']);
+  assert.equal(r.code, 2);
+  assert.match(r.stderr, /did you mean fill\?/);
+});
