@@ -41,8 +41,9 @@ static const struct cli_command others[] = {
 	 "else reads the token itself. After a daemon restart it starts a new session by itself."},
 	{"doctor", CLI_DOCTOR, NULL, "",
 	 "Check the setup, one line per check with OK or FAIL and what to do: the daemon (running, same version), "
-	 "the token file, the Unix socket, the connected browsers and their site access, Chromium for --headless, "
-	 "and whether the history database can be written."},
+	 "the token file, the Unix socket, the connected browsers and their site access, the headless instances of "
+	 "serve --headless N, agent sessions waiting for approval, Chromium for --headless, and whether the history "
+	 "database can be written."},
 	{"completion", CLI_COMPLETION, NULL, "bash|zsh",
 	 "Print the shell completion script for bash or zsh (make install puts both where the shells find them; "
 	 "or: source <(browser-bridge completion bash))."},

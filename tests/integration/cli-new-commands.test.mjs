@@ -10,7 +10,7 @@ import { execFile, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { BIN, startDaemon } from './support/harness.mjs';
+import { BIN, startDaemon, waitFor } from './support/harness.mjs';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bb-clinew-'));
 fs.mkdirSync(path.join(dir, 'run'), { mode: 0o700 });
@@ -191,4 +191,34 @@ test('`help COMMAND` is `COMMAND --help`; an unknown one exits 2', async () => {
   const r = await cli(['help', 'fil']);
   assert.equal(r.code, 2);
   assert.match(r.stderr, /did you mean fill\?/);
+});
+
+test('doctor: the headless pool\'s instances and the agent sessions waiting for approval', async () => {
+  // Two instances whose Chromium (/bin/false) never starts: neither connects.
+  const p = await startDaemon({ args: ['--approve-sessions', '--headless', '2', '--chromium', '/bin/false'] });
+  try {
+    const flags = ['--config', '/dev/null', '--api-socket', p.apiSocket, '--token-file', p.tokenFile];
+    let r = await cli(['doctor', ...flags]);
+    assert.equal(r.code, 1, r.stdout);
+    assert.match(r.stdout, /^FAIL +pool +0 of 2 headless instances connected; not connected: headless-\S+, headless-\S+ -- fix: see the daemon's log/m);
+    assert.match(r.stdout, /^OK +sessions +0 active agent sessions; new ones wait for your approval; idle ones end after 1800 s$/m);
+    // An agent's first call waits for the user's approval: doctor says so, and what to do.
+    const call = fetch(`${p.base}/api/tools/browser_get_page`, { method: 'POST',
+      headers: { Authorization: `Bearer ${p.token}`, 'Content-Type': 'application/json', 'X-Browser-Bridge-Session': 'agent-x' },
+      body: JSON.stringify({ timeout_ms: 20000 }) });
+    const sessions = async () => (await (await fetch(`${p.base}/api/sessions`, { headers: { Authorization: `Bearer ${p.token}` } })).json()).sessions;
+    let s;
+    await waitFor('the session to wait for approval', async () => (s = (await sessions()).find((x) => x.name === 'agent-x' && x.state === 'pending')));
+    r = await cli(['doctor', '--json', ...flags]);
+    const o = JSON.parse(r.stdout);
+    const sess = o.checks.find((c) => c.check === 'sessions');
+    assert.equal(sess.status, 'warn');
+    assert.match(sess.detail, /^1 agent session waiting for approval: "agent-x"$/);
+    assert.match(sess.fix, /popup or the dashboard/);
+    assert.equal(o.checks.find((c) => c.check === 'pool').status, 'fail');
+    // Declined: the call ends at once.
+    const d2 = await fetch(`${p.base}/api/sessions/${s.id}/decline`, { method: 'POST', headers: { Authorization: `Bearer ${p.token}` } });
+    assert.equal(d2.status, 200, await d2.text());
+    assert.equal((await call).status, 403);
+  } finally { await p.stop(); }
 });
