@@ -327,8 +327,14 @@ help_tool_command(const struct tool *t)
 	            t->output == OUT_TABS  ? "Prints the tabs as a table (* marks the active one), or the JSON answer with "
 	                                     "--json."
 	            : t->output == OUT_PNG ? "Writes the image to FILE and the summary to stderr."
-	                                   : "Prints the summary on stderr and the page Markdown on stdout (the JSON "
-	                                     "answer with --json).",
+	            : t->page_default && strcmp(t->name, "browser_get_page") != 0
+	                ? "Prints the summary on stderr and the page Markdown on stdout: with --snapshot auto (the "
+	                  "default) only what changed, as a unified diff, when the tab stayed on the same document "
+	                  "since the last page this command line received of it (the JSON answer with --json)."
+	            : !t->page_default ? "Prints the summary on stderr and on stdout what the tool returns, if anything "
+	                                 "(find, console, network: a line per item found; the JSON answer with --json), "
+	                                 "or the page Markdown with --page."
+	                : "Prints the summary on stderr and the page Markdown on stdout (the JSON answer with --json).",
 	            0, 0);
 	printf("The same call: browser-bridge call %s key=value ...\n", t->name);
 	help_exit(CLI_TOOL);

@@ -222,3 +222,12 @@ test('doctor: the headless pool\'s instances and the agent sessions waiting for 
     assert.equal((await call).status, 403);
   } finally { await p.stop(); }
 });
+
+test('--help says what a tool command prints: a diff with --snapshot auto for actions, findings for find/console/network', async () => {
+  const flat = async (cmd) => (await cli([cmd, '--help'])).stdout.replace(/\s+/g, ' ');
+  for (const cmd of ['click', 'hover', 'fill', 'resize'])
+    assert.match(await flat(cmd), /with --snapshot auto \(the default\) only what changed, as a unified diff/, cmd);
+  assert.doesNotMatch(await flat('page'), /only what changed/, 'page always prints the whole page');
+  for (const cmd of ['find', 'console', 'network'])
+    assert.match(await flat(cmd), /on stdout what the tool returns, if anything \(find, console, network: a line per item found/, cmd);
+});
