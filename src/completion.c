@@ -141,6 +141,11 @@ write_bash(FILE *f)
 		buf_free(&fl);
 		buf_free(&ops);
 	}
+	/* help COMMAND: the commands. */
+	fprintf(f, "\thelp) [ \"$COMP_CWORD\" -eq 2 ] && words=\"");
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%s%s", i ? " " : "", names[i]);
+	fprintf(f, "\" && choice=1 ;;\n");
 	/* An operand that is no flag and not one of a few words is left to bash's default (file names, as
 	 * upload's PATH wants), as zsh does. */
 	fprintf(f, "\t*) words=\"--help\" ;;\n"
@@ -221,6 +226,8 @@ write_zsh(FILE *f)
 		buf_free(&fl);
 		buf_free(&ops);
 	}
+	fprintf(f, "\thelp) if (( CURRENT == 3 )); then _describe -t commands 'browser-bridge command' commands; return; "
+		   "fi ;;\n");
 	fprintf(f, "\t*) opts=(--help) ;;\n"
 		   "\tesac\n"
 		   "\tif [[ $PREFIX == -* ]]; then\n"

@@ -153,6 +153,7 @@ test('completion: the new commands, their flags, the words of enum flags, file n
   assert.deepEqual(complete('screenshot', 'a.jpg', '--format', 'p'), ['png']);
   assert.deepEqual(complete('history', '--sort', ''), ['relevance', 'recent']);
   assert.deepEqual(complete('serve', '--default-runtime', ''), ['auto', 'desktop', 'headless']);
+  assert.deepEqual(complete('help', 'fi'), ['find', 'fill'], 'help COMMAND completes the commands');
   // An operand that is a path: nothing from the script, so bash's default (file names) applies.
   assert.deepEqual(complete('upload', 'e1', ''), []);
   assert.ok(complete('upload', 'e1', '--').includes('--snapshot'), 'flags still offered after --');
