@@ -486,6 +486,10 @@ apiclient_open(struct apiclient *c, const struct apiclient_opts *o, int need_tok
 	for (int i = 0; i < 3; i++) {
 		char *e = NULL;
 		if (vals[i] != NULL && config_set(&c->cfg, keys[i], vals[i], &e) != 0) {
+			/* config_set names the key (api_socket: ...); the user typed the flag (--api-socket) */
+			for (char *q = e; *q && *q != ':'; q++)
+				if (*q == '_')
+					*q = '-';
 			*err = xasprintf("--%s", e);
 			free(e);
 			return -1;

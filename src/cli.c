@@ -41,8 +41,9 @@ static const struct cli_command others[] = {
 	 "else reads the token itself. After a daemon restart it starts a new session by itself."},
 	{"doctor", CLI_DOCTOR, NULL, "",
 	 "Check the setup, one line per check with OK or FAIL and what to do: the daemon (running, same version), "
-	 "the token file, the Unix socket, the connected browsers and their site access, Chromium for --headless, "
-	 "and whether the history database can be written."},
+	 "the token file, the Unix socket, the connected browsers and their site access, the headless instances of "
+	 "serve --headless N, agent sessions waiting for approval, Chromium for --headless, and whether the history "
+	 "database can be written."},
 	{"completion", CLI_COMPLETION, NULL, "bash|zsh",
 	 "Print the shell completion script for bash or zsh (make install puts both where the shells find them; "
 	 "or: source <(browser-bridge completion bash))."},
@@ -326,8 +327,14 @@ help_tool_command(const struct tool *t)
 	            t->output == OUT_TABS  ? "Prints the tabs as a table (* marks the active one), or the JSON answer with "
 	                                     "--json."
 	            : t->output == OUT_PNG ? "Writes the image to FILE and the summary to stderr."
-	                                   : "Prints the summary on stderr and the page Markdown on stdout (the JSON "
-	                                     "answer with --json).",
+	            : t->page_default && strcmp(t->name, "browser_get_page") != 0
+	                ? "Prints the summary on stderr and the page Markdown on stdout: with --snapshot auto (the "
+	                  "default) only what changed, as a unified diff, when the tab stayed on the same document "
+	                  "since the last page this command line received of it (the JSON answer with --json)."
+	            : !t->page_default ? "Prints the summary on stderr and on stdout what the tool returns, if anything "
+	                                 "(find, console, network: a line per item found; the JSON answer with --json), "
+	                                 "or the page Markdown with --page."
+	                : "Prints the summary on stderr and the page Markdown on stdout (the JSON answer with --json).",
 	            0, 0);
 	printf("The same call: browser-bridge call %s key=value ...\n", t->name);
 	help_exit(CLI_TOOL);

@@ -329,8 +329,10 @@ run_history_delete(const struct cli *o, long tmo)
 			query_add(&path, "before", before = before_instant(o->del_before));
 	}
 	struct apiclient c;
-	if ((rc = conn_open(&c, o, 1)) != CLIENT_EXIT_OK)
+	if ((rc = conn_open(&c, o, 1)) != CLIENT_EXIT_OK) {
+		apiclient_close(&c); /* a failed open keeps the settings it loaded */
 		goto fail;
+	}
 	rc = request(&c, o, "DELETE", path.data, "application/json", NULL, tmo, &r, &ans);
 	apiclient_close(&c);
 	if (rc == CLIENT_EXIT_OK && r.status != 200) {
@@ -518,9 +520,13 @@ run_tools(const struct cli *o, struct tools *tt)
 	}
 	size_t n;
 	const struct tool *list = tools_list(&n);
-	printf("%-22s  %-12s  %s\n", "TOOL", "COMMAND", "TITLE");
+	int w = 4; /* the columns as wide as the longest tool name, so that every row lines up */
 	for (size_t i = 0; i < n; i++)
-		printf("%-22s  %-12s  %s\n", list[i].name, list[i].cli ? list[i].cli : "call", list[i].title);
+		if ((int)strlen(list[i].name) > w)
+			w = (int)strlen(list[i].name);
+	printf("%-*s  %-12s  %s\n", w, "TOOL", "COMMAND", "TITLE");
+	for (size_t i = 0; i < n; i++)
+		printf("%-*s  %-12s  %s\n", w, list[i].name, list[i].cli ? list[i].cli : "call", list[i].title);
 	return CLIENT_EXIT_OK;
 }
 

@@ -118,6 +118,78 @@ check_browser(struct report *r, json_t *b, const char *ext_dir)
 }
 
 /* What /api/status says: the daemon's version, its browsers and its database. */
+/* serve --headless N: how many of its instances are connected, and the agent sessions placed on them. */
+static void
+check_pool(struct report *r, json_t *pool)
+{
+	size_t n = json_array_size(pool), up = 0, i;
+	long long placed = 0;
+	json_t *x;
+	if (n == 0)
+		return;
+	struct buf down = {0};
+	json_array_foreach(pool, i, x) {
+		if (json_is_true(json_object_get(x, "connected")))
+			up++;
+		else
+			buf_printf(&down, "%s%s", down.len ? ", " : "",
+			           json_string_value(json_object_get(x, "client_id")) ?: "?");
+		placed += (long long)json_integer_value(json_object_get(x, "sessions"));
+	}
+	if (up == n)
+		check(r, D_OK, "pool", NULL, "%zu of %zu headless instances connected, %lld agent session%s placed on them",
+		      up, n, placed, placed == 1 ? "" : "s");
+	else
+		check(r, up == 0 ? D_FAIL : D_WARN, "pool",
+		      "see the daemon's log: each instance must start Chromium (the chromium setting) with the built "
+		      "extension (the extension setting); the daemon restarts one that exits",
+		      "%zu of %zu headless instances connected; not connected: %s", up, n, down.data);
+	buf_free(&down);
+}
+
+/* The agent sessions (GET /api/sessions): those waiting for the user's approval need the user. */
+static void
+check_sessions(struct report *r, struct apiclient *c)
+{
+	struct apireply rep = {0};
+	char *err = NULL;
+	json_t *all = NULL;
+	if (apiclient_call(c, "GET", "/api/sessions", "application/json", NULL, NULL, BB_CLIENT_QUICK_TIMEOUT_MS, &rep,
+	                   &err) != 0 || rep.status != 200 || (all = json_loadb(rep.body, rep.len, 0, NULL)) == NULL) {
+		if (rep.status != 404) /* 404: a daemon that keeps no sessions; nothing to check */
+			check(r, D_WARN, "sessions", "see the daemon's log", "GET /api/sessions failed: %s",
+			      err ? err : "an unexpected answer");
+		goto out;
+	}
+	json_t *list = json_object_get(all, "sessions"), *x;
+	size_t i, active = 0, pending = 0;
+	struct buf names = {0};
+	json_array_foreach(list, i, x) {
+		const char *state = json_string_value(json_object_get(x, "state"));
+		if (state != NULL && strcmp(state, "active") == 0)
+			active++;
+		if (state != NULL && strcmp(state, "pending") == 0) {
+			pending++;
+			buf_printf(&names, "%s\"%s\"", names.len ? ", " : "", json_string_value(json_object_get(x, "name")) ?: "?");
+		}
+	}
+	long long ttl = (long long)json_integer_value(json_object_get(all, "session_ttl"));
+	int approve = json_is_true(json_object_get(all, "approve_sessions"));
+	if (pending > 0)
+		check(r, D_WARN, "sessions",
+		      "approve or decline them in the extension's popup or the dashboard's live view; their calls wait "
+		      "until then",
+		      "%zu agent session%s waiting for approval: %s", pending, pending == 1 ? "" : "s", names.data);
+	else
+		check(r, D_OK, "sessions", NULL, "%zu active agent session%s; new ones %s; idle ones end after %lld s", active,
+		      active == 1 ? "" : "s", approve ? "wait for your approval" : "start without approval", ttl);
+	buf_free(&names);
+out:
+	json_decref(all);
+	free(err);
+	free(rep.body);
+}
+
 static void
 check_status(struct report *r, json_t *st)
 {
@@ -143,6 +215,7 @@ check_status(struct report *r, json_t *st)
 	}
 	size_t i;
 	json_array_foreach(browsers, i, b) check_browser(r, b, ext_dir);
+	check_pool(r, json_object_get(st, "headless"));
 	json_t *db = json_object_get(st, "database");
 	const char *path = json_string_value(json_object_get(db, "path")) ?: "?";
 	const char *fault = json_string_value(json_object_get(db, "fault"));
@@ -240,6 +313,7 @@ doctor_run(const struct cli *o)
 		      st ? "; the CLI falls back to TCP with the token" : "");
 	if (st != NULL) {
 		check_status(&r, st);
+		check_sessions(&r, &c);
 	} else {
 		check(&r, D_SKIP, "browsers", NULL, "not checked: no answer from the daemon");
 		check_db_locally(&r, &c.cfg);

@@ -111,6 +111,11 @@ main(int argc, char **argv)
 	/* jansson allocates through the aborting allocator like the rest of us: out of memory is an abort,
 	 * never a NULL that json_pack or json_object_set_new would quietly turn into a missing member. */
 	json_set_alloc_funcs(xmalloc, free);
+	if (argc == 3 && !strcmp(argv[1], "help") && argv[2][0] != '-') { /* help CMD: the same as CMD --help */
+		static char flag[] = "--help";
+		char *again[] = {argv[0], argv[2], flag, NULL};
+		return main(3, again);
+	}
 	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
 		usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? 2 : 0;
