@@ -1013,8 +1013,8 @@ hub_expire(struct hub *h, int64_t now)
  * the client id when a call has no client_id and its session key is not the default session's "".
  * A session stays on its instance (sticky); a new one goes to the connected instance with the fewest
  * sessions. Only a pool of two or more instances does this: a single --headless browser is chosen as
- * before (the most recently active browser). The sessions branch may release a session's seat when
- * the session ends (hub_pool_release).
+ * any default browser is (pick_browser). The session table releases a session's seat when the
+ * session ends, expires or is stopped (hub_pool_release).
  */
 
 /* Register the pool's client ids (serve, main thread, before calls start); n is capped. */

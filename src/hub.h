@@ -79,7 +79,7 @@ struct hub_call_spec {
 	const char *command;   /* borrowed for the whole call */
 	json_t *params;        /* borrowed: the agent's parameters, logged and shown */
 	json_t *browser_args;  /* borrowed: fields added to the command message */
-	const char *client_id; /* NULL: the most recently active browser */
+	const char *client_id; /* NULL: the default browser (default_runtime's first paired; see pick_browser) */
 	long tab_id;           /* < 0: none */
 	int wait_page;
 	long timeout_ms;
