@@ -199,7 +199,10 @@ test('console: what the page logged, its uncaught errors and rejections, bounded
 
 test('network: method, URL, status, type, size, duration of each request; never a credential; cleared on navigation', async () => {
   await open('/obs-fetch.html');
-  const d = await until('browser_network_requests', {}, (x) => x.requests.some((q) => q.method === 'PUT' && q.status !== null));
+  // The size comes from the request's Resource Timing entry, which the browser may buffer a moment after
+  // the fetch itself resolved: wait for both.
+  const d = await until('browser_network_requests', {}, (x) => x.requests.some((q) => q.method === 'PUT' && q.status !== null) &&
+    x.requests.some((q) => /code=201/.test(q.url) && typeof q.size === 'number'));
   const all = JSON.stringify(d);
   for (const secret of ['sekrit-token-123', 'cookie-secret-456', 'setcookie-secret-789', 'dXNlcjpwYXNzd29yZC1zZWNyZXQ', 'payload-body-000', 'put-body']) {
     assert.ok(!all.includes(secret), `${secret} must not show: ${all.slice(0, 400)}`);
