@@ -10,7 +10,7 @@ import { execFile, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { BIN, startDaemon, waitFor } from './support/harness.mjs';
+import { BIN, startDaemon, waitFor, standIns } from './support/harness.mjs';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bb-clinew-'));
 fs.mkdirSync(path.join(dir, 'run'), { mode: 0o700 });
@@ -195,8 +195,11 @@ test('`help COMMAND` is `COMMAND --help`; an unknown one exits 2', async () => {
 });
 
 test('doctor: the headless pool\'s instances and the agent sessions waiting for approval', async () => {
-  // Two instances whose Chromium (/bin/false) never starts: neither connects.
-  const p = await startDaemon({ args: ['--approve-sessions', '--headless', '2', '--chromium', '/bin/false'] });
+  // Two instances whose Chromium (/bin/false) never starts: neither connects. The extension is a
+  // stand-in: the test must not depend on one installed in /usr/local.
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bb-doctor-'));
+  const { extension } = standIns(work);
+  const p = await startDaemon({ args: ['--approve-sessions', '--headless', '2', '--chromium', '/bin/false', '--extension', extension] });
   try {
     const flags = ['--config', '/dev/null', '--api-socket', p.apiSocket, '--token-file', p.tokenFile];
     let r = await cli(['doctor', ...flags]);
@@ -221,7 +224,7 @@ test('doctor: the headless pool\'s instances and the agent sessions waiting for 
     const d2 = await fetch(`${p.base}/api/sessions/${s.id}/decline`, { method: 'POST', headers: { Authorization: `Bearer ${p.token}` } });
     assert.equal(d2.status, 200, await d2.text());
     assert.equal((await call).status, 403);
-  } finally { await p.stop(); }
+  } finally { await p.stop(); fs.rmSync(work, { recursive: true, force: true }); }
 });
 
 test('--help says what a tool command prints: a diff with --snapshot auto for actions, findings for find/console/network', async () => {

@@ -9,14 +9,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startDaemon, connectPeer, api, tool, waitFor } from './support/harness.mjs';
+import { startDaemon, connectPeer, api, tool, waitFor, standIns } from './support/harness.mjs';
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'bb-pool-'));
-const fakeChromium = path.join(work, 'chromium');
-fs.writeFileSync(fakeChromium, `#!${process.execPath}\nsetInterval(() => {}, 1e6);\n`, { mode: 0o755 });
-const extension = path.join(work, 'extension');
-fs.mkdirSync(extension);
-fs.writeFileSync(path.join(extension, 'manifest.json'), JSON.stringify({ manifest_version: 3, name: 'stand-in', version: '1.0' }));
+const { chromium: fakeChromium, extension } = standIns(work);
 const daemons = [];
 after(async () => { for (const d of daemons) await d.stop().catch(() => {}); fs.rmSync(work, { recursive: true, force: true }); });
 

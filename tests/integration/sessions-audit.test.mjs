@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { startDaemon, connectPeer, api, tool, waitFor } from './support/harness.mjs';
+import { startDaemon, connectPeer, api, tool, waitFor, standIns } from './support/harness.mjs';
 
 const daemons = [];
 const clients = [];
@@ -102,11 +102,7 @@ test('approval: an MCP session that ends (DELETE /mcp) while its call waits for 
 });
 
 test('headless pool: a session that expires or is stopped gives back its seat', async () => {
-  const fakeChromium = path.join(work, 'chromium');
-  fs.writeFileSync(fakeChromium, `#!${process.execPath}\nsetInterval(() => {}, 1e6);\n`, { mode: 0o755 });
-  const extension = path.join(work, 'extension');
-  fs.mkdirSync(extension, { recursive: true });
-  fs.writeFileSync(path.join(extension, 'manifest.json'), JSON.stringify({ manifest_version: 3, name: 'stand-in', version: '1.0' }));
+  const { chromium: fakeChromium, extension } = standIns(work);
   const tmp = fs.mkdtempSync(path.join(work, 'tmp-'));
   const d = await daemon({ args: ['--headless', '2', '--chromium', fakeChromium, '--extension', extension], env: { TMPDIR: tmp, BB_TEST_SESSION_TTL_MS: '600' } });
   const ids = (await waitFor('two browsers', () => { const m = [...d.log.matchAll(/headless: started \S+ \(pid \d+\) as client (headless-[0-9a-f]+)/g)]; return m.length === 2 && m; })).map((m) => m[1]);

@@ -144,6 +144,18 @@ export async function connectPeer(d, { clientId = 'peer-1', token = d.token, ori
 // Resolve with cond()'s first truthy value, polled every 20 ms (a throw counts as not yet, e.g. a
 // daemon not listening yet); reject after timeoutMs, with the last error. For conditions that no
 // event announces.
+// A headless browser that never connects (a Chromium that only waits) and an extension directory
+// with just a manifest, in `dir`: enough for `serve --headless` to start its pool without a real
+// browser or an installed extension.
+export function standIns(dir) {
+  const chromium = path.join(dir, 'chromium');
+  fs.writeFileSync(chromium, `#!${process.execPath}\nsetInterval(() => {}, 1e6);\n`, { mode: 0o755 });
+  const extension = path.join(dir, 'extension');
+  fs.mkdirSync(extension, { recursive: true });
+  fs.writeFileSync(path.join(extension, 'manifest.json'), JSON.stringify({ manifest_version: 3, name: 'stand-in', version: '1.0' }));
+  return { chromium, extension };
+}
+
 export async function waitFor(what, cond, timeoutMs = 20000) {
   const end = Date.now() + timeoutMs;
   let last;
