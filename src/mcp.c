@@ -130,18 +130,26 @@ session_end(struct mcp *m, const char *id)
 	return found;
 }
 
-/* How a session's request is named for cancelling it: "mcp:<session>#<JSON-RPC id as JSON>"; -1 when
- * the id is not a string or integer, or too long to be worth a key. */
-#define MCP_CANCEL_KEY_MAX 128
-static int
-cancel_key(const char *sid, json_t *id, char out[MCP_CANCEL_KEY_MAX])
+/* The agent session key (struct tools_caller) of an MCP session: "mcp:<Mcp-Session-Id>". */
+#define MCP_AGENT_KEY_MAX (4 + 33)
+static void
+agent_key(const char *sid, char out[MCP_AGENT_KEY_MAX])
 {
-	if (sid == NULL || !(json_is_string(id) || json_is_integer(id)))
+	snprintf(out, MCP_AGENT_KEY_MAX, "mcp:%s", sid ? sid : "");
+}
+
+/* A request's own id for cancelling it (tools_caller's call_id): the JSON-RPC id as JSON; -1 when it
+ * is not a string or integer, or too long to be worth keeping. */
+#define MCP_CALL_ID_MAX 128
+static int
+call_id_of(json_t *id, char out[MCP_CALL_ID_MAX])
+{
+	if (!(json_is_string(id) || json_is_integer(id)))
 		return -1;
 	char *js = json_dumps(id, JSON_ENCODE_ANY | JSON_COMPACT);
-	int n = js ? snprintf(out, MCP_CANCEL_KEY_MAX, "mcp:%s#%s", sid, js) : -1;
+	int n = js ? snprintf(out, MCP_CALL_ID_MAX, "%s", js) : -1;
 	free(js);
-	return n < 0 || n >= MCP_CANCEL_KEY_MAX ? -1 : 0;
+	return n < 0 || n >= MCP_CALL_ID_MAX ? -1 : 0;
 }
 
 /* A JSON-RPC error response (HTTP status given separately). */
@@ -429,6 +437,8 @@ handle_message(struct mcp *m, struct rr_req *req, json_t *msg)
 			rpc_error(req, 404, id, -32001, "Session not found: initialize again");
 		return;
 	}
+	char skey[MCP_AGENT_KEY_MAX];
+	agent_key(sid, skey);
 	const char *pv = req->header(req, "MCP-Protocol-Version");
 	if (pv != NULL) {
 		int ok = 0;
@@ -440,10 +450,10 @@ handle_message(struct mcp *m, struct rr_req *req, json_t *msg)
 		}
 	}
 	if (id == NULL) { /* notifications (initialized, cancelled, ...) need no answer */
-		char key[MCP_CANCEL_KEY_MAX];
+		char cid[MCP_CALL_ID_MAX];
 		if (strcmp(method, "notifications/cancelled") == 0 &&
-		    cancel_key(sid, json_object_get(params, "requestId"), key) == 0)
-			tools_cancel(m->tools, key); /* the call answers as cancelled; the browser stops it */
+		    call_id_of(json_object_get(params, "requestId"), cid) == 0)
+			tools_cancel(m->tools, skey, cid); /* this session's call answers as cancelled; the browser stops it */
 		req->complete(req, rr_json(202, json_object()));
 		return;
 	}
@@ -465,11 +475,10 @@ handle_message(struct mcp *m, struct rr_req *req, json_t *msg)
 			rpc_error(req, 200, id, -32602, "Invalid params: arguments must be an object");
 			return;
 		}
-		char sname[TOOLS_SESSION_NAME_MAX + 1] = "mcp", skey[4 + 33];
+		char sname[TOOLS_SESSION_NAME_MAX + 1] = "mcp";
 		session_name(m, sid, sname);
-		snprintf(skey, sizeof skey, "mcp:%s", sid);
-		char ckey[MCP_CANCEL_KEY_MAX];
-		struct tools_caller who = {skey, sname, cancel_key(sid, id, ckey) == 0 ? ckey : NULL};
+		char cid[MCP_CALL_ID_MAX];
+		struct tools_caller who = {skey, sname, call_id_of(id, cid) == 0 ? cid : NULL};
 		struct call_ctx *cx = xcalloc(1, sizeof *cx);
 		cx->req = req;
 		cx->id = json_incref(id);
@@ -489,8 +498,8 @@ mcp_handle(struct mcp *m, struct rr_req *req)
 	if (strcmp(req->method, "DELETE") == 0) {
 		const char *sid = req->header(req, MCP_SESSION_HEADER);
 		if (session_end(m, sid)) {
-			char key[4 + 33];
-			snprintf(key, sizeof key, "mcp:%s", sid); /* the agent session (tools_caller) ends with it */
+			char key[MCP_AGENT_KEY_MAX];
+			agent_key(sid, key); /* the agent session (tools_caller) ends with it */
 			tools_session_closed(m->tools, key);
 			req->complete(req, rr_json(200, json_pack("{s:s}", "status", "ok")));
 		} else {
