@@ -1009,8 +1009,9 @@ hub_expire(struct hub *h, int64_t now)
 
 /*
  * The managed headless pool (serve --headless N). Sessions that name no browser are spread across
- * its instances, so parallel agents share neither cookies nor tabs: tools_call asks hub_pool_pick for
- * the client id when a call has no client_id and its session key is not the default session's "".
+ * its instances, so parallel agents share neither cookies nor tabs: the session table (session_route)
+ * asks hub_pool_pick for the client id when an approved session's call names no client_id (the default
+ * session "" never; a call parked for approval, declined or revoked takes no seat).
  * A session stays on its instance (sticky); a new one goes to the connected instance with the fewest
  * sessions. Only a pool of two or more instances does this: a single --headless browser is chosen as
  * any default browser is (pick_browser). The session table releases a session's seat when the

@@ -406,7 +406,7 @@ session_route(struct sessions *s, struct session_call *c, int64_t wait_ms, sessi
 {
 	struct news nw = {0};
 	int v = SESSION_GO;
-	c->id[0] = c->page_id[0] = c->client_out[0] = '\0';
+	c->id[0] = c->page_id[0] = c->client_out[0] = c->pooled[0] = '\0';
 	c->tab_out = c->tab_id;
 	c->new_tab = 0;
 	pthread_mutex_lock(&s->lock);
@@ -491,6 +491,10 @@ session_route(struct sessions *s, struct session_call *c, int64_t wait_ms, sessi
 		v = SESSION_WAIT;
 		break;
 	case ST_ACTIVE:
+		/* Only an approved session's routed call takes a seat in the headless pool (lock order: session,
+		 * then hub): one parked for approval, declined or revoked takes none. */
+		if (c->client_id == NULL && s->env.hub != NULL && hub_pool_pick(s->env.hub, c->key, c->pooled) == 0)
+			c->client_id = c->pooled;
 		if (route_active(s, x, c, err, http) != 0) {
 			v = SESSION_FAIL;
 			break;

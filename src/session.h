@@ -48,7 +48,8 @@ struct session_env {
 struct session_call {
 	const char *key;       /* in: the caller's session key ("" or NULL: the default session) */
 	const char *name;      /* in: its name */
-	const char *client_id; /* in: the browser the agent named, or NULL */
+	const char *client_id; /* in: the browser the agent named, or NULL (an approved session of a headless
+	                        * pool is then given its instance: client_id points at pooled) */
 	long tab_id;           /* in: the tab the agent named, or -1 */
 	int tabless;           /* in: the command needs no tab (list_tabs, open_url in a new tab) */
 	int releases;          /* in: the command closes the named tab (close_tab) */
@@ -59,6 +60,7 @@ struct session_call {
 	char client_out[BB_CLIENT_ID_MAX + 1];   /* out: the browser, "" to let the hub choose */
 	long tab_out;          /* out: the tab, -1 for the one the browser chooses */
 	int new_tab;           /* out: the browser opens a new tab for page_id */
+	char pooled[BB_CLIENT_ID_MAX + 1];       /* out: the pool instance taken for the session, "" for none */
 };
 
 enum session_verdict {

@@ -1170,7 +1170,6 @@ struct pending {
 	json_t *logged;          /* what history keeps (secrets redacted) */
 	int wait_page;
 	char *cancel_key;         /* "<session key>#<call id>" (cancel_key_of), owned, or NULL */
-	char pooled[BB_CLIENT_ID_MAX + 1]; /* the headless pool's instance for this session, or "" */
 	tools_answer_fn cb;
 	void *arg;
 	char text[]; /* attempt and done, each NUL-terminated: one allocation per waiting call */
@@ -1640,9 +1639,6 @@ tools_call(struct tools *t, const struct tool *tool, json_t *params, const struc
 	p->sc.key = p->session_key;
 	p->sc.name = p->session_name;
 	p->sc.client_id = json_string_value(json_object_get(own, "client_id"));
-	/* A session that names no browser gets its own instance of the headless pool, if there is one. */
-	if (p->sc.client_id == NULL && p->session_key[0] && hub_pool_pick(t->hub, p->session_key, p->pooled) == 0)
-		p->sc.client_id = p->pooled;
 	p->sc.tab_id = tab ? (long)json_integer_value(tab) : -1;
 	p->sc.tabless = !strcmp(tool->command, "list_tabs") ||
 	                (!strcmp(tool->command, "open_url") && json_is_true(json_object_get(own, "new_tab")));
@@ -1664,9 +1660,6 @@ route_and_start(struct pending *p)
 		if (v == SESSION_WAIT)
 			return;
 		if (v != SESSION_GO) {
-			const char *code = json_string_value(json_object_get(err, "error"));
-			if (p->pooled[0] && code && (!strcmp(code, "session_revoked") || !strcmp(code, "session_declined")))
-				hub_pool_release(t->hub, p->session_key); /* an ended session takes no seat in the pool */
 			fail_pending(p, err, http);
 			return;
 		}
