@@ -2,6 +2,7 @@
 #include "autoconfig.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -187,6 +188,7 @@ struct call_ctx {
 	char *token;             /* the progress token, as JSON text */
 	int64_t started;         /* monotonic ms */
 	long ticks;              /* progress notifications sent (only the tick touches it, under the events lock) */
+	atomic_int parked;       /* 1 while the call waits for the user's approval of its session (tools_caller) */
 };
 
 /* Append a page-supplied string as a JSON string literal: quoted and escaped, so a title cannot
@@ -264,9 +266,10 @@ progress_tick(void *arg)
 {
 	struct call_ctx *cx = arg;
 	long secs = (long)((util_mono_ms() - cx->started) / 1000);
+	const char *what = atomic_load(&cx->parked) ? "the user to approve this session" : "the browser";
 	return xasprintf("data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{"
-	                 "\"progressToken\":%s,\"progress\":%ld,\"message\":\"Waiting for the browser (%ld s)\"}}\n\n",
-	                 cx->token, ++cx->ticks, secs);
+	                 "\"progressToken\":%s,\"progress\":%ld,\"message\":\"Waiting for %s (%ld s)\"}}\n\n",
+	                 cx->token, ++cx->ticks, what, secs);
 }
 
 /* Turn a tool answer into MCP content: the summary, the image or the tab list, and the page as text;
@@ -478,8 +481,8 @@ handle_message(struct mcp *m, struct rr_req *req, json_t *msg)
 		char sname[TOOLS_SESSION_NAME_MAX + 1] = "mcp";
 		session_name(m, sid, sname);
 		char cid[MCP_CALL_ID_MAX];
-		struct tools_caller who = {skey, sname, call_id_of(id, cid) == 0 ? cid : NULL};
 		struct call_ctx *cx = xcalloc(1, sizeof *cx);
+		struct tools_caller who = {skey, sname, call_id_of(id, cid) == 0 ? cid : NULL, &cx->parked};
 		cx->req = req;
 		cx->id = json_incref(id);
 		maybe_stream(m, req, params, cx);

@@ -210,9 +210,8 @@ call_caller(struct rr_req *req, struct tools_caller *who, char key[8 + TOOLS_SES
 	}
 	snprintf(key, 8 + TOOLS_SESSION_NAME_MAX, "%s%s", v[CALL_HDR_SESSION] ? "http:" : "",
 	         v[CALL_HDR_SESSION] ? v[CALL_HDR_SESSION] : "");
-	who->key = key;
-	who->name = v[CALL_HDR_SESSION] ? v[CALL_HDR_SESSION] : "default";
-	who->call_id = v[CALL_HDR_ID];
+	const char *name = v[CALL_HDR_SESSION] ? v[CALL_HDR_SESSION] : "default";
+	*who = (struct tools_caller){key, name, v[CALL_HDR_ID], NULL};
 	return 0;
 }
 

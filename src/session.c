@@ -485,6 +485,8 @@ session_route(struct sessions *s, struct session_call *c, int64_t wait_ms, sessi
 		w->next = x->waiters;
 		x->waiters = w;
 		x->n_waiters++;
+		if (c->parked != NULL)
+			atomic_store(c->parked, 1);
 		x->last_mono = util_mono_ms();
 		nw.wake = 1;
 		nw.changed = 1;

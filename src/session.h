@@ -14,6 +14,7 @@
 #ifndef BB_SESSION_H
 #define BB_SESSION_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 #include <jansson.h>
 
@@ -55,6 +56,8 @@ struct session_call {
 	int releases;          /* in: the command closes the named tab (close_tab) */
 	const char *cancel_key; /* in: the caller's cancel handle (tools_caller), or NULL: session_cancel finds a
 	                         * call parked for approval by it */
+	atomic_int *parked;    /* in, may be NULL: set to 1 under the lock when the call is parked for approval,
+	                        * before any resume can run (the resume's receiver sets it back to 0) */
 	char id[SESSION_ID_LEN + 1];             /* out: the session's id, "" for the default session */
 	char page_id[SESSION_PAGE_ID_LEN + 1];   /* out: the page it acts on, "" for none */
 	char client_out[BB_CLIENT_ID_MAX + 1];   /* out: the browser, "" to let the hub choose */

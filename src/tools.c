@@ -1645,6 +1645,7 @@ tools_call(struct tools *t, const struct tool *tool, json_t *params, const struc
 	p->sc.releases = !strcmp(tool->command, "close_tab");
 	p->sc.tab_out = p->sc.tab_id;
 	p->sc.cancel_key = p->cancel_key;
+	p->sc.parked = who ? who->parked : NULL;
 	route_and_start(p);
 }
 
@@ -1685,6 +1686,8 @@ static void
 resumed(enum session_verdict v, void *arg)
 {
 	struct pending *p = arg;
+	if (p->sc.parked != NULL)
+		atomic_store(p->sc.parked, 0);
 	switch (v) {
 	case SESSION_GO:
 		route_and_start(p);

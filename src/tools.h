@@ -12,6 +12,8 @@
 #ifndef BB_TOOLS_H
 #define BB_TOOLS_H
 
+#include <stdatomic.h>
+
 #include <jansson.h>
 
 struct hub;
@@ -125,6 +127,8 @@ struct tools_caller {
 	const char *name;
 	const char *call_id; /* the caller's own id for this call, to cancel it by (tools_cancel): the
 	                      * X-Browser-Bridge-Call-Id, or the JSON-RPC id as JSON; NULL: by request_id only */
+	atomic_int *parked;  /* may be NULL: 1 while the call waits for the user's approval of its session, else 0
+	                      * (MCP progress says which wait it is); the caller's, valid until the answer */
 };
 
 #define TOOLS_SESSION_HEADER "X-Browser-Bridge-Session"

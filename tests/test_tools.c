@@ -307,7 +307,7 @@ START_TEST(cancel_only_own_session)
 	struct tools *tt = tools_create(h, NULL, NULL);
 	const struct tool *click = tools_find(tt, "browser_click");
 	json_t *params = json_pack("{s:s}", "target", "x");
-	struct tools_caller alice = {"http:alice", "alice", "k1"}, bob = {"http:bob", "bob", "k1"};
+	struct tools_caller alice = {"http:alice", "alice", "k1", NULL}, bob = {"http:bob", "bob", "k1", NULL};
 	char rid_alice[37], rid_bob[37];
 	n_answers = 0;
 	tools_call(tt, click, params, &alice, on_answer, NULL);

@@ -58,6 +58,7 @@ test('approval: an MCP call parked for approval gets progress, and notifications
   assert.equal(pending.state, 'pending');
   await waitFor('two progress notifications while it waits for approval', () => progress.length >= 2);
   assert.ok(progress[1].progress > progress[0].progress);
+  for (const p of progress) assert.match(p.message, /^Waiting for the user to approve this session \(\d+ s\)$/);
   ac.abort('the agent gave up');
   await assert.rejects(call, /abort|gave up/i);
   await waitFor('the parked call to be gone', async () => (await sessions(d)).find((s) => s.id === pending.id)?.waiting_calls === 0);
