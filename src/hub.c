@@ -1018,7 +1018,7 @@ hub_expire(struct hub *h, int64_t now)
  * session ends, expires or is stopped (hub_pool_release).
  */
 
-/* Register the pool's client ids (serve, main thread, before calls start); n is capped. */
+/* Register the pool's client ids (serve, main thread, once the instances started); n is capped. */
 void
 hub_set_pool(struct hub *h, const char *const *client_ids, int n)
 {

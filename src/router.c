@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <limits.h>
 #include <linux/openat2.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -93,7 +92,8 @@ fail(struct rr_req *req, int status, const char *code, const char *msg)
 	req->complete(req, rr_error(status, code, msg));
 }
 
-/* Host must name a loopback address (or an allowed front), against DNS rebinding. */
+/* Host must name a loopback address (or an allowed front), against DNS rebinding; the Unix socket
+ * needs none. */
 static int
 host_ok(struct router *r, struct rr_req *req)
 {
@@ -874,7 +874,7 @@ static_read(struct router *r, struct rr_req *req, const char *p)
 	req->complete(req, resp);
 }
 
-/* Which paths need the token or a session: the API, MCP and logout. */
+/* Which paths need the token or a session: the API (but GET /api/health), MCP and logout. */
 static int
 needs_auth(struct rr_req *req)
 {
@@ -892,7 +892,7 @@ router_allows(struct router *r, struct rr_req *req)
 	return host_ok(r, req) && origin_ok(r, req) && (!needs_auth(req) || authorized(r, req));
 }
 
-/* Route one request: security checks first, then the table. */
+/* Route one request: security checks first, then the if/else chain by path and method. */
 void
 router_handle(struct router *r, struct rr_req *req)
 {
