@@ -195,8 +195,12 @@ test('`help COMMAND` is `COMMAND --help`; an unknown one exits 2', async () => {
 });
 
 test('doctor: the headless pool\'s instances and the agent sessions waiting for approval', async () => {
-  // Two instances whose Chromium (/bin/false) never starts: neither connects.
-  const p = await startDaemon({ args: ['--approve-sessions', '--headless', '2', '--chromium', '/bin/false'] });
+  // Two instances whose Chromium (/bin/false) never starts: neither connects. A stand-in extension
+  // directory, so the test does not depend on an installed copy (--extension's default).
+  const extension = path.join(dir, 'extension');
+  fs.mkdirSync(extension, { recursive: true });
+  fs.writeFileSync(path.join(extension, 'manifest.json'), JSON.stringify({ manifest_version: 3, name: 'stand-in', version: '1.0' }));
+  const p = await startDaemon({ args: ['--approve-sessions', '--headless', '2', '--chromium', '/bin/false', '--extension', extension] });
   try {
     const flags = ['--config', '/dev/null', '--api-socket', p.apiSocket, '--token-file', p.tokenFile];
     let r = await cli(['doctor', ...flags]);
