@@ -72,7 +72,8 @@ add_page_words(struct buf *b, json_t *pg, const char *before_title, const char *
 	buf_adds(b, end);
 }
 
-/* Append ` <label>"<text>"` for a search term the caller gave (cut to one line), nothing without one. */
+/* Append label (ending in an opening quote), the caller's search term on one line and the closing
+ * quote, so the summary repeats what was searched; nothing when the caller gave no such term. */
 static void
 add_term(struct buf *b, const char *label, const char *text)
 {

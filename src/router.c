@@ -250,8 +250,11 @@ route_cancel(struct router *r, struct rr_req *req, const char *rest)
 		return;
 	}
 	size_t n = (size_t)(slash - rest);
-	snprintf(id, sizeof id, "%.*s", (int)(n <= TOOLS_CALL_ID_MAX ? n : 0), rest);
-	if (n == 0 || n > TOOLS_CALL_ID_MAX || !tools_call_id_ok(id)) {
+	if (n > TOOLS_CALL_ID_MAX)
+		n = 0; /* too long: refused below as an empty one is */
+	memcpy(id, rest, n);
+	id[n] = '\0';
+	if (!tools_call_id_ok(id)) {
 		fail(req, 400, "invalid_params", "the call id must be a request_id or an X-Browser-Bridge-Call-Id");
 		return;
 	}
