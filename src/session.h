@@ -9,7 +9,8 @@
  *
  * Threads: one mutex guards the table; every function may be called from any thread. The resume
  * callbacks of waiting calls and the env's hooks (pick, wake, and the hub/events it publishes to) run
- * outside that lock, except pick, which runs under it (lock order: session, then hub).
+ * outside that lock, except pick and the headless pool's hub_pool_pick/hub_pool_release, which run
+ * under it (lock order: session, then hub).
  */
 #ifndef BB_SESSION_H
 #define BB_SESSION_H
