@@ -397,41 +397,41 @@ send_locked(struct hub *h, struct hub_browser *b, const char *text)
 	return need;
 }
 
-/* Send {type, data} to every browser that announced feature in its hello; steals data. Any thread. */
-void
-hub_send(struct hub *h, const char *feature, const char *type, json_t *data)
+/* Queue {type, data} for every browser that announced feature ("sessions") or the one named client_id, and
+ * wake the loop if any was queued; steals data. One body for the broadcast and the addressed send. */
+static void
+send_matching(struct hub *h, const char *feature, const char *client_id, const char *type, json_t *data)
 {
 	json_t *msg = json_pack("{s:s, s:o}", "type", type, "data", data);
 	char *text = jsonio_write(msg, NULL);
 	json_decref(msg);
 	int wake = 0;
 	pthread_mutex_lock(&h->lock);
-	for (int i = 0; i < h->n_browsers; i++)
-		if (strcmp(feature, "sessions") == 0 && h->browsers[i]->sessions_feature &&
-		    h->browsers[i]->n_out < BB_WS_MAX_QUEUED)
-			wake |= send_locked(h, h->browsers[i], text);
+	for (int i = 0; i < h->n_browsers; i++) {
+		struct hub_browser *b = h->browsers[i];
+		int match = client_id != NULL ? strcmp(b->client_id, client_id) == 0
+		                              : strcmp(feature, "sessions") == 0 && b->sessions_feature;
+		if (match && b->n_out < BB_WS_MAX_QUEUED)
+			wake |= send_locked(h, b, text);
+	}
 	pthread_mutex_unlock(&h->lock);
 	free(text);
 	if (wake)
 		h->wake(h->wake_arg);
 }
 
+/* Send {type, data} to every browser that announced feature in its hello; steals data. Any thread. */
+void
+hub_send(struct hub *h, const char *feature, const char *type, json_t *data)
+{
+	send_matching(h, feature, NULL, type, data);
+}
+
 /* Send {type, data} to one browser, if it is connected; steals data. Any thread. */
 void
 hub_send_to(struct hub *h, const char *client_id, const char *type, json_t *data)
 {
-	json_t *msg = json_pack("{s:s, s:o}", "type", type, "data", data);
-	char *text = jsonio_write(msg, NULL);
-	json_decref(msg);
-	int wake = 0;
-	pthread_mutex_lock(&h->lock);
-	for (int i = 0; i < h->n_browsers; i++)
-		if (strcmp(h->browsers[i]->client_id, client_id) == 0 && h->browsers[i]->n_out < BB_WS_MAX_QUEUED)
-			wake = send_locked(h, h->browsers[i], text);
-	pthread_mutex_unlock(&h->lock);
-	free(text);
-	if (wake)
-		h->wake(h->wake_arg);
+	send_matching(h, NULL, client_id, type, data);
 }
 
 /* Start a call: pick its browser, queue the command, arm the deadline. done runs exactly once. */
@@ -1009,15 +1009,16 @@ hub_expire(struct hub *h, int64_t now)
 
 /*
  * The managed headless pool (serve --headless N). Sessions that name no browser are spread across
- * its instances, so parallel agents share neither cookies nor tabs: tools_call asks hub_pool_pick for
- * the client id when a call has no client_id and its session key is not the default session's "".
+ * its instances, so parallel agents share neither cookies nor tabs: the session table (session_route)
+ * asks hub_pool_pick for the client id when an approved session's call names no client_id (the default
+ * session "" never; a call parked for approval, declined or revoked takes no seat).
  * A session stays on its instance (sticky); a new one goes to the connected instance with the fewest
  * sessions. Only a pool of two or more instances does this: a single --headless browser is chosen as
  * any default browser is (pick_browser). The session table releases a session's seat when the
  * session ends, expires or is stopped (hub_pool_release).
  */
 
-/* Register the pool's client ids (serve, main thread, before calls start); n is capped. */
+/* Register the pool's client ids (serve, main thread, once the instances started); n is capped. */
 void
 hub_set_pool(struct hub *h, const char *const *client_ids, int n)
 {

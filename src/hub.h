@@ -2,13 +2,16 @@
  * hub.h -- connected browsers, their tabs, and the tool calls waiting on them.
  *
  * One mutex guards everything here. Threads:
- *  - hub_call_start, hub_cancel, hub_status, hub_calls_in_flight, hub_pick, hub_browsers, hub_send,
- *    hub_send_to: any thread (the event loop for HTTP, FastCGI; the session table's);
- *  - hub_set_observer, hub_set_runtime: the main thread, before the loop runs;
+ *  - hub_call_start, hub_cancel, hub_status, hub_calls_in_flight, hub_store_backlog, hub_pick,
+ *    hub_browsers, hub_send, hub_send_to, hub_pool_pick, hub_pool_release, hub_pool_status: any thread
+ *    (the event loop for HTTP, FastCGI; a store reader; the session table's, under its lock);
+ *  - hub_set_observer, hub_set_runtime: the main thread, before the loop runs; hub_set_pool: the main
+ *    thread once the headless pool started (the loop runs by then: calls before it are not pooled);
  *  - hub_browser_*, hub_on_*, hub_next_out, hub_out_pending, hub_collect_writable, hub_expire: the
  *    event loop thread (ws.h), which owns the connections (the hub only keeps an opaque pointer to each);
  *  - a call's done callback runs exactly once, outside the lock, on whichever thread finished it
- *    (the loop: result, disconnect, timeout; the store thread: page committed; main: shutdown).
+ *    (the loop: result, disconnect, timeout; the store thread: page committed; the canceller's:
+ *    hub_cancel; main: shutdown).
  * The hub never does I/O: it queues outgoing messages and calls wake() so the loop sends them (on
  * the loop thread itself that costs no system call).
  */
@@ -85,9 +88,9 @@ struct hub_call_spec {
 	long timeout_ms;
 	hub_call_fn done;
 	void *arg;
-	const char *cancel_key; /* the caller's handle, unique among waiting calls (MCP: session and JSON-RPC id;
-	                         * HTTP: X-Browser-Bridge-Call-Id), so it can cancel the call before it knows
-	                         * its request_id; NULL: by request_id only */
+	const char *cancel_key; /* the caller's handle, "<session key>#<its own call id>" (tools_cancel: the
+	                         * X-Browser-Bridge-Call-Id or the JSON-RPC id, scoped to its session), so it can
+	                         * cancel the call before it knows its request_id; NULL: by request_id only */
 	json_t *session;       /* borrowed: the command's "session" object (protocol.md), or NULL */
 };
 
@@ -123,7 +126,7 @@ void hub_send(struct hub *h, const char *feature, const char *type, json_t *data
 void hub_send_to(struct hub *h, const char *client_id, const char *type, json_t *data);
 json_t *hub_browsers(struct hub *h);
 
-/* The managed headless pool (see hub.c): serve registers it; tools_call picks per session. */
+/* The managed headless pool (see hub.c): serve registers it; the session table picks per approved session. */
 void hub_set_pool(struct hub *h, const char *const *client_ids, int n);
 int hub_pool_pick(struct hub *h, const char *key, char out[]);
 void hub_pool_release(struct hub *h, const char *key);

@@ -2,6 +2,7 @@
 #include "autoconfig.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -130,18 +131,26 @@ session_end(struct mcp *m, const char *id)
 	return found;
 }
 
-/* How a session's request is named for cancelling it: "mcp:<session>#<JSON-RPC id as JSON>"; -1 when
- * the id is not a string or integer, or too long to be worth a key. */
-#define MCP_CANCEL_KEY_MAX 128
-static int
-cancel_key(const char *sid, json_t *id, char out[MCP_CANCEL_KEY_MAX])
+/* The agent session key (struct tools_caller) of an MCP session: "mcp:<Mcp-Session-Id>". */
+#define MCP_AGENT_KEY_MAX (4 + 33)
+static void
+agent_key(const char *sid, char out[MCP_AGENT_KEY_MAX])
 {
-	if (sid == NULL || !(json_is_string(id) || json_is_integer(id)))
+	snprintf(out, MCP_AGENT_KEY_MAX, "mcp:%s", sid ? sid : "");
+}
+
+/* A request's own id for cancelling it (tools_caller's call_id): the JSON-RPC id as JSON; -1 when it
+ * is not a string or integer, or too long to be worth keeping. */
+#define MCP_CALL_ID_MAX 128
+static int
+call_id_of(json_t *id, char out[MCP_CALL_ID_MAX])
+{
+	if (!(json_is_string(id) || json_is_integer(id)))
 		return -1;
 	char *js = json_dumps(id, JSON_ENCODE_ANY | JSON_COMPACT);
-	int n = js ? snprintf(out, MCP_CANCEL_KEY_MAX, "mcp:%s#%s", sid, js) : -1;
+	int n = js ? snprintf(out, MCP_CALL_ID_MAX, "%s", js) : -1;
 	free(js);
-	return n < 0 || n >= MCP_CANCEL_KEY_MAX ? -1 : 0;
+	return n < 0 || n >= MCP_CALL_ID_MAX ? -1 : 0;
 }
 
 /* A JSON-RPC error response (HTTP status given separately). */
@@ -179,6 +188,7 @@ struct call_ctx {
 	char *token;             /* the progress token, as JSON text */
 	int64_t started;         /* monotonic ms */
 	long ticks;              /* progress notifications sent (only the tick touches it, under the events lock) */
+	atomic_int parked;       /* 1 while the call waits for the user's approval of its session (tools_caller) */
 };
 
 /* Append a page-supplied string as a JSON string literal: quoted and escaped, so a title cannot
@@ -256,9 +266,10 @@ progress_tick(void *arg)
 {
 	struct call_ctx *cx = arg;
 	long secs = (long)((util_mono_ms() - cx->started) / 1000);
+	const char *what = atomic_load(&cx->parked) ? "the user to approve this session" : "the browser";
 	return xasprintf("data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{"
-	                 "\"progressToken\":%s,\"progress\":%ld,\"message\":\"Waiting for the browser (%ld s)\"}}\n\n",
-	                 cx->token, ++cx->ticks, secs);
+	                 "\"progressToken\":%s,\"progress\":%ld,\"message\":\"Waiting for %s (%ld s)\"}}\n\n",
+	                 cx->token, ++cx->ticks, what, secs);
 }
 
 /* Turn a tool answer into MCP content: the summary, the image or the tab list, and the page as text;
@@ -429,6 +440,8 @@ handle_message(struct mcp *m, struct rr_req *req, json_t *msg)
 			rpc_error(req, 404, id, -32001, "Session not found: initialize again");
 		return;
 	}
+	char skey[MCP_AGENT_KEY_MAX];
+	agent_key(sid, skey);
 	const char *pv = req->header(req, "MCP-Protocol-Version");
 	if (pv != NULL) {
 		int ok = 0;
@@ -440,10 +453,10 @@ handle_message(struct mcp *m, struct rr_req *req, json_t *msg)
 		}
 	}
 	if (id == NULL) { /* notifications (initialized, cancelled, ...) need no answer */
-		char key[MCP_CANCEL_KEY_MAX];
+		char cid[MCP_CALL_ID_MAX];
 		if (strcmp(method, "notifications/cancelled") == 0 &&
-		    cancel_key(sid, json_object_get(params, "requestId"), key) == 0)
-			tools_cancel(m->tools, key); /* the call answers as cancelled; the browser stops it */
+		    call_id_of(json_object_get(params, "requestId"), cid) == 0)
+			tools_cancel(m->tools, skey, cid); /* this session's call answers as cancelled; the browser stops it */
 		req->complete(req, rr_json(202, json_object()));
 		return;
 	}
@@ -465,12 +478,11 @@ handle_message(struct mcp *m, struct rr_req *req, json_t *msg)
 			rpc_error(req, 200, id, -32602, "Invalid params: arguments must be an object");
 			return;
 		}
-		char sname[TOOLS_SESSION_NAME_MAX + 1] = "mcp", skey[4 + 33];
+		char sname[TOOLS_SESSION_NAME_MAX + 1] = "mcp";
 		session_name(m, sid, sname);
-		snprintf(skey, sizeof skey, "mcp:%s", sid);
-		char ckey[MCP_CANCEL_KEY_MAX];
-		struct tools_caller who = {skey, sname, cancel_key(sid, id, ckey) == 0 ? ckey : NULL};
+		char cid[MCP_CALL_ID_MAX];
 		struct call_ctx *cx = xcalloc(1, sizeof *cx);
+		struct tools_caller who = {skey, sname, call_id_of(id, cid) == 0 ? cid : NULL, &cx->parked};
 		cx->req = req;
 		cx->id = json_incref(id);
 		maybe_stream(m, req, params, cx);
@@ -489,8 +501,8 @@ mcp_handle(struct mcp *m, struct rr_req *req)
 	if (strcmp(req->method, "DELETE") == 0) {
 		const char *sid = req->header(req, MCP_SESSION_HEADER);
 		if (session_end(m, sid)) {
-			char key[4 + 33];
-			snprintf(key, sizeof key, "mcp:%s", sid); /* the agent session (tools_caller) ends with it */
+			char key[MCP_AGENT_KEY_MAX];
+			agent_key(sid, key); /* the agent session (tools_caller) ends with it */
 			tools_session_closed(m->tools, key);
 			req->complete(req, rr_json(200, json_pack("{s:s}", "status", "ok")));
 		} else {

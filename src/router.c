@@ -4,7 +4,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <limits.h>
 #include <linux/openat2.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -93,7 +92,8 @@ fail(struct rr_req *req, int status, const char *code, const char *msg)
 	req->complete(req, rr_error(status, code, msg));
 }
 
-/* Host must name a loopback address (or an allowed front), against DNS rebinding. */
+/* Host must name a loopback address (or an allowed front), against DNS rebinding; the Unix socket
+ * needs none. */
 static int
 host_ok(struct router *r, struct rr_req *req)
 {
@@ -175,6 +175,46 @@ tool_answer(json_t *answer, int status, void *arg)
 	req->complete(req, rr_json(status, answer));
 }
 
+/*
+ * The headers a tool call and its cancel carry: the agent session it belongs to and the caller's own
+ * id for the call. Each is checked the same way and refused with its own code when malformed.
+ */
+enum { CALL_HDR_SESSION, CALL_HDR_ID, CALL_HDR_N };
+static const struct call_header {
+	const char *name, *code, *chars;
+	int max;
+	int (*ok)(const char *v);
+} call_headers[CALL_HDR_N] = {
+	[CALL_HDR_SESSION] = {TOOLS_SESSION_HEADER, "invalid_session", "printable ASCII characters",
+	                      TOOLS_SESSION_NAME_MAX, tools_session_name_ok},
+	[CALL_HDR_ID] = {TOOLS_CALL_ID_HEADER, "invalid_call_id", "of the characters A-Z a-z 0-9 . _ : -",
+	                 TOOLS_CALL_ID_MAX, tools_call_id_ok},
+};
+
+/* The caller of a tool call or cancel: its session from X-Browser-Bridge-Session ("http:<name>" in key;
+ * none: the default session, "") and its own call id (NULL without one). -1 and an answered 400 when
+ * a call header is malformed. */
+static int
+call_caller(struct rr_req *req, struct tools_caller *who, char key[8 + TOOLS_SESSION_NAME_MAX])
+{
+	const char *v[CALL_HDR_N];
+	for (int i = 0; i < CALL_HDR_N; i++) {
+		const struct call_header *h = &call_headers[i];
+		v[i] = req->header(req, h->name);
+		if (v[i] != NULL && !h->ok(v[i])) {
+			json_t *b = tools_error(h->code, "%s must be 1 to %d %s", h->name, h->max, h->chars);
+			json_object_set_new(b, "field", json_string(h->name));
+			req->complete(req, rr_json(400, b));
+			return -1;
+		}
+	}
+	snprintf(key, 8 + TOOLS_SESSION_NAME_MAX, "%s%s", v[CALL_HDR_SESSION] ? "http:" : "",
+	         v[CALL_HDR_SESSION] ? v[CALL_HDR_SESSION] : "");
+	const char *name = v[CALL_HDR_SESSION] ? v[CALL_HDR_SESSION] : "default";
+	*who = (struct tools_caller){key, name, v[CALL_HDR_ID], NULL};
+	return 0;
+}
+
 /* POST /api/tools/<name>. */
 static void
 route_tool(struct router *r, struct rr_req *req, const char *name)
@@ -186,35 +226,10 @@ route_tool(struct router *r, struct rr_req *req, const char *name)
 		req->complete(req, rr_json(404, b));
 		return;
 	}
-	const char *sname = req->header(req, TOOLS_SESSION_HEADER);
 	char key[8 + TOOLS_SESSION_NAME_MAX];
-	struct tools_caller who = {"", "default", NULL};
-	if (sname != NULL) {
-		if (!tools_session_name_ok(sname)) {
-			json_t *b = tools_error("invalid_session", TOOLS_SESSION_HEADER " must be 1 to %d printable ASCII "
-			                        "characters", TOOLS_SESSION_NAME_MAX);
-			json_object_set_new(b, "field", json_string(TOOLS_SESSION_HEADER));
-			req->complete(req, rr_json(400, b));
-			return;
-		}
-		snprintf(key, sizeof key, "http:%s", sname);
-		who.key = key;
-		who.name = sname;
-	}
-	/* The caller's own id for this call, so it can cancel it (POST /api/calls/<id>/cancel). */
-	const char *call_id = req->header(req, TOOLS_CALL_ID_HEADER);
-	char ckey[8 + TOOLS_CALL_ID_MAX];
-	if (call_id != NULL) {
-		if (!tools_call_id_ok(call_id)) {
-			json_t *b = tools_error("invalid_call_id", TOOLS_CALL_ID_HEADER " must be 1 to %d of the characters "
-			                        "A-Z a-z 0-9 . _ : -", TOOLS_CALL_ID_MAX);
-			json_object_set_new(b, "field", json_string(TOOLS_CALL_ID_HEADER));
-			req->complete(req, rr_json(400, b));
-			return;
-		}
-		snprintf(ckey, sizeof ckey, "call:%s", call_id);
-		who.cancel_key = ckey;
-	}
+	struct tools_caller who;
+	if (call_caller(req, &who, key) != 0)
+		return;
 	json_t *params = json_body(req);
 	if (params == NULL)
 		return;
@@ -222,31 +237,34 @@ route_tool(struct router *r, struct rr_req *req, const char *name)
 	json_decref(params);
 }
 
-/* POST /api/calls/<id>/cancel: cancel a waiting tool call, named by its request_id or by the
- * X-Browser-Bridge-Call-Id its caller sent; the call answers as cancelled, the browser stops it. */
+/* POST /api/calls/<id>/cancel: cancel a waiting tool call, named by its request_id (any caller) or by
+ * the X-Browser-Bridge-Call-Id its caller sent (only with the same X-Browser-Bridge-Session as the
+ * call: one session cannot cancel another's calls); the call answers as cancelled, the browser stops it. */
 static void
 route_cancel(struct router *r, struct rr_req *req, const char *rest)
 {
 	const char *slash = strchr(rest, '/');
-	char id[TOOLS_CALL_ID_MAX + 1], key[8 + TOOLS_CALL_ID_MAX];
+	char id[TOOLS_CALL_ID_MAX + 1];
 	if (slash == NULL || strcmp(slash, "/cancel") != 0) {
 		fail(req, 404, "not_found", "no such API endpoint (see docs/api.md)");
 		return;
 	}
 	size_t n = (size_t)(slash - rest);
-	if (n == 0 || n > TOOLS_CALL_ID_MAX) {
-		fail(req, 400, "invalid_params", "the call id must be a request_id or an X-Browser-Bridge-Call-Id");
-		return;
-	}
+	if (n > TOOLS_CALL_ID_MAX)
+		n = 0; /* too long: refused below as an empty one is */
 	memcpy(id, rest, n);
 	id[n] = '\0';
 	if (!tools_call_id_ok(id)) {
 		fail(req, 400, "invalid_params", "the call id must be a request_id or an X-Browser-Bridge-Call-Id");
 		return;
 	}
-	snprintf(key, sizeof key, "call:%s", id);
-	if (tools_cancel(r->tools, id) != 0 && tools_cancel(r->tools, key) != 0) {
-		fail(req, 404, "not_found", "no call with that id is waiting (it may have finished already)");
+	char key[8 + TOOLS_SESSION_NAME_MAX];
+	struct tools_caller who;
+	if (call_caller(req, &who, key) != 0)
+		return;
+	if (tools_cancel(r->tools, who.key, id) != 0) {
+		fail(req, 404, "not_found", "no call with that id is waiting in this session (it may have finished "
+		                            "already; a call id is cancelled with the session header the call had)");
 		return;
 	}
 	req->complete(req, rr_json(200, json_pack("{s:b, s:s}", "success", 1, "cancelled", id)));
@@ -505,30 +523,43 @@ route_page(struct router *r, struct rr_req *req, const char *ids)
 	read_submit(r, req, j);
 }
 
+/* The configured allowed extension origins, as a JSON array (status and pairing show them). */
+static json_t *
+origins_json(const struct config *cfg)
+{
+	json_t *origins = json_array();
+	for (int i = 0; i < cfg->n_origins; i++)
+		json_array_append_new(origins, json_string(cfg->origins[i]));
+	return origins;
+}
+
+/* A listener's URL, an IPv6 host in brackets: scheme://host:port followed by path. */
+static json_t *
+listen_url(const char *scheme, const char *host, int port, const char *path)
+{
+	int v6 = strchr(host, ':') != NULL;
+	return json_sprintf("%s://%s%s%s:%d%s", scheme, v6 ? "[" : "", host, v6 ? "]" : "", port, path);
+}
+
 /* GET /api/status. */
 static void
 route_status(struct router *r, struct rr_req *req)
 {
-	json_t *origins = json_array();
-	for (int i = 0; i < r->cfg->n_origins; i++)
-		json_array_append_new(origins, json_string(r->cfg->origins[i]));
-	json_t *o = json_pack("{s:s, s:s, s:o, s:I, s:n, s:s, s:s, s:o, s:s}", "status", "ok", "version", BB_VERSION,
+	const struct config *cfg = r->cfg;
+	json_t *o = json_pack("{s:s, s:s, s:o, s:I, s:n, s:o, s:o, s:o, s:s}", "status", "ok", "version", BB_VERSION,
 	                      "browsers", hub_status(r->hub), "calls_in_flight",
 	                      (json_int_t)hub_calls_in_flight(r->hub), "database", "http",
-	                      "", "ws", "", "allowed_origins", origins, "extension_id", BB_EXTENSION_ID);
-	int v6h = strchr(r->cfg->http_host, ':') != NULL, v6w = strchr(r->cfg->ws_host, ':') != NULL;
+	                      listen_url("http", cfg->http_host, cfg->http_port, ""), "ws",
+	                      listen_url("ws", cfg->ws_host, cfg->ws_port, "/ws/browser"), "allowed_origins",
+	                      origins_json(cfg), "extension_id", BB_EXTENSION_ID);
 	/* The extension directory --headless loads (--extension, else the installed copy), for pairing. */
-	if (r->cfg->extension_dir != NULL)
-		json_object_set_new(o, "extension_dir", json_string(r->cfg->extension_dir));
+	if (cfg->extension_dir != NULL)
+		json_object_set_new(o, "extension_dir", json_string(cfg->extension_dir));
 	json_t *pool = hub_pool_status(r->hub); /* serve --headless N: every instance, connected or not */
 	if (json_array_size(pool) > 0)
 		json_object_set_new(o, "headless", pool);
 	else
 		json_decref(pool);
-	json_object_set_new(o, "http", json_sprintf("http://%s%s%s:%d", v6h ? "[" : "", r->cfg->http_host, v6h ? "]" : "",
-	                                            r->cfg->http_port));
-	json_object_set_new(o, "ws", json_sprintf("ws://%s%s%s:%d/ws/browser", v6w ? "[" : "", r->cfg->ws_host,
-	                                          v6w ? "]" : "", r->cfg->ws_port));
 	struct read_job *j = xcalloc(1, sizeof *j); /* the database figures are read off this thread */
 	j->kind = READ_STATUS;
 	j->status = o;
@@ -539,15 +570,9 @@ route_status(struct router *r, struct rr_req *req)
 static void
 route_pairing(struct router *r, struct rr_req *req)
 {
-	json_t *origins = json_array();
-	for (int i = 0; i < r->cfg->n_origins; i++)
-		json_array_append_new(origins, json_string(r->cfg->origins[i]));
-	int v6 = strchr(r->cfg->ws_host, ':') != NULL;
 	json_t *o = json_pack("{s:s, s:o, s:s, s:o}", "token", auth_token(r->auth), "ws_url",
-	                      json_sprintf("ws://%s%s%s:%d/ws/browser", v6 ? "[" : "", r->cfg->ws_host, v6 ? "]" : "",
-	                                   r->cfg->ws_port),
-	                      "extension_id",
-	                      BB_EXTENSION_ID, "allowed_origins", origins);
+	                      listen_url("ws", r->cfg->ws_host, r->cfg->ws_port, "/ws/browser"), "extension_id",
+	                      BB_EXTENSION_ID, "allowed_origins", origins_json(r->cfg));
 	req->complete(req, rr_json(200, o));
 }
 
@@ -852,7 +877,7 @@ static_read(struct router *r, struct rr_req *req, const char *p)
 	req->complete(req, resp);
 }
 
-/* Which paths need the token or a session: the API, MCP and logout. */
+/* Which paths need the token or a session: the API (but GET /api/health), MCP and logout. */
 static int
 needs_auth(struct rr_req *req)
 {
@@ -870,7 +895,7 @@ router_allows(struct router *r, struct rr_req *req)
 	return host_ok(r, req) && origin_ok(r, req) && (!needs_auth(req) || authorized(r, req));
 }
 
-/* Route one request: security checks first, then the table. */
+/* Route one request: security checks first, then the if/else chain by path and method. */
 void
 router_handle(struct router *r, struct rr_req *req)
 {

@@ -406,7 +406,7 @@ session_route(struct sessions *s, struct session_call *c, int64_t wait_ms, sessi
 {
 	struct news nw = {0};
 	int v = SESSION_GO;
-	c->id[0] = c->page_id[0] = c->client_out[0] = '\0';
+	c->id[0] = c->page_id[0] = c->client_out[0] = c->pooled[0] = '\0';
 	c->tab_out = c->tab_id;
 	c->new_tab = 0;
 	pthread_mutex_lock(&s->lock);
@@ -485,12 +485,18 @@ session_route(struct sessions *s, struct session_call *c, int64_t wait_ms, sessi
 		w->next = x->waiters;
 		x->waiters = w;
 		x->n_waiters++;
+		if (c->parked != NULL)
+			atomic_store(c->parked, 1);
 		x->last_mono = util_mono_ms();
 		nw.wake = 1;
 		nw.changed = 1;
 		v = SESSION_WAIT;
 		break;
 	case ST_ACTIVE:
+		/* Only an approved session's routed call takes a seat in the headless pool (lock order: session,
+		 * then hub): one parked for approval, declined or revoked takes none. */
+		if (c->client_id == NULL && s->env.hub != NULL && hub_pool_pick(s->env.hub, c->key, c->pooled) == 0)
+			c->client_id = c->pooled;
 		if (route_active(s, x, c, err, http) != 0) {
 			v = SESSION_FAIL;
 			break;

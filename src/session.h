@@ -9,11 +9,13 @@
  *
  * Threads: one mutex guards the table; every function may be called from any thread. The resume
  * callbacks of waiting calls and the env's hooks (pick, wake, and the hub/events it publishes to) run
- * outside that lock, except pick, which runs under it (lock order: session, then hub).
+ * outside that lock, except pick and the headless pool's hub_pool_pick/hub_pool_release, which run
+ * under it (lock order: session, then hub).
  */
 #ifndef BB_SESSION_H
 #define BB_SESSION_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 #include <jansson.h>
 
@@ -48,17 +50,21 @@ struct session_env {
 struct session_call {
 	const char *key;       /* in: the caller's session key ("" or NULL: the default session) */
 	const char *name;      /* in: its name */
-	const char *client_id; /* in: the browser the agent named, or NULL */
+	const char *client_id; /* in: the browser the agent named, or NULL (an approved session of a headless
+	                        * pool is then given its instance: client_id points at pooled) */
 	long tab_id;           /* in: the tab the agent named, or -1 */
 	int tabless;           /* in: the command needs no tab (list_tabs, open_url in a new tab) */
 	int releases;          /* in: the command closes the named tab (close_tab) */
 	const char *cancel_key; /* in: the caller's cancel handle (tools_caller), or NULL: session_cancel finds a
 	                         * call parked for approval by it */
+	atomic_int *parked;    /* in, may be NULL: set to 1 under the lock when the call is parked for approval,
+	                        * before any resume can run (the resume's receiver sets it back to 0) */
 	char id[SESSION_ID_LEN + 1];             /* out: the session's id, "" for the default session */
 	char page_id[SESSION_PAGE_ID_LEN + 1];   /* out: the page it acts on, "" for none */
 	char client_out[BB_CLIENT_ID_MAX + 1];   /* out: the browser, "" to let the hub choose */
 	long tab_out;          /* out: the tab, -1 for the one the browser chooses */
 	int new_tab;           /* out: the browser opens a new tab for page_id */
+	char pooled[BB_CLIENT_ID_MAX + 1];       /* out: the pool instance taken for the session, "" for none */
 };
 
 enum session_verdict {

@@ -1006,14 +1006,7 @@ finish_item(struct store *s, struct item *it, const char *why)
 static void
 wait_ms(struct store *s, long ms)
 {
-	struct timespec until;
-	clock_gettime(CLOCK_REALTIME, &until);
-	until.tv_sec += ms / 1000;
-	until.tv_nsec += (ms % 1000) * 1000000L;
-	if (until.tv_nsec >= 1000000000L) {
-		until.tv_sec++;
-		until.tv_nsec -= 1000000000L;
-	}
+	struct timespec until = util_timespec_in(CLOCK_REALTIME, ms);
 	pthread_cond_timedwait(&s->cond, &s->lock, &until);
 }
 

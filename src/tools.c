@@ -1169,8 +1169,7 @@ struct pending {
 	json_t *args;            /* what the browser is sent */
 	json_t *logged;          /* what history keeps (secrets redacted) */
 	int wait_page;
-	char *cancel_key;         /* the caller's cancel handle (struct tools_caller), owned, or NULL */
-	char pooled[BB_CLIENT_ID_MAX + 1]; /* the headless pool's instance for this session, or "" */
+	char *cancel_key;         /* "<session key>#<call id>" (cancel_key_of), owned, or NULL */
 	tools_answer_fn cb;
 	void *arg;
 	char text[]; /* attempt and done, each NUL-terminated: one allocation per waiting call */
@@ -1529,16 +1528,31 @@ tools_call_id_ok(const char *id)
 	return strspn(id, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:-") == n;
 }
 
-/* Cancel a waiting call by its request_id or its caller's cancel_key: one in the hub (hub_cancel), or
- * one still parked for the user's approval of its session (session_cancel). 0 when one was. */
-int
-tools_cancel(struct tools *t, const char *id)
+/* The handle a caller's own call id is kept under, "<session key>#<id>", so a caller cancels only its
+ * own session's calls. Unambiguous: an HTTP id holds no '#' (A-Z a-z 0-9 . _ : -), an MCP session key
+ * ("mcp:" + hex) none either, and the two prefixes differ. NULL without an id. */
+static char *
+cancel_key_of(const char *session_key, const char *id)
 {
-	if (hub_cancel(t->hub, id) == 0)
+	return id != NULL ? xasprintf("%s#%s", session_key ? session_key : "", id) : NULL;
+}
+
+/* Cancel a waiting call of the caller's session by the id it gave the call, or any session's call by
+ * its server-made request_id (unguessable: knowing it is enough): one in the hub (hub_cancel),
+ * or one still parked for the user's approval of its session (session_cancel). 0 when one was. */
+int
+tools_cancel(struct tools *t, const char *session_key, const char *id)
+{
+	if (hub_cancel(t->hub, id) == 0) /* a request_id; no cancel key equals a bare id (keys hold '#') */
 		return 0;
-	if (t->sessions != NULL && session_cancel(t->sessions, id) == 0)
-		return 0;
-	return hub_cancel(t->hub, id); /* approved meanwhile: it may have reached the hub since */
+	char *key = cancel_key_of(session_key, id);
+	int rc = hub_cancel(t->hub, key);
+	if (rc != 0 && t->sessions != NULL)
+		rc = session_cancel(t->sessions, key);
+	if (rc != 0)
+		rc = hub_cancel(t->hub, key); /* approved meanwhile: it may have reached the hub since */
+	free(key);
+	return rc;
 }
 
 /* Validate and start a call; the answer always comes through cb (possibly before this returns). */
@@ -1616,7 +1630,7 @@ tools_call(struct tools *t, const struct tool *tool, json_t *params, const struc
 	p->offset = off ? json_integer_value(off) : 0;
 	p->max_chars = maxc ? json_integer_value(maxc) : -1;
 	p->upload = upload;
-	p->cancel_key = who && who->cancel_key ? xstrdup(who->cancel_key) : NULL;
+	p->cancel_key = who ? cancel_key_of(p->session_key, who->call_id) : NULL;
 	p->own = own;
 	p->args = args;
 	p->logged = logged;
@@ -1625,15 +1639,13 @@ tools_call(struct tools *t, const struct tool *tool, json_t *params, const struc
 	p->sc.key = p->session_key;
 	p->sc.name = p->session_name;
 	p->sc.client_id = json_string_value(json_object_get(own, "client_id"));
-	/* A session that names no browser gets its own instance of the headless pool, if there is one. */
-	if (p->sc.client_id == NULL && p->session_key[0] && hub_pool_pick(t->hub, p->session_key, p->pooled) == 0)
-		p->sc.client_id = p->pooled;
 	p->sc.tab_id = tab ? (long)json_integer_value(tab) : -1;
 	p->sc.tabless = !strcmp(tool->command, "list_tabs") ||
 	                (!strcmp(tool->command, "open_url") && json_is_true(json_object_get(own, "new_tab")));
 	p->sc.releases = !strcmp(tool->command, "close_tab");
 	p->sc.tab_out = p->sc.tab_id;
 	p->sc.cancel_key = p->cancel_key;
+	p->sc.parked = who ? who->parked : NULL;
 	route_and_start(p);
 }
 
@@ -1649,9 +1661,6 @@ route_and_start(struct pending *p)
 		if (v == SESSION_WAIT)
 			return;
 		if (v != SESSION_GO) {
-			const char *code = json_string_value(json_object_get(err, "error"));
-			if (p->pooled[0] && code && (!strcmp(code, "session_revoked") || !strcmp(code, "session_declined")))
-				hub_pool_release(t->hub, p->session_key); /* an ended session takes no seat in the pool */
 			fail_pending(p, err, http);
 			return;
 		}
@@ -1677,6 +1686,8 @@ static void
 resumed(enum session_verdict v, void *arg)
 {
 	struct pending *p = arg;
+	if (p->sc.parked != NULL)
+		atomic_store(p->sc.parked, 0);
 	switch (v) {
 	case SESSION_GO:
 		route_and_start(p);

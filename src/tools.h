@@ -12,6 +12,8 @@
 #ifndef BB_TOOLS_H
 #define BB_TOOLS_H
 
+#include <stdatomic.h>
+
 #include <jansson.h>
 
 struct hub;
@@ -123,8 +125,10 @@ struct tool {
 struct tools_caller {
 	const char *key;
 	const char *name;
-	const char *cancel_key; /* the caller's handle to cancel this call with (hub_cancel): "mcp:<session>#<JSON-RPC
-	                         * id>", "call:<X-Browser-Bridge-Call-Id>"; NULL: cancellable by request_id only */
+	const char *call_id; /* the caller's own id for this call, to cancel it by (tools_cancel): the
+	                      * X-Browser-Bridge-Call-Id, or the JSON-RPC id as JSON; NULL: by request_id only */
+	atomic_int *parked;  /* may be NULL: 1 while the call waits for the user's approval of its session, else 0
+	                      * (MCP progress says which wait it is); the caller's, valid until the answer */
 };
 
 #define TOOLS_SESSION_HEADER "X-Browser-Bridge-Session"
@@ -143,7 +147,7 @@ void tools_call(struct tools *t, const struct tool *tool, json_t *params, const 
                 tools_answer_fn cb, void *arg);
 int tools_session_name_ok(const char *name);
 int tools_call_id_ok(const char *id);
-int tools_cancel(struct tools *t, const char *id);
+int tools_cancel(struct tools *t, const char *session_key, const char *id);
 json_t *tools_error(const char *code, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 const struct tool *tools_list(size_t *n);
 const struct tool_param *tools_common(size_t *n);

@@ -170,6 +170,21 @@ util_mono_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* The time ms from now on clock, normalised: the absolute deadline pthread_cond_timedwait takes. */
+struct timespec
+util_timespec_in(clockid_t clock, long ms)
+{
+	struct timespec ts;
+	clock_gettime(clock, &ts);
+	ts.tv_sec += ms / 1000;
+	ts.tv_nsec += (ms % 1000) * 1000000L;
+	if (ts.tv_nsec >= 1000000000L) {
+		ts.tv_sec++;
+		ts.tv_nsec -= 1000000000L;
+	}
+	return ts;
+}
+
 /* Format ms as 2026-11-22T21:40:00.123Z: sortable as text and readable in the sqlite3 shell. */
 void
 util_iso8601(int64_t ms, char out[32])

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdarg.h>
+#include <time.h>
 
 #define BB_VERSION PACKAGE_VERSION
 
@@ -36,6 +37,7 @@ void buf_free(struct buf *b);
 
 int64_t util_now_ms(void);
 int64_t util_mono_ms(void);
+struct timespec util_timespec_in(clockid_t clock, long ms);
 void util_iso8601(int64_t ms, char out[32]);
 void util_uuid4(char out[37]);
 void util_random(void *p, size_t n);

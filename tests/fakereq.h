@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "reqresp.h"
+#include "util.h"
 
 #define FAKEREQ_MAX 16
 
@@ -103,14 +104,7 @@ fakereq_add_query(struct fakereq *f, const char *name, const char *value)
 static inline struct rr_resp *
 fakereq_wait(struct fakereq *f, long ms)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_REALTIME, &ts);
-	ts.tv_sec += ms / 1000;
-	ts.tv_nsec += (ms % 1000) * 1000000L;
-	if (ts.tv_nsec >= 1000000000L) {
-		ts.tv_sec++;
-		ts.tv_nsec -= 1000000000L;
-	}
+	struct timespec ts = util_timespec_in(CLOCK_REALTIME, ms);
 	pthread_mutex_lock(&f->lock);
 	while (f->completions == 0 && pthread_cond_timedwait(&f->cond, &f->lock, &ts) == 0)
 		;

@@ -1,5 +1,6 @@
 /* Unit tests for src/session.c: ownership, adoption or a new tab, approval, revocation, expiry. */
 #include <check.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -261,6 +262,82 @@ START_TEST(cancel_parked_call)
 }
 END_TEST
 
+/* The hub's wake-up hook: nothing to wake in a unit test. */
+static void
+hub_wake(void *arg)
+{
+	(void)arg;
+}
+
+/* How many sessions hold a seat in the hub's headless pool. */
+static int
+pool_seats(struct hub *h)
+{
+	json_t *st = hub_pool_status(h), *inst;
+	size_t i;
+	int n = 0;
+	json_array_foreach(st, i, inst)
+	{
+		n += (int)json_integer_value(json_object_get(inst, "sessions"));
+	}
+	json_decref(st);
+	return n;
+}
+
+/* A session takes a seat in the headless pool only when an approved call of it is routed. */
+START_TEST(pool_seat_only_when_routed)
+{
+	n_resumed = 0;
+	struct hub *h = hub_create(NULL, NULL, hub_wake, NULL);
+	const char *ids[] = {"headless-1", "headless-2"};
+	hub_set_pool(h, ids, 2);
+	for (int i = 0; i < 2; i++) {
+		json_t *hello = json_pack("{s:s, s:s, s:s}", "clientId", ids[i], "token", "t", "browser", "Test");
+		void *replaced = NULL;
+		ck_assert_ptr_nonnull(hub_browser_attach(h, hello, (void *)(intptr_t)(i + 1), &replaced));
+		json_decref(hello);
+	}
+	struct sessions *s = session_create_hub(h, NULL, NULL, NULL, 60000, 1);
+	struct session_call a, b;
+	json_t *err = NULL;
+	int http;
+	char id[SESSION_ID_LEN + 1], *e = NULL;
+	memset(&a, 0, sizeof a);
+	a.key = a.name = "mcp:a";
+	a.tab_id = -1;
+	b = a;
+	b.key = b.name = "mcp:b";
+	/* parked for approval, then declined: no seat at any point */
+	ck_assert_int_eq(session_route(s, &a, 100000, on_resume, NULL, &err, &http), SESSION_WAIT);
+	ck_assert_int_eq(pool_seats(h), 0);
+	ck_assert_str_eq(a.pooled, "");
+	id_of(s, "mcp:a", id);
+	ck_assert_int_eq(session_control(s, id, "decline", &e), 0);
+	ck_assert_int_eq(resumed[0], SESSION_DECLINED);
+	ck_assert_int_eq(session_route(s, &a, 1000, on_resume, NULL, &err, &http), SESSION_FAIL);
+	json_decref(err);
+	ck_assert_int_eq(pool_seats(h), 0);
+	/* approved: still no seat until its call is routed, then one, on an instance of the pool */
+	ck_assert_int_eq(session_route(s, &b, 100000, on_resume, NULL, &err, &http), SESSION_WAIT);
+	id_of(s, "mcp:b", id);
+	ck_assert_int_eq(session_control(s, id, "approve", &e), 0);
+	ck_assert_int_eq(resumed[1], SESSION_GO);
+	ck_assert_int_eq(pool_seats(h), 0);
+	ck_assert_int_eq(session_route(s, &b, 1000, on_resume, NULL, &err, &http), SESSION_GO);
+	ck_assert_int_eq(pool_seats(h), 1);
+	ck_assert_str_eq(b.pooled, "headless-1");
+	ck_assert_str_eq(b.client_out, "headless-1");
+	session_done(s, &b, "headless-1", -1);
+	/* revoked: the seat is given back */
+	ck_assert_int_eq(session_control(s, id, "revoke", &e), 0);
+	ck_assert_int_eq(pool_seats(h), 0);
+	session_shutdown(s);
+	session_free(s);
+	hub_shutdown(h);
+	hub_free(h);
+}
+END_TEST
+
 START_TEST(expiry_releases_tabs_and_bounds)
 {
 	struct sessions *s = mk(0, 1000);
@@ -315,6 +392,7 @@ main(void)
 	tcase_add_test(tc, approval_decline_revoke_expiry);
 	tcase_add_test(tc, expiry_releases_tabs_and_bounds);
 	tcase_add_test(tc, cancel_parked_call);
+	tcase_add_test(tc, pool_seat_only_when_routed);
 	suite_add_tcase(s, tc);
 	return testlib_run(s, 1);
 }

@@ -5,6 +5,7 @@
 
 #include <jansson.h>
 
+#include "hub.h"
 #include "limits.h"
 #include "tools.h"
 #include "testlib.h"
@@ -260,6 +261,85 @@ START_TEST(objects)
 }
 END_TEST
 
+static int n_answers, last_status;
+static char last_error[64];
+
+/* A tool call's answer: remember its status and error code. */
+static void
+on_answer(json_t *answer, int status, void *arg)
+{
+	(void)arg;
+	n_answers++;
+	last_status = status;
+	snprintf(last_error, sizeof last_error, "%s", json_string_value(json_object_get(answer, "error")) ?: "");
+	json_decref(answer);
+}
+
+/* The hub's wake-up hook: nothing to wake in a unit test. */
+static void
+no_wake(void *arg)
+{
+	(void)arg;
+}
+
+/* The requestId of the next command the browser b is sent. */
+static void
+next_request_id(struct hub *h, struct hub_browser *b, char out[37])
+{
+	size_t len;
+	char *msg = hub_next_out(h, b, &len);
+	ck_assert_ptr_nonnull(msg);
+	json_t *m = json_loads(msg, 0, NULL);
+	ck_assert_str_eq(json_string_value(json_object_get(m, "type")), "command");
+	snprintf(out, 37, "%s", json_string_value(json_object_get(json_object_get(m, "data"), "requestId")));
+	json_decref(m);
+	free(msg);
+}
+
+/* A caller's own call id cancels only its own session's call; the server-made request_id any. */
+START_TEST(cancel_only_own_session)
+{
+	struct hub *h = hub_create(NULL, NULL, no_wake, NULL);
+	json_t *hello = json_pack("{s:s, s:s, s:s}", "clientId", "b", "token", "t", "browser", "Test");
+	void *replaced = NULL;
+	struct hub_browser *b = hub_browser_attach(h, hello, (void *)1, &replaced);
+	json_decref(hello);
+	struct tools *tt = tools_create(h, NULL, NULL);
+	const struct tool *click = tools_find(tt, "browser_click");
+	json_t *params = json_pack("{s:s}", "target", "x");
+	struct tools_caller alice = {"http:alice", "alice", "k1", NULL}, bob = {"http:bob", "bob", "k1", NULL};
+	char rid_alice[37], rid_bob[37];
+	n_answers = 0;
+	tools_call(tt, click, params, &alice, on_answer, NULL);
+	next_request_id(h, b, rid_alice);
+	tools_call(tt, click, params, &bob, on_answer, NULL);
+	next_request_id(h, b, rid_bob);
+	json_decref(params);
+	ck_assert_int_eq(n_answers, 0);
+	/* the same call id from no session or another one finds nothing */
+	ck_assert_int_eq(tools_cancel(tt, "", "k1"), -1);
+	ck_assert_int_eq(tools_cancel(tt, "http:mallory", "k1"), -1);
+	ck_assert_int_eq(tools_cancel(tt, "http:alice#k1", "k1"), -1);
+	ck_assert_int_eq(n_answers, 0);
+	ck_assert_int_eq(hub_calls_in_flight(h), 2);
+	/* alice's own session cancels alice's call, not bob's with the same id */
+	ck_assert_int_eq(tools_cancel(tt, "http:alice", "k1"), 0);
+	ck_assert_int_eq(n_answers, 1);
+	ck_assert_int_eq(last_status, 409);
+	ck_assert_str_eq(last_error, "cancelled");
+	ck_assert_int_eq(tools_cancel(tt, "http:alice", "k1"), -1);
+	ck_assert_int_eq(tools_cancel(tt, "http:mallory", rid_alice), -1); /* gone */
+	ck_assert_int_eq(hub_calls_in_flight(h), 1);
+	/* bob's call by its request_id, from a session that is not bob's */
+	ck_assert_int_eq(tools_cancel(tt, "http:mallory", rid_bob), 0);
+	ck_assert_int_eq(n_answers, 2);
+	ck_assert_int_eq(hub_calls_in_flight(h), 0);
+	hub_shutdown(h);
+	tools_free(tt);
+	hub_free(h);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -272,6 +352,7 @@ main(void)
 	tcase_add_test(tc, generated_schema);
 	tcase_add_test(tc, redaction);
 	tcase_add_test(tc, objects);
+	tcase_add_test(tc, cancel_only_own_session);
 	suite_add_tcase(s, tc);
 	int rc = testlib_run(s, 0);
 	tools_free(t);

@@ -2,6 +2,7 @@
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "util.h"
 #include "testlib.h"
@@ -115,6 +116,31 @@ START_TEST(buffer)
 }
 END_TEST
 
+/* A timespec as nanoseconds, for bounding what util_timespec_in returned. */
+static long long
+ns_of(struct timespec ts)
+{
+	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+START_TEST(timespec_in)
+{
+	static const clockid_t clocks[] = {CLOCK_MONOTONIC, CLOCK_REALTIME};
+	static const long ms[] = {0, 1, 250, 999, 1000, 1999, 61001};
+	for (size_t c = 0; c < sizeof clocks / sizeof clocks[0]; c++)
+		for (size_t i = 0; i < sizeof ms / sizeof ms[0]; i++) {
+			struct timespec before, after;
+			clock_gettime(clocks[c], &before);
+			struct timespec t = util_timespec_in(clocks[c], ms[i]);
+			clock_gettime(clocks[c], &after);
+			/* Normalised (pthread_cond_timedwait refuses tv_nsec >= 1e9), and ms after "now". */
+			ck_assert(t.tv_nsec >= 0 && t.tv_nsec < 1000000000L);
+			ck_assert(ns_of(t) >= ns_of(before) + ms[i] * 1000000LL);
+			ck_assert(ns_of(t) <= ns_of(after) + ms[i] * 1000000LL);
+		}
+}
+END_TEST
+
 int
 main(void)
 {
@@ -127,6 +153,7 @@ main(void)
 	tcase_add_test(tc, ct_equal);
 	tcase_add_test(tc, iso_time);
 	tcase_add_test(tc, buffer);
+	tcase_add_test(tc, timespec_in);
 	suite_add_tcase(s, tc);
 	return testlib_run(s, 1);
 }

@@ -58,6 +58,7 @@ test('approval: an MCP call parked for approval gets progress, and notifications
   assert.equal(pending.state, 'pending');
   await waitFor('two progress notifications while it waits for approval', () => progress.length >= 2);
   assert.ok(progress[1].progress > progress[0].progress);
+  for (const p of progress) assert.match(p.message, /^Waiting for the user to approve this session \(\d+ s\)$/);
   ac.abort('the agent gave up');
   await assert.rejects(call, /abort|gave up/i);
   await waitFor('the parked call to be gone', async () => (await sessions(d)).find((s) => s.id === pending.id)?.waiting_calls === 0);
@@ -73,7 +74,7 @@ test('approval: POST /api/calls/<id>/cancel cancels a call parked for approval (
   const peer = await sessionPeer(d, 'b2');
   const waiting = tool(d, 'browser_get_page', { timeout_ms: 120000 }, as('hold-on', { 'X-Browser-Bridge-Call-Id': 'parked-1' }));
   const pending = await waitFor('the parked call', async () => (await sessions(d)).find((s) => s.name === 'hold-on' && s.waiting_calls === 1));
-  const c = await api(d, '/api/calls/parked-1/cancel', { body: {} });
+  const c = await api(d, '/api/calls/parked-1/cancel', { body: {}, ...as('hold-on') });
   assert.equal(c.status, 200, JSON.stringify(c.body));
   assert.deepEqual(c.body, { success: true, cancelled: 'parked-1' });
   const r = await waiting;
@@ -82,8 +83,57 @@ test('approval: POST /api/calls/<id>/cancel cancels a call parked for approval (
   assert.match(r.body.message, /^Cancelled by the caller while waiting for the user's approval of this session \("hold-on"\)/);
   assert.equal((await sessions(d)).find((s) => s.id === pending.id).waiting_calls, 0);
   // Once cancelled it is gone: a second cancel is 404, and nothing reached the browser.
-  assert.equal((await api(d, '/api/calls/parked-1/cancel', { body: {} })).status, 404);
+  assert.equal((await api(d, '/api/calls/parked-1/cancel', { body: {}, ...as('hold-on') })).status, 404);
   assert.equal(peer.commands.length, 0);
+});
+
+test('cancel: a call id cancels only in the session that made the call; a request_id from any', async () => {
+  const d = await daemon();
+  const held = [];
+  const peer = await connectPeer(d, { clientId: 'b5', hello: { clientId: 'b5', features: ['sessions'] }, answer: (c) => held.push(c) });
+  const args = { text: 'never', wait_ms: 60000, timeout_ms: 90000 };
+  const mine = tool(d, 'browser_wait_for', args, as('alice', { 'X-Browser-Bridge-Call-Id': 'same-id' }));
+  await waitFor('alice\'s command reached the browser', () => held.length === 1);
+  // Another session, or none, naming the same call id finds nothing: the call keeps waiting.
+  for (const other of [as('mallory'), {}]) {
+    const c = await api(d, '/api/calls/same-id/cancel', { body: {}, ...other });
+    assert.equal(c.status, 404, JSON.stringify(c.body));
+    assert.equal(c.body.error, 'not_found');
+  }
+  assert.equal((await api(d, '/api/status', { method: 'GET' })).body.calls_in_flight, 1);
+  // The same id in another session is that session's own call, cancelled apart from alice's.
+  const theirs = tool(d, 'browser_wait_for', args, as('bob', { 'X-Browser-Bridge-Call-Id': 'same-id' }));
+  await waitFor('bob\'s command reached the browser', () => held.length === 2);
+  assert.equal((await api(d, '/api/calls/same-id/cancel', { body: {}, ...as('bob') })).status, 200);
+  assert.equal((await theirs).body.request_id, held[1].requestId);
+  assert.equal((await peer.next('cancel')).data.requestId, held[1].requestId);
+  // Alice's own session cancels it by her id; the server-made request_id works from any session.
+  const c = await api(d, '/api/calls/same-id/cancel', { body: {}, ...as('alice') });
+  assert.equal(c.status, 200, JSON.stringify(c.body));
+  const r = await mine;
+  assert.equal(r.status, 409);
+  assert.equal(r.body.request_id, held[0].requestId);
+  const third = tool(d, 'browser_wait_for', args, as('carol'));
+  await waitFor('carol\'s command reached the browser', () => held.length === 3);
+  assert.equal((await api(d, `/api/calls/${held[2].requestId}/cancel`, { body: {}, ...as('mallory') })).status, 200);
+  assert.equal((await third).body.error, 'cancelled');
+});
+
+test('cancel: MCP notifications/cancelled of one session leaves another session\'s call with that id alone', async () => {
+  const d = await daemon();
+  const held = [];
+  await connectPeer(d, { clientId: 'b6', hello: { clientId: 'b6', features: ['sessions'] }, answer: (c) => held.push(c) });
+  const rpc = (body, headers = {}) => api(d, '/mcp', { body, headers: { Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2025-06-18', ...headers } });
+  const open = async (name) => (await rpc({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name, version: '1' } } })).headers.get('mcp-session-id');
+  const a = await open('agent-a'), b = await open('agent-b');
+  const waiting = rpc({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'browser_wait_for', arguments: { text: 'never', wait_ms: 60000, timeout_ms: 90000 } } }, { 'Mcp-Session-Id': a });
+  await waitFor('agent-a\'s command reached the browser', () => held.length === 1);
+  assert.equal((await rpc({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 7 } }, { 'Mcp-Session-Id': b })).status, 202);
+  assert.equal((await api(d, '/api/status', { method: 'GET' })).body.calls_in_flight, 1, 'agent-b cannot cancel agent-a\'s call');
+  assert.equal((await rpc({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 7 } }, { 'Mcp-Session-Id': a })).status, 202);
+  const r = await waiting;
+  assert.equal(r.body.result.isError, true);
+  assert.match(r.body.result.content[0].text, /Cancelled by the caller/);
 });
 
 test('approval: an MCP session that ends (DELETE /mcp) while its call waits for approval: the call is cancelled', async () => {
