@@ -141,3 +141,35 @@ test('fill_form: a typed date is left with Tab, so its datepicker no longer cove
   assert.doesNotMatch(md(r), /\| Su \| Mo \|/, 'the calendar is still open');
 });
 
+// ---------------------------------------------------------------- what the Markdown shows
+
+test('Markdown: a read-only combobox (sl-select) is a combobox token with its value and options', async () => {
+  const r = await open('shoelace-form.html');
+  assert.match(md(r), /\[combobox "Favorite fruit" value="Apple" options=\["Apple", "Banana", "Cherry"\] e\d+\]/, md(r));
+});
+
+test('Markdown: the hidden value input inside sl-select is not printed as a field', async () => {
+  const r = await open('shoelace-form.html');
+  assert.doesNotMatch(md(r), /\[input text value="apple"/, 'the sl-select\'s validation input is shown as a field');
+  assert.equal((md(r).match(/\[input /g) || []).length, 1, `only "Your name" is a text field: ${md(r)}`);
+});
+
+test('Markdown: a link inside <code> keeps its ref and shows its text as code', async () => {
+  const r = await open('markdown-doc.html');
+  const m = md(r).match(/\[`path\.join\(\)`\]\([^)\s]*#join\) \[(e\d+)\]/);
+  assert.ok(m, `no code link with a ref: ${md(r)}`);
+  const c = await env.call('browser_click', { target: m[1] });
+  ok(c, 'click on the code link\'s ref');
+});
+
+test('find: text split by inline markup is found by its words ("a normalized path" in "a <b>normalized</b> path")', async () => {
+  await open('markdown-doc.html');
+  let r = await env.call('browser_find', { text: 'a normalized path without trailing separators' });
+  ok(r);
+  assert.equal(r.result?.total, 1, msg(r));
+  assert.match(r.result.matches[0].text, /\*\*normalized\*\* path without _trailing_/);
+  r = await env.call('browser_find', { text: 'with path.join() before' });
+  ok(r);
+  assert.equal(r.result?.total, 1, msg(r));
+  assert.match(r.result.matches[0].ref || '', /^e\d+$/);
+});
