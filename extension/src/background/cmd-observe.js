@@ -15,16 +15,22 @@ const limitOf = (v, def, max) => (Number.isInteger(v) && v >= 1 ? Math.min(v, ma
 // The Markdown escapes a character of the page's text may carry (snapshot.js's escapeMd).
 const ESCAPABLE = new Set(['\\', '*', '_', '`', '[', ']', '-', '+', '=', '#', '~', '>', '.']);
 
+// What the Markdown puts around inline markup: emphasis and code marks (<b>, <em>, <code>, <s>),
+// a link's brackets, URL and ref. The page shows "foo bar" for `foo <b>bar</b>` and for
+// `<a href=u>foo</a> bar`; the Markdown says `foo **bar**` and `[foo](u) [e3] bar`.
+const MARKS = '(?:[*_~`[]|\\]\\([^)\\s]*\\)(?: \\[(?:labelled "[^"]*" )?e\\d+\\])?)*';
+
 // A regular expression for `text` in a Markdown line: case-insensitive, white space matching any
-// white space, and each character that Markdown may escape matching with or without its backslash.
+// white space, each character that Markdown may escape matching with or without its backslash, and
+// inline marks allowed between the characters.
 export function findPattern(text) {
-  let src = '';
+  const units = [];
   for (const ch of String(text).trim()) {
-    if (/\s/.test(ch)) { if (!src.endsWith('\\s+')) src += '\\s+'; continue; }
+    if (/\s/.test(ch)) { if (units[units.length - 1] !== '\\s+') units.push('\\s+'); continue; }
     const esc = ch.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
-    src += ESCAPABLE.has(ch) ? `\\\\?${esc}` : esc;
+    units.push(ESCAPABLE.has(ch) ? `\\\\?${esc}` : esc);
   }
-  return new RegExp(src, 'iu');
+  return new RegExp(units.join(MARKS), 'iu');
 }
 
 const REF = /\b(e\d+)\]/g;

@@ -357,19 +357,12 @@ export async function type(el, text, { clear = false, submit = false } = {}) {
 
 // typed: the value is text given to `type`, which no message may repeat.
 // A hidden <select> whose visible replacement exists is operated through the replacement (opened,
-// its option clicked, then checked); a custom dropdown (a combobox or popup button) likewise.
+// its option clicked, then checked); custom drop-downs and radio groups are forms.js's chooseOption.
 export async function selectOption(el, value, { typed = false, option = null } = {}) {
   if (el.tagName !== 'SELECT') {
     const inner = el.querySelector?.('select');
     if (inner) el = inner;
-    else if (isDropdown(el) && !typed) {
-      visibleFor(el, 'select');
-      const v = norm(String(value ?? ''));
-      const desc = describe(el);
-      const opt = await chooseInWidget(el, v, click, describe);
-      if (!opt) throw new Error(`Clicked option "${v}" of ${desc}, but the widget does not show it afterwards`);
-      return { message: `Selected "${v}" in ${desc} (opened it and clicked the option)` };
-    } else throw new Error(`${describe(el)} is not a <select>; click it to open it, then click the option`);
+    else throw new Error(`${describe(el)} is not a <select>; click it to open it, then click the option`);
   }
   if (isDisabled(el)) throw new Error(`${describe(el)} is disabled`);
   const v = String(value ?? '');
@@ -405,11 +398,6 @@ export async function selectOption(el, value, { typed = false, option = null } =
   void option;
   setSelect(el, opt);
   return { message: `Selected "${selectedText(el)}" in ${describe(el)}` };
-}
-
-function isDropdown(el) {
-  const role = (el.getAttribute('role') || '').toLowerCase();
-  return role === 'combobox' || role === 'listbox' || el.hasAttribute('aria-haspopup');
 }
 
 export function pressKey(el, keySpec) {

@@ -3,6 +3,7 @@ import { nameOf, inputType, isDisabled, norm, clip } from './dom.js';
 import { seenText } from './hidden.js';
 import { refFor } from './refs.js';
 import { isSecret } from './secret.js';
+import { isReadOnlyCombobox, optionsOf } from './widgets.js';
 
 const q = (s) => '"' + String(s).replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n') + '"';
 
@@ -57,6 +58,9 @@ const filled = (v) => (v ? 'filled' : 'empty');
 export function tokenParts(el, kind, { values = true } = {}) {
   const ref = refFor(el);
   const tag = el.tagName;
+  // A read-only combobox (Shoelace's sl-select: an <input readonly role=combobox>) is chosen in,
+  // never typed into: shown as the combobox it is, with its value and its options.
+  if (kind === 'input' && isReadOnlyCombobox(el)) kind = 'combobox';
   let name = nameOf(el, kind);
   // An editable element's name defaults to its content: without values (or for a secret), only a
   // name that is not its content.
@@ -144,6 +148,10 @@ export function tokenParts(el, kind, { values = true } = {}) {
         if (v && v !== name) parts.push('value=' + q(clip(v, 200)));
       }
       if (el.getAttribute('aria-expanded') === 'true') parts.push('expanded');
+      if (values && tag === 'INPUT' && isReadOnlyCombobox(el)) {
+        const opts = optionsOf(el).map((o) => norm(o.textContent)).filter(Boolean);
+        if (opts.length) parts.push('options=[' + opts.slice(0, 30).map((o) => q(clip(o, 60))).join(', ') + (opts.length > 30 ? ', …' : '') + ']');
+      }
       break;
     case 'slider':
       parts.push('slider');

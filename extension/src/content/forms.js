@@ -1,16 +1,110 @@
 // Forms as a whole: browser_fill_form (several fields in one call, each as `type` or select_option
-// would fill it) and browser_upload_file (files the daemon read, set on a file input the way a
-// user's pick sets them). Values never appear in messages: a field may be a password (secret.js).
-import { inputType, isDisabled, winOf } from './dom.js';
+// would fill it), browser_select_option (a native <select>, a custom drop-down, a radio group) and
+// browser_upload_file (files the daemon read, set on a file input the way a user's pick sets them).
+// Values never appear in messages: a field may be a password (secret.js).
+import { inputType, isDisabled, isEditable, winOf, norm, nameOf, controlKind, styleOf } from './dom.js';
 import { describe, findTarget } from './targeting.js';
-import { click, type, nextTurn } from './actions.js';
+import { click, type, nextTurn, aim, pressKey, selectOption } from './actions.js';
 import { isSecret } from './secret.js';
+import { chooseInWidget, isDropdown, isReadOnlyCombobox, isRadioGroup, radiosOf } from './widgets.js';
 
 const BOOL = /^(true|false)$/;
+// How long fill_form waits for what covers a field (a datepicker fading out, a toast) to go.
+const COVERED_RETRY_MS = 1000;
 
-// Fill one field: text fields are typed into (cleared first), selects choose the option,
-// checkboxes take "true" or "false", radio buttons "true".
+const KIND_WORDS = {
+  button: 'a button', link: 'a link', input: 'a text field', textarea: 'a text area', editable: 'a text editor',
+  clickable: 'a clickable element', menuitem: 'a menu item', tab: 'a tab', treeitem: 'a tree item', slider: 'a slider',
+  checkbox: 'a checkbox', radio: 'a radio button', option: 'an option',
+};
+
+const isChecked = (el) => (el.tagName === 'INPUT' ? el.checked : el.getAttribute('aria-checked') === 'true');
+
+// Wait for the page's own reaction to a click (a few tasks, at most `ms`) until cond() holds.
+async function settleUntil(cond, ms = 500) {
+  const t0 = performance.now();
+  while (!cond() && performance.now() - t0 < ms) await nextTurn();
+  return cond();
+}
+
+// Check the radio button of `group` whose label is `value` (or whose value is), as a user clicks it.
+async function chooseRadio(group, value) {
+  const v = norm(value), want = v.toLowerCase();
+  const radios = radiosOf(group);
+  const names = radios.map((r) => norm(nameOf(r, 'radio')).toLowerCase());
+  let i = names.indexOf(want);
+  if (i < 0) i = radios.findIndex((r) => r.value === value || r.getAttribute('value') === value);
+  if (i < 0 && want) i = names.findIndex((n) => n.includes(want));
+  if (i < 0) {
+    const list = radios.slice(0, 30).map((r) => JSON.stringify(norm(nameOf(r, 'radio')) || r.getAttribute('value') || '')).join(', ');
+    const e = new Error(`${describe(group)} has no option "${v}"; nothing was selected. Its options: ${list}.`);
+    e.code = 'no_such_option';
+    throw e;
+  }
+  const r = radios[i];
+  if (isDisabled(r)) throw new Error(`${describe(r)} of ${describe(group)} is disabled`);
+  if (!isChecked(r)) {
+    await whenUncovered(r);
+    click(r);
+    if (!(await settleUntil(() => isChecked(r)))) throw new Error(`Clicked ${describe(r)} of ${describe(group)}, but it is not checked afterwards`);
+  }
+  return { message: `Selected ${describe(r)} in ${describe(group)}` };
+}
+
+// The one-sentence refusal of select_option on what has no options.
+function notDropdown(el) {
+  const kind = controlKind(el, styleOf(el));
+  const what = KIND_WORDS[kind] || 'not a form control';
+  const act = kind === 'checkbox' || kind === 'radio' ? 'click it to check it' : kind === 'input' || kind === 'textarea' || kind === 'editable' ? 'type into it instead' : 'click it instead';
+  const e = new Error(`${describe(el)} is ${what}, not a drop-down or a radio group, so it has no options to select; ${act}.`);
+  e.code = 'not_a_dropdown';
+  return e;
+}
+
+// select_option on what targeting found: a native <select> (or a wrapper holding one), a custom
+// drop-down (opened, its option clicked, its shown value checked: never the hidden native control
+// behind it), a radio group (its radio checked by label), else an error saying what it is.
+export async function chooseOption(el, value) {
+  if (el.tagName === 'SELECT' || el.tagName === 'OPTION') return selectOption(el, value);
+  if (isRadioGroup(el)) return chooseRadio(el, String(value ?? ''));
+  if (isDropdown(el)) {
+    if (isDisabled(el)) throw new Error(`${describe(el)} is disabled`);
+    const v = norm(String(value ?? ''));
+    const desc = describe(el);
+    aim(el, desc); // a user sees it and can reach it (else an error saying why)
+    const opt = await chooseInWidget(el, v, click, describe);
+    if (!opt) throw new Error(`Clicked option "${v}" of ${desc}, but the widget does not show it afterwards`);
+    return { message: `Selected "${v}" in ${describe(el)} (opened it and clicked the option)` };
+  }
+  const inner = el.querySelectorAll?.('select');
+  if (inner && inner.length === 1) return selectOption(inner[0], value);
+  throw notDropdown(el);
+}
+
+// Wait (at most COVERED_RETRY_MS) while something covers the field where a user would click it;
+// other reasons a field cannot be reached are left to the fill itself, which says them.
+async function whenUncovered(el) {
+  const t0 = performance.now();
+  for (;;) {
+    try { aim(el, describe(el)); return; } catch (e) {
+      if (e.code !== 'covered' || performance.now() - t0 > COVERED_RETRY_MS) {
+        if (e.code === 'covered') throw e;
+        return;
+      }
+    }
+    await new Promise((r) => setTimeout(r, 16));
+  }
+}
+
+// Fill one field: text fields are typed into (cleared first), selects, read-only comboboxes and
+// radio groups choose the option, checkboxes take "true" or "false", radio buttons "true".
+// Returns the field's description and whether it was typed into (a text field).
 async function fillOne(el, value) {
+  if (!isRadioGroup(el)) await whenUncovered(el);
+  if (isRadioGroup(el) || isReadOnlyCombobox(el) || (el.getAttribute?.('role') || '') === 'listbox') {
+    await chooseOption(el, value);
+    return { desc: describe(el), typed: false };
+  }
   const t = el.tagName === 'INPUT' ? inputType(el) : '';
   const role = el.getAttribute?.('role');
   if (t === 'checkbox' || t === 'radio' || role === 'checkbox' || role === 'switch' || role === 'radio') {
@@ -18,12 +112,12 @@ async function fillOne(el, value) {
     const checked = t ? el.checked : el.getAttribute('aria-checked') === 'true';
     if ((t === 'radio' || role === 'radio') && value === 'false') {
       if (checked) throw new Error(`${describe(el)} is a radio button: it cannot be unchecked, choose another one of its group instead`);
-      return describe(el);
+      return { desc: describe(el), typed: false };
     }
   }
   if (t === 'file') throw new Error(`${describe(el)} is a file input: put files in it with browser_upload_file`);
   await type(el, value, { clear: true });
-  return describe(el);
+  return { desc: describe(el), typed: el.tagName === 'INPUT' && isEditable(el) };
 }
 
 export async function fillForm(fields) {
@@ -35,7 +129,11 @@ export async function fillForm(fields) {
     try {
       const { el } = findTarget(target, 'type');
       isSecret(el); // decided before the first key, as type() does
-      done.push(await fillOne(el, String(f.value ?? '')));
+      const r = await fillOne(el, String(f.value ?? ''));
+      done.push(r.desc);
+      // A typed field is left with Tab, as a user moves on: a popup it opened over the next field
+      // (a datepicker's calendar) closes.
+      if (r.typed && i < fields.length - 1) pressKey(el, 'Tab');
     } catch (e) {
       const before = done.length ? ` Filled before it: ${done.join(', ')}.` : ' Nothing was filled before it.';
       const err = new Error(`Field ${i + 1} of ${fields.length} (${JSON.stringify(target.slice(0, 200))}) failed: ${String(e.message || e).replace(/\.$/, '')}.${before}`);

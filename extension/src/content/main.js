@@ -5,14 +5,14 @@
 // first one's API and keeps it (and with it the element refs).
 import { snapshot } from './snapshot.js';
 import { findTarget, describe } from './targeting.js';
-import { clickCommand, type, pressKey, scroll, selectOption, checkPresence } from './actions.js';
+import { clickCommand, type, pressKey, scroll, checkPresence } from './actions.js';
 import { startObserving, waitQuiet } from './quiet.js';
 import { pruneRefs, raiseFloor, refCounter } from './refs.js';
 import { rememberPasswordFields } from './secret.js';
 import { point } from './point.js';
 import { shot } from './shot.js';
 import { hover, drag } from './pointer.js';
-import { fillForm, setFiles } from './forms.js';
+import { fillForm, setFiles, chooseOption } from './forms.js';
 
 const PURPOSE = { click: 'click', type: 'type', select_option: 'select', press_key: 'any', scroll: 'any' };
 
@@ -39,7 +39,7 @@ async function act(command, p) {
       break;
     case 'select_option':
       el = findTarget(p.target, 'select').el;
-      r = await selectOption(el, p.value);
+      r = await chooseOption(el, p.value);
       break;
     case 'hover':
       el = findTarget(p.target, 'any').el;

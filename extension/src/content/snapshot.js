@@ -178,6 +178,9 @@ class Writer {
     if (vis === 'hidden' || vis === 'collapse' || st.contentVisibility === 'hidden') return;
     if (tag === 'INPUT' && el.type === 'hidden') return;
     if (!FORM_TAGS.has(tag) && invisible(el, st, true, disp)) return;
+    // A field no one sees and no keyboard reaches (aria-hidden, tabindex -1: the value input an
+    // sl-select keeps for form validation behind its visible combobox) is not the user's to fill.
+    if (FORM_TAGS.has(tag) && el.tabIndex < 0 && el.getAttribute('aria-hidden') === 'true' && invisible(el, st, false, disp)) return;
     const mute = this.mute, muteSt = this.muteSt;
     this.mute = null;
     this.muteSt = st;
@@ -306,6 +309,11 @@ class Writer {
   }
 
   codeSpan(el, kind, anc) {
+    // <code><a href>name</a></code> (rustdoc, Javadoc, Doxygen): the link, with its ref, showing
+    // its text as code, as <a><code>name</code></a> is shown
+    const only = el.children.length === 1 ? el.firstElementChild : null;
+    if (!kind && only && only.tagName === 'A' && only.hasAttribute('href') && norm(only.textContent) === norm(el.textContent) &&
+        controlKind(only, styleOf(only)) === 'link' && !anc) return this.link(only, true, true);
     this.code++;
     let [s] = this.sub(() => { this.mark(el, kind); this.kids(el, anc); });
     this.code--;
@@ -322,10 +330,14 @@ class Writer {
   }
 
   // withRef: false inside an editor (its links are text being edited, not something to click).
-  link(el, withRef = true) {
+  // asCode: its text is shown as code (a link inside <code>).
+  link(el, withRef = true, asCode = false) {
     const href = safeUrl(el.href);
+    if (asCode) this.code++;
     const [s] = this.sub(() => this.kids(el, el));
+    if (asCode) this.code--;
     let text = oneLine(s).trim();
+    if (text && asCode) { const d = text.includes('`') ? '``' : '`'; text = d + (d.length > 1 ? ' ' + text + ' ' : text) + d; }
     if (!text) text = nameOf(el, 'link').replace(/([[\]])/g, '\\$1');
     let md;
     if (!withRef) md = href ? `[${text}](${mdUrl(href)})` : text;

@@ -2,7 +2,7 @@
 // throw an Error whose message lists the best candidates with their refs.
 import { allElements, allRoots, controlKind, descriptionsOf, inViewport, isDisabled, isEditable, styleOf, norm, withStyleCache } from './dom.js';
 import { hiddenReason, hoverHost } from './reach.js';
-import { proxyFor } from './widgets.js';
+import { proxyFor, isDropdown, isRadioGroup, groupName } from './widgets.js';
 import { isRefSyntax, parseRef, resolveRef } from './refs.js';
 import { token } from './describe.js';
 
@@ -14,6 +14,10 @@ const ROLE_WORDS = {
   textarea: ['textarea', 'editable'], checkbox: ['checkbox'], radio: ['radio'], dropdown: ['select', 'combobox'],
   select: ['select', 'combobox'], menu: ['select', 'combobox', 'menuitem'], tab: ['tab'], option: ['option'],
 };
+// What select_option chooses in: drop-downs, their options, radio buttons and groups, checkboxes.
+const CHOICE_KINDS = new Set(['select', 'combobox', 'option', 'radio', 'checkbox', 'radiogroup']);
+const isChoice = (c) => CHOICE_KINDS.has(c.kind) || isDropdown(c.el);
+
 const ROLE_WORDS_RE = new RegExp('(?:^|\\s)(' + Object.keys(ROLE_WORDS).join('|') + ')(?:$|\\s)');
 
 function querySelectorAllRoots(sel) {
@@ -31,6 +35,10 @@ function kindOf(el) {
 // An element as action messages and errors show it: its token without what fields hold (these
 // sentences are stored in the call log and the popup, where typed text must never go).
 export function describe(el) {
+  if (isRadioGroup(el)) {
+    const n = groupName(el);
+    return `[radio group${n ? ' "' + n.slice(0, 60).replace(/"/g, '\\"') + '"' : ''}]`;
+  }
   const k = kindOf(el);
   if (k) return token(el, k, { values: false });
   const t = norm(el.innerText || el.textContent).slice(0, 60);
@@ -38,11 +46,13 @@ export function describe(el) {
 }
 
 // For `type`: a label or wrapper that holds exactly one field stands for the field.
+// A radio group or a drop-down is filled as itself, and a hidden field inside a wrapper (the
+// validation input of a web component) never stands for it.
 function toField(el) {
-  if (isEditable(el) || el.tagName === 'SELECT') return el;
+  if (isEditable(el) || el.tagName === 'SELECT' || isRadioGroup(el) || isDropdown(el)) return el;
   if (el.tagName === 'LABEL' && el.control) return el.control;
   const inner = el.querySelectorAll?.('input:not([type=hidden]),textarea,select,[contenteditable=""],[contenteditable=true]');
-  if (inner && inner.length === 1) return inner[0];
+  if (inner && inner.length === 1 && usable(inner[0])) return inner[0];
   return el;
 }
 
@@ -155,12 +165,19 @@ export function findTarget(target, purpose = 'any') {
     const st = styleOf(el);
     if (!st) continue;
     const kind = controlKind(el, st);
+    if ((purpose === 'select' || purpose === 'type') && !kind && isRadioGroup(el)) {
+      // a radio group named by its legend or label: select_option and fill_form choose in it
+      const descs = [groupName(el)].filter(Boolean);
+      const mc = matchClass(descs, q);
+      const sim = Math.max(0, ...descs.map((d) => similarity(d.toLowerCase(), q)));
+      scored.push({ el, kind: 'radiogroup', mc, sim, rank: -1 });
+      continue;
+    }
     if (kind) {
       if (purpose === 'type' && !EDITABLE_KINDS.has(kind)) {
         // a label text may name the field: handled via descriptionsOf(labels)
         continue;
       }
-      if (purpose === 'select' && !['select', 'combobox', 'option', 'radio', 'checkbox'].includes(kind)) continue;
       const descs = descriptionsOf(el, kind);
       const mc = matchClass(descs, q);
       const sim = Math.max(0, ...descs.map((d) => similarity(d.toLowerCase(), q)));
@@ -190,6 +207,9 @@ export function findTarget(target, purpose = 'any') {
       hidden = hidden || pool;
       return null;
     }
+    // select_option: what has options before what has none (a button named like the drop-down);
+    // only when nothing else matches is the target an element that is not one (its error says so)
+    if (purpose === 'select' && pool.some(isChoice)) pool = pool.filter(isChoice);
     const maxMc = Math.max(...pool.map((c) => c.mc));
     let top = pool.filter((c) => c.mc === maxMc);
     for (const c of top) c.rank = rankOf(c.el);
