@@ -21,7 +21,8 @@
 //   - no animation or transition that started since the action (or the navigation) and lasts
 //     at most 1 s (its delay included) still running (a dialog that fades in: read once it shows);
 // or when the page starts to unload (reason 'navigation'), or at `capMs` (reason 'cap', with what
-// was still pending). Times are Date.now() so the service worker can give the action's start.
+// was still pending). Times are Date.now() so the service worker can give the action's start
+// (animations' start times, in performance.now()'s clock, are compared with it translated).
 const HOT_WINDOW_MS = 1500;
 const HOT_RECENT_MS = 600;
 const HOT_COUNT = 3;
@@ -35,8 +36,9 @@ const TIMER_MAX_MS = 1000;
 const FRAME_MS = 16;           // an animation frame callback is due this soon …
 const FRAME_LATE_MS = 100;     // … and no longer waited for this long after (a hidden tab draws no frames)
 const SCAN_MAX = 20000;
-const ROOTS_MAX = 5000;        // shadow roots whose animations are looked at        // elements looked at for shadow roots per added subtree
+const ROOTS_MAX = 5000;        // shadow roots whose animations are looked at
 const ANIM_MAX_MS = 1000;      // an animation the action started is waited for when it lasts at most this long
+const ANIM_SLACK_MS = FRAME_MS; // … and counts as started by it when it started at most a frame before it
 
 // The node's parent, across a shadow root's boundary to its host.
 const up = (n) => n.parentNode || (n.nodeType === 11 ? n.host || null : null);
@@ -193,9 +195,13 @@ export function createWatch(win) {
   // that started at or after `since`, end at most ANIM_MAX_MS after they started (delay
   // included), and are still running: a dialog that fades in is read once it shows. One that
   // started before (a carousel's), runs longer or never ends (a spinner) is not waited for.
+  // Start times are in the document timeline's clock (performance.now()'s); `since` is the
+  // service worker's Date.now(), translated through a sample of both clocks taken in one turn:
+  // performance.timeOrigin + performance.now() can disagree with Date.now() by tens of ms, which
+  // made an animation the action started look older than the action. Returns how many run.
   function animating(since) {
     if (typeof doc.getAnimations !== 'function') return 0;
-    const origin = win.performance.timeOrigin;
+    const sincePerf = since - Date.now() + win.performance.now();
     // document.getAnimations() leaves out those of elements in shadow trees: each root's too.
     const list = [];
     try { list.push(...doc.getAnimations()); } catch { return 0; }
@@ -209,7 +215,7 @@ export function createWatch(win) {
       const timing = a.effect && a.effect.getComputedTiming ? a.effect.getComputedTiming() : null;
       const rate = Math.abs(Number(a.playbackRate) || 1);
       if (!timing || !Number.isFinite(timing.endTime) || timing.endTime / rate > ANIM_MAX_MS) continue;
-      if (a.startTime != null && origin + Number(a.startTime) < since - 5) continue;
+      if (a.startTime != null && Number(a.startTime) < sincePerf - ANIM_SLACK_MS) continue;
       n++;
     }
     return n;
