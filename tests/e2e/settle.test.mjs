@@ -1,9 +1,9 @@
 // End-to-end: an in-page action returns once its own effects have settled, also when they happen
 // only inside shadow roots (issue 14: the quiet window used to be measured by a MutationObserver
 // that did not see into shadow roots, so a web component's rendering counted as quiet), and once
-// an animation it started has run (a panel that fades in is read when it shows). Real Chromium +
-// the real extension + the daemon, through the HTTP tool API; the fixture is
-// tests/fixtures/pages/act-shadow.html.
+// an animation it started has run (a panel that fades in is read when it shows, a notice that
+// fades out once it is gone). Real Chromium + the real extension + the daemon, through the HTTP
+// tool API; the fixture is tests/fixtures/pages/act-shadow.html.
 //   node --test tests/e2e/settle.test.mjs
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -48,6 +48,14 @@ test('settling: a panel the action fades in after a delay is read once it shows'
   const r = await env.call('browser_click', { target: 'Show faded panel', timeout_ms: 10000 });
   ok(r);
   assert.match(r.page.markdown, /The faded panel shows/, `read before the panel showed: ${JSON.stringify(r.result)} ${r.page.markdown}`);
+  assert.equal(settleOf(r)?.reason, 'quiet', JSON.stringify(r.result));
+});
+
+test('settling: a notice the action fades out is read once it is gone', async () => {
+  await open();
+  const r = await env.call('browser_click', { target: 'Dismiss the notice', timeout_ms: 10000 });
+  ok(r);
+  assert.doesNotMatch(r.page.markdown, /The notice is still here/, `read before the notice left: ${JSON.stringify(r.result)} ${r.page.markdown}`);
   assert.equal(settleOf(r)?.reason, 'quiet', JSON.stringify(r.result));
 });
 

@@ -19,7 +19,9 @@
 //     references still loading, no custom element it uses still undefined (while scripts still
 //     arrive: up to 1 s after the last one);
 //   - no animation or transition that started since the action (or the navigation) and lasts
-//     at most 1 s (its delay included) still running (a dialog that fades in: read once it shows);
+//     at most 1 s (its delay included) still running, and none that ended within the quiet
+//     window (a dialog that fades in: read once it shows; a notice that fades out and is then
+//     removed: read once it is gone);
 // or when the page starts to unload (reason 'navigation'), or at `capMs` (reason 'cap', with what
 // was still pending). Times are Date.now() so the service worker can give the action's start
 // (animations' start times, in performance.now()'s clock, are compared with it translated).
@@ -193,12 +195,13 @@ export function createWatch(win) {
 
   // Animations and transitions (CSS or Web Animations, in the document and its shadow roots)
   // that started at or after `since`, end at most ANIM_MAX_MS after they started (delay
-  // included), and are still running: a dialog that fades in is read once it shows. One that
-  // started before (a carousel's), runs longer or never ends (a spinner) is not waited for.
-  // Start times are in the document timeline's clock (performance.now()'s); `since` is the
-  // service worker's Date.now(), translated through a sample of both clocks taken in one turn:
-  // performance.timeOrigin + performance.now() can disagree with Date.now() by tens of ms, which
-  // made an animation the action started look older than the action. Returns how many run.
+  // included), and are still running: a dialog that fades in is read once it shows, a notice
+  // that fades out once it is gone. One that started before (a carousel's), runs longer or never
+  // ends (a spinner) is not waited for. Start times are in the document timeline's clock
+  // (performance.now()'s); `since` is the service worker's Date.now(), translated through a
+  // sample of both clocks taken in one turn: performance.timeOrigin + performance.now() can
+  // disagree with Date.now() by tens of ms, which made an animation the action started look
+  // older than the action. Returns how many run.
   function animating(since) {
     if (typeof doc.getAnimations !== 'function') return 0;
     const sincePerf = since - Date.now() + win.performance.now();
@@ -251,6 +254,7 @@ export function createWatch(win) {
       let tickTimer = null;
       let dueAt = 0;      // when the pending tick should run
       let stalled = false; // the last tick ran late: the page's thread was not running
+      let animated = false; // the last look found animations the action started still running
       const finish = (reason, pending) => {
         clearTimeout(tickTimer);
         onChange = null;
@@ -302,8 +306,14 @@ export function createWatch(win) {
         const late = dueAt && t - dueAt > STALL_MS;
         if (!pending && t - last >= quietMs) {
           const anims = animating(since);
-          if (anims) pending = { animations: anims };
-          else if (!late || stalled) return finish('quiet');
+          if (anims) { pending = { animations: anims }; animated = true; }
+          else if (animated) {
+            // The action's animations have just ended: their end counts as a change, so that
+            // what the page does then (removes the notice that faded out, hides the dialog that
+            // closed: often in a task of its own) is in the page that is read.
+            animated = false;
+            last = t;
+          } else if (!late || stalled) return finish('quiet');
         }
         stalled = late;
         if (t - t0 >= capMs) {
