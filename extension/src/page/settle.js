@@ -63,12 +63,18 @@ export function createWatch(win) {
   let leavingAt = 0;
   let onChange = null;
   let onTimerFired = null;
+  let onWake = null; // a settle() under way: look again at once (something it waits for ended)
+  const wake = () => { if (onWake) onWake(); };
 
   // Until the document is parsed, the parser's insertions are no sign of a node changing on its
   // own (a page's body gets hundreds of them): only changes after parsing make a node hot (they
-  // still show, for churning(), that a node existed and changed before the action).
+  // still show, for churning(), that a node existed and changed before the action); nor do they
+  // keep a page that loaded waiting (see settle()).
   let parsedAt = doc.readyState === 'loading' ? Infinity : 0;
-  doc.addEventListener('readystatechange', () => { if (parsedAt === Infinity && doc.readyState !== 'loading') parsedAt = now(); }, true);
+  doc.addEventListener('readystatechange', () => {
+    if (parsedAt === Infinity && doc.readyState !== 'loading') parsedAt = now();
+    if (doc.readyState === 'complete') wake();
+  }, true);
   const late = doc.readyState === 'complete';
   if (late) for (const el of doc.querySelectorAll(RESOURCE_SEL)) done.add(el);
 
@@ -130,7 +136,7 @@ export function createWatch(win) {
 
   const ended = (e) => {
     const el = e.target;
-    if (el && (el.tagName === 'SCRIPT' || el.tagName === 'LINK')) { done.add(el); lastResource = now(); }
+    if (el && (el.tagName === 'SCRIPT' || el.tagName === 'LINK')) { done.add(el); lastResource = now(); wake(); }
   };
   doc.addEventListener('load', ended, true);
   doc.addEventListener('error', ended, true);
@@ -246,10 +252,13 @@ export function createWatch(win) {
     const since = Number(actionAt) > 0 && Number(actionAt) <= t0 ? Number(actionAt) : t0;
     const hot = (n) => hotBefore(n, since) || churning(n, since);
     // The quiet window: for a page that loaded, from the navigation's start (it may be quiet
-    // already); after an action, from now, the action's end (the tasks it queued, a form
-    // submission, run meanwhile).
+    // already), counting only the changes made once the document was parsed (the parser's
+    // insertions, and what the page's scripts did synchronously while it parsed, are over when
+    // it is: a page is answered at its load event when nothing changed since); after an action,
+    // from now, the action's end (the tasks it queued, a form submission, run meanwhile).
+    const counts = (node, t) => !hot(node) && !(ready && t < parsedAt);
     let last = ready ? since : t0;
-    for (const r of recent) if (r.t >= since && !hot(r.node)) last = Math.max(last, r.t);
+    for (const r of recent) if (r.t >= since && counts(r.node, r.t)) last = Math.max(last, r.t);
     return new Promise((resolve) => {
       let tickTimer = null;
       let dueAt = 0;      // when the pending tick should run
@@ -259,10 +268,14 @@ export function createWatch(win) {
         clearTimeout(tickTimer);
         onChange = null;
         onTimerFired = null;
+        onWake = null;
         resolve({ reason, waited: now() - t0, ...(pending ? { pending } : {}) });
       };
-      onChange = (node, t) => { if (!hot(node)) last = t; };
+      onChange = (node, t) => { if (counts(node, t)) last = t; };
       onTimerFired = (at, t) => { if (at >= since) last = Math.max(last, t); };
+      // The document completed, a script or stylesheet or a request ended: look again in the next
+      // task (after the load event's handlers), not at the next poll.
+      onWake = () => { clearTimeout(tickTimer); dueAt = 0; tickTimer = setTimeout(tick, 0); };
       let checkedUndefAt = 0;
       let undef = [];
       const tick = () => {
@@ -331,7 +344,7 @@ export function createWatch(win) {
   }
 
   function request(id, started) {
-    if (started) { if (requests.size < 1000) requests.set(id, now()); } else requests.delete(id);
+    if (started) { if (requests.size < 1000) requests.set(id, now()); } else if (requests.delete(id)) wake();
   }
 
   // A timer an event handler set (started) or that fired or was cleared (!started).
