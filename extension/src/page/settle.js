@@ -1,9 +1,10 @@
 // When a page is ready, and when an action's effects have settled. Watches the page from its
 // start (isolated.js), the document and every shadow root in it (open ones, and closed ones
 // where chrome.dom can reach them; nested ones too); settle() answers when, at once:
-//   - no DOM change for `quietMs`, not counting nodes that kept changing on their own before the
-//     action (a clock, a carousel: three changes or more after the document was parsed, in the
-//     1.5 s before it, the last within 0.6 s) nor nodes that changed before the action and
+//   - no DOM change for `quietMs` (after an action: IDLE_QUIET_MS once an idle callback ran since
+//     the last change, the page's task queue drained), not counting nodes that kept changing on
+//     their own before the action (a clock, a carousel: three changes or more after the document
+//     was parsed, in the 1.5 s before it, the last within 0.6 s) nor nodes that changed before the action and
 //     change again and again during the wait (four changes or more, spaced 40 ms or more apart);
 //     a node the action added is never ignored (a spinner it shows is its effect);
 //   - no fetch/XHR started by the page since the action still under way, no script or stylesheet
@@ -19,9 +20,12 @@
 //     references still loading, no custom element it uses still undefined (while scripts still
 //     arrive: up to 1 s after the last one);
 //   - no animation or transition that started since the action (or the navigation) and lasts
-//     at most 1 s (its delay included) still running (a dialog that fades in: read once it shows);
+//     at most 1 s (its delay included) still running, and none that ended within the quiet
+//     window (a dialog that fades in: read once it shows; a notice that fades out and is then
+//     removed: read once it is gone);
 // or when the page starts to unload (reason 'navigation'), or at `capMs` (reason 'cap', with what
-// was still pending). Times are Date.now() so the service worker can give the action's start.
+// was still pending). Times are Date.now() so the service worker can give the action's start
+// (animations' start times, in performance.now()'s clock, are compared with it translated).
 const HOT_WINDOW_MS = 1500;
 const HOT_RECENT_MS = 600;
 const HOT_COUNT = 3;
@@ -30,13 +34,15 @@ const LEARN_GAP_MS = 40;
 const UNDEFINED_GRACE_MS = 1000;
 const POLL_MS = 20;
 const STALL_MS = 5;            // a tick this late found the page's thread stalled
+const IDLE_QUIET_MS = 5;       // after an action, quiet this long is enough once the page's thread went idle since the last change
 const KEEP = 8; // timestamps kept per node
 const TIMER_MAX_MS = 1000;
 const FRAME_MS = 16;           // an animation frame callback is due this soon …
 const FRAME_LATE_MS = 100;     // … and no longer waited for this long after (a hidden tab draws no frames)
 const SCAN_MAX = 20000;
-const ROOTS_MAX = 5000;        // shadow roots whose animations are looked at        // elements looked at for shadow roots per added subtree
+const ROOTS_MAX = 5000;        // shadow roots whose animations are looked at
 const ANIM_MAX_MS = 1000;      // an animation the action started is waited for when it lasts at most this long
+const ANIM_SLACK_MS = FRAME_MS; // … and counts as started by it when it started at most a frame before it
 
 // The node's parent, across a shadow root's boundary to its host.
 const up = (n) => n.parentNode || (n.nodeType === 11 ? n.host || null : null);
@@ -59,12 +65,18 @@ export function createWatch(win) {
   let leavingAt = 0;
   let onChange = null;
   let onTimerFired = null;
+  let onWake = null; // a settle() under way: look again at once (something it waits for ended)
+  const wake = () => { if (onWake) onWake(); };
 
   // Until the document is parsed, the parser's insertions are no sign of a node changing on its
   // own (a page's body gets hundreds of them): only changes after parsing make a node hot (they
-  // still show, for churning(), that a node existed and changed before the action).
+  // still show, for churning(), that a node existed and changed before the action); nor do they
+  // keep a page that loaded waiting (see settle()).
   let parsedAt = doc.readyState === 'loading' ? Infinity : 0;
-  doc.addEventListener('readystatechange', () => { if (parsedAt === Infinity && doc.readyState !== 'loading') parsedAt = now(); }, true);
+  doc.addEventListener('readystatechange', () => {
+    if (parsedAt === Infinity && doc.readyState !== 'loading') parsedAt = now();
+    if (doc.readyState === 'complete') wake();
+  }, true);
   const late = doc.readyState === 'complete';
   if (late) for (const el of doc.querySelectorAll(RESOURCE_SEL)) done.add(el);
 
@@ -126,7 +138,7 @@ export function createWatch(win) {
 
   const ended = (e) => {
     const el = e.target;
-    if (el && (el.tagName === 'SCRIPT' || el.tagName === 'LINK')) { done.add(el); lastResource = now(); }
+    if (el && (el.tagName === 'SCRIPT' || el.tagName === 'LINK')) { done.add(el); lastResource = now(); wake(); }
   };
   doc.addEventListener('load', ended, true);
   doc.addEventListener('error', ended, true);
@@ -191,11 +203,16 @@ export function createWatch(win) {
 
   // Animations and transitions (CSS or Web Animations, in the document and its shadow roots)
   // that started at or after `since`, end at most ANIM_MAX_MS after they started (delay
-  // included), and are still running: a dialog that fades in is read once it shows. One that
-  // started before (a carousel's), runs longer or never ends (a spinner) is not waited for.
+  // included), and are still running: a dialog that fades in is read once it shows, a notice
+  // that fades out once it is gone. One that started before (a carousel's), runs longer or never
+  // ends (a spinner) is not waited for. Start times are in the document timeline's clock
+  // (performance.now()'s); `since` is the service worker's Date.now(), translated through a
+  // sample of both clocks taken in one turn: performance.timeOrigin + performance.now() can
+  // disagree with Date.now() by tens of ms, which made an animation the action started look
+  // older than the action. Returns how many run.
   function animating(since) {
     if (typeof doc.getAnimations !== 'function') return 0;
-    const origin = win.performance.timeOrigin;
+    const sincePerf = since - Date.now() + win.performance.now();
     // document.getAnimations() leaves out those of elements in shadow trees: each root's too.
     const list = [];
     try { list.push(...doc.getAnimations()); } catch { return 0; }
@@ -209,7 +226,7 @@ export function createWatch(win) {
       const timing = a.effect && a.effect.getComputedTiming ? a.effect.getComputedTiming() : null;
       const rate = Math.abs(Number(a.playbackRate) || 1);
       if (!timing || !Number.isFinite(timing.endTime) || timing.endTime / rate > ANIM_MAX_MS) continue;
-      if (a.startTime != null && origin + Number(a.startTime) < since - 5) continue;
+      if (a.startTime != null && Number(a.startTime) < sincePerf - ANIM_SLACK_MS) continue;
       n++;
     }
     return n;
@@ -237,22 +254,32 @@ export function createWatch(win) {
     const since = Number(actionAt) > 0 && Number(actionAt) <= t0 ? Number(actionAt) : t0;
     const hot = (n) => hotBefore(n, since) || churning(n, since);
     // The quiet window: for a page that loaded, from the navigation's start (it may be quiet
-    // already); after an action, from now, the action's end (the tasks it queued, a form
-    // submission, run meanwhile).
+    // already), counting only the changes made once the document was parsed (the parser's
+    // insertions, and what the page's scripts did synchronously while it parsed, are over when
+    // it is: a page is answered at its load event when nothing changed since); after an action,
+    // from now, the action's end (the tasks it queued, a form submission, run meanwhile).
+    const counts = (node, t) => !hot(node) && !(ready && t < parsedAt);
     let last = ready ? since : t0;
-    for (const r of recent) if (r.t >= since && !hot(r.node)) last = Math.max(last, r.t);
+    for (const r of recent) if (r.t >= since && counts(r.node, r.t)) last = Math.max(last, r.t);
     return new Promise((resolve) => {
       let tickTimer = null;
       let dueAt = 0;      // when the pending tick should run
       let stalled = false; // the last tick ran late: the page's thread was not running
+      let animated = false; // the last look found animations the action started still running
+      let idleAsked = 0;    // when an idle callback was last asked for …
+      let idleAt = 0;       // … and when one last ran
       const finish = (reason, pending) => {
         clearTimeout(tickTimer);
         onChange = null;
         onTimerFired = null;
+        onWake = null;
         resolve({ reason, waited: now() - t0, ...(pending ? { pending } : {}) });
       };
-      onChange = (node, t) => { if (!hot(node)) last = t; };
+      onChange = (node, t) => { if (counts(node, t)) last = t; };
       onTimerFired = (at, t) => { if (at >= since) last = Math.max(last, t); };
+      // The document completed, a script or stylesheet or a request ended: look again in the next
+      // task (after the load event's handlers), not at the next poll.
+      onWake = () => { clearTimeout(tickTimer); dueAt = 0; tickTimer = setTimeout(tick, 0); };
       let checkedUndefAt = 0;
       let undef = [];
       const tick = () => {
@@ -294,10 +321,20 @@ export function createWatch(win) {
         // descheduled renderer): the page's own tasks that came due meanwhile (the next step
         // of a chain) may not have run yet, so the quiet is proven only by one more turn.
         const late = dueAt && t - dueAt > STALL_MS;
-        if (!pending && t - last >= quietMs) {
+        // After an action, the page's thread found idle since the last change (an idle callback
+        // ran: its task queue drained, no message or next step of a chain still queued, and
+        // nothing else pending) shortens the quiet window.
+        const quietFor = !ready && idleAt > last ? Math.min(quietMs, IDLE_QUIET_MS) : quietMs;
+        if (!pending && t - last >= quietFor) {
           const anims = animating(since);
-          if (anims) pending = { animations: anims };
-          else if (!late || stalled) return finish('quiet');
+          if (anims) { pending = { animations: anims }; animated = true; }
+          else if (animated) {
+            // The action's animations have just ended: their end counts as a change, so that
+            // what the page does then (removes the notice that faded out, hides the dialog that
+            // closed: often in a task of its own) is in the page that is read.
+            animated = false;
+            last = t;
+          } else if (!late || stalled) return finish('quiet');
         }
         stalled = late;
         if (t - t0 >= capMs) {
@@ -305,8 +342,12 @@ export function createWatch(win) {
           if (reqs) pending.requests = reqs;
           return finish('cap', pending);
         }
+        if (!ready && !pending && idleAsked <= last && typeof win.requestIdleCallback === 'function') {
+          idleAsked = t;
+          win.requestIdleCallback(() => { idleAt = now(); if (onWake) onWake(); });
+        }
         // Wake when the quiet window would end, or to look again at what is pending.
-        const wait = late ? 1 : pending ? POLL_MS : Math.max(2, Math.min(POLL_MS, quietMs - (t - last) + 1));
+        const wait = late ? 1 : pending ? POLL_MS : Math.max(2, Math.min(POLL_MS, quietFor - (t - last) + 1));
         dueAt = t + wait;
         tickTimer = setTimeout(tick, wait);
       };
@@ -315,7 +356,7 @@ export function createWatch(win) {
   }
 
   function request(id, started) {
-    if (started) { if (requests.size < 1000) requests.set(id, now()); } else requests.delete(id);
+    if (started) { if (requests.size < 1000) requests.set(id, now()); } else if (requests.delete(id)) wake();
   }
 
   // A timer an event handler set (started) or that fired or was cleared (!started).

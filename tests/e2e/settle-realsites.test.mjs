@@ -1,0 +1,71 @@
+// End-to-end, on Shoelace web components (npm @shoelace-style/shoelace, not pages written here):
+// an action that closes a component returns once the component's exit animation has run and the
+// component has hidden its content — a tooltip that fades out when the pointer leaves, a dropdown
+// whose menu closes after a choice or Escape, a dialog that closes from its button or Escape. Read
+// before the exit animation ended, the answer would still show the tooltip's text, the menu's
+// items or the dialog's text (issue 14, "Readiness": settle on the action's own effects,
+// animations included). The real daemon runs its own headless Chromium with the real extension
+// (startManaged); the shell is tests/fixtures/realsites/shoelace-exit.html.
+//   node --test tests/e2e/settle-realsites.test.mjs
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startManaged, startStaticServer, requirePackages, NODE_MODULES, SHELLS } from './support/realsites.mjs';
+
+let env, srv;
+before(async () => {
+  requirePackages(['@shoelace-style/shoelace']);
+  srv = await startStaticServer({ roots: { '/npm/': NODE_MODULES + '/', '/shells/': SHELLS + '/' } });
+  env = await startManaged();
+});
+after(async () => { await env?.close(); await srv?.close(); });
+
+const msg = (r) => JSON.stringify(r.result?.error || r.result?.message || r.message || r.status);
+const ok = (r, what = 'call') => assert.equal(r.status, 'success', `${what}: expected success, got ${r.http} ${msg(r)}`);
+const md = (r) => r.page?.markdown || '';
+const settleOf = (r) => JSON.stringify(r.result?.settle || r.result?.result?.settle || null);
+const call = async (tool, params) => { const r = await env.call(tool, params); ok(r, `${tool} ${JSON.stringify(params)}`); return r; };
+const open = () => call('browser_open_url', { url: srv.url('/shells/shoelace-exit.html') });
+
+test('shoelace tooltip: shown on hover, gone once the pointer left and its fade-out ran', async () => {
+  let r = await open();
+  assert.doesNotMatch(md(r), /Keeps a copy on the server/, 'the closed tooltip\'s text is shown');
+  r = await call('browser_hover', { target: 'Save draft' });
+  assert.match(md(r), /Keeps a copy on the server/, `the tooltip did not show: ${settleOf(r)}`);
+  r = await call('browser_hover', { target: 'Nothing to see here' });
+  assert.doesNotMatch(md(r), /Keeps a copy on the server/, `read before the tooltip's exit animation ended: ${settleOf(r)}`);
+});
+
+test('shoelace dropdown: the menu is gone from the answer once a choice closed it', async () => {
+  let r = await open();
+  assert.doesNotMatch(md(r), /By size/, 'the closed menu\'s items are shown');
+  r = await call('browser_click', { target: 'Sort by' });
+  assert.match(md(r), /By size/, `the menu did not open: ${settleOf(r)}`);
+  r = await call('browser_click', { target: 'By date' });
+  assert.match(md(r), /Sorted: date/);
+  assert.doesNotMatch(md(r), /By size/, `read before the menu's exit animation ended: ${settleOf(r)}`);
+});
+
+test('shoelace dropdown: Escape closes the menu, and the answer shows it closed', async () => {
+  await open();
+  let r = await call('browser_click', { target: 'Sort by' });
+  assert.match(md(r), /By size/, `the menu did not open: ${settleOf(r)}`);
+  r = await call('browser_press_key', { key: 'Escape' });
+  assert.doesNotMatch(md(r), /By size/, `read before the menu's exit animation ended: ${settleOf(r)}`);
+});
+
+test('shoelace dialog: closed from its button, and the answer shows it closed', async () => {
+  let r = await open();
+  assert.doesNotMatch(md(r), /restored within thirty days/, 'the closed dialog\'s text is shown');
+  r = await call('browser_click', { target: 'Archive' });
+  assert.match(md(r), /restored within thirty days/, `the dialog did not open: ${settleOf(r)}`);
+  r = await call('browser_click', { target: 'Keep it' });
+  assert.doesNotMatch(md(r), /restored within thirty days/, `read before the dialog's exit animation ended: ${settleOf(r)}`);
+});
+
+test('shoelace dialog: Escape closes it, and the answer shows it closed', async () => {
+  await open();
+  let r = await call('browser_click', { target: 'Archive' });
+  assert.match(md(r), /restored within thirty days/, `the dialog did not open: ${settleOf(r)}`);
+  r = await call('browser_press_key', { key: 'Escape' });
+  assert.doesNotMatch(md(r), /restored within thirty days/, `read before the dialog's exit animation ended: ${settleOf(r)}`);
+});
