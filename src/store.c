@@ -223,6 +223,7 @@ struct store {
 	sqlite3_stmt *find_content, *ins_content, *ins_capture, *ins_cmd;
 	sqlite3_stmt *find_tab;     /* a tab's newest capture within the visit window */
 	sqlite3_stmt *data_version; /* PRAGMA data_version: did another connection write? */
+	sqlite3_stmt *begin, *commit, *rollback; /* prepared once: parsing them cost every commit */
 	int64_t seen_version;
 	struct tab_memory tabs[BB_STORE_TAB_CACHE]; /* store thread only */
 	int64_t fts_upto;   /* contents with a larger id are not in pages_fts yet */
@@ -236,7 +237,8 @@ struct store {
 	struct item *head, *tail;
 	size_t n_queued;    /* items in the queue */
 	size_t pages_queued; /* of which pages and deletions: someone is waiting for those */
-	size_t bytes_queued; /* Markdown bytes of the queued pages, for backpressure */
+	size_t bytes_queued; /* Markdown bytes of the queued pages, for backpressure (changed under the
+	                      * lock, atomically, so store_backlog reads it without) */
 	int sleeping;        /* the store thread waits on cond: only then is a signal needed */
 	int stopping;
 	int busy;
@@ -906,17 +908,13 @@ ckpt_main(void *arg)
 	return NULL;
 }
 
-/* The file at path is no longer the one we opened (deleted, moved, replaced). */
+/* The file at path is no longer the one we opened (deleted, moved, replaced). One stat per commit:
+ * SQLITE_FCNTL_HAS_MOVED would stat the same path again for the same answer. */
 static int
 file_moved(struct store *s)
 {
 	struct stat st;
-	if (stat(s->path, &st) != 0 || st.st_ino != s->ino || st.st_dev != s->dev)
-		return 1;
-	int moved = 0;
-	if (sqlite3_file_control(s->db, "main", SQLITE_FCNTL_HAS_MOVED, &moved) == SQLITE_OK && moved)
-		return 1;
-	return 0;
+	return stat(s->path, &st) != 0 || st.st_ino != s->ino || st.st_dev != s->dev;
 }
 
 /* Tests only: BB_TEST_MAX_PAGE_COUNT_FILE names a file holding a page count that caps the database
@@ -1028,6 +1026,16 @@ clear_fault(struct store *s)
 	pthread_mutex_unlock(&s->lock);
 }
 
+/* Step a prepared statement of the writer that returns no row (BEGIN, COMMIT, ROLLBACK) and reset
+ * it; its result code (SQLITE_OK when done), the message left in sqlite3_errmsg. */
+static int
+step_once(sqlite3_stmt *st)
+{
+	int rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE || rc == SQLITE_ROW ? SQLITE_OK : rc;
+}
+
 /* Write a batch in one transaction. 0: committed (rows with it->error were skipped); otherwise the
  * fault, with everything rolled back and no id kept. */
 static enum fault
@@ -1038,7 +1046,7 @@ write_batch(struct store *s, struct item *batch, char *detail, size_t dlen)
 		return FAULT_MOVED;
 	apply_test_max_pages(s);
 	long unindexed = s->unindexed;
-	int rc = sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+	int rc = step_once(s->begin);
 	if (rc != SQLITE_OK) {
 		snprintf(detail, dlen, "%s", sqlite3_errmsg(s->db));
 		enum fault f = fault_of(rc);
@@ -1069,7 +1077,7 @@ write_batch(struct store *s, struct item *batch, char *detail, size_t dlen)
 		it->error = xasprintf("the row was refused by the database: %s", sqlite3_errstr(irc));
 	}
 	if (f == FAULT_NONE) {
-		rc = sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+		rc = step_once(s->commit);
 		if (rc != SQLITE_OK) {
 			snprintf(detail, dlen, "%s", sqlite3_errmsg(s->db));
 			f = fault_of(rc);
@@ -1079,7 +1087,7 @@ write_batch(struct store *s, struct item *batch, char *detail, size_t dlen)
 	}
 	if (f != FAULT_NONE) {
 		if (!sqlite3_get_autocommit(s->db))
-			sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+			step_once(s->rollback);
 		/* Rolled back: none of these ids exists, so none may be handed out. */
 		for (struct item *it = batch; it != NULL; it = it->next)
 			it->id = 0;
@@ -1096,7 +1104,8 @@ uncount(struct store *s, struct item *it)
 	s->n_queued--;
 	if (it->kind != ITEM_COMMAND) {
 		s->pages_queued--;
-		s->bytes_queued -= json_string_length(json_object_get(it->data, "markdown"));
+		__atomic_sub_fetch(&s->bytes_queued, json_string_length(json_object_get(it->data, "markdown")),
+		                   __ATOMIC_RELAXED);
 	}
 }
 
@@ -1355,7 +1364,8 @@ static void
 store_free(struct store *s)
 {
 	sqlite3_stmt *const stmts[] = {s->find_content, s->ins_content, s->ins_capture, s->ins_cmd,
-	                               s->find_tab,     s->data_version};
+	                               s->find_tab,     s->data_version, s->begin,   s->commit,
+	                               s->rollback};
 	for (size_t i = 0; i < sizeof stmts / sizeof stmts[0]; i++)
 		sqlite3_finalize(stmts[i]);
 	sqlite3_close(s->db);
@@ -1443,6 +1453,9 @@ store_open(const char *path, const struct store_opts *opts, char **err)
 	                       "ORDER BY id DESC LIMIT 1",
 	                       -1, &s->find_tab, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(s->db, "PRAGMA data_version", -1, &s->data_version, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(s->db, "BEGIN IMMEDIATE", -1, &s->begin, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(s->db, "COMMIT", -1, &s->commit, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(s->db, "ROLLBACK", -1, &s->rollback, NULL) != SQLITE_OK ||
 	    exec(s->db, "CREATE TEMP TABLE IF NOT EXISTS gone(content_id INTEGER PRIMARY KEY)") != 0 ||
 	    sqlite3_prepare_v2(s->db,
 	                       "INSERT INTO commands(request_id, tool, command, client_id, params, status, "
@@ -1557,7 +1570,8 @@ enqueue(struct store *s, enum item_kind kind, json_t *data, int64_t keep_until, 
 	s->n_queued++;
 	if (kind != ITEM_COMMAND) {
 		s->pages_queued++;
-		s->bytes_queued += json_string_length(json_object_get(data, "markdown"));
+		__atomic_add_fetch(&s->bytes_queued, json_string_length(json_object_get(data, "markdown")),
+		                   __ATOMIC_RELAXED);
 	}
 	if (s->sleeping)
 		pthread_cond_signal(&s->cond);
@@ -1602,14 +1616,12 @@ store_flush(struct store *s)
 	pthread_mutex_unlock(&s->lock);
 }
 
-/* Markdown bytes waiting to be written: the WebSocket side stops reading a browser when this is high. */
+/* Markdown bytes waiting to be written: the WebSocket side stops reading a browser when this is high.
+ * Read without the queue's lock (the event loop asks after every page; a moment's staleness is fine). */
 size_t
 store_backlog(struct store *s)
 {
-	pthread_mutex_lock(&s->lock);
-	size_t n = s->bytes_queued;
-	pthread_mutex_unlock(&s->lock);
-	return n;
+	return __atomic_load_n(&s->bytes_queued, __ATOMIC_RELAXED);
 }
 
 /* The database file's path. */
@@ -1653,6 +1665,33 @@ reader_put(struct store *s, sqlite3 *db)
 	}
 	pthread_mutex_unlock(&s->lock);
 	sqlite3_close(db);
+}
+
+/* Take a read connection and prepare sql on it: the statement, or NULL with *err (one sentence) when
+ * the file cannot be read. Every statement from here goes back through reader_finish. */
+static sqlite3_stmt *
+reader_prepare(struct store *s, const char *sql, char **err)
+{
+	sqlite3 *db = reader_get(s, err);
+	if (db == NULL)
+		return NULL;
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+		*err = xasprintf("the history cannot be read: %s", sqlite3_errmsg(db));
+		sqlite3_finalize(st);
+		reader_put(s, db);
+		return NULL;
+	}
+	return st;
+}
+
+/* Finish a statement from reader_prepare and put its connection back in the pool. */
+static void
+reader_finish(struct store *s, sqlite3_stmt *st)
+{
+	sqlite3 *db = sqlite3_db_handle(st);
+	sqlite3_finalize(st);
+	reader_put(s, db);
 }
 
 /* Column value as a JSON string, or null. */
@@ -1927,32 +1966,27 @@ json_t *
 store_page(struct store *s, int64_t id, char **err)
 {
 	*err = NULL;
-	sqlite3 *db = reader_get(s, err);
-	if (db == NULL)
+	sqlite3_stmt *st = reader_prepare(s,
+	                                  "SELECT p.id, p.captured_at, p.client_id, p.tab_id, p.request_id, p.url, p.title, "
+	                                  "p.bytes, p.markdown, p.truncated, c.visit_id, (SELECT count(*) FROM captures v "
+	                                  "WHERE v.visit_id = c.visit_id) FROM pages p JOIN captures c ON c.id = p.id "
+	                                  "WHERE p.id = ?",
+	                                  err);
+	if (st == NULL)
 		return NULL;
-	sqlite3_stmt *st;
 	json_t *o = NULL;
-	if (sqlite3_prepare_v2(db,
-	                       "SELECT p.id, p.captured_at, p.client_id, p.tab_id, p.request_id, p.url, p.title, p.bytes, "
-	                       "p.markdown, p.truncated, c.visit_id, (SELECT count(*) FROM captures v WHERE v.visit_id = "
-	                       "c.visit_id) FROM pages p JOIN captures c ON c.id = p.id WHERE p.id = ?",
-	                       -1, &st, NULL) == SQLITE_OK) {
-		sqlite3_bind_int64(st, 1, id);
-		int rc = sqlite3_step(st);
-		if (rc == SQLITE_ROW) {
-			o = page_row(st);
-			json_object_set_new(o, "markdown", col_str(st, 8));
-			json_object_set_new(o, "truncated", json_boolean(sqlite3_column_int(st, 9)));
-			json_object_set_new(o, "visit_id", col_int(st, 10));
-			json_object_set_new(o, "visit_captures", col_int(st, 11));
-		} else if (rc != SQLITE_DONE) {
-			*err = xasprintf("the history cannot be read: %s", sqlite3_errmsg(db));
-		}
-		sqlite3_finalize(st);
-	} else {
-		*err = xasprintf("the history cannot be read: %s", sqlite3_errmsg(db));
+	sqlite3_bind_int64(st, 1, id);
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		o = page_row(st);
+		json_object_set_new(o, "markdown", col_str(st, 8));
+		json_object_set_new(o, "truncated", json_boolean(sqlite3_column_int(st, 9)));
+		json_object_set_new(o, "visit_id", col_int(st, 10));
+		json_object_set_new(o, "visit_captures", col_int(st, 11));
+	} else if (rc != SQLITE_DONE) {
+		*err = xasprintf("the history cannot be read: %s", sqlite3_errmsg(sqlite3_db_handle(st)));
 	}
-	reader_put(s, db);
+	reader_finish(s, st);
 	return o;
 }
 
@@ -1961,42 +1995,38 @@ json_t *
 store_commands(struct store *s, long limit, int64_t before, char **err)
 {
 	*err = NULL;
-	sqlite3 *db = reader_get(s, err);
-	if (db == NULL)
+	sqlite3_stmt *st = reader_prepare(s,
+	                                  "SELECT id, request_id, tool, command, client_id, params, status, http_status, "
+	                                  "message, error, summary, page_id, started_at, finished_at, duration_ms FROM "
+	                                  "commands WHERE (?1 = 0 OR id < ?1) ORDER BY id DESC LIMIT ?2",
+	                                  err);
+	if (st == NULL)
 		return NULL;
 	json_t *arr = json_array();
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(db,
-	                       "SELECT id, request_id, tool, command, client_id, params, status, http_status, message, "
-	                       "error, summary, page_id, started_at, finished_at, duration_ms FROM commands "
-	                       "WHERE (?1 = 0 OR id < ?1) ORDER BY id DESC LIMIT ?2",
-	                       -1, &st, NULL) == SQLITE_OK) {
-		sqlite3_bind_int64(st, 1, before);
-		sqlite3_bind_int64(st, 2, limit);
-		static const char *const names[] = {"id", "request_id", "tool", "command", "client_id",
-		                                    "params", "status", "http_status", "message", "error",
-		                                    "summary", "history_id", "started_at", "finished_at",
-		                                    "duration_ms"};
-		while (sqlite3_step(st) == SQLITE_ROW) {
-			json_t *o = json_object();
-			for (int i = 0; i < 15; i++) {
-				json_t *v;
-				if (i == 5) {
-					v = json_loads((const char *)sqlite3_column_text(st, 5), 0, NULL);
-					if (v == NULL)
-						v = json_null();
-				} else if (sqlite3_column_type(st, i) == SQLITE_INTEGER) {
-					v = col_int(st, i);
-				} else {
-					v = col_str(st, i);
-				}
-				json_object_set_new(o, names[i], v);
+	sqlite3_bind_int64(st, 1, before);
+	sqlite3_bind_int64(st, 2, limit);
+	static const char *const names[] = {"id", "request_id", "tool", "command", "client_id",
+	                                    "params", "status", "http_status", "message", "error",
+	                                    "summary", "history_id", "started_at", "finished_at",
+	                                    "duration_ms"};
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		json_t *o = json_object();
+		for (int i = 0; i < 15; i++) {
+			json_t *v;
+			if (i == 5) {
+				v = json_loads((const char *)sqlite3_column_text(st, 5), 0, NULL);
+				if (v == NULL)
+					v = json_null();
+			} else if (sqlite3_column_type(st, i) == SQLITE_INTEGER) {
+				v = col_int(st, i);
+			} else {
+				v = col_str(st, i);
 			}
-			json_array_append_new(arr, o);
+			json_object_set_new(o, names[i], v);
 		}
-		sqlite3_finalize(st);
+		json_array_append_new(arr, o);
 	}
-	reader_put(s, db);
+	reader_finish(s, st);
 	json_t *out = json_object();
 	json_object_set_new(out, "commands", arr);
 	return out;
@@ -2013,21 +2043,19 @@ store_stats(struct store *s)
 	if (fault != NULL)
 		json_object_set_new(o, "fault", json_string(fault));
 	free(fault);
-	sqlite3 *db = reader_get(s, &err);
-	if (db == NULL) {
+	sqlite3_stmt *st = reader_prepare(s,
+	                                  "SELECT (SELECT count(*) FROM captures), (SELECT count(*) FROM commands), "
+	                                  "(SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size())",
+	                                  &err);
+	if (st == NULL) {
 		json_object_set_new(o, "error", json_string(err));
 		free(err);
 		return o;
 	}
-	static const char *const q[] = {"SELECT count(*) FROM captures", "SELECT count(*) FROM commands",
-	                                "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()"};
 	static const char *const k[] = {"pages", "commands", "bytes"};
-	for (int i = 0; i < 3; i++) {
-		sqlite3_stmt *st;
-		if (sqlite3_prepare_v2(db, q[i], -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
-			json_object_set_new(o, k[i], json_integer(sqlite3_column_int64(st, 0)));
-		sqlite3_finalize(st);
-	}
-	reader_put(s, db);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		for (int i = 0; i < 3; i++)
+			json_object_set_new(o, k[i], json_integer(sqlite3_column_int64(st, i)));
+	reader_finish(s, st);
 	return o;
 }
