@@ -179,6 +179,12 @@
 #define BB_STORE_WAL_LIMIT_BYTES (16 * 1024 * 1024)
 /* Threads that answer history reads off the event loop. */
 #define BB_STORE_READ_THREADS 2
+/* Visits: the store thread keeps the newest capture of this many tabs in memory (the least recently
+ * captured tab makes room), and a capture continues its tab's visit only if the tab's previous
+ * capture is among the last BB_STORE_VISIT_WINDOW captures (by id); a tab it does not hold is
+ * looked up no further back than that, since captures have no index by tab. */
+#define BB_STORE_TAB_CACHE 256
+#define BB_STORE_VISIT_WINDOW 10000
 
 /* Unix socket of the HTTP API: the longest path sockaddr_un holds (with its NUL), and the backlog. */
 #define BB_UNIX_PATH_MAX 108

@@ -164,6 +164,20 @@ static const char *const migrations[] = {
 	"          WHERE l.visit_id = c.visit_id ORDER BY l.id DESC LIMIT 1) AS title,\n"
 	"         max(c.id) AS last_capture\n"
 	"  FROM captures c GROUP BY c.visit_id ORDER BY max(c.id) DESC;\n",
+	/* 4: no index by tab. captures_tab was there only to find a tab's previous capture, and every
+	 * capture paid for it on the path of every call (one more WAL page per commit). The store thread
+	 * keeps each tab's newest capture in memory (struct tab_memory) and otherwise looks back at most
+	 * BB_STORE_VISIT_WINDOW captures by id; the trigger, for rows written by others, looks back the
+	 * same way. captures_visit stays: listing visits needs it. */
+	"DROP INDEX IF EXISTS captures_tab;\n"
+	"DROP TRIGGER IF EXISTS captures_visit;\n"
+	"CREATE TRIGGER captures_visit AFTER INSERT ON captures WHEN new.visit_id IS NULL BEGIN\n"
+	"  UPDATE captures SET visit_id = coalesce(\n"
+	"    (SELECT CASE WHEN p.url = new.url THEN p.visit_id END FROM captures p\n"
+	"     WHERE p.id < new.id AND p.id >= new.id - " BB_STR(BB_STORE_VISIT_WINDOW) "\n"
+	"       AND p.client_id = new.client_id AND p.tab_id IS new.tab_id\n"
+	"     ORDER BY p.id DESC LIMIT 1), new.id) WHERE id = new.id;\n"
+	"END;\n",
 };
 
 enum item_kind { ITEM_PAGE, ITEM_COMMAND, ITEM_DELETE };
@@ -184,6 +198,17 @@ struct item {
 /* Why writes fail right now (store thread; the text is copied under the lock for store_fault). */
 enum fault { FAULT_NONE, FAULT_LOCKED, FAULT_FULL, FAULT_MOVED, FAULT_READONLY, FAULT_OTHER };
 
+/* The newest capture of one tab of one browser, as the store thread last wrote it (or looked it up):
+ * what the next capture of that tab needs to know whether it continues the visit. */
+struct tab_memory {
+	char *client_id;  /* NULL: a free slot */
+	int has_tab;      /* the page had a tabId (NULL tab ids form one tab per browser, as in SQL) */
+	int64_t tab_id;
+	int64_t last_id;  /* the capture's id */
+	int64_t visit_id;
+	char *url;
+};
+
 /* A function to run on a reader thread (store_submit). */
 struct job {
 	struct job *next;
@@ -196,6 +221,11 @@ struct store {
 	struct store_opts opts;
 	sqlite3 *db; /* the writer: store thread only once it runs */
 	sqlite3_stmt *find_content, *ins_content, *ins_capture, *ins_cmd;
+	sqlite3_stmt *find_tab;     /* a tab's newest capture within the visit window */
+	sqlite3_stmt *data_version; /* PRAGMA data_version: did another connection write? */
+	sqlite3_stmt *begin, *commit, *rollback; /* prepared once: parsing them cost every commit */
+	int64_t seen_version;
+	struct tab_memory tabs[BB_STORE_TAB_CACHE]; /* store thread only */
 	int64_t fts_upto;   /* contents with a larger id are not in pages_fts yet */
 	long unindexed;     /* contents written since the last indexing pass */
 	int wal_frames;     /* frames in the WAL, from the WAL hook */
@@ -207,7 +237,8 @@ struct store {
 	struct item *head, *tail;
 	size_t n_queued;    /* items in the queue */
 	size_t pages_queued; /* of which pages and deletions: someone is waiting for those */
-	size_t bytes_queued; /* Markdown bytes of the queued pages, for backpressure */
+	size_t bytes_queued; /* Markdown bytes of the queued pages, for backpressure (changed under the
+	                      * lock, atomically, so store_backlog reads it without) */
 	int sleeping;        /* the store thread waits on cond: only then is a signal needed */
 	int stopping;
 	int busy;
@@ -450,6 +481,76 @@ find_content(struct store *s, const char *hash, const char *title, size_t tl, co
 	return id;
 }
 
+/* Forget every tab's newest capture (store thread): after a rollback, a deletion, a prune, or a write
+ * by another connection, what memory holds may no longer be the database's newest capture. */
+static void
+tabs_forget(struct store *s)
+{
+	for (int i = 0; i < BB_STORE_TAB_CACHE; i++) {
+		free(s->tabs[i].client_id);
+		free(s->tabs[i].url);
+	}
+	memset(s->tabs, 0, sizeof s->tabs);
+}
+
+/* The slot of a tab in memory, or NULL when it holds none. */
+static struct tab_memory *
+tab_find(struct store *s, const char *client, int has_tab, int64_t tab)
+{
+	for (int i = 0; i < BB_STORE_TAB_CACHE; i++) {
+		struct tab_memory *m = &s->tabs[i];
+		if (m->client_id != NULL && m->has_tab == has_tab && m->tab_id == tab && strcmp(m->client_id, client) == 0)
+			return m;
+	}
+	return NULL;
+}
+
+/* Remember a tab's newest capture, in its slot, a free one, or the one captured longest ago. */
+static struct tab_memory *
+tab_remember(struct store *s, const char *client, int has_tab, int64_t tab, int64_t id, int64_t visit,
+             const char *url)
+{
+	struct tab_memory *m = tab_find(s, client, has_tab, tab);
+	if (m == NULL) {
+		m = &s->tabs[0];
+		for (int i = 0; i < BB_STORE_TAB_CACHE && m->client_id != NULL; i++)
+			if (s->tabs[i].client_id == NULL || s->tabs[i].last_id < m->last_id)
+				m = &s->tabs[i];
+		free(m->client_id);
+		m->client_id = xstrdup(client);
+		m->has_tab = has_tab;
+		m->tab_id = tab;
+	}
+	free(m->url);
+	m->url = xstrdup(url);
+	m->last_id = id;
+	m->visit_id = visit;
+	return m;
+}
+
+/* A tab's newest capture: from memory, else from the last BB_STORE_VISIT_WINDOW captures (a backward
+ * scan by id, bounded, as there is no index by tab). NULL when there is none (or on an error, which
+ * the INSERT that follows meets again). */
+static struct tab_memory *
+tab_recall(struct store *s, const char *client, int has_tab, int64_t tab)
+{
+	struct tab_memory *m = tab_find(s, client, has_tab, tab);
+	if (m != NULL)
+		return m;
+	sqlite3_stmt *st = s->find_tab;
+	sqlite3_bind_text(st, 1, client, -1, SQLITE_STATIC);
+	if (has_tab)
+		sqlite3_bind_int64(st, 2, tab);
+	else
+		sqlite3_bind_null(st, 2);
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 1) == SQLITE_TEXT)
+		m = tab_remember(s, client, has_tab, tab, sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 2),
+		                 (const char *)sqlite3_column_text(st, 1));
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	return m;
+}
+
 /* Store a page: its content once (shared by identical pages), then the capture; the capture id, or
  * -1 with the SQLite result code in *rcp. */
 static int64_t
@@ -491,6 +592,16 @@ write_page(struct store *s, json_t *d, int *rcp)
 			return -1;
 		}
 	}
+	/* Its visit: the tab's, if the tab's newest capture shows the same URL (and is recent enough,
+	 * which the INSERT decides, knowing the new id). */
+	const char *client = json_string_value(json_object_get(d, "clientId"));
+	const char *url = json_string_value(json_object_get(d, "url"));
+	json_t *tabj = json_object_get(d, "tabId");
+	int has_tab = json_is_integer(tabj);
+	int64_t tab = has_tab ? json_integer_value(tabj) : 0;
+	struct tab_memory *prev = client != NULL && url != NULL ? tab_recall(s, client, has_tab, tab) : NULL;
+	int same = prev != NULL && strcmp(prev->url, url) == 0;
+	int64_t prev_id = same ? prev->last_id : 0, prev_visit = same ? prev->visit_id : 0;
 	sqlite3_stmt *st = s->ins_capture;
 	bind_json_str(st, 1, d, "captured_at");
 	bind_json_str(st, 2, d, "clientId");
@@ -499,7 +610,13 @@ write_page(struct store *s, json_t *d, int *rcp)
 	bind_json_str(st, 5, d, "url");
 	sqlite3_bind_int64(st, 6, cid);
 	sqlite3_bind_int(st, 7, json_is_true(json_object_get(d, "truncated")));
-	return step_insert(s, st, rcp); /* in its visit (see ins_capture) */
+	sqlite3_bind_int64(st, 8, prev_visit);
+	sqlite3_bind_int64(st, 9, prev_id);
+	int64_t id = step_insert(s, st, rcp);
+	if (id > 0 && client != NULL && url != NULL)
+		tab_remember(s, client, has_tab, tab, id,
+		             same && id - prev_id <= BB_STORE_VISIT_WINDOW ? prev_visit : id, url);
+	return id;
 }
 
 /* Bind the conditions of a deletion to a statement that uses ?1..?4 as delete_where does. */
@@ -628,6 +745,7 @@ write_item(struct store *s, struct item *it, int *rcp)
 	if (it->kind == ITEM_DELETE) {
 		/* The id of a deletion is just "it ran" (1); the count is kept aside. */
 		it->removed = write_delete(s, d, rcp);
+		tabs_forget(s); /* a tab's newest capture may be gone */
 		return it->removed < 0 ? -1 : 1;
 	}
 	sqlite3_stmt *st = s->ins_cmd;
@@ -691,8 +809,11 @@ prune(struct store *s)
 		         " AND NOT EXISTS (SELECT 1 FROM captures WHERE content_id = contents.id);"
 		         "COMMIT;",
 		         cond, cond);
+		int64_t changes = sqlite3_total_changes64(s->db);
 		if (exec(s->db, sql) != 0 && !sqlite3_get_autocommit(s->db))
 			exec(s->db, "ROLLBACK");
+		if (sqlite3_total_changes64(s->db) != changes)
+			tabs_forget(s); /* captures were pruned (or rolled back): a tab's newest may be gone */
 	}
 	s->since_prune = 0;
 	s->last_prune = util_mono_ms();
@@ -787,17 +908,13 @@ ckpt_main(void *arg)
 	return NULL;
 }
 
-/* The file at path is no longer the one we opened (deleted, moved, replaced). */
+/* The file at path is no longer the one we opened (deleted, moved, replaced). One stat per commit:
+ * SQLITE_FCNTL_HAS_MOVED would stat the same path again for the same answer. */
 static int
 file_moved(struct store *s)
 {
 	struct stat st;
-	if (stat(s->path, &st) != 0 || st.st_ino != s->ino || st.st_dev != s->dev)
-		return 1;
-	int moved = 0;
-	if (sqlite3_file_control(s->db, "main", SQLITE_FCNTL_HAS_MOVED, &moved) == SQLITE_OK && moved)
-		return 1;
-	return 0;
+	return stat(s->path, &st) != 0 || st.st_ino != s->ino || st.st_dev != s->dev;
 }
 
 /* Tests only: BB_TEST_MAX_PAGE_COUNT_FILE names a file holding a page count that caps the database
@@ -909,6 +1026,16 @@ clear_fault(struct store *s)
 	pthread_mutex_unlock(&s->lock);
 }
 
+/* Step a prepared statement of the writer that returns no row (BEGIN, COMMIT, ROLLBACK) and reset
+ * it; its result code (SQLITE_OK when done), the message left in sqlite3_errmsg. */
+static int
+step_once(sqlite3_stmt *st)
+{
+	int rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE || rc == SQLITE_ROW ? SQLITE_OK : rc;
+}
+
 /* Write a batch in one transaction. 0: committed (rows with it->error were skipped); otherwise the
  * fault, with everything rolled back and no id kept. */
 static enum fault
@@ -919,12 +1046,20 @@ write_batch(struct store *s, struct item *batch, char *detail, size_t dlen)
 		return FAULT_MOVED;
 	apply_test_max_pages(s);
 	long unindexed = s->unindexed;
-	int rc = sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+	int rc = step_once(s->begin);
 	if (rc != SQLITE_OK) {
 		snprintf(detail, dlen, "%s", sqlite3_errmsg(s->db));
 		enum fault f = fault_of(rc);
 		return f == FAULT_NONE ? FAULT_OTHER : f;
 	}
+	/* Another connection (a sqlite3 shell) may have written captures since our last commit. */
+	if (sqlite3_step(s->data_version) == SQLITE_ROW) {
+		int64_t v = sqlite3_column_int64(s->data_version, 0);
+		if (v != s->seen_version)
+			tabs_forget(s);
+		s->seen_version = v;
+	}
+	sqlite3_reset(s->data_version);
 	enum fault f = FAULT_NONE;
 	for (struct item *it = batch; it != NULL; it = it->next) {
 		if (it->error != NULL)
@@ -942,7 +1077,7 @@ write_batch(struct store *s, struct item *batch, char *detail, size_t dlen)
 		it->error = xasprintf("the row was refused by the database: %s", sqlite3_errstr(irc));
 	}
 	if (f == FAULT_NONE) {
-		rc = sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+		rc = step_once(s->commit);
 		if (rc != SQLITE_OK) {
 			snprintf(detail, dlen, "%s", sqlite3_errmsg(s->db));
 			f = fault_of(rc);
@@ -952,11 +1087,12 @@ write_batch(struct store *s, struct item *batch, char *detail, size_t dlen)
 	}
 	if (f != FAULT_NONE) {
 		if (!sqlite3_get_autocommit(s->db))
-			sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+			step_once(s->rollback);
 		/* Rolled back: none of these ids exists, so none may be handed out. */
 		for (struct item *it = batch; it != NULL; it = it->next)
 			it->id = 0;
 		s->unindexed = unindexed;
+		tabs_forget(s); /* it may hold captures that were rolled back */
 	}
 	return f;
 }
@@ -968,7 +1104,8 @@ uncount(struct store *s, struct item *it)
 	s->n_queued--;
 	if (it->kind != ITEM_COMMAND) {
 		s->pages_queued--;
-		s->bytes_queued -= json_string_length(json_object_get(it->data, "markdown"));
+		__atomic_sub_fetch(&s->bytes_queued, json_string_length(json_object_get(it->data, "markdown")),
+		                   __ATOMIC_RELAXED);
 	}
 }
 
@@ -1214,6 +1351,30 @@ store_fault(struct store *s)
 	return t;
 }
 
+/* Free a store whose threads are not running (never started, or joined): what store_open's failure
+ * and store_close both release. */
+static void
+store_free(struct store *s)
+{
+	sqlite3_stmt *const stmts[] = {s->find_content, s->ins_content, s->ins_capture, s->ins_cmd,
+	                               s->find_tab,     s->data_version, s->begin,   s->commit,
+	                               s->rollback};
+	for (size_t i = 0; i < sizeof stmts / sizeof stmts[0]; i++)
+		sqlite3_finalize(stmts[i]);
+	sqlite3_close(s->db);
+	for (int i = 0; i < s->n_readers; i++)
+		sqlite3_close(s->readers[i]);
+	tabs_forget(s);
+	pthread_mutex_destroy(&s->lock);
+	pthread_cond_destroy(&s->cond);
+	pthread_cond_destroy(&s->idle);
+	pthread_cond_destroy(&s->ckpt_cond);
+	pthread_cond_destroy(&s->jcond);
+	free(s->test_max_pages_file);
+	free(s->path);
+	free(s);
+}
+
 /* Open (creating and migrating) the database and start the store's threads. */
 struct store *
 store_open(const char *path, const struct store_opts *opts, char **err)
@@ -1268,18 +1429,26 @@ store_open(const char *path, const struct store_opts *opts, char **err)
 	    sqlite3_prepare_v2(s->db, "INSERT INTO contents(hash, title, markdown, bytes) VALUES (?,?,?,?)", -1,
 	                       &s->ins_content, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(s->db,
-	                       /* The row goes in with its visit (the previous capture of the tab
-	                        * if it shows the same URL, else a visit of its own, named by the
-	                        * row's id), as the captures_visit trigger would put it: inserting it
-	                        * with no visit and letting the trigger update it wrote each row and
-	                        * its captures_visit index entry twice, one more page per commit.
-	                        * The id is the one SQLite would choose. */
+	                       /* The row goes in with its visit, as the captures_visit trigger would
+	                        * put it: ?8, the visit of the tab's newest capture ?9 when that shows
+	                        * the same URL (0: it does not) and lies within the visit window, else a
+	                        * visit of its own, named by the row's id. Inserting it with no visit and
+	                        * letting the trigger update it wrote each row and its captures_visit
+	                        * index entry twice. The id is the one SQLite would choose. */
 	                       "INSERT INTO captures(id, captured_at, client_id, tab_id, request_id, url, content_id, "
 	                       "truncated, visit_id) SELECT n.id, ?1, ?2, ?3, ?4, ?5, ?6, ?7, "
-	                       "coalesce((SELECT CASE WHEN p.url = ?5 THEN p.visit_id END FROM captures p "
-	                       "WHERE p.client_id = ?2 AND p.tab_id IS ?3 ORDER BY p.id DESC LIMIT 1), n.id) "
+	                       "CASE WHEN ?8 > 0 AND n.id - ?9 <= " BB_STR(BB_STORE_VISIT_WINDOW) " THEN ?8 ELSE n.id END "
 	                       "FROM (SELECT coalesce(max(id), 0) + 1 AS id FROM captures) n",
 	                       -1, &s->ins_capture, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(s->db,
+	                       "SELECT id, url, visit_id FROM captures WHERE id >= (SELECT coalesce(max(id), 0) + 1 "
+	                       "FROM captures) - " BB_STR(BB_STORE_VISIT_WINDOW) " AND client_id = ?1 AND tab_id IS ?2 "
+	                       "ORDER BY id DESC LIMIT 1",
+	                       -1, &s->find_tab, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(s->db, "PRAGMA data_version", -1, &s->data_version, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(s->db, "BEGIN IMMEDIATE", -1, &s->begin, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(s->db, "COMMIT", -1, &s->commit, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(s->db, "ROLLBACK", -1, &s->rollback, NULL) != SQLITE_OK ||
 	    exec(s->db, "CREATE TEMP TABLE IF NOT EXISTS gone(content_id INTEGER PRIMARY KEY)") != 0 ||
 	    sqlite3_prepare_v2(s->db,
 	                       "INSERT INTO commands(request_id, tool, command, client_id, params, status, "
@@ -1289,6 +1458,9 @@ store_open(const char *path, const struct store_opts *opts, char **err)
 		*err = xasprintf("cannot prepare statements: %s", sqlite3_errmsg(s->db));
 		goto fail;
 	}
+	if (sqlite3_step(s->data_version) == SQLITE_ROW)
+		s->seen_version = sqlite3_column_int64(s->data_version, 0);
+	sqlite3_reset(s->data_version);
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(s->db, "SELECT value FROM meta WHERE key = 'fts_upto'", -1, &st, NULL) == SQLITE_OK &&
 	    sqlite3_step(st) == SQLITE_ROW)
@@ -1316,18 +1488,7 @@ store_open(const char *path, const struct store_opts *opts, char **err)
 		log_warn("cannot start a reader thread: history reads run on the thread that asks");
 	return s;
 fail:
-	sqlite3_finalize(s->find_content);
-	sqlite3_finalize(s->ins_content);
-	sqlite3_finalize(s->ins_capture);
-	sqlite3_finalize(s->ins_cmd);
-	sqlite3_close(s->db);
-	pthread_mutex_destroy(&s->lock);
-	pthread_cond_destroy(&s->cond);
-	pthread_cond_destroy(&s->idle);
-	pthread_cond_destroy(&s->ckpt_cond);
-	pthread_cond_destroy(&s->jcond);
-	free(s->path);
-	free(s);
+	store_free(s);
 	return NULL;
 }
 
@@ -1355,10 +1516,6 @@ store_close(struct store *s)
 	int rc = s->lost ? -1 : 0;
 	if (s->fault == FAULT_NONE)
 		index_pending(s);
-	sqlite3_finalize(s->find_content);
-	sqlite3_finalize(s->ins_content);
-	sqlite3_finalize(s->ins_capture);
-	sqlite3_finalize(s->ins_cmd);
 	if (s->fault == FAULT_MOVED || file_moved(s)) {
 		log_error("history: the database file %s was deleted or moved while the daemon ran; the final "
 		          "checkpoint was skipped",
@@ -1380,17 +1537,7 @@ store_close(struct store *s)
 			exec(s->db, "PRAGMA optimize");
 		}
 	}
-	sqlite3_close(s->db);
-	for (int i = 0; i < s->n_readers; i++)
-		sqlite3_close(s->readers[i]);
-	pthread_mutex_destroy(&s->lock);
-	pthread_cond_destroy(&s->cond);
-	pthread_cond_destroy(&s->idle);
-	pthread_cond_destroy(&s->ckpt_cond);
-	pthread_cond_destroy(&s->jcond);
-	free(s->test_max_pages_file);
-	free(s->path);
-	free(s);
+	store_free(s);
 	return rc;
 }
 
@@ -1416,7 +1563,8 @@ enqueue(struct store *s, enum item_kind kind, json_t *data, int64_t keep_until, 
 	s->n_queued++;
 	if (kind != ITEM_COMMAND) {
 		s->pages_queued++;
-		s->bytes_queued += json_string_length(json_object_get(data, "markdown"));
+		__atomic_add_fetch(&s->bytes_queued, json_string_length(json_object_get(data, "markdown")),
+		                   __ATOMIC_RELAXED);
 	}
 	if (s->sleeping)
 		pthread_cond_signal(&s->cond);
@@ -1461,14 +1609,12 @@ store_flush(struct store *s)
 	pthread_mutex_unlock(&s->lock);
 }
 
-/* Markdown bytes waiting to be written: the WebSocket side stops reading a browser when this is high. */
+/* Markdown bytes waiting to be written: the WebSocket side stops reading a browser when this is high.
+ * Read without the queue's lock (the event loop asks after every page; a moment's staleness is fine). */
 size_t
 store_backlog(struct store *s)
 {
-	pthread_mutex_lock(&s->lock);
-	size_t n = s->bytes_queued;
-	pthread_mutex_unlock(&s->lock);
-	return n;
+	return __atomic_load_n(&s->bytes_queued, __ATOMIC_RELAXED);
 }
 
 /* The database file's path. */
@@ -1512,6 +1658,33 @@ reader_put(struct store *s, sqlite3 *db)
 	}
 	pthread_mutex_unlock(&s->lock);
 	sqlite3_close(db);
+}
+
+/* Take a read connection and prepare sql on it: the statement, or NULL with *err (one sentence) when
+ * the file cannot be read. Every statement from here goes back through reader_finish. */
+static sqlite3_stmt *
+reader_prepare(struct store *s, const char *sql, char **err)
+{
+	sqlite3 *db = reader_get(s, err);
+	if (db == NULL)
+		return NULL;
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+		*err = xasprintf("the history cannot be read: %s", sqlite3_errmsg(db));
+		sqlite3_finalize(st);
+		reader_put(s, db);
+		return NULL;
+	}
+	return st;
+}
+
+/* Finish a statement from reader_prepare and put its connection back in the pool. */
+static void
+reader_finish(struct store *s, sqlite3_stmt *st)
+{
+	sqlite3 *db = sqlite3_db_handle(st);
+	sqlite3_finalize(st);
+	reader_put(s, db);
 }
 
 /* Column value as a JSON string, or null. */
@@ -1786,32 +1959,27 @@ json_t *
 store_page(struct store *s, int64_t id, char **err)
 {
 	*err = NULL;
-	sqlite3 *db = reader_get(s, err);
-	if (db == NULL)
+	sqlite3_stmt *st = reader_prepare(s,
+	                                  "SELECT p.id, p.captured_at, p.client_id, p.tab_id, p.request_id, p.url, p.title, "
+	                                  "p.bytes, p.markdown, p.truncated, c.visit_id, (SELECT count(*) FROM captures v "
+	                                  "WHERE v.visit_id = c.visit_id) FROM pages p JOIN captures c ON c.id = p.id "
+	                                  "WHERE p.id = ?",
+	                                  err);
+	if (st == NULL)
 		return NULL;
-	sqlite3_stmt *st;
 	json_t *o = NULL;
-	if (sqlite3_prepare_v2(db,
-	                       "SELECT p.id, p.captured_at, p.client_id, p.tab_id, p.request_id, p.url, p.title, p.bytes, "
-	                       "p.markdown, p.truncated, c.visit_id, (SELECT count(*) FROM captures v WHERE v.visit_id = "
-	                       "c.visit_id) FROM pages p JOIN captures c ON c.id = p.id WHERE p.id = ?",
-	                       -1, &st, NULL) == SQLITE_OK) {
-		sqlite3_bind_int64(st, 1, id);
-		int rc = sqlite3_step(st);
-		if (rc == SQLITE_ROW) {
-			o = page_row(st);
-			json_object_set_new(o, "markdown", col_str(st, 8));
-			json_object_set_new(o, "truncated", json_boolean(sqlite3_column_int(st, 9)));
-			json_object_set_new(o, "visit_id", col_int(st, 10));
-			json_object_set_new(o, "visit_captures", col_int(st, 11));
-		} else if (rc != SQLITE_DONE) {
-			*err = xasprintf("the history cannot be read: %s", sqlite3_errmsg(db));
-		}
-		sqlite3_finalize(st);
-	} else {
-		*err = xasprintf("the history cannot be read: %s", sqlite3_errmsg(db));
+	sqlite3_bind_int64(st, 1, id);
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		o = page_row(st);
+		json_object_set_new(o, "markdown", col_str(st, 8));
+		json_object_set_new(o, "truncated", json_boolean(sqlite3_column_int(st, 9)));
+		json_object_set_new(o, "visit_id", col_int(st, 10));
+		json_object_set_new(o, "visit_captures", col_int(st, 11));
+	} else if (rc != SQLITE_DONE) {
+		*err = xasprintf("the history cannot be read: %s", sqlite3_errmsg(sqlite3_db_handle(st)));
 	}
-	reader_put(s, db);
+	reader_finish(s, st);
 	return o;
 }
 
@@ -1820,42 +1988,38 @@ json_t *
 store_commands(struct store *s, long limit, int64_t before, char **err)
 {
 	*err = NULL;
-	sqlite3 *db = reader_get(s, err);
-	if (db == NULL)
+	sqlite3_stmt *st = reader_prepare(s,
+	                                  "SELECT id, request_id, tool, command, client_id, params, status, http_status, "
+	                                  "message, error, summary, page_id, started_at, finished_at, duration_ms FROM "
+	                                  "commands WHERE (?1 = 0 OR id < ?1) ORDER BY id DESC LIMIT ?2",
+	                                  err);
+	if (st == NULL)
 		return NULL;
 	json_t *arr = json_array();
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(db,
-	                       "SELECT id, request_id, tool, command, client_id, params, status, http_status, message, "
-	                       "error, summary, page_id, started_at, finished_at, duration_ms FROM commands "
-	                       "WHERE (?1 = 0 OR id < ?1) ORDER BY id DESC LIMIT ?2",
-	                       -1, &st, NULL) == SQLITE_OK) {
-		sqlite3_bind_int64(st, 1, before);
-		sqlite3_bind_int64(st, 2, limit);
-		static const char *const names[] = {"id", "request_id", "tool", "command", "client_id",
-		                                    "params", "status", "http_status", "message", "error",
-		                                    "summary", "history_id", "started_at", "finished_at",
-		                                    "duration_ms"};
-		while (sqlite3_step(st) == SQLITE_ROW) {
-			json_t *o = json_object();
-			for (int i = 0; i < 15; i++) {
-				json_t *v;
-				if (i == 5) {
-					v = json_loads((const char *)sqlite3_column_text(st, 5), 0, NULL);
-					if (v == NULL)
-						v = json_null();
-				} else if (sqlite3_column_type(st, i) == SQLITE_INTEGER) {
-					v = col_int(st, i);
-				} else {
-					v = col_str(st, i);
-				}
-				json_object_set_new(o, names[i], v);
+	sqlite3_bind_int64(st, 1, before);
+	sqlite3_bind_int64(st, 2, limit);
+	static const char *const names[] = {"id", "request_id", "tool", "command", "client_id",
+	                                    "params", "status", "http_status", "message", "error",
+	                                    "summary", "history_id", "started_at", "finished_at",
+	                                    "duration_ms"};
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		json_t *o = json_object();
+		for (int i = 0; i < 15; i++) {
+			json_t *v;
+			if (i == 5) {
+				v = json_loads((const char *)sqlite3_column_text(st, 5), 0, NULL);
+				if (v == NULL)
+					v = json_null();
+			} else if (sqlite3_column_type(st, i) == SQLITE_INTEGER) {
+				v = col_int(st, i);
+			} else {
+				v = col_str(st, i);
 			}
-			json_array_append_new(arr, o);
+			json_object_set_new(o, names[i], v);
 		}
-		sqlite3_finalize(st);
+		json_array_append_new(arr, o);
 	}
-	reader_put(s, db);
+	reader_finish(s, st);
 	json_t *out = json_object();
 	json_object_set_new(out, "commands", arr);
 	return out;
@@ -1872,21 +2036,19 @@ store_stats(struct store *s)
 	if (fault != NULL)
 		json_object_set_new(o, "fault", json_string(fault));
 	free(fault);
-	sqlite3 *db = reader_get(s, &err);
-	if (db == NULL) {
+	sqlite3_stmt *st = reader_prepare(s,
+	                                  "SELECT (SELECT count(*) FROM captures), (SELECT count(*) FROM commands), "
+	                                  "(SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size())",
+	                                  &err);
+	if (st == NULL) {
 		json_object_set_new(o, "error", json_string(err));
 		free(err);
 		return o;
 	}
-	static const char *const q[] = {"SELECT count(*) FROM captures", "SELECT count(*) FROM commands",
-	                                "SELECT page_count * page_size FROM pragma_page_count(), pragma_page_size()"};
 	static const char *const k[] = {"pages", "commands", "bytes"};
-	for (int i = 0; i < 3; i++) {
-		sqlite3_stmt *st;
-		if (sqlite3_prepare_v2(db, q[i], -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
-			json_object_set_new(o, k[i], json_integer(sqlite3_column_int64(st, 0)));
-		sqlite3_finalize(st);
-	}
-	reader_put(s, db);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		for (int i = 0; i < 3; i++)
+			json_object_set_new(o, k[i], json_integer(sqlite3_column_int64(st, i)));
+	reader_finish(s, st);
 	return o;
 }

@@ -7,7 +7,8 @@
  * reported to an agent with its history_id is already committed to the database file. When the file
  * cannot be written (another process holds the write lock, the disk is full, the file was deleted or
  * moved) the rows are kept and retried with backoff; store_fault says why meanwhile. The ids of rows
- * that were rolled back are never handed out.
+ * that were rolled back are never handed out. The store thread alone remembers each tab's newest
+ * capture (to put the next one in its visit without an index by tab).
  * store_delete may be called from any thread too: the deletion is queued like a row and runs on the
  * store thread (the writer connection's owner), and its callback runs there after the commit.
  * The query functions may be called from any thread; each takes a read-only connection (which never
@@ -47,7 +48,8 @@ struct store_query {
 	const char *url; /* substring of the URL, or NULL */
 	long limit;
 	int64_t before;  /* 0: from the newest */
-	int visits;      /* 1: one row per visit (consecutive captures of one URL in one tab); 0: per capture */
+	int visits;      /* 1: one row per visit (consecutive captures of one URL in one tab, none more than
+	                  * BB_STORE_VISIT_WINDOW captures after the one before); 0: per capture */
 	int recent;      /* with q: newest first; 0: by relevance (bm25, title above text) */
 	long offset;     /* rows to skip (paging in relevance order, where before does not apply) */
 };

@@ -609,7 +609,7 @@ START_TEST(migration_repairs_index)
 	json_decref(h);
 	ck_assert_int_gt(last_id, 3);
 	store_close(s);
-	ck_assert_int_eq(count_rows("PRAGMA user_version"), 3);
+	ck_assert_int_eq(count_rows("PRAGMA user_version"), 4);
 	ck_assert_int_gt(count_rows("SELECT id FROM pages WHERE title = 'G'"), 2);
 }
 END_TEST
@@ -923,7 +923,7 @@ START_TEST(migration_from_v2)
 	ck_assert_int_eq(sqlite3_open(db_path(), &db), SQLITE_OK);
 	char *msg = NULL;
 	int rc = sqlite3_exec(db,
-	                      "DROP VIEW visits; DROP TRIGGER captures_visit; DROP INDEX captures_visit; DROP INDEX captures_tab;"
+	                      "DROP VIEW visits; DROP TRIGGER captures_visit; DROP INDEX captures_visit; DROP INDEX IF EXISTS captures_tab;"
 	                      "ALTER TABLE captures DROP COLUMN visit_id;"
 	                      "INSERT INTO contents(hash, title, markdown, bytes) VALUES ('h1', 'Home', 'home [e1]', 9),"
 	                      " ('h2', 'Home', 'home [e2]', 9), ('h3', 'Other', 'other page', 10);"
@@ -940,7 +940,7 @@ START_TEST(migration_from_v2)
 	sqlite3_close(db);
 	s = store_open(db_path(), &o, &err);
 	ck_assert_msg(s != NULL, "%s", err ? err : "");
-	ck_assert_int_eq(count_rows("PRAGMA user_version"), 3);
+	ck_assert_int_eq(count_rows("PRAGMA user_version"), 4);
 	json_t *h = history(s, NULL, 1, 0, 50, 0);
 	ck_assert_int_eq(json_array_size(json_object_get(h, "pages")), 3);
 	ck_assert_int_eq(row_int(h, 2, "captures"), 2);
@@ -972,6 +972,276 @@ START_TEST(migration_from_v2)
 }
 END_TEST
 
+/* Version 3's visit schema: an index by tab and a trigger that finds a tab's previous capture through it. */
+static const char *const v3_visits =
+	"CREATE INDEX captures_tab ON captures(client_id, tab_id, id);"
+	"DROP TRIGGER captures_visit;"
+	"CREATE TRIGGER captures_visit AFTER INSERT ON captures WHEN new.visit_id IS NULL BEGIN\n"
+	"  UPDATE captures SET visit_id = coalesce(\n"
+	"    (SELECT CASE WHEN p.url = new.url THEN p.visit_id END FROM captures p\n"
+	"     WHERE p.client_id = new.client_id AND p.tab_id IS new.tab_id AND p.id < new.id\n"
+	"     ORDER BY p.id DESC LIMIT 1), new.id) WHERE id = new.id;\n"
+	"END;"
+	"PRAGMA user_version=3;";
+
+/* A version-3 file (visits found through an index by tab) opens as version 4: the index is gone,
+ * the history and its visits are kept, new captures (ours and a sqlite3 shell's) continue them. */
+START_TEST(migration_from_v3)
+{
+	struct store_opts o = {0, 0, 0};
+	char *err = NULL;
+	struct store *s = store_open(db_path(), &o, &err);
+	ck_assert_ptr_nonnull(s);
+	store_close(s);
+	sqlite3 *db;
+	ck_assert_int_eq(sqlite3_open(db_path(), &db), SQLITE_OK);
+	char *msg = NULL;
+	int rc = sqlite3_exec(db, v3_visits, NULL, NULL, &msg);
+	ck_assert_msg(rc == SQLITE_OK, "%s", msg ? msg : "");
+	rc = sqlite3_exec(db,
+	                  "INSERT INTO contents(hash, title, markdown, bytes) VALUES ('h1', 'Home', 'home [e1]', 9),"
+	                  " ('h2', 'Other', 'other page', 10);"
+	                  "INSERT INTO captures(captured_at, client_id, tab_id, url, content_id) VALUES"
+	                  " ('2026-01-01T00:00:00.000Z', 'c1', 3, 'https://h/', 1),"
+	                  " ('2026-01-01T00:00:01.000Z', 'c1', 3, 'https://h/', 1),"
+	                  " ('2026-01-01T00:00:02.000Z', 'c1', 4, 'https://o/', 2),"
+	                  " ('2026-01-01T00:00:03.000Z', 'c1', 3, 'https://o/', 2),"
+	                  " ('2026-01-01T00:00:04.000Z', 'c1', 4, 'https://o/', 2);",
+	                  NULL, NULL, &msg);
+	ck_assert_msg(rc == SQLITE_OK, "%s", msg ? msg : "");
+	sqlite3_close(db);
+	ck_assert_int_eq(count_rows("SELECT count(*) FROM visits"), 3);
+	s = store_open(db_path(), &o, &err);
+	ck_assert_msg(s != NULL, "%s", err ? err : "");
+	ck_assert_int_eq(count_rows("PRAGMA user_version"), 4);
+	ck_assert_int_eq(count_rows("SELECT count(*) FROM sqlite_master WHERE name = 'captures_tab'"), 0);
+	ck_assert_int_eq(count_rows("SELECT count(*) FROM sqlite_master WHERE name = 'captures_visit'"), 2);
+	ck_assert_int_eq(count_rows("SELECT count(*) FROM captures"), 5);
+	ck_assert_int_eq(count_rows("SELECT captures FROM visits WHERE id = 1"), 2);
+	ck_assert_int_eq(count_rows("SELECT captures FROM visits WHERE id = 3"), 2);
+	/* Ours: tab 3 shows o/ again (continues visit 4); tab 4 moves to h/ (a new visit). */
+	add_at(s, "c1", 3, "2026-01-01T00:00:05.000Z", "https://o/", "Other", "other page");
+	add_at(s, "c1", 4, "2026-01-01T00:00:06.000Z", "https://h/", "Home", "home [e1]");
+	store_flush(s);
+	ck_assert_int_eq(count_rows("SELECT visit_id FROM captures WHERE id = 6"), 4);
+	ck_assert_int_eq(count_rows("SELECT visit_id FROM captures WHERE id = 7"), 7);
+	store_close(s);
+	/* A sqlite3 shell's row: the rewritten trigger puts it in its visit. */
+	ck_assert_int_eq(sqlite3_open(db_path(), &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(db,
+	                              "INSERT INTO captures(captured_at, client_id, tab_id, url, content_id) VALUES "
+	                              "('2026-01-02T00:00:00.000Z', 'c1', 3, 'https://o/', 2)",
+	                              NULL, NULL, NULL),
+	                 SQLITE_OK);
+	sqlite3_close(db);
+	ck_assert_int_eq(count_rows("SELECT visit_id FROM captures WHERE id = 8"), 4);
+	ck_assert_int_eq(count_rows("SELECT count(*) FROM visits"), 4);
+	assert_fts_consistent();
+}
+END_TEST
+
+/* Captures whose visit differs from version 3's rule (the tab's previous capture, however far back,
+ * found through an index): each capture continues the visit of its tab's previous capture when
+ * that shows the same URL, else starts its own. Checked on a copy indexed by tab. */
+static long
+old_rule_mismatches(void)
+{
+	sqlite3 *db;
+	ck_assert_int_eq(sqlite3_open(db_path(), &db), SQLITE_OK);
+	char *msg = NULL;
+	int rc = sqlite3_exec(db,
+	                      "CREATE TEMP TABLE t AS SELECT id, client_id, tab_id, url, visit_id FROM captures;"
+	                      "CREATE INDEX temp.t_tab ON t(client_id, tab_id, id);",
+	                      NULL, NULL, &msg);
+	ck_assert_msg(rc == SQLITE_OK, "%s", msg ? msg : "");
+	sqlite3_stmt *st;
+	ck_assert_int_eq(sqlite3_prepare_v2(db,
+	                                    "SELECT count(*) FROM t c WHERE c.visit_id IS NOT coalesce((SELECT CASE WHEN "
+	                                    "p.url = c.url THEN p.visit_id END FROM t p WHERE p.client_id = c.client_id "
+	                                    "AND p.tab_id IS c.tab_id AND p.id < c.id ORDER BY p.id DESC LIMIT 1), c.id)",
+	                                    -1, &st, NULL),
+	                 SQLITE_OK);
+	ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+	long n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return n;
+}
+
+/* A page of a browser and tab (tab < 0: the page has no tab id); the content is shared by URL. */
+static void
+add_tab(struct store *s, const char *client, int tab, const char *url)
+{
+	json_t *p = json_pack("{s:s, s:s, s:s, s:s, s:s}", "url", url, "title", url, "markdown", url, "clientId", client,
+	                      "captured_at", "2026-01-01T00:00:00.000Z");
+	if (tab >= 0)
+		json_object_set_new(p, "tabId", json_integer(tab));
+	store_add_page(s, p, 0, on_page_stored, NULL);
+}
+
+/* Pages of a few browsers over tabs, URLs from a small set, in a fixed pseudo-random order. */
+static void
+add_mixed(struct store *s, unsigned *seed, int n, int tabs)
+{
+	static const char *const clients[] = {"c1", "c2", "c3"};
+	static const char *const urls[] = {"https://a/", "https://b/", "https://c/"};
+	for (int i = 0; i < n; i++) {
+		*seed = *seed * 1103515245u + 12345u;
+		unsigned r = *seed >> 8;
+		int tab = r % 17 == 0 ? -1 : (int)(r / 17 % (unsigned)tabs);
+		add_tab(s, clients[r / 7 % 3], tab, urls[r / 5 % 3]);
+	}
+}
+
+/* The tab memory gives the same visits as version 3's index: with tabs it holds, with more tabs than
+ * it holds, after a failed batch was rolled back and retried, after another connection wrote, and
+ * after a deletion removed a tab's newest capture. */
+START_TEST(visits_tab_memory)
+{
+	char knob[160];
+	snprintf(knob, sizeof knob, "%s/max-pages", dir);
+	setenv("BB_TEST_MAX_PAGE_COUNT_FILE", knob, 1);
+	struct store_opts o = {0, 0, 0};
+	char *err = NULL;
+	struct store *s = store_open(db_path(), &o, &err);
+	unsetenv("BB_TEST_MAX_PAGE_COUNT_FILE");
+	ck_assert_ptr_nonnull(s);
+	unsigned seed = 7;
+	add_mixed(s, &seed, 600, 3);
+	store_flush(s);
+	ck_assert_int_eq(count_rows("SELECT count(*) FROM captures"), 600);
+	add_mixed(s, &seed, 1500, 300); /* 900 tabs: more than memory holds */
+	store_flush(s);
+	ck_assert_int_eq(old_rule_mismatches(), 0);
+	ck_assert_int_lt(count_rows("SELECT count(*) FROM visits"), 2100);
+
+	/* A full disk: small pages of tab 1, then one that cannot fit; all rolled back, retried, stored. */
+	FILE *k = fopen(knob, "w");
+	ck_assert_ptr_nonnull(k);
+	fputs("1\n", k);
+	fclose(k);
+	char *big = xmalloc(300001);
+	memset(big, 'x', 300000);
+	big[300000] = '\0';
+	add_tab(s, "c1", 1, "https://d/");
+	add_tab(s, "c1", 1, "https://d/");
+	json_t *p = json_pack("{s:s, s:s, s:s, s:s, s:s, s:i}", "url", "https://e/", "title", "E", "markdown", big,
+	                      "clientId", "c1", "captured_at", "2026-01-01T00:00:00.000Z", "tabId", 1);
+	free(big);
+	store_add_page(s, p, 0, on_page_stored, NULL);
+	add_tab(s, "c1", 1, "https://d/");
+	free(wait_fault(s, "disk"));
+	ck_assert_int_eq(unlink(knob), 0);
+	store_flush(s);
+	ck_assert_ptr_null(store_fault(s));
+	ck_assert_int_eq(count_rows("SELECT count(*) FROM captures"), 2104);
+	ck_assert_int_eq(old_rule_mismatches(), 0);
+
+	/* Another connection writes: tab 1 of c1 moves to f/, then ours shows d/ there again. */
+	add_tab(s, "c1", 1, "https://d/");
+	store_flush(s);
+	sqlite3 *db;
+	ck_assert_int_eq(sqlite3_open(db_path(), &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(db,
+	                              "INSERT INTO captures(captured_at, client_id, tab_id, url, content_id) "
+	                              "SELECT captured_at, 'c1', 1, 'https://f/', content_id FROM captures "
+	                              "ORDER BY id DESC LIMIT 1",
+	                              NULL, NULL, NULL),
+	                 SQLITE_OK);
+	sqlite3_close(db);
+	add_tab(s, "c1", 1, "https://d/");
+	store_flush(s);
+	ck_assert_int_eq(count_rows("SELECT count(*) FROM captures WHERE id = visit_id AND id = (SELECT max(id) FROM "
+	                            "captures)"),
+	                 1);
+	ck_assert_int_eq(old_rule_mismatches(), 0);
+
+	/* A deletion takes tab 1's newest capture (d/, after f/): the next d/ starts a visit of its own,
+	 * the next f/ continues f/'s. */
+	int64_t newest = count_rows("SELECT max(id) FROM captures");
+	ck_assert_int_eq(del(s, newest, 0, NULL, NULL), 1);
+	add_tab(s, "c1", 1, "https://f/");
+	store_flush(s);
+	ck_assert_int_eq(count_rows("SELECT count(*) FROM captures WHERE id > visit_id AND id = (SELECT max(id) FROM "
+	                            "captures)"),
+	                 1);
+	ck_assert_int_eq(old_rule_mismatches(), 0);
+	store_close(s);
+}
+END_TEST
+
+/* Captures of one tab in one order, as fast as the store takes them (identical content). */
+static void
+add_many(struct store *s, const char *client, int tab, const char *url, int n)
+{
+	for (int i = 0; i < n; i++)
+		add_tab(s, client, tab, url);
+	store_flush(s);
+}
+
+/* n captures of tab 4 written by another connection at once (in the visit of capture 2). */
+static void
+bulk_tab4(int n)
+{
+	sqlite3 *db;
+	ck_assert_int_eq(sqlite3_open(db_path(), &db), SQLITE_OK);
+	char *sql = xasprintf("WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < %d) "
+	                      "INSERT INTO captures(captured_at, client_id, tab_id, url, content_id, visit_id) "
+	                      "SELECT captured_at, client_id, tab_id, url, content_id, 2 FROM k, captures WHERE id = 2",
+	                      n);
+	char *msg = NULL;
+	int rc = sqlite3_exec(db, sql, NULL, NULL, &msg);
+	ck_assert_msg(rc == SQLITE_OK, "%s", msg ? msg : "");
+	free(sql);
+	sqlite3_close(db);
+}
+
+/* A visit continues only across the last BB_STORE_VISIT_WINDOW captures: from the tab memory, from
+ * the lookup (a store just opened remembers no tab) and in the trigger alike. */
+START_TEST(visits_window)
+{
+	struct store_opts o = {0, 0, 0};
+	char *err = NULL;
+	struct store *s = store_open(db_path(), &o, &err);
+	ck_assert_ptr_nonnull(s);
+	add_tab(s, "c1", 3, "https://x/");                          /* id 1 */
+	add_many(s, "c1", 4, "https://y/", 9999);                   /* ids 2..10000 */
+	add_tab(s, "c1", 3, "https://x/");                          /* 10001: 10,000 back, continues */
+	add_many(s, "c1", 4, "https://y/", 10000);                  /* ..20001 */
+	add_tab(s, "c1", 3, "https://x/");                          /* 20002: 10,001 back, a new visit */
+	store_flush(s);
+	ck_assert_int_eq(count_rows("SELECT visit_id FROM captures WHERE id = 10001"), 1);
+	ck_assert_int_eq(count_rows("SELECT visit_id FROM captures WHERE id = 20002"), 20002);
+	add_tab(s, "c1", 5, "https://z/"); /* 20003 */
+	store_close(s);
+	bulk_tab4(9999); /* ..30002 */
+	s = store_open(db_path(), &o, &err);
+	ck_assert_ptr_nonnull(s);
+	add_tab(s, "c1", 5, "https://z/"); /* 30003: looked up 10,000 back, continues */
+	store_close(s);
+	bulk_tab4(10000); /* ..40003 */
+	s = store_open(db_path(), &o, &err);
+	ck_assert_ptr_nonnull(s);
+	add_tab(s, "c1", 5, "https://z/"); /* 40004: 10,001 back, a new visit */
+	store_close(s);
+	ck_assert_int_eq(count_rows("SELECT visit_id FROM captures WHERE id = 30003"), 20003);
+	ck_assert_int_eq(count_rows("SELECT visit_id FROM captures WHERE id = 40004"), 40004);
+	/* The trigger: a sqlite3 shell's capture of tab 3 (last at 20002, 20,001 back) starts its own. */
+	sqlite3 *db;
+	ck_assert_int_eq(sqlite3_open(db_path(), &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(db,
+	                              "INSERT INTO captures(captured_at, client_id, tab_id, url, content_id) "
+	                              "SELECT captured_at, 'c1', 3, 'https://x/', content_id FROM captures WHERE id = 1;"
+	                              "INSERT INTO captures(captured_at, client_id, tab_id, url, content_id) "
+	                              "SELECT captured_at, 'c1', 5, 'https://z/', content_id FROM captures WHERE id = 1;",
+	                              NULL, NULL, NULL),
+	                 SQLITE_OK);
+	sqlite3_close(db);
+	ck_assert_int_eq(count_rows("SELECT visit_id FROM captures WHERE id = 40005"), 40005);
+	ck_assert_int_eq(count_rows("SELECT visit_id FROM captures WHERE id = 40006"), 40004);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -996,6 +1266,9 @@ main(void)
 	tcase_add_test(tc, snippet_clean);
 	tcase_add_test(tc, delete_kinds);
 	tcase_add_test(tc, migration_from_v2);
+	tcase_add_test(tc, migration_from_v3);
+	tcase_add_test(tc, visits_tab_memory);
+	tcase_add_test(tc, visits_window);
 	suite_add_tcase(s, tc);
 	return testlib_run(s, 0);
 }
