@@ -1,10 +1,9 @@
 // When a page is ready, and when an action's effects have settled. Watches the page from its
 // start (isolated.js), the document and every shadow root in it (open ones, and closed ones
 // where chrome.dom can reach them; nested ones too); settle() answers when, at once:
-//   - no DOM change for `quietMs` (after an action: IDLE_QUIET_MS once an idle callback ran since
-//     the last change, the page's task queue drained), not counting nodes that kept changing on
-//     their own before the action (a clock, a carousel: three changes or more after the document
-//     was parsed, in the 1.5 s before it, the last within 0.6 s) nor nodes that changed before the action and
+//   - no DOM change for `quietMs`, not counting nodes that kept changing on their own before the
+//     action (a clock, a carousel: three changes or more after the document was parsed, in the
+//     1.5 s before it, the last within 0.6 s) nor nodes that changed before the action and
 //     change again and again during the wait (four changes or more, spaced 40 ms or more apart);
 //     a node the action added is never ignored (a spinner it shows is its effect);
 //   - no fetch/XHR started by the page since the action still under way, no script or stylesheet
@@ -34,7 +33,6 @@ const LEARN_GAP_MS = 40;
 const UNDEFINED_GRACE_MS = 1000;
 const POLL_MS = 20;
 const STALL_MS = 5;            // a tick this late found the page's thread stalled
-const IDLE_QUIET_MS = 5;       // after an action, quiet this long is enough once the page's thread went idle since the last change
 const KEEP = 8; // timestamps kept per node
 const TIMER_MAX_MS = 1000;
 const FRAME_MS = 16;           // an animation frame callback is due this soon …
@@ -266,8 +264,6 @@ export function createWatch(win) {
       let dueAt = 0;      // when the pending tick should run
       let stalled = false; // the last tick ran late: the page's thread was not running
       let animated = false; // the last look found animations the action started still running
-      let idleAsked = 0;    // when an idle callback was last asked for …
-      let idleAt = 0;       // … and when one last ran
       const finish = (reason, pending) => {
         clearTimeout(tickTimer);
         onChange = null;
@@ -321,11 +317,7 @@ export function createWatch(win) {
         // descheduled renderer): the page's own tasks that came due meanwhile (the next step
         // of a chain) may not have run yet, so the quiet is proven only by one more turn.
         const late = dueAt && t - dueAt > STALL_MS;
-        // After an action, the page's thread found idle since the last change (an idle callback
-        // ran: its task queue drained, no message or next step of a chain still queued, and
-        // nothing else pending) shortens the quiet window.
-        const quietFor = !ready && idleAt > last ? Math.min(quietMs, IDLE_QUIET_MS) : quietMs;
-        if (!pending && t - last >= quietFor) {
+        if (!pending && t - last >= quietMs) {
           const anims = animating(since);
           if (anims) { pending = { animations: anims }; animated = true; }
           else if (animated) {
@@ -342,12 +334,8 @@ export function createWatch(win) {
           if (reqs) pending.requests = reqs;
           return finish('cap', pending);
         }
-        if (!ready && !pending && idleAsked <= last && typeof win.requestIdleCallback === 'function') {
-          idleAsked = t;
-          win.requestIdleCallback(() => { idleAt = now(); if (onWake) onWake(); });
-        }
         // Wake when the quiet window would end, or to look again at what is pending.
-        const wait = late ? 1 : pending ? POLL_MS : Math.max(2, Math.min(POLL_MS, quietFor - (t - last) + 1));
+        const wait = late ? 1 : pending ? POLL_MS : Math.max(2, Math.min(POLL_MS, quietMs - (t - last) + 1));
         dueAt = t + wait;
         tickTimer = setTimeout(tick, wait);
       };
