@@ -45,8 +45,14 @@ const NOT_RUNNABLE = {
   polymer: 'a real click on a todo\'s checkbox leaves "2 items left" and "Clear completed" hidden (Playwright: the same)',
 };
 
-// app -> why the bridge fails it today (from a run against today's code, main 74104e5).
-const TODAY_FAILING = {};
+// app -> why the bridge fails it today (still run, reported as todo).
+const TODAY_FAILING = {
+  // Its widgets subscribe to "todos/add" in promise chains after the load event, with no DOM
+  // change or load to show it: an Enter before that clears the field and adds nothing. Playwright
+  // (load event, fill, Enter) lost the todo in 6 of 8 loads on a busy 2-core box on 2026-11-23;
+  // the bridge, which also waits for the DOM to be quiet, in 2 of ~10 full-suite runs.
+  troopjs_require: 'under load the first Enter can come before the app listens (Playwright: 6 of 8 lost)',
+};
 
 let env;
 const results = { pass: [], fail: [], skipped: [] };
