@@ -50,7 +50,7 @@ const TODAY_FAILING = {
   // Its widgets subscribe to "todos/add" in promise chains after the load event, with no DOM
   // change or load to show it: an Enter before that clears the field and adds nothing. Playwright
   // (load event, fill, Enter) lost the todo in 6 of 8 loads on a busy 2-core box on 2026-11-23;
-  // the bridge, which also waits for the DOM to be quiet, in 2 of ~10 full-suite runs.
+  // the bridge, which also waits for the DOM to be quiet, lost it in two of today's loaded runs.
   troopjs_require: 'under load the first Enter can come before the app listens (Playwright: 6 of 8 lost)',
 };
 
