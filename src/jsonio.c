@@ -522,3 +522,20 @@ jsonio_write(json_t *v, size_t *len)
 		*len = b.len;
 	return buf_steal(&b);
 }
+
+/* Set obj[key] to v (a borrowed reference; NULL sets null) without json_pack: building a call's
+ * answer with three json_pack calls cost ≈ 31 k instructions per call on the store thread (its
+ * format scanner), ≈ 7 % of a whole call; setting the keys directly costs a few hundred each.
+ * Keys are the caller's literals, so no UTF-8 check. */
+void
+jsonio_set(json_t *obj, const char *key, json_t *v)
+{
+	json_object_set_nocheck(obj, key, v != NULL ? v : json_null());
+}
+
+/* Set obj[key] to the string s (copied; NULL sets null). */
+void
+jsonio_set_str(json_t *obj, const char *key, const char *s)
+{
+	json_object_set_new_nocheck(obj, key, s != NULL ? json_string(s) : json_null());
+}

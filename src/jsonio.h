@@ -22,5 +22,7 @@ struct jsonio_err {
 
 json_t *jsonio_parse(const char *p, size_t len, struct jsonio_err *err);
 char *jsonio_write(json_t *v, size_t *len);
+void jsonio_set(json_t *obj, const char *key, json_t *v);
+void jsonio_set_str(json_t *obj, const char *key, const char *s);
 
 #endif

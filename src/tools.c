@@ -10,6 +10,7 @@
 #include "events.h"
 #include "histtools.h"
 #include "hub.h"
+#include "jsonio.h"
 #include "limits.h"
 #include "log.h"
 #include "pageview.h"
@@ -1329,13 +1330,15 @@ page_json(json_t *p)
 {
 	if (p == NULL)
 		return json_null();
-	json_t *tab = json_object_get(p, "tabId");
-	return json_pack("{s:O, s:O, s:O, s:O, s:O, s:O, s:b}", "url", json_object_get(p, "url"), "title",
-	                 json_object_get(p, "title"), "markdown", json_object_get(p, "markdown"), "tab_id",
-	                 tab ? tab : json_null(), "history_id",
-	                 json_object_get(p, "history_id") ? json_object_get(p, "history_id") : json_null(),
-	                 "captured_at", json_object_get(p, "captured_at"), "truncated",
-	                 json_is_true(json_object_get(p, "truncated")));
+	json_t *o = json_object();
+	jsonio_set(o, "url", json_object_get(p, "url"));
+	jsonio_set(o, "title", json_object_get(p, "title"));
+	jsonio_set(o, "markdown", json_object_get(p, "markdown"));
+	jsonio_set(o, "tab_id", json_object_get(p, "tabId"));
+	jsonio_set(o, "history_id", json_object_get(p, "history_id"));
+	jsonio_set(o, "captured_at", json_object_get(p, "captured_at"));
+	jsonio_set(o, "truncated", json_boolean(json_is_true(json_object_get(p, "truncated"))));
+	return o;
 }
 
 /* The page of an answer as the call asked for it (pageview.h): get_page's selection and paging, then
@@ -1423,9 +1426,14 @@ call_done(struct hub_call *c, void *arg)
 			json_object_set(res, "error", json_object_get(result, "error"));
 		json_object_del(res, "selection"); /* get_page's selector: it is the page.markdown */
 	}
-	json_t *ans = json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:o}", "status", status, "tool", p->tool->name,
-	                        "request_id", c->request_id, "client_id", c->client_id, "summary", summary, "result",
-	                        res, "page", answer_page(p, c));
+	json_t *ans = json_object();
+	jsonio_set_str(ans, "status", status);
+	jsonio_set_str(ans, "tool", p->tool->name);
+	jsonio_set_str(ans, "request_id", c->request_id);
+	jsonio_set_str(ans, "client_id", c->client_id);
+	jsonio_set_str(ans, "summary", summary);
+	json_object_set_new_nocheck(ans, "result", res);
+	json_object_set_new_nocheck(ans, "page", answer_page(p, c));
 	if (code) {
 		json_object_set_new(ans, "error", json_string(code));
 		json_object_set_new(ans, "message", json_string(summary));
@@ -1440,11 +1448,18 @@ call_done(struct hub_call *c, void *arg)
 	util_iso8601(now, finished);
 	json_t *hid = c->page ? json_object_get(c->page, "history_id") : NULL;
 	if (p->t->store != NULL) {
-		json_t *rec = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:i, s:s, s:s, s:I}", "request_id",
-		                        c->request_id, "tool", c->tool, "command", c->command, "client_id", c->client_id,
-		                        "params", c->params, "status", status, "http_status", http, "started_at", started,
-		                        "finished_at", finished, "duration_ms", (json_int_t)(now - c->started_ms));
-		json_object_set_new(rec, "summary", json_string(summary));
+		json_t *rec = json_object();
+		jsonio_set_str(rec, "request_id", c->request_id);
+		jsonio_set_str(rec, "tool", c->tool);
+		jsonio_set_str(rec, "command", c->command);
+		jsonio_set_str(rec, "client_id", c->client_id);
+		jsonio_set_str(rec, "params", c->params);
+		jsonio_set_str(rec, "status", status);
+		json_object_set_new_nocheck(rec, "http_status", json_integer(http));
+		jsonio_set_str(rec, "started_at", started);
+		jsonio_set_str(rec, "finished_at", finished);
+		json_object_set_new_nocheck(rec, "duration_ms", json_integer(now - c->started_ms));
+		jsonio_set_str(rec, "summary", summary);
 		if (result && json_object_get(result, "message"))
 			json_object_set(rec, "message", json_object_get(result, "message"));
 		if (result && json_object_get(result, "error"))

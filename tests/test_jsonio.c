@@ -139,6 +139,25 @@ START_TEST(mutations_match_jansson)
 }
 END_TEST
 
+/* jsonio_set/jsonio_set_str build what json_pack built for the call answer: keys in order, a
+ * missing value as null (json_pack failed the whole object then), borrowed values not stolen. */
+START_TEST(set_builds_like_pack)
+{
+	json_t *v = json_string("x");
+	json_t *o = json_object();
+	jsonio_set(o, "a", v);
+	jsonio_set(o, "b", NULL);
+	jsonio_set_str(o, "c", "naïve");
+	jsonio_set_str(o, "d", NULL);
+	char *s = json_dumps(o, JSON_COMPACT);
+	ck_assert_str_eq(s, "{\"a\":\"x\",\"b\":null,\"c\":\"naïve\",\"d\":null}");
+	free(s);
+	json_decref(o);
+	ck_assert_int_eq(v->refcount, 1);
+	json_decref(v);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -149,6 +168,7 @@ main(void)
 	tcase_add_test(tc, depth_is_bounded);
 	tcase_add_test(tc, round_trips_both_ways);
 	tcase_add_test(tc, mutations_match_jansson);
+	tcase_add_test(tc, set_builds_like_pack);
 	suite_add_tcase(s, tc);
 	return testlib_run(s, 1);
 }
