@@ -139,6 +139,62 @@ START_TEST(mutations_match_jansson)
 }
 END_TEST
 
+/* The word-at-a-time scan (8 bytes at a time) must find every byte that needs a look of its own
+ * wherever it sits in a run: each special byte at each position of strings of 0 to 40 characters,
+ * read from every alignment, agrees with jansson, and written, reads back equal. */
+START_TEST(special_byte_at_every_position)
+{
+	static const char *const specials[] = {"\"", "\\", "\n", "\x01", "\x1f", "\x7f", "\xc3\xa9", "\xe4\xb8\xad",
+					       "\xff", "\xc3", "\xed\xa0\x80", " ", "~"};
+	char body[64], text[96], padded[112];
+	for (size_t k = 0; k < sizeof specials / sizeof specials[0]; k++) {
+		for (size_t len = 0; len <= 40; len++) {
+			for (size_t pos = 0; pos <= len; pos++) {
+				/* body: len plain bytes with specials[k] inserted at pos */
+				memset(body, 'a', len);
+				body[len] = '\0';
+				char tmp[64];
+				snprintf(tmp, sizeof tmp, "%.*s%s%s", (int)pos, body, specials[k], body + pos);
+				/* as a JSON text: escape what JSON requires, keep the rest raw */
+				size_t n = 0;
+				text[n++] = '"';
+				for (const char *c = tmp; *c; c++) {
+					if (*c == '"' || *c == '\\')
+						text[n++] = '\\', text[n++] = *c;
+					else if (*c == '\n')
+						text[n++] = '\\', text[n++] = 'n';
+					else
+						text[n++] = *c;
+				}
+				text[n++] = '"';
+				text[n] = '\0';
+				agree(text);
+				/* the same text at each alignment of the reader's words */
+				for (size_t off = 1; off < 8; off++) {
+					memset(padded, ' ', off);
+					memcpy(padded + off, text, n + 1);
+					agree(padded);
+				}
+				/* the raw body (unescaped controls included) must be refused exactly when jansson refuses it */
+				snprintf(text, sizeof text, "\"%s\"", tmp);
+				agree(text);
+				/* written by us, read back equal (strings jansson holds as valid UTF-8 only) */
+				json_t *v = json_string(tmp);
+				if (v != NULL) {
+					size_t wn;
+					char *w = jsonio_write(v, &wn);
+					json_t *back = json_loadb(w, wn, JSON_DECODE_ANY, NULL);
+					ck_assert_msg(back != NULL && json_equal(back, v), "wrote %s", w);
+					json_decref(back);
+					free(w);
+					json_decref(v);
+				}
+			}
+		}
+	}
+}
+END_TEST
+
 /* jsonio_set/jsonio_set_str build what json_pack built for the call answer: keys in order, a
  * missing value as null (json_pack failed the whole object then), borrowed values not stolen. */
 START_TEST(set_builds_like_pack)
@@ -169,6 +225,7 @@ main(void)
 	tcase_add_test(tc, round_trips_both_ways);
 	tcase_add_test(tc, mutations_match_jansson);
 	tcase_add_test(tc, set_builds_like_pack);
+	tcase_add_test(tc, special_byte_at_every_position);
 	suite_add_tcase(s, tc);
 	return testlib_run(s, 1);
 }
