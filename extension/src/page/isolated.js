@@ -39,7 +39,8 @@ import { createObserver } from './observe-isolated.js';
   }, true);
   doc.addEventListener(netEvent(secret), (e) => {
     const [d, id, delay, at] = String(e.detail).split(':');
-    if (d === 't+' || d === 't-') watch.timer(id, d === 't+', Number(delay) || 0, false, Number(at) || 0);
+    if (d === 't+' || d === 't-') watch.timer(id, d === 't+', Number(delay) || 0, Number(at) || 0);
+    else if (d === 'm+' || d === 'm-') watch.message(id, d === 'm+', Number(at) || 0);
     else if (d === 'a+' || d === 'a-') watch.frame(id, d === 'a+');
     else if (d === 'i+' || d === 'i~' || d === 'i-') watch.interval(id, d[1], Number(delay) || 0);
     else watch.request(id, d === '+');

@@ -194,6 +194,19 @@ import { BB_CONSOLE_MAX_ENTRIES } from '../shared/limits.js';
   let inTimer = 0;
   let chainAt = 0; // while a reported timer's callback runs: when its chain started
   const tracked = new Set();
+  // When the work being scheduled now started: now, from an event handler (or a message the page
+  // posted from one: see below); the start of its chain, from a reported timer's callback or a
+  // reported message's handler within CHAIN_MS of it; 0 (not reported) otherwise (a clock, an
+  // animation loop, a chain older than that).
+  const eventOf = Object.getOwnPropertyDescriptor(w, 'event')?.get || Object.getOwnPropertyDescriptor(w.Window?.prototype || {}, 'event')?.get;
+  const delivered = new WeakMap(); // a message event of a reported message -> when its chain started
+  const chainStart = (t) => {
+    if (inTimer) return chainAt && t - chainAt < CHAIN_MS ? chainAt : 0;
+    let e = null;
+    try { e = eventOf ? apply(eventOf, w, []) : null; } catch { /* ignore */ }
+    if (e && typeof e === 'object' && delivered.has(e)) { const a = delivered.get(e); return a && t - a < CHAIN_MS ? a : 0; }
+    return t;
+  };
   const timer = (id, d, delay, at) => {
     if (d === '+') { if (tracked.size < 1000) tracked.add(id); else return; } else if (!tracked.delete(id)) return;
     if (secret) { try { apply(dispatch, doc, [new CE(netEvent(secret), { detail: d === '+' ? `t+:${id}:${delay}:${at}` : `t-:${id}` })]); } catch { /* ignore */ } }
@@ -206,8 +219,7 @@ import { BB_CONSOLE_MAX_ENTRIES } from '../shared/limits.js';
   wrap('setTimeout', function (fn, delay, ...rest) {
     const d = Math.max(0, Number(delay) || 0);
     if (typeof fn !== 'function') return realST.call(this, fn, delay, ...rest);
-    const t = Date.now();
-    const at = !inTimer ? t : chainAt && t - chainAt < CHAIN_MS ? chainAt : 0;
+    const at = chainStart(Date.now());
     if (!at || d > 1000) return realST.call(this, nested(fn), delay, ...rest);
     let id = 0;
     const cb = function (...a) {
@@ -262,6 +274,78 @@ import { BB_CONSOLE_MAX_ENTRIES } from '../shared/limits.js';
     });
   }
   if (realRAF && realCAF) wrap('cancelAnimationFrame', function (id) { frame(id, '-'); return realCAF.call(this, id); });
+
+  // Messages the page posts to itself, from an event handler or a reported timer's chain: through
+  // a MessageChannel it made (React's scheduler renders in such a message's task, as do many
+  // promise libraries' and setImmediate polyfills' next ticks) or window.postMessage to its own
+  // window. They are reported like timers (due at once) until delivered, and what their handlers
+  // schedule in turn belongs to their chain (chainStart, through window.event). A port's messages
+  // arrive in order, as do a window's own: each delivery ends the oldest one reported there.
+  const queues = new WeakMap(); // receiving port (or the window) -> [[id, at]] reported, not yet delivered
+  let nextMsg = 0;
+  const msg = (id, d, at) => {
+    if (secret) { try { apply(dispatch, doc, [new CE(netEvent(secret), { detail: d === '+' ? `m+:${id}:0:${at}` : `m-:${id}` })]); } catch { /* ignore */ } }
+  };
+  // A message reached its handlers: the oldest one posted there is delivered (those not reported
+  // are queued too, so that each delivery is matched to its own post).
+  const onDelivered = function (e) {
+    const q = queues.get(this);
+    if (!q || !q.length || (this === w && e.source !== w)) return;
+    const [id, at] = q.shift();
+    delivered.set(e, at);
+    if (at) msg(id, '-');
+  };
+  // The page posted a message to `target` (a port of its own channel, or its own window).
+  const posted = (target) => {
+    let q = queues.get(target);
+    if (q === false) return; // given up on: its messages are not delivered here
+    if (!q) { q = []; queues.set(target, q); }
+    if (q.length >= 100) { for (const [id, at] of q) if (at) msg(id, '-'); queues.set(target, false); return; }
+    const at = chainStart(Date.now());
+    const id = ++nextMsg;
+    q.push([id, at]);
+    if (at) msg(id, '+', at);
+  };
+  const RealMC = w.MessageChannel;
+  const MP = w.MessagePort;
+  const partner = new WeakMap(); // a port of a channel the page made -> the other port
+  if (typeof RealMC === 'function' && MP) {
+    const MC = disguise(function MessageChannel() {
+      if (!new.target) return RealMC(); // throws, as the original does
+      const ch = new RealMC();
+      try {
+        const p1 = ch.port1, p2 = ch.port2;
+        partner.set(p1, p2); partner.set(p2, p1);
+        apply(addEL, p1, ['message', onDelivered]);
+        apply(addEL, p2, ['message', onDelivered]);
+      } catch { /* ignore */ }
+      return ch;
+    }, RealMC);
+    MC.prototype = RealMC.prototype;
+    try { defineProperty(w, 'MessageChannel', { value: MC, writable: true, configurable: true, enumerable: false }); } catch { /* ignore */ }
+    const realPost = MP.prototype.postMessage;
+    defineProperty(MP.prototype, 'postMessage', {
+      configurable: true, writable: true, enumerable: true,
+      value: disguise({ postMessage(...a) {
+        const r = apply(realPost, this, a);
+        const to = partner.get(this);
+        // A port sent along (to a worker, a frame) delivers elsewhere: not waited for.
+        const moved = a[1] && (Array.isArray(a[1]) ? a[1] : a[1].transfer);
+        if (moved && typeof moved[Symbol.iterator] === 'function') for (const p of moved) if (partner.has(p)) { queues.set(p, false); partner.delete(partner.get(p)); partner.delete(p); }
+        if (to && partner.get(to) === this) posted(to);
+        return r;
+      } }.postMessage, realPost),
+    });
+  }
+  const realWinPost = w.postMessage;
+  if (typeof realWinPost === 'function') {
+    apply(addEL, w, ['message', onDelivered, true]);
+    wrap('postMessage', function (...a) {
+      const r = apply(realWinPost, this, a);
+      if (this === w || this === undefined || this === null) posted(w);
+      return r;
+    });
+  }
 
   // Shadow roots: a MutationObserver on the document does not see inside them, so the isolated
   // world observes each one (settle.js). It finds those in what is added to the page; one

@@ -37,6 +37,8 @@ const KEEP = 8; // timestamps kept per node
 const TIMER_MAX_MS = 1000;
 const FRAME_MS = 16;           // an animation frame callback is due this soon …
 const FRAME_LATE_MS = 100;     // … and no longer waited for this long after (a hidden tab draws no frames)
+const MESSAGE_LATE_MS = 250;   // a message the page posted itself is no longer waited for this long after (one that never arrives)
+const TIMER_LATE_MS = 2000;    // … a timer (a throttled or lost one)
 const SCAN_MAX = 20000;
 const ROOTS_MAX = 5000;        // shadow roots whose animations are looked at
 const ANIM_MAX_MS = 1000;      // an animation the action started is waited for when it lasts at most this long
@@ -247,7 +249,7 @@ export function createWatch(win) {
   }
 
   // Resolves {reason: 'quiet'|'cap'|'navigation', waited, pending?}.
-  function settle({ actionAt, quietMs = 100, capMs = 3000, ready = false, requestCapMs = capMs }) {
+  function settle({ actionAt, quietMs = 100, capMs = 3000, ready = false, requestCapMs = capMs, drainedQuietMs = quietMs }) {
     const t0 = now();
     const since = Number(actionAt) > 0 && Number(actionAt) <= t0 ? Number(actionAt) : t0;
     const hot = (n) => hotBefore(n, since) || churning(n, since);
@@ -264,15 +266,39 @@ export function createWatch(win) {
       let dueAt = 0;      // when the pending tick should run
       let stalled = false; // the last tick ran late: the page's thread was not running
       let animated = false; // the last look found animations the action started still running
+      // The page's event loop went round since the last change: a frame was drawn after it (its
+      // input events dispatched, its frame callbacks, style, layout, resize and intersection
+      // observers run) and then an idle callback ran (every task queued by then, a posted
+      // message, a next step of a chain, has run). Counted in changes (`seq`), not in ms.
+      let seq = 0;          // changes counted since the wait began
+      let drained = -1;     // the `seq` the last full round (frame, then idle) came after
+      let asking = false;   // a frame callback is asked for
+      let done = false;
+      const round = () => {
+        if (asking || typeof win.requestAnimationFrame !== 'function' || typeof win.requestIdleCallback !== 'function') return;
+        asking = true;
+        win.requestAnimationFrame(() => {
+          asking = false;
+          if (done) return;
+          const s = seq;
+          win.requestIdleCallback(() => {
+            if (done) return;
+            if (seq === s) drained = s;
+            if (onWake) onWake();
+          });
+        });
+      };
+      const changed = (t) => { last = t; seq++; };
       const finish = (reason, pending) => {
+        done = true;
         clearTimeout(tickTimer);
         onChange = null;
         onTimerFired = null;
         onWake = null;
         resolve({ reason, waited: now() - t0, ...(pending ? { pending } : {}) });
       };
-      onChange = (node, t) => { if (counts(node, t)) last = t; };
-      onTimerFired = (at, t) => { if (at >= since) last = Math.max(last, t); };
+      onChange = (node, t) => { if (counts(node, t)) changed(t); };
+      onTimerFired = (at, t) => { if (at >= since) changed(Math.max(last, t)); };
       // The document completed, a script or stylesheet or a request ended: look again in the next
       // task (after the load event's handlers), not at the next poll.
       onWake = () => { clearTimeout(tickTimer); dueAt = 0; tickTimer = setTimeout(tick, 0); };
@@ -286,7 +312,7 @@ export function createWatch(win) {
         if (reqs && t - t0 < requestCapMs) pending = { requests: reqs };
         let tms = 0;
         for (const [id, v] of timers) {
-          if (t - v.due > (v.frame ? FRAME_LATE_MS : 2000)) timers.delete(id); // a throttled or lost timer (a hidden tab draws no frames)
+          if (t - v.due > v.late) timers.delete(id); // a throttled or lost timer, message or frame (a hidden tab draws no frames)
           else if (v.at >= since) tms++;
         }
         if (!pending && tms) pending = { timers: tms };
@@ -317,7 +343,11 @@ export function createWatch(win) {
         // descheduled renderer): the page's own tasks that came due meanwhile (the next step
         // of a chain) may not have run yet, so the quiet is proven only by one more turn.
         const late = dueAt && t - dueAt > STALL_MS;
-        if (!pending && t - last >= quietMs) {
+        // After an action, a round of the page's event loop since the last change shortens the
+        // quiet window (drainedQuietMs): what the page still does is tracked, or was done.
+        const quietFor = !ready && drained === seq ? Math.min(quietMs, drainedQuietMs) : quietMs;
+        if (!ready && drainedQuietMs < quietMs && drained !== seq) round();
+        if (!pending && t - last >= quietFor) {
           const anims = animating(since);
           if (anims) { pending = { animations: anims }; animated = true; }
           else if (animated) {
@@ -325,7 +355,7 @@ export function createWatch(win) {
             // what the page does then (removes the notice that faded out, hides the dialog that
             // closed: often in a task of its own) is in the page that is read.
             animated = false;
-            last = t;
+            changed(t);
           } else if (!late || stalled) return finish('quiet');
         }
         stalled = late;
@@ -335,7 +365,7 @@ export function createWatch(win) {
           return finish('cap', pending);
         }
         // Wake when the quiet window would end, or to look again at what is pending.
-        const wait = late ? 1 : pending ? POLL_MS : Math.max(2, Math.min(POLL_MS, quietMs - (t - last) + 1));
+        const wait = late ? 1 : pending ? POLL_MS : Math.max(1, Math.min(POLL_MS, quietFor - (t - last) + 1));
         dueAt = t + wait;
         tickTimer = setTimeout(tick, wait);
       };
@@ -348,12 +378,13 @@ export function createWatch(win) {
   }
 
   // A timer an event handler set (started) or that fired or was cleared (!started).
-  // `frame`: an animation frame callback (requestAnimationFrame), due at the next frame; `chainAt`:
-  // when the chain of timers it belongs to started (main-world.js), if before now.
-  function timer(id, started, delay, frame = false, chainAt = 0) {
+  // `late`: how long after it was due it is still waited for (an animation frame callback:
+  // FRAME_LATE_MS; a posted message: MESSAGE_LATE_MS); `chainAt`: when the chain of timers it
+  // belongs to started (main-world.js), if before now.
+  function timer(id, started, delay, late = TIMER_LATE_MS, chainAt = 0) {
     const t = now();
     const at = chainAt > 0 && chainAt <= t ? chainAt : t;
-    if (started) { if (delay <= TIMER_MAX_MS && timers.size < 1000) timers.set(id, { at, due: t + delay, frame }); return; }
+    if (started) { if (delay <= TIMER_MAX_MS && timers.size < 1000) timers.set(id, { at, due: t + delay, late }); return; }
     const v = timers.get(id);
     if (!v) return;
     timers.delete(id);
@@ -368,5 +399,10 @@ export function createWatch(win) {
     if (v) { v.prev = v.tick; v.tick = now(); }
   }
 
-  return { settle, state, request, timer, frame: (id, started) => timer(`a${id}`, started, FRAME_MS, true), interval, shadowAttached, rescan: () => scan(doc) };
+  return {
+    settle, state, request, interval, shadowAttached, rescan: () => scan(doc),
+    timer: (id, started, delay, chainAt) => timer(id, started, delay, TIMER_LATE_MS, chainAt),
+    frame: (id, started) => timer(`a${id}`, started, FRAME_MS, FRAME_LATE_MS),
+    message: (id, started, chainAt) => timer(`m${id}`, started, 0, MESSAGE_LATE_MS, chainAt),
+  };
 }
