@@ -41,6 +41,8 @@ import { createObserver } from './observe-isolated.js';
     const [d, id, delay, at] = String(e.detail).split(':');
     if (d === 't+' || d === 't-') watch.timer(id, d === 't+', Number(delay) || 0, Number(at) || 0);
     else if (d === 'm+' || d === 'm-') watch.message(id, d === 'm+', Number(at) || 0);
+    else if (d === 'r+' || d === 'r-') watch.idle(id, d === 'r+', Number(at) || 0);
+    else if (d === 'b+' || d === 'b-') watch.busy(id, d === 'b+');
     else if (d === 'a+' || d === 'a-') watch.frame(id, d === 'a+');
     else if (d === 'i+' || d === 'i~' || d === 'i-') watch.interval(id, d[1], Number(delay) || 0);
     else watch.request(id, d === '+');

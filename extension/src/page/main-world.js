@@ -347,6 +347,71 @@ import { BB_CONSOLE_MAX_ENTRIES } from '../shared/limits.js';
     });
   }
 
+  // Idle callbacks an event handler (or a tracked chain) asks for: reported like its timers until
+  // they run (a page that renders "when idle"); what they schedule joins the chain.
+  const realRIC = w.requestIdleCallback;
+  const realCIC = w.cancelIdleCallback;
+  const idles = new Map(); // id -> when its chain started
+  if (typeof realRIC === 'function') {
+    const idle = (id, d, at) => {
+      if (secret) { try { apply(dispatch, doc, [new CE(netEvent(secret), { detail: d === '+' ? `r+:${id}:0:${at}` : `r-:${id}` })]); } catch { /* ignore */ } }
+    };
+    wrap('requestIdleCallback', function (fn, ...rest) {
+      const at = typeof fn === 'function' ? chainStart(Date.now()) : 0;
+      if (!at || idles.size >= 1000) return realRIC.call(this, typeof fn === 'function' ? nested(fn) : fn, ...rest);
+      let id = 0;
+      const cb = function (...a) {
+        if (idles.delete(id)) idle(id, '-');
+        inTimer++;
+        const outer = chainAt;
+        chainAt = at;
+        try { return fn.apply(this, a); } finally { inTimer--; chainAt = outer; }
+      };
+      id = realRIC.call(this, cb, ...rest);
+      idles.set(id, at);
+      idle(id, '+', at);
+      return id;
+    });
+    if (typeof realCIC === 'function') wrap('cancelIdleCallback', function (id) { if (idles.delete(id)) idle(id, '-'); return realCIC.call(this, id); });
+  }
+
+  // Work that ends off the page's thread, whose answer the page may render: a message to a worker
+  // (until the worker's next message back) and an IndexedDB transaction (until it completes or
+  // fails), started from an event handler or a tracked chain. Some never end (a worker told
+  // something, answering nothing), so they are not waited for as such: while one is under way,
+  // the page's going idle proves nothing and the short quiet window is not used (settle.js).
+  let nextBusy = 0;
+  const busy = (target, endTypes) => {
+    if (!chainStart(Date.now()) || !secret) return;
+    const id = ++nextBusy;
+    const send1 = (d) => { try { apply(dispatch, doc, [new CE(netEvent(secret), { detail: `b${d}:${id}` })]); } catch { /* ignore */ } };
+    let ended = false;
+    const end = () => {
+      if (ended) return;
+      ended = true;
+      send1('-');
+      for (const t of endTypes) apply(removeEL, target, [t, end, true]);
+    };
+    for (const t of endTypes) apply(addEL, target, [t, end, true]);
+    send1('+');
+  };
+  const RealWorker = w.Worker;
+  if (typeof RealWorker === 'function' && RealWorker.prototype.postMessage) {
+    const realWorkerPost = RealWorker.prototype.postMessage;
+    defineProperty(RealWorker.prototype, 'postMessage', {
+      configurable: true, writable: true, enumerable: true,
+      value: disguise({ postMessage(...a) { const r = apply(realWorkerPost, this, a); busy(this, ['message', 'messageerror', 'error']); return r; } }.postMessage, realWorkerPost),
+    });
+  }
+  const IDB = w.IDBDatabase;
+  if (IDB && typeof IDB.prototype.transaction === 'function') {
+    const realTx = IDB.prototype.transaction;
+    defineProperty(IDB.prototype, 'transaction', {
+      configurable: true, writable: true, enumerable: true,
+      value: disguise({ transaction(...a) { const tx = apply(realTx, this, a); busy(tx, ['complete', 'abort', 'error']); return tx; } }.transaction, realTx),
+    });
+  }
+
   // Shadow roots: a MutationObserver on the document does not see inside them, so the isolated
   // world observes each one (settle.js). It finds those in what is added to the page; one
   // attached to an element already in the page (a custom element upgraded in place, a

@@ -39,6 +39,8 @@ const FRAME_MS = 16;           // an animation frame callback is due this soon �
 const FRAME_LATE_MS = 100;     // … and no longer waited for this long after (a hidden tab draws no frames)
 const MESSAGE_LATE_MS = 250;   // a message the page posted itself is no longer waited for this long after (one that never arrives)
 const TIMER_LATE_MS = 2000;    // … a timer (a throttled or lost one)
+const IDLE_LATE_MS = 300;      // … an idle callback (a page too busy to go idle)
+const BUSY_MAX_MS = 1000;      // work off the page's thread (a worker's answer) keeps the short quiet window off this long at most
 const SCAN_MAX = 20000;
 const ROOTS_MAX = 5000;        // shadow roots whose animations are looked at
 const ANIM_MAX_MS = 1000;      // an animation the action started is waited for when it lasts at most this long
@@ -61,6 +63,7 @@ export function createWatch(win) {
   const timers = new Map();    // timer id -> { at, due }
   const intervals = new Map(); // short interval id -> { period, since (set), prev, tick (last two ticks) }
   const added = new WeakMap(); // node -> when it was inserted (the last 2 s)
+  const offThread = new Map();  // worker message / IndexedDB transaction id -> start (main-world.js)
   let lastResource = now();
   let leavingAt = 0;
   let onChange = null;
@@ -345,7 +348,7 @@ export function createWatch(win) {
         const late = dueAt && t - dueAt > STALL_MS;
         // After an action, a round of the page's event loop since the last change shortens the
         // quiet window (drainedQuietMs): what the page still does is tracked, or was done.
-        const quietFor = !ready && drained === seq ? Math.min(quietMs, drainedQuietMs) : quietMs;
+        const quietFor = !ready && drained === seq && !busySince(since, t) ? Math.min(quietMs, drainedQuietMs) : quietMs;
         if (!ready && drainedQuietMs < quietMs && drained !== seq) round();
         if (!pending && t - last >= quietFor) {
           const anims = animating(since);
@@ -391,6 +394,17 @@ export function createWatch(win) {
     if (onTimerFired) onTimerFired(v.at, t);
   }
 
+  // Work off the page's thread began (a message to a worker, an IndexedDB transaction) or ended.
+  function busy(id, started) {
+    if (started) { if (offThread.size < 1000) offThread.set(id, now()); } else if (offThread.delete(id)) wake();
+  }
+  // Such work under way that began at or after `since` (within BUSY_MAX_MS).
+  function busySince(since, t) {
+    let n = 0;
+    for (const [id, s] of offThread) { if (t - s > BUSY_MAX_MS) offThread.delete(id); else if (s >= since) n++; }
+    return n;
+  }
+
   // A short interval set (op '+', with its period), ticking ('~') or cleared ('-').
   function interval(id, op, period) {
     if (op === '+') { if (intervals.size < 100) intervals.set(id, { period, since: now(), prev: 0, tick: 0 }); return; }
@@ -404,5 +418,7 @@ export function createWatch(win) {
     timer: (id, started, delay, chainAt) => timer(id, started, delay, TIMER_LATE_MS, chainAt),
     frame: (id, started) => timer(`a${id}`, started, FRAME_MS, FRAME_LATE_MS),
     message: (id, started, chainAt) => timer(`m${id}`, started, 0, MESSAGE_LATE_MS, chainAt),
+    idle: (id, started, chainAt) => timer(`r${id}`, started, 0, IDLE_LATE_MS, chainAt),
+    busy,
   };
 }
