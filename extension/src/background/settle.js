@@ -26,7 +26,7 @@ export const ACTION_CAP_MS = 3000;
 export const LOAD_QUIET_MS = 20;      // a page that loaded has settled after this long without a change
 export const LOAD_CAP_MS = 5000;
 const NAV_CONFIRM_MS = 1000;          // the page said it unloads: the navigation's start is this close
-const ACTION_SETTLE = { quietMs: ACTION_QUIET_MS, drainedQuietMs: ACTION_DRAINED_QUIET_MS, capMs: ACTION_CAP_MS };
+export const ACTION_SETTLE = { quietMs: ACTION_QUIET_MS, drainedQuietMs: ACTION_DRAINED_QUIET_MS, capMs: ACTION_CAP_MS };
 
 // The last failed main-frame navigation of each tab ({error, url}), until the next one starts:
 // a tab that shows Chrome's error page holds no page of the site, only this error.

@@ -21,6 +21,7 @@ import { createObserver } from './observe-isolated.js';
   const watch = createWatch(window);
   const observer = createObserver(doc, secret); // console messages and requests (browser_console_messages, browser_network_requests)
   let policy = null; // the agent's answer for the next dialog, as last sent to the page
+  let begun = null;  // { actionAt, p }: the wait an action's call began (begin, below)
 
   const hello = () => doc.dispatchEvent(new CustomEvent(HELLO_ISOLATED, { detail: secret }));
   const pushPolicy = () => doc.dispatchEvent(new CustomEvent(policyEvent(secret), { detail: JSON.stringify(policy) }));
@@ -77,7 +78,15 @@ import { createObserver } from './observe-isolated.js';
     configurable: false,
     value: Object.freeze({
       setPolicy(p) { policy = p && typeof p === 'object' ? { accept: !!p.accept, ...(typeof p.promptText === 'string' ? { promptText: p.promptText } : {}) } : null; pushPolicy(); return true; },
-      settle: (opts) => watch.settle(opts || {}),
+      // The wait after an action can begin in the action's own call, the moment it is done
+      // (begin), and be awaited by the call that follows (settle, with the same actionAt).
+      begin(opts) { begun = { actionAt: Number(opts?.actionAt) || 0, p: watch.settle(opts || {}) }; return true; },
+      settle(opts) {
+        const b = begun;
+        begun = null;
+        if (b && b.actionAt && b.actionAt === Number(opts?.actionAt)) return b.p;
+        return watch.settle(opts || {});
+      },
       state: () => watch.state(),
       observed: (what, opts) => (what === 'network' ? observer.network(opts) : observer.console(opts)),
     }),

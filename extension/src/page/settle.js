@@ -69,6 +69,7 @@ export function createWatch(win) {
   let onChange = null;
   let onTimerFired = null;
   let onWake = null; // a settle() under way: look again at once (something it waits for ended)
+  let stop = null;   // … and how to end it (one wait at a time: a new one ends the one before)
   const wake = () => { if (onWake) onWake(); };
 
   // Until the document is parsed, the parser's insertions are no sign of a node changing on its
@@ -251,7 +252,7 @@ export function createWatch(win) {
     };
   }
 
-  // Resolves {reason: 'quiet'|'cap'|'navigation', waited, pending?}.
+  // Resolves {reason: 'quiet'|'cap'|'navigation'|'superseded', waited, pending?}.
   function settle({ actionAt, quietMs = 100, capMs = 3000, ready = false, requestCapMs = capMs, drainedQuietMs = quietMs }) {
     const t0 = now();
     const since = Number(actionAt) > 0 && Number(actionAt) <= t0 ? Number(actionAt) : t0;
@@ -264,6 +265,7 @@ export function createWatch(win) {
     const counts = (node, t) => !hot(node) && !(ready && t < parsedAt);
     let last = ready ? since : t0;
     for (const r of recent) if (r.t >= since && counts(r.node, r.t)) last = Math.max(last, r.t);
+    if (stop) stop('superseded');
     return new Promise((resolve) => {
       let tickTimer = null;
       let dueAt = 0;      // when the pending tick should run
@@ -293,13 +295,16 @@ export function createWatch(win) {
       };
       const changed = (t) => { last = t; seq++; };
       const finish = (reason, pending) => {
+        if (done) return;
         done = true;
         clearTimeout(tickTimer);
         onChange = null;
         onTimerFired = null;
         onWake = null;
+        stop = null;
         resolve({ reason, waited: now() - t0, ...(pending ? { pending } : {}) });
       };
+      stop = finish;
       onChange = (node, t) => { if (counts(node, t)) changed(t); };
       onTimerFired = (at, t) => { if (at >= since) changed(Math.max(last, t)); };
       // The document completed, a script or stylesheet or a request ended: look again in the next
