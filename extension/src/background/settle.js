@@ -4,8 +4,9 @@
 //   - a navigation is decided from its signals (webNavigation for the tab, the page's
 //     beforeunload/pagehide, a new tab), which arrive within milliseconds, not from a fixed window;
 //   - an action that does not navigate returns once the DOM changes it caused have been quiet for
-//     ACTION_QUIET_MS and the fetch/XHR requests it started have ended, ignoring nodes that kept
-//     changing before it (a clock);
+//     ACTION_QUIET_MS (ACTION_DRAINED_QUIET_MS once the page drew a frame and went idle since the
+//     last one) and what it started (requests, timers, posted messages …) has ended, ignoring
+//     nodes that kept changing before it (a clock);
 //   - a page that loaded is returned when no script, module or stylesheet it references is still
 //     loading, the custom elements it uses are defined and the DOM has been quiet for LOAD_QUIET_MS;
 //   - each wait has a cap; the result says which ended it: result.settle = {waited_ms, reason}.

@@ -5,8 +5,10 @@
 // (false, null), unless the agent asked for another answer for the next dialog
 // (browser_handle_dialog). A beforeunload handler that would ask "Leave site?" is let through
 // (leave) unless the agent asked to stay. Each dialog is recorded, through the private channel
-// (channel.js), for the result of the action that opened it. Also counts the page's requests and
-// short timers, reports shadow roots attached to elements in the page, and installs the focus shim.
+// (channel.js), for the result of the action that opened it. Also counts the page's requests,
+// short timers, frame and idle callbacks, the messages it posts itself and its work off its
+// thread (workers, IndexedDB), reports shadow roots attached to elements in the page, and
+// installs the focus shim.
 import { HELLO_MAIN, HELLO_ISOLATED, recordEvent, policyEvent, netEvent, ackEvent, observeEvent, shadowEvent } from './channel.js';
 import { installFocusShim } from './focus-shim.js';
 import { installConsoleCapture } from './console-main.js';

@@ -1,16 +1,20 @@
 // When a page is ready, and when an action's effects have settled. Watches the page from its
 // start (isolated.js), the document and every shadow root in it (open ones, and closed ones
 // where chrome.dom can reach them; nested ones too); settle() answers when, at once:
-//   - no DOM change for `quietMs`, not counting nodes that kept changing on their own before the
+//   - no DOM change for `quietMs` (after an action, `drainedQuietMs` once the page's event loop
+//     went round since the last change: a frame drawn, then an idle callback run; not while a
+//     message to a worker or an IndexedDB transaction begun since is under way), not counting
+//     nodes that kept changing on their own before the
 //     action (a clock, a carousel: three changes or more after the document was parsed, in the
 //     1.5 s before it, the last within 0.6 s) nor nodes that changed before the action and
 //     change again and again during the wait (four changes or more, spaced 40 ms or more apart);
 //     a node the action added is never ignored (a spinner it shows is its effect);
 //   - no fetch/XHR started by the page since the action still under way, no script or stylesheet
-//     it inserted since still loading (a module loader's), no timer of at most 1 s
-//     nor animation frame callback that an event handler set since the action still to fire,
-//     nor one of the timers those timers set in turn within 1 s (main-world.js; a frame
-//     callback is waited for until 100 ms after its frame was due); each interval of at most
+//     it inserted since still loading (a module loader's), no timer of at most 1 s, animation
+//     frame callback, idle callback or message the page posted to itself (a MessageChannel it
+//     made, window.postMessage) that an event handler set since the action still to fire,
+//     nor one of those these set in turn within 1 s (main-world.js; a frame callback is waited
+//     for until 100 ms after its frame was due, a message 250 ms, an idle callback 300 ms); each interval of at most
 //     250 ms (a page polling its model: Polymer 0.x's observe-js flushes every 125 ms and
 //     renders an action's effect at its second tick) has ticked twice since the action (its
 //     last input event) and once since the last DOM change counted (bounded by its period, for
@@ -23,7 +27,8 @@
 //     window (a dialog that fades in: read once it shows; a notice that fades out and is then
 //     removed: read once it is gone);
 // or when the page starts to unload (reason 'navigation'), or at `capMs` (reason 'cap', with what
-// was still pending). Times are Date.now() so the service worker can give the action's start
+// was still pending; posted messages and idle callbacks count as timers), or when another wait
+// begins (reason 'superseded': one wait at a time). Times are Date.now() so the service worker can give the action's start
 // (animations' start times, in performance.now()'s clock, are compared with it translated).
 const HOT_WINDOW_MS = 1500;
 const HOT_RECENT_MS = 600;
