@@ -92,3 +92,19 @@ for (const [button, done, how] of [
     assert.equal(settleOf(r)?.reason, 'quiet', JSON.stringify(r.result));
   });
 }
+
+// A loop of messages the action starts and that never ends: its messages are waited for only
+// within a second of its start (a chain), so the action returns on its effect, not at the cap,
+// and the next action on the page is not held up by the loop.
+test('settling: a message loop the action starts (a game loop through a MessageChannel) does not hold the answer to the cap', async () => {
+  let r = await env.call('browser_open_url', { url: env.url('/act-chain.html'), timeout_ms: 15000 });
+  ok(r);
+  r = await env.call('browser_click', { target: 'Start a message loop', timeout_ms: 10000 });
+  ok(r);
+  assert.match(r.page.markdown, /The message loop runs/);
+  assert.equal(settleOf(r)?.reason, 'quiet', JSON.stringify(r.result));
+  r = await env.call('browser_click', { target: 'Run timer chain', timeout_ms: 10000 });
+  ok(r);
+  assert.match(r.page.markdown, /Timer chain finished after 6 timers/, `read mid-chain: ${JSON.stringify(r.result)} ${r.page.markdown}`);
+  assert.equal(settleOf(r)?.reason, 'quiet', JSON.stringify(r.result));
+});

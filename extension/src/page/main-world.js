@@ -290,9 +290,15 @@ import { BB_CONSOLE_MAX_ENTRIES } from '../shared/limits.js';
   };
   // A message reached its handlers: the oldest one posted there is delivered (those not reported
   // are queued too, so that each delivery is matched to its own post).
+  // Posts older than MESSAGE_LATE_MS are dropped first: a frame of the page's origin that posts to
+  // it through this window's postMessage goes through the wrapper too, but its message comes from
+  // that frame, so it is never matched here.
+  const MESSAGE_LATE_MS = 250;
   const onDelivered = function (e) {
     const q = queues.get(this);
     if (!q || !q.length || (this === w && e.source !== w)) return;
+    const t = Date.now();
+    while (q.length > 1 && t - q[0][2] > MESSAGE_LATE_MS) { const [id, at] = q.shift(); if (at) msg(id, '-'); }
     const [id, at] = q.shift();
     delivered.set(e, at);
     if (at) msg(id, '-');
@@ -303,9 +309,10 @@ import { BB_CONSOLE_MAX_ENTRIES } from '../shared/limits.js';
     if (q === false) return; // given up on: its messages are not delivered here
     if (!q) { q = []; queues.set(target, q); }
     if (q.length >= 100) { for (const [id, at] of q) if (at) msg(id, '-'); queues.set(target, false); return; }
-    const at = chainStart(Date.now());
+    const t = Date.now();
+    const at = chainStart(t);
     const id = ++nextMsg;
-    q.push([id, at]);
+    q.push([id, at, t]);
     if (at) msg(id, '+', at);
   };
   const RealMC = w.MessageChannel;
