@@ -108,3 +108,14 @@ test('settling: a message loop the action starts (a game loop through a MessageC
   assert.match(r.page.markdown, /Timer chain finished after 6 timers/, `read mid-chain: ${JSON.stringify(r.result)} ${r.page.markdown}`);
   assert.equal(settleOf(r)?.reason, 'quiet', JSON.stringify(r.result));
 });
+
+// fetch() resolves with the headers; the page then reads the body, which here arrives 150 ms
+// later: the answer used to be read once the headers came (the request ended), before the body.
+test('settling: a fetch the action started is waited for until the page has read its body', async () => {
+  let r = await env.call('browser_open_url', { url: env.url('/act-chain.html'), timeout_ms: 15000 });
+  ok(r);
+  r = await env.call('browser_click', { target: 'Fetch a slow answer', timeout_ms: 10000 });
+  ok(r);
+  assert.match(r.page.markdown, /Answer arrived in full/, `read before the body arrived: ${JSON.stringify(r.result)} ${r.page.markdown}`);
+  assert.equal(settleOf(r)?.reason, 'quiet', JSON.stringify(r.result));
+});

@@ -163,6 +163,26 @@ import { BB_CONSOLE_MAX_ENTRIES } from '../shared/limits.js';
       return p;
     });
   }
+  // A fetch's promise settles with the answer's headers; its body is read after that (text(),
+  // json() …), often arriving later: each read counts as a request until it ends.
+  const RP = w.Response && w.Response.prototype;
+  if (RP) {
+    for (const name of ['text', 'json', 'blob', 'arrayBuffer', 'formData', 'bytes']) {
+      const real = RP[name];
+      if (typeof real !== 'function') continue;
+      defineProperty(RP, name, {
+        configurable: true, writable: true, enumerable: true,
+        value: disguise({ [name](...a) {
+          const p = apply(real, this, a);
+          const id = ++nextId;
+          net(id, '+');
+          const end = () => net(id, '-');
+          p.then(end, end);
+          return p;
+        } }[name], real),
+      });
+    }
+  }
   const XHR = w.XMLHttpRequest;
   if (XHR) {
     const send0 = XHR.prototype.send;

@@ -386,8 +386,15 @@ export function createWatch(win) {
     });
   }
 
+  // A fetch/XHR (or a fetch's body read) started or ended. One the action started ending counts as
+  // a change: what the page does with the answer comes next.
   function request(id, started) {
-    if (started) { if (requests.size < 1000) requests.set(id, now()); } else if (requests.delete(id)) wake();
+    if (started) { if (requests.size < 1000) requests.set(id, now()); return; }
+    const at = requests.get(id);
+    if (at === undefined) return;
+    requests.delete(id);
+    if (onTimerFired) onTimerFired(at, now());
+    wake();
   }
 
   // A timer an event handler set (started) or that fired or was cleared (!started).
