@@ -45,6 +45,9 @@ const FRAME_LATE_MS = 100;     // … and no longer waited for this long after (
 const MESSAGE_LATE_MS = 250;   // a message the page posted itself is no longer waited for this long after (one that never arrives)
 const TIMER_LATE_MS = 2000;    // … a timer (a throttled or lost one)
 const IDLE_LATE_MS = 300;      // … an idle callback (a page too busy to go idle)
+// How long after it was due each kind of callback the page set is still waited for.
+const LATE_MS = { timer: TIMER_LATE_MS, frame: FRAME_LATE_MS, message: MESSAGE_LATE_MS, idle: IDLE_LATE_MS };
+const ACTION_ONLY = new Set(['message', 'idle']); // waited for after an action, not for a page that loads (open_url's rule)
 const BUSY_MAX_MS = 1000;      // work off the page's thread (a worker's answer) keeps the short quiet window off this long at most
 const SCAN_MAX = 20000;
 const ROOTS_MAX = 5000;        // shadow roots whose animations are looked at
@@ -73,6 +76,7 @@ export function createWatch(win) {
   let leavingAt = 0;
   let onChange = null;
   let onTimerFired = null;
+  let onRequestEnded = null;
   let onWake = null; // a settle() under way: look again at once (something it waits for ended)
   let stop = null;   // … and how to end it (one wait at a time: a new one ends the one before)
   const wake = () => { if (onWake) onWake(); };
@@ -305,6 +309,7 @@ export function createWatch(win) {
         clearTimeout(tickTimer);
         onChange = null;
         onTimerFired = null;
+        onRequestEnded = null;
         onWake = null;
         stop = null;
         resolve({ reason, waited: now() - t0, ...(pending ? { pending } : {}) });
@@ -312,6 +317,7 @@ export function createWatch(win) {
       stop = finish;
       onChange = (node, t) => { if (counts(node, t)) changed(t); };
       onTimerFired = (at, t) => { if (at >= since) changed(Math.max(last, t)); };
+      onRequestEnded = (at, t) => { if (!ready && at >= since) changed(Math.max(last, t)); };
       // The document completed, a script or stylesheet or a request ended: look again in the next
       // task (after the load event's handlers), not at the next poll.
       onWake = () => { clearTimeout(tickTimer); dueAt = 0; tickTimer = setTimeout(tick, 0); };
@@ -325,8 +331,8 @@ export function createWatch(win) {
         if (reqs && t - t0 < requestCapMs) pending = { requests: reqs };
         let tms = 0;
         for (const [id, v] of timers) {
-          if (t - v.due > v.late) timers.delete(id); // a throttled or lost timer, message or frame (a hidden tab draws no frames)
-          else if (v.at >= since) tms++;
+          if (t - v.due > LATE_MS[v.kind]) timers.delete(id); // a throttled or lost timer, message or frame (a hidden tab draws no frames)
+          else if (v.at >= since && !(ready && ACTION_ONLY.has(v.kind))) tms++;
         }
         if (!pending && tms) pending = { timers: tms };
         if (!pending && !ready && t - t0 < requestCapMs) {
@@ -386,25 +392,25 @@ export function createWatch(win) {
     });
   }
 
-  // A fetch/XHR (or a fetch's body read) started or ended. One the action started ending counts as
-  // a change: what the page does with the answer comes next.
+  // A fetch/XHR (or a fetch's body read) started or ended. After an action, one it started ending
+  // counts as a change: what the page does with the answer comes next.
   function request(id, started) {
     if (started) { if (requests.size < 1000) requests.set(id, now()); return; }
     const at = requests.get(id);
     if (at === undefined) return;
     requests.delete(id);
-    if (onTimerFired) onTimerFired(at, now());
+    if (onRequestEnded) onRequestEnded(at, now());
     wake();
   }
 
   // A timer an event handler set (started) or that fired or was cleared (!started).
-  // `late`: how long after it was due it is still waited for (an animation frame callback:
-  // FRAME_LATE_MS; a posted message: MESSAGE_LATE_MS); `chainAt`: when the chain of timers it
-  // belongs to started (main-world.js), if before now.
-  function timer(id, started, delay, late = TIMER_LATE_MS, chainAt = 0) {
+  // `kind`: 'timer', 'frame' (an animation frame callback), 'message' (one the page posted
+  // itself) or 'idle' (an idle callback), for how long after it was due it is still waited for
+  // (LATE_MS); `chainAt`: when the chain it belongs to started (main-world.js), if before now.
+  function timer(id, started, delay, kind = 'timer', chainAt = 0) {
     const t = now();
     const at = chainAt > 0 && chainAt <= t ? chainAt : t;
-    if (started) { if (delay <= TIMER_MAX_MS && timers.size < 1000) timers.set(id, { at, due: t + delay, late }); return; }
+    if (started) { if (delay <= TIMER_MAX_MS && timers.size < 1000) timers.set(id, { at, due: t + delay, kind }); return; }
     const v = timers.get(id);
     if (!v) return;
     timers.delete(id);
@@ -432,10 +438,10 @@ export function createWatch(win) {
 
   return {
     settle, state, request, interval, shadowAttached, rescan: () => scan(doc),
-    timer: (id, started, delay, chainAt) => timer(id, started, delay, TIMER_LATE_MS, chainAt),
-    frame: (id, started) => timer(`a${id}`, started, FRAME_MS, FRAME_LATE_MS),
-    message: (id, started, chainAt) => timer(`m${id}`, started, 0, MESSAGE_LATE_MS, chainAt),
-    idle: (id, started, chainAt) => timer(`r${id}`, started, 0, IDLE_LATE_MS, chainAt),
+    timer: (id, started, delay, chainAt) => timer(id, started, delay, 'timer', chainAt),
+    frame: (id, started) => timer(`a${id}`, started, FRAME_MS, 'frame'),
+    message: (id, started, chainAt) => timer(`m${id}`, started, 0, 'message', chainAt),
+    idle: (id, started, chainAt) => timer(`r${id}`, started, 0, 'idle', chainAt),
     busy,
   };
 }
