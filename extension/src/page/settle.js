@@ -302,6 +302,7 @@ export function createWatch(win) {
           });
         });
       };
+      // A change counted: the quiet window, and the round of the event loop, begin again.
       const changed = (t) => { last = t; seq++; };
       const finish = (reason, pending) => {
         if (done) return;
