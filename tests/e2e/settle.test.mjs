@@ -2,8 +2,9 @@
 // only inside shadow roots (issue 14: the quiet window used to be measured by a MutationObserver
 // that did not see into shadow roots, so a web component's rendering counted as quiet), and once
 // an animation it started has run (a panel that fades in is read when it shows, a notice that
-// fades out once it is gone). Real Chromium + the real extension + the daemon, through the HTTP
-// tool API; the fixture is tests/fixtures/pages/act-shadow.html.
+// fades out once it is gone), and once work it started in tasks the DOM does not show has run
+// (slices posted through a MessageChannel or window.postMessage, idle callbacks). Real Chromium + the real extension + the daemon, through the HTTP
+// tool API; the fixtures are tests/fixtures/pages/act-shadow.html and act-chain.html.
 //   node --test tests/e2e/settle.test.mjs
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -73,4 +74,48 @@ test('settling: a script the action inserted is waited for until it ran', async 
   r = await env.call('browser_click', { target: 'Load a script', timeout_ms: 10000 });
   ok(r);
   assert.match(r.page.markdown, /The late script ran/, `read before the script ran: ${JSON.stringify(r.result)} ${r.page.markdown}`);
+});
+
+// Work in slices of 5 ms, each in a task of its own, with no DOM change until the last (60 ms and
+// more): the quiet window, counted from the action, used to end between two slices.
+for (const [button, done, how] of [
+  ['Run port slices', /Port work finished after 12 slices/, 'messages through a MessageChannel (React\'s scheduler)'],
+  ['Run posted slices', /Posted work finished after 12 slices/, 'window.postMessage to itself (a setImmediate polyfill)'],
+  ['Run idle slices', /Idle work finished after 12 slices/, 'idle callbacks'],
+]) {
+  test(`settling: work the action started in slices posted as ${how} is waited out`, async () => {
+    let r = await env.call('browser_open_url', { url: env.url('/act-chain.html'), timeout_ms: 15000 });
+    ok(r);
+    r = await env.call('browser_click', { target: button, timeout_ms: 10000 });
+    ok(r);
+    assert.match(r.page.markdown, done, `read mid-work: ${JSON.stringify(r.result)} ${r.page.markdown}`);
+    assert.equal(settleOf(r)?.reason, 'quiet', JSON.stringify(r.result));
+  });
+}
+
+// A loop of messages the action starts and that never ends: its messages are waited for only
+// within a second of its start (a chain), so the action returns on its effect, not at the cap,
+// and the next action on the page is not held up by the loop.
+test('settling: a message loop the action starts (a game loop through a MessageChannel) does not hold the answer to the cap', async () => {
+  let r = await env.call('browser_open_url', { url: env.url('/act-chain.html'), timeout_ms: 15000 });
+  ok(r);
+  r = await env.call('browser_click', { target: 'Start a message loop', timeout_ms: 10000 });
+  ok(r);
+  assert.match(r.page.markdown, /The message loop runs/);
+  assert.equal(settleOf(r)?.reason, 'quiet', JSON.stringify(r.result));
+  r = await env.call('browser_click', { target: 'Run timer chain', timeout_ms: 10000 });
+  ok(r);
+  assert.match(r.page.markdown, /Timer chain finished after 6 timers/, `read mid-chain: ${JSON.stringify(r.result)} ${r.page.markdown}`);
+  assert.equal(settleOf(r)?.reason, 'quiet', JSON.stringify(r.result));
+});
+
+// fetch() resolves with the headers; the page then reads the body, which here arrives 150 ms
+// later: the answer used to be read once the headers came (the request ended), before the body.
+test('settling: a fetch the action started is waited for until the page has read its body', async () => {
+  let r = await env.call('browser_open_url', { url: env.url('/act-chain.html'), timeout_ms: 15000 });
+  ok(r);
+  r = await env.call('browser_click', { target: 'Fetch a slow answer', timeout_ms: 10000 });
+  ok(r);
+  assert.match(r.page.markdown, /Answer arrived in full/, `read before the body arrived: ${JSON.stringify(r.result)} ${r.page.markdown}`);
+  assert.equal(settleOf(r)?.reason, 'quiet', JSON.stringify(r.result));
 });

@@ -2,7 +2,7 @@
 // Each runs in the content script (or through the debugger when trusted input is granted), in the
 // top frame first, then in cross-origin frames by ref (frames.js), and settles the page after it.
 import { actAnywhere } from './frames.js';
-import { NavTracker, settleAfterAction, waitTabComplete, quiet, tabNavError, NAV_WINDOW_MS } from './settle.js';
+import { NavTracker, settleAfterAction, waitTabComplete, quiet, tabNavError, NAV_WINDOW_MS, ACTION_SETTLE } from './settle.js';
 import { resolveTab } from './tabs.js';
 import { refusal, isScriptableUrl } from './url-policy.js';
 import { ensurePageScripts } from './page-scripts.js';
@@ -22,7 +22,9 @@ export async function pageAction(c, cmd) {
   const actionAt = Date.now();
   try {
     // Trusted input (the debugger) when the user granted it, else the content script's events.
-    const r = (await trustedAct(tab.id, c, params)) ?? await actAnywhere(tab.id, { command: c, params });
+    // The wait after it begins in the action's own call (content-bridge.js), when it is read next.
+    const settle = needsPage ? { actionAt, ...ACTION_SETTLE } : undefined;
+    const r = (await trustedAct(tab.id, c, params)) ?? await actAnywhere(tab.id, { command: c, params, settle });
     if (!r.ok) throw new CommandError(r.error, { pageTabId: tab.id, noPage: !!r.unresponsive });
     // A target=_blank link whose URL open_url would refuse (file:, data:, javascript: …): the
     // extension does not open it, and a tab Chrome opened for it (left empty, as Chrome blocks
@@ -39,9 +41,9 @@ export async function pageAction(c, cmd) {
       throw new CommandError(`${r.message}, but its link was not followed: ${no}.`, { pageTabId: tab.id, result: { tabId: tab.id, refusedUrl: String(r.newTabUrl).slice(0, 2000) } });
     }
     let pageTabId = tab.id;
-    let settle = null;
+    let settled = null;
     if (needsPage) {
-      ({ tabId: pageTabId, settle } = await settleAfterAction(tracker, { actionAt }));
+      ({ tabId: pageTabId, settle: settled } = await settleAfterAction(tracker, { actionAt }));
     } else {
       await sleep(50);
     }
@@ -50,12 +52,12 @@ export async function pageAction(c, cmd) {
     if (r.newTabUrl && tracker.newTabId == null && !tracker.started) {
       const nt = await chrome.tabs.create({ url: r.newTabUrl, active: true, openerTabId: tab.id, windowId: tab.windowId });
       await waitTabComplete(nt.id, Date.now() + 20_000);
-      settle = { ...(await quiet(nt.id, { since: actionAt })), waited_ms: Date.now() - actionAt };
+      settled = { ...(await quiet(nt.id, { since: actionAt })), waited_ms: Date.now() - actionAt };
       pageTabId = nt.id;
     }
     const failed = tracker.started || pageTabId !== tab.id ? tabNavError(pageTabId) : null;
     if (failed) throw navError(failed.url, failed.error, pageTabId, r.message);
-    const result = { tabId: pageTabId, ...(r.frameOrigin ? { frameOrigin: r.frameOrigin } : {}), ...(settle ? { settle } : {}) };
+    const result = { tabId: pageTabId, ...(r.frameOrigin ? { frameOrigin: r.frameOrigin } : {}), ...(settled ? { settle: settled } : {}) };
     let message = r.message;
     if (pageTabId !== tab.id) message += `; it opened tab ${pageTabId}`;
     return { message, result, pageTabId };

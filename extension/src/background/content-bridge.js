@@ -94,20 +94,28 @@ export function callContent(tabId, op, args = {}) {
   return callFrame(tabId, 0, op, args);
 }
 
-// Run op in the content script of one frame of a tab (each frame has its own).
+// Run op in the content script of one frame of a tab (each frame has its own). An action in the
+// top frame whose args carry `settle` (the options of the wait after it, background/settle.js)
+// begins that wait in the page the moment it is done, in the same call (page/isolated.js begin):
+// the wait's call that follows finds it under way, and the page's quiet is counted from the
+// action's end, not from that call's arrival.
 export async function callFrame(tabId, frameId, op, args = {}) {
   if (frameId === 0 && prefetched.has(tabId)) {
     const p = prefetched.get(tabId);
     prefetched.delete(tabId);
     if (op === 'snapshot' && p.maxChars === args.maxChars && Date.now() - p.at <= PREFETCH_MS) return p.snap;
   }
-  let tab;
-  try { tab = await chrome.tabs.get(tabId); } catch { throw new PageError(`tab ${tabId} does not exist`); }
-  const url = tab.url || tab.pendingUrl || '';
+  const begin = op === 'act' && frameId === 0 && args.settle ? args.settle : null;
   const exec = async () => chrome.scripting.executeScript({
     target: { tabId, frameIds: [frameId] },
-    func: (o, a, f) => (globalThis.__browserBridge ? globalThis.__browserBridge.run(o, a, f) : { ok: false, notInjected: true }),
-    args: [op, args, await refFloor()],
+    func: async (o, a, f, s) => {
+      const B = globalThis.__browserBridge;
+      if (!B) return { ok: false, notInjected: true };
+      const r = await B.run(o, a, f);
+      if (s && r && r.ok && globalThis.__bbPage && globalThis.__bbPage.begin) { try { globalThis.__bbPage.begin(s); } catch { /* waited for by the next call */ } }
+      return r;
+    },
+    args: [op, args, await refFloor(), begin],
   });
   let res;
   try {
@@ -121,7 +129,10 @@ export async function callFrame(tabId, frameId, op, args = {}) {
     })(), budget(op, args), tabId);
   } catch (e) {
     if (e.unresponsive) throw e;
-    throw new PageError(explain(e, url));
+    // The tab's URL only for the error's wording (not asked for before: a round trip per call).
+    let tab;
+    try { tab = await chrome.tabs.get(tabId); } catch { throw new PageError(`tab ${tabId} does not exist`); }
+    throw new PageError(explain(e, tab.url || tab.pendingUrl || ''));
   }
   unresponsive.delete(tabId);
   const r = res?.[0]?.result;

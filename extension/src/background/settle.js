@@ -4,8 +4,9 @@
 //   - a navigation is decided from its signals (webNavigation for the tab, the page's
 //     beforeunload/pagehide, a new tab), which arrive within milliseconds, not from a fixed window;
 //   - an action that does not navigate returns once the DOM changes it caused have been quiet for
-//     ACTION_QUIET_MS and the fetch/XHR requests it started have ended, ignoring nodes that kept
-//     changing before it (a clock);
+//     ACTION_QUIET_MS (ACTION_DRAINED_QUIET_MS once the page drew a frame and went idle since the
+//     last one) and what it started (requests, timers, posted messages …) has ended, ignoring
+//     nodes that kept changing before it (a clock);
 //   - a page that loaded is returned when no script, module or stylesheet it references is still
 //     loading, the custom elements it uses are defined and the DOM has been quiet for LOAD_QUIET_MS;
 //   - each wait has a cap; the result says which ended it: result.settle = {waited_ms, reason}.
@@ -20,11 +21,13 @@ export const NAV_WINDOW_MS = 400;     // a navigation starting within this windo
 export const NAV_TIMEOUT_MS = 20_000; // give up waiting for a load after this
 export const QUIET_MS = 250;          // the old rule, for pages the page scripts cannot run in
 export const QUIET_CAP_MS = 3000;
-export const ACTION_QUIET_MS = 20;    // an action's changes have settled after this long without one
+export const ACTION_QUIET_MS = 20;    // an action's changes have settled after this long without one …
+export const ACTION_DRAINED_QUIET_MS = 5; // … or this long, once the page drew a frame and went idle since the last
 export const ACTION_CAP_MS = 3000;
 export const LOAD_QUIET_MS = 20;      // a page that loaded has settled after this long without a change
 export const LOAD_CAP_MS = 5000;
 const NAV_CONFIRM_MS = 1000;          // the page said it unloads: the navigation's start is this close
+export const ACTION_SETTLE = { quietMs: ACTION_QUIET_MS, drainedQuietMs: ACTION_DRAINED_QUIET_MS, capMs: ACTION_CAP_MS };
 
 // The last failed main-frame navigation of each tab ({error, url}), until the next one starts:
 // a tab that shows Chrome's error page holds no page of the site, only this error.
@@ -193,7 +196,7 @@ export async function settleAfterAction(tracker, { actionAt = Date.now(), expect
   if (!tracker.started && tracker.newTabId == null) {
     // Until the action's effects settle, or a navigation starts, whichever is first.
     const moved = tracker.moved();
-    r = await Promise.race([pageSettle(tracker.tabId, { actionAt, quietMs: ACTION_QUIET_MS, capMs: ACTION_CAP_MS }, true), moved]);
+    r = await Promise.race([pageSettle(tracker.tabId, { actionAt, ...ACTION_SETTLE }, true), moved]);
     if (r === null) {
       // No page scripts there (a page the extension cannot script as it wants): the old rule.
       while (!tracker.started && tracker.newTabId == null && Date.now() - t0 < NAV_WINDOW_MS) await tracker.changed(NAV_WINDOW_MS - (Date.now() - t0));
@@ -207,7 +210,7 @@ export async function settleAfterAction(tracker, { actionAt = Date.now(), expect
       const t1 = Date.now();
       while (!tracker.started && tracker.newTabId == null && Date.now() - t1 < NAV_CONFIRM_MS) await tracker.changed(NAV_CONFIRM_MS - (Date.now() - t1));
       if (!tracker.started && tracker.newTabId == null) {
-        r = await pageSettle(tracker.tabId, { actionAt: Date.now(), quietMs: ACTION_QUIET_MS, capMs: ACTION_CAP_MS }, true) || { reason: 'quiet' };
+        r = await pageSettle(tracker.tabId, { actionAt: Date.now(), ...ACTION_SETTLE }, true) || { reason: 'quiet' };
       }
     }
   }

@@ -21,6 +21,7 @@ import { createObserver } from './observe-isolated.js';
   const watch = createWatch(window);
   const observer = createObserver(doc, secret); // console messages and requests (browser_console_messages, browser_network_requests)
   let policy = null; // the agent's answer for the next dialog, as last sent to the page
+  let begun = null;  // { actionAt, p }: the wait an action's call began (begin, below)
 
   const hello = () => doc.dispatchEvent(new CustomEvent(HELLO_ISOLATED, { detail: secret }));
   const pushPolicy = () => doc.dispatchEvent(new CustomEvent(policyEvent(secret), { detail: JSON.stringify(policy) }));
@@ -39,7 +40,10 @@ import { createObserver } from './observe-isolated.js';
   }, true);
   doc.addEventListener(netEvent(secret), (e) => {
     const [d, id, delay, at] = String(e.detail).split(':');
-    if (d === 't+' || d === 't-') watch.timer(id, d === 't+', Number(delay) || 0, false, Number(at) || 0);
+    if (d === 't+' || d === 't-') watch.timer(id, d === 't+', Number(delay) || 0, Number(at) || 0);
+    else if (d === 'm+' || d === 'm-') watch.message(id, d === 'm+', Number(at) || 0);
+    else if (d === 'r+' || d === 'r-') watch.idle(id, d === 'r+', Number(at) || 0);
+    else if (d === 'b+' || d === 'b-') watch.busy(id, d === 'b+');
     else if (d === 'a+' || d === 'a-') watch.frame(id, d === 'a+');
     else if (d === 'i+' || d === 'i~' || d === 'i-') watch.interval(id, d[1], Number(delay) || 0);
     else watch.request(id, d === '+');
@@ -74,7 +78,15 @@ import { createObserver } from './observe-isolated.js';
     configurable: false,
     value: Object.freeze({
       setPolicy(p) { policy = p && typeof p === 'object' ? { accept: !!p.accept, ...(typeof p.promptText === 'string' ? { promptText: p.promptText } : {}) } : null; pushPolicy(); return true; },
-      settle: (opts) => watch.settle(opts || {}),
+      // The wait after an action can begin in the action's own call, the moment it is done
+      // (begin), and be awaited by the call that follows (settle, with the same actionAt).
+      begin(opts) { begun = { actionAt: Number(opts?.actionAt) || 0, p: watch.settle(opts || {}) }; return true; },
+      settle(opts) {
+        const b = begun;
+        begun = null;
+        if (b && b.actionAt && b.actionAt === Number(opts?.actionAt)) return b.p;
+        return watch.settle(opts || {});
+      },
       state: () => watch.state(),
       observed: (what, opts) => (what === 'network' ? observer.network(opts) : observer.console(opts)),
     }),

@@ -5,8 +5,10 @@
 // (false, null), unless the agent asked for another answer for the next dialog
 // (browser_handle_dialog). A beforeunload handler that would ask "Leave site?" is let through
 // (leave) unless the agent asked to stay. Each dialog is recorded, through the private channel
-// (channel.js), for the result of the action that opened it. Also counts the page's requests and
-// short timers, reports shadow roots attached to elements in the page, and installs the focus shim.
+// (channel.js), for the result of the action that opened it. Also counts the page's requests,
+// short timers, frame and idle callbacks, the messages it posts itself and its work off its
+// thread (workers, IndexedDB), reports shadow roots attached to elements in the page, and
+// installs the focus shim.
 import { HELLO_MAIN, HELLO_ISOLATED, recordEvent, policyEvent, netEvent, ackEvent, observeEvent, shadowEvent } from './channel.js';
 import { installFocusShim } from './focus-shim.js';
 import { installConsoleCapture } from './console-main.js';
@@ -161,6 +163,26 @@ import { BB_CONSOLE_MAX_ENTRIES } from '../shared/limits.js';
       return p;
     });
   }
+  // A fetch's promise settles with the answer's headers; its body is read after that (text(),
+  // json() …), often arriving later: each read counts as a request until it ends.
+  const RP = w.Response && w.Response.prototype;
+  if (RP) {
+    for (const name of ['text', 'json', 'blob', 'arrayBuffer', 'formData', 'bytes']) {
+      const real = RP[name];
+      if (typeof real !== 'function') continue;
+      defineProperty(RP, name, {
+        configurable: true, writable: true, enumerable: true,
+        value: disguise({ [name](...a) {
+          const p = apply(real, this, a);
+          const id = ++nextId;
+          net(id, '+');
+          const end = () => net(id, '-');
+          p.then(end, end);
+          return p;
+        } }[name], real),
+      });
+    }
+  }
   const XHR = w.XMLHttpRequest;
   if (XHR) {
     const send0 = XHR.prototype.send;
@@ -194,6 +216,19 @@ import { BB_CONSOLE_MAX_ENTRIES } from '../shared/limits.js';
   let inTimer = 0;
   let chainAt = 0; // while a reported timer's callback runs: when its chain started
   const tracked = new Set();
+  // When the work being scheduled now started: now, from an event handler (or a message the page
+  // posted from one: see below); the start of its chain, from a reported timer's callback or a
+  // reported message's handler within CHAIN_MS of it; 0 (not reported) otherwise (a clock, an
+  // animation loop, a chain older than that).
+  const eventOf = Object.getOwnPropertyDescriptor(w, 'event')?.get || Object.getOwnPropertyDescriptor(w.Window?.prototype || {}, 'event')?.get;
+  const delivered = new WeakMap(); // a message event of a reported message -> when its chain started
+  const chainStart = (t) => {
+    if (inTimer) return chainAt && t - chainAt < CHAIN_MS ? chainAt : 0;
+    let e = null;
+    try { e = eventOf ? apply(eventOf, w, []) : null; } catch { /* ignore */ }
+    if (e && typeof e === 'object' && delivered.has(e)) { const a = delivered.get(e); return a && t - a < CHAIN_MS ? a : 0; }
+    return t;
+  };
   const timer = (id, d, delay, at) => {
     if (d === '+') { if (tracked.size < 1000) tracked.add(id); else return; } else if (!tracked.delete(id)) return;
     if (secret) { try { apply(dispatch, doc, [new CE(netEvent(secret), { detail: d === '+' ? `t+:${id}:${delay}:${at}` : `t-:${id}` })]); } catch { /* ignore */ } }
@@ -206,8 +241,7 @@ import { BB_CONSOLE_MAX_ENTRIES } from '../shared/limits.js';
   wrap('setTimeout', function (fn, delay, ...rest) {
     const d = Math.max(0, Number(delay) || 0);
     if (typeof fn !== 'function') return realST.call(this, fn, delay, ...rest);
-    const t = Date.now();
-    const at = !inTimer ? t : chainAt && t - chainAt < CHAIN_MS ? chainAt : 0;
+    const at = chainStart(Date.now());
     if (!at || d > 1000) return realST.call(this, nested(fn), delay, ...rest);
     let id = 0;
     const cb = function (...a) {
@@ -262,6 +296,150 @@ import { BB_CONSOLE_MAX_ENTRIES } from '../shared/limits.js';
     });
   }
   if (realRAF && realCAF) wrap('cancelAnimationFrame', function (id) { frame(id, '-'); return realCAF.call(this, id); });
+
+  // Messages the page posts to itself, from an event handler or a reported timer's chain: through
+  // a MessageChannel it made (React's scheduler renders in such a message's task, as do many
+  // promise libraries' and setImmediate polyfills' next ticks) or window.postMessage to its own
+  // window. They are reported like timers (due at once) until delivered, and what their handlers
+  // schedule in turn belongs to their chain (chainStart, through window.event). A port's messages
+  // arrive in order, as do a window's own: each delivery ends the oldest one reported there.
+  const queues = new WeakMap(); // receiving port (or the window) -> [[id, at]] reported, not yet delivered
+  let nextMsg = 0;
+  const msg = (id, d, at) => {
+    if (secret) { try { apply(dispatch, doc, [new CE(netEvent(secret), { detail: d === '+' ? `m+:${id}:0:${at}` : `m-:${id}` })]); } catch { /* ignore */ } }
+  };
+  // A message reached its handlers: the oldest one posted there is delivered (those not reported
+  // are queued too, so that each delivery is matched to its own post).
+  // Posts older than MESSAGE_LATE_MS are dropped first: a frame of the page's origin that posts to
+  // it through this window's postMessage goes through the wrapper too, but its message comes from
+  // that frame, so it is never matched here.
+  const MESSAGE_LATE_MS = 250;
+  const onDelivered = function (e) {
+    const q = queues.get(this);
+    if (!q || !q.length || (this === w && e.source !== w)) return;
+    const t = Date.now();
+    while (q.length > 1 && t - q[0][2] > MESSAGE_LATE_MS) { const [id, at] = q.shift(); if (at) msg(id, '-'); }
+    const [id, at] = q.shift();
+    delivered.set(e, at);
+    if (at) msg(id, '-');
+  };
+  // The page posted a message to `target` (a port of its own channel, or its own window).
+  const posted = (target) => {
+    let q = queues.get(target);
+    if (q === false) return; // given up on: its messages are not delivered here
+    if (!q) { q = []; queues.set(target, q); }
+    if (q.length >= 100) { for (const [id, at] of q) if (at) msg(id, '-'); queues.set(target, false); return; }
+    const t = Date.now();
+    const at = chainStart(t);
+    const id = ++nextMsg;
+    q.push([id, at, t]);
+    if (at) msg(id, '+', at);
+  };
+  const RealMC = w.MessageChannel;
+  const MP = w.MessagePort;
+  const partner = new WeakMap(); // a port of a channel the page made -> the other port
+  if (typeof RealMC === 'function' && MP) {
+    const MC = disguise(function MessageChannel() {
+      if (!new.target) return RealMC(); // throws, as the original does
+      const ch = new RealMC();
+      try {
+        const p1 = ch.port1, p2 = ch.port2;
+        partner.set(p1, p2); partner.set(p2, p1);
+        apply(addEL, p1, ['message', onDelivered]);
+        apply(addEL, p2, ['message', onDelivered]);
+      } catch { /* ignore */ }
+      return ch;
+    }, RealMC);
+    MC.prototype = RealMC.prototype;
+    try { defineProperty(w, 'MessageChannel', { value: MC, writable: true, configurable: true, enumerable: false }); } catch { /* ignore */ }
+    const realPost = MP.prototype.postMessage;
+    defineProperty(MP.prototype, 'postMessage', {
+      configurable: true, writable: true, enumerable: true,
+      value: disguise({ postMessage(...a) {
+        const r = apply(realPost, this, a);
+        const to = partner.get(this);
+        // A port sent along (to a worker, a frame) delivers elsewhere: not waited for.
+        const moved = a[1] && (Array.isArray(a[1]) ? a[1] : a[1].transfer);
+        if (moved && typeof moved[Symbol.iterator] === 'function') for (const p of moved) if (partner.has(p)) { queues.set(p, false); partner.delete(partner.get(p)); partner.delete(p); }
+        if (to && partner.get(to) === this) posted(to);
+        return r;
+      } }.postMessage, realPost),
+    });
+  }
+  const realWinPost = w.postMessage;
+  if (typeof realWinPost === 'function') {
+    apply(addEL, w, ['message', onDelivered, true]);
+    wrap('postMessage', function (...a) {
+      const r = apply(realWinPost, this, a);
+      if (this === w || this === undefined || this === null) posted(w);
+      return r;
+    });
+  }
+
+  // Idle callbacks an event handler (or a tracked chain) asks for: reported like its timers until
+  // they run (a page that renders "when idle"); what they schedule joins the chain.
+  const realRIC = w.requestIdleCallback;
+  const realCIC = w.cancelIdleCallback;
+  const idles = new Map(); // id -> when its chain started
+  if (typeof realRIC === 'function') {
+    const idle = (id, d, at) => {
+      if (secret) { try { apply(dispatch, doc, [new CE(netEvent(secret), { detail: d === '+' ? `r+:${id}:0:${at}` : `r-:${id}` })]); } catch { /* ignore */ } }
+    };
+    wrap('requestIdleCallback', function (fn, ...rest) {
+      const at = typeof fn === 'function' ? chainStart(Date.now()) : 0;
+      if (!at || idles.size >= 1000) return realRIC.call(this, typeof fn === 'function' ? nested(fn) : fn, ...rest);
+      let id = 0;
+      const cb = function (...a) {
+        if (idles.delete(id)) idle(id, '-');
+        inTimer++;
+        const outer = chainAt;
+        chainAt = at;
+        try { return fn.apply(this, a); } finally { inTimer--; chainAt = outer; }
+      };
+      id = realRIC.call(this, cb, ...rest);
+      idles.set(id, at);
+      idle(id, '+', at);
+      return id;
+    });
+    if (typeof realCIC === 'function') wrap('cancelIdleCallback', function (id) { if (idles.delete(id)) idle(id, '-'); return realCIC.call(this, id); });
+  }
+
+  // Work that ends off the page's thread, whose answer the page may render: a message to a worker
+  // (until the worker's next message back) and an IndexedDB transaction (until it completes or
+  // fails), started from an event handler or a tracked chain. Some never end (a worker told
+  // something, answering nothing), so they are not waited for as such: while one is under way,
+  // the page's going idle proves nothing and the short quiet window is not used (settle.js).
+  let nextBusy = 0;
+  const busy = (target, endTypes) => {
+    if (!chainStart(Date.now()) || !secret) return;
+    const id = ++nextBusy;
+    const send1 = (d) => { try { apply(dispatch, doc, [new CE(netEvent(secret), { detail: `b${d}:${id}` })]); } catch { /* ignore */ } };
+    let ended = false;
+    const end = () => {
+      if (ended) return;
+      ended = true;
+      send1('-');
+      for (const t of endTypes) apply(removeEL, target, [t, end, true]);
+    };
+    for (const t of endTypes) apply(addEL, target, [t, end, true]);
+    send1('+');
+  };
+  const RealWorker = w.Worker;
+  if (typeof RealWorker === 'function' && RealWorker.prototype.postMessage) {
+    const realWorkerPost = RealWorker.prototype.postMessage;
+    defineProperty(RealWorker.prototype, 'postMessage', {
+      configurable: true, writable: true, enumerable: true,
+      value: disguise({ postMessage(...a) { const r = apply(realWorkerPost, this, a); busy(this, ['message', 'messageerror', 'error']); return r; } }.postMessage, realWorkerPost),
+    });
+  }
+  const IDB = w.IDBDatabase;
+  if (IDB && typeof IDB.prototype.transaction === 'function') {
+    const realTx = IDB.prototype.transaction;
+    defineProperty(IDB.prototype, 'transaction', {
+      configurable: true, writable: true, enumerable: true,
+      value: disguise({ transaction(...a) { const tx = apply(realTx, this, a); busy(tx, ['complete', 'abort', 'error']); return tx; } }.transaction, realTx),
+    });
+  }
 
   // Shadow roots: a MutationObserver on the document does not see inside them, so the isolated
   // world observes each one (settle.js). It finds those in what is added to the page; one

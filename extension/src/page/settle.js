@@ -1,16 +1,20 @@
 // When a page is ready, and when an action's effects have settled. Watches the page from its
 // start (isolated.js), the document and every shadow root in it (open ones, and closed ones
 // where chrome.dom can reach them; nested ones too); settle() answers when, at once:
-//   - no DOM change for `quietMs`, not counting nodes that kept changing on their own before the
+//   - no DOM change for `quietMs` (after an action, `drainedQuietMs` once the page's event loop
+//     went round since the last change: a frame drawn, then an idle callback run; not while a
+//     message to a worker or an IndexedDB transaction begun since is under way), not counting
+//     nodes that kept changing on their own before the
 //     action (a clock, a carousel: three changes or more after the document was parsed, in the
 //     1.5 s before it, the last within 0.6 s) nor nodes that changed before the action and
 //     change again and again during the wait (four changes or more, spaced 40 ms or more apart);
 //     a node the action added is never ignored (a spinner it shows is its effect);
 //   - no fetch/XHR started by the page since the action still under way, no script or stylesheet
-//     it inserted since still loading (a module loader's), no timer of at most 1 s
-//     nor animation frame callback that an event handler set since the action still to fire,
-//     nor one of the timers those timers set in turn within 1 s (main-world.js; a frame
-//     callback is waited for until 100 ms after its frame was due); each interval of at most
+//     it inserted since still loading (a module loader's), no timer of at most 1 s, animation
+//     frame callback, idle callback or message the page posted to itself (a MessageChannel it
+//     made, window.postMessage) that an event handler set since the action still to fire,
+//     nor one of those these set in turn within 1 s (main-world.js; a frame callback is waited
+//     for until 100 ms after its frame was due, a message 250 ms, an idle callback 300 ms); each interval of at most
 //     250 ms (a page polling its model: Polymer 0.x's observe-js flushes every 125 ms and
 //     renders an action's effect at its second tick) has ticked twice since the action (its
 //     last input event) and once since the last DOM change counted (bounded by its period, for
@@ -23,7 +27,8 @@
 //     window (a dialog that fades in: read once it shows; a notice that fades out and is then
 //     removed: read once it is gone);
 // or when the page starts to unload (reason 'navigation'), or at `capMs` (reason 'cap', with what
-// was still pending). Times are Date.now() so the service worker can give the action's start
+// was still pending; posted messages and idle callbacks count as timers), or when another wait
+// begins (reason 'superseded': one wait at a time). Times are Date.now() so the service worker can give the action's start
 // (animations' start times, in performance.now()'s clock, are compared with it translated).
 const HOT_WINDOW_MS = 1500;
 const HOT_RECENT_MS = 600;
@@ -37,6 +42,13 @@ const KEEP = 8; // timestamps kept per node
 const TIMER_MAX_MS = 1000;
 const FRAME_MS = 16;           // an animation frame callback is due this soon …
 const FRAME_LATE_MS = 100;     // … and no longer waited for this long after (a hidden tab draws no frames)
+const MESSAGE_LATE_MS = 250;   // a message the page posted itself is no longer waited for this long after (one that never arrives)
+const TIMER_LATE_MS = 2000;    // … a timer (a throttled or lost one)
+const IDLE_LATE_MS = 300;      // … an idle callback (a page too busy to go idle)
+// How long after it was due each kind of callback the page set is still waited for.
+const LATE_MS = { timer: TIMER_LATE_MS, frame: FRAME_LATE_MS, message: MESSAGE_LATE_MS, idle: IDLE_LATE_MS };
+const ACTION_ONLY = new Set(['message', 'idle']); // waited for after an action, not for a page that loads (open_url's rule)
+const BUSY_MAX_MS = 1000;      // work off the page's thread (a worker's answer) keeps the short quiet window off this long at most
 const SCAN_MAX = 20000;
 const ROOTS_MAX = 5000;        // shadow roots whose animations are looked at
 const ANIM_MAX_MS = 1000;      // an animation the action started is waited for when it lasts at most this long
@@ -59,11 +71,14 @@ export function createWatch(win) {
   const timers = new Map();    // timer id -> { at, due }
   const intervals = new Map(); // short interval id -> { period, since (set), prev, tick (last two ticks) }
   const added = new WeakMap(); // node -> when it was inserted (the last 2 s)
+  const offThread = new Map();  // worker message / IndexedDB transaction id -> start (main-world.js)
   let lastResource = now();
   let leavingAt = 0;
   let onChange = null;
   let onTimerFired = null;
+  let onRequestEnded = null;
   let onWake = null; // a settle() under way: look again at once (something it waits for ended)
+  let stop = null;   // … and how to end it (one wait at a time: a new one ends the one before)
   const wake = () => { if (onWake) onWake(); };
 
   // Until the document is parsed, the parser's insertions are no sign of a node changing on its
@@ -246,8 +261,8 @@ export function createWatch(win) {
     };
   }
 
-  // Resolves {reason: 'quiet'|'cap'|'navigation', waited, pending?}.
-  function settle({ actionAt, quietMs = 100, capMs = 3000, ready = false, requestCapMs = capMs }) {
+  // Resolves {reason: 'quiet'|'cap'|'navigation'|'superseded', waited, pending?}.
+  function settle({ actionAt, quietMs = 100, capMs = 3000, ready = false, requestCapMs = capMs, drainedQuietMs = quietMs }) {
     const t0 = now();
     const since = Number(actionAt) > 0 && Number(actionAt) <= t0 ? Number(actionAt) : t0;
     const hot = (n) => hotBefore(n, since) || churning(n, since);
@@ -259,20 +274,51 @@ export function createWatch(win) {
     const counts = (node, t) => !hot(node) && !(ready && t < parsedAt);
     let last = ready ? since : t0;
     for (const r of recent) if (r.t >= since && counts(r.node, r.t)) last = Math.max(last, r.t);
+    if (stop) stop('superseded');
     return new Promise((resolve) => {
       let tickTimer = null;
       let dueAt = 0;      // when the pending tick should run
       let stalled = false; // the last tick ran late: the page's thread was not running
       let animated = false; // the last look found animations the action started still running
+      // The page's event loop went round since the last change: a frame was drawn after it (its
+      // input events dispatched, its frame callbacks, style, layout, resize and intersection
+      // observers run) and then an idle callback ran (every task queued by then, a posted
+      // message, a next step of a chain, has run). Counted in changes (`seq`), not in ms.
+      let seq = 0;          // changes counted since the wait began
+      let drained = -1;     // the `seq` the last full round (frame, then idle) came after
+      let asking = false;   // a frame callback is asked for
+      let done = false;
+      const round = () => {
+        if (asking || typeof win.requestAnimationFrame !== 'function' || typeof win.requestIdleCallback !== 'function') return;
+        asking = true;
+        win.requestAnimationFrame(() => {
+          asking = false;
+          if (done) return;
+          const s = seq;
+          win.requestIdleCallback(() => {
+            if (done) return;
+            if (seq === s) drained = s;
+            if (onWake) onWake();
+          });
+        });
+      };
+      // A change counted: the quiet window, and the round of the event loop, begin again.
+      const changed = (t) => { last = t; seq++; };
       const finish = (reason, pending) => {
+        if (done) return;
+        done = true;
         clearTimeout(tickTimer);
         onChange = null;
         onTimerFired = null;
+        onRequestEnded = null;
         onWake = null;
+        stop = null;
         resolve({ reason, waited: now() - t0, ...(pending ? { pending } : {}) });
       };
-      onChange = (node, t) => { if (counts(node, t)) last = t; };
-      onTimerFired = (at, t) => { if (at >= since) last = Math.max(last, t); };
+      stop = finish;
+      onChange = (node, t) => { if (counts(node, t)) changed(t); };
+      onTimerFired = (at, t) => { if (at >= since) changed(Math.max(last, t)); };
+      onRequestEnded = (at, t) => { if (!ready && at >= since) changed(Math.max(last, t)); };
       // The document completed, a script or stylesheet or a request ended: look again in the next
       // task (after the load event's handlers), not at the next poll.
       onWake = () => { clearTimeout(tickTimer); dueAt = 0; tickTimer = setTimeout(tick, 0); };
@@ -286,8 +332,8 @@ export function createWatch(win) {
         if (reqs && t - t0 < requestCapMs) pending = { requests: reqs };
         let tms = 0;
         for (const [id, v] of timers) {
-          if (t - v.due > (v.frame ? FRAME_LATE_MS : 2000)) timers.delete(id); // a throttled or lost timer (a hidden tab draws no frames)
-          else if (v.at >= since) tms++;
+          if (t - v.due > LATE_MS[v.kind]) timers.delete(id); // a throttled or lost timer, message or frame (a hidden tab draws no frames)
+          else if (v.at >= since && !(ready && ACTION_ONLY.has(v.kind))) tms++;
         }
         if (!pending && tms) pending = { timers: tms };
         if (!pending && !ready && t - t0 < requestCapMs) {
@@ -317,7 +363,11 @@ export function createWatch(win) {
         // descheduled renderer): the page's own tasks that came due meanwhile (the next step
         // of a chain) may not have run yet, so the quiet is proven only by one more turn.
         const late = dueAt && t - dueAt > STALL_MS;
-        if (!pending && t - last >= quietMs) {
+        // After an action, a round of the page's event loop since the last change shortens the
+        // quiet window (drainedQuietMs): what the page still does is tracked, or was done.
+        const quietFor = !ready && drained === seq && !busySince(since, t) ? Math.min(quietMs, drainedQuietMs) : quietMs;
+        if (!ready && drainedQuietMs < quietMs && drained !== seq) round();
+        if (!pending && t - last >= quietFor) {
           const anims = animating(since);
           if (anims) { pending = { animations: anims }; animated = true; }
           else if (animated) {
@@ -325,7 +375,7 @@ export function createWatch(win) {
             // what the page does then (removes the notice that faded out, hides the dialog that
             // closed: often in a task of its own) is in the page that is read.
             animated = false;
-            last = t;
+            changed(t);
           } else if (!late || stalled) return finish('quiet');
         }
         stalled = late;
@@ -335,7 +385,7 @@ export function createWatch(win) {
           return finish('cap', pending);
         }
         // Wake when the quiet window would end, or to look again at what is pending.
-        const wait = late ? 1 : pending ? POLL_MS : Math.max(2, Math.min(POLL_MS, quietMs - (t - last) + 1));
+        const wait = late ? 1 : pending ? POLL_MS : Math.max(1, Math.min(POLL_MS, quietFor - (t - last) + 1));
         dueAt = t + wait;
         tickTimer = setTimeout(tick, wait);
       };
@@ -343,21 +393,40 @@ export function createWatch(win) {
     });
   }
 
+  // A fetch/XHR (or a fetch's body read) started or ended. After an action, one it started ending
+  // counts as a change: what the page does with the answer comes next.
   function request(id, started) {
-    if (started) { if (requests.size < 1000) requests.set(id, now()); } else if (requests.delete(id)) wake();
+    if (started) { if (requests.size < 1000) requests.set(id, now()); return; }
+    const at = requests.get(id);
+    if (at === undefined) return;
+    requests.delete(id);
+    if (onRequestEnded) onRequestEnded(at, now());
+    wake();
   }
 
   // A timer an event handler set (started) or that fired or was cleared (!started).
-  // `frame`: an animation frame callback (requestAnimationFrame), due at the next frame; `chainAt`:
-  // when the chain of timers it belongs to started (main-world.js), if before now.
-  function timer(id, started, delay, frame = false, chainAt = 0) {
+  // `kind`: 'timer', 'frame' (an animation frame callback), 'message' (one the page posted
+  // itself) or 'idle' (an idle callback), for how long after it was due it is still waited for
+  // (LATE_MS); `chainAt`: when the chain it belongs to started (main-world.js), if before now.
+  function timer(id, started, delay, kind = 'timer', chainAt = 0) {
     const t = now();
     const at = chainAt > 0 && chainAt <= t ? chainAt : t;
-    if (started) { if (delay <= TIMER_MAX_MS && timers.size < 1000) timers.set(id, { at, due: t + delay, frame }); return; }
+    if (started) { if (delay <= TIMER_MAX_MS && timers.size < 1000) timers.set(id, { at, due: t + delay, kind }); return; }
     const v = timers.get(id);
     if (!v) return;
     timers.delete(id);
     if (onTimerFired) onTimerFired(v.at, t);
+  }
+
+  // Work off the page's thread began (a message to a worker, an IndexedDB transaction) or ended.
+  function busy(id, started) {
+    if (started) { if (offThread.size < 1000) offThread.set(id, now()); } else if (offThread.delete(id)) wake();
+  }
+  // Such work under way that began at or after `since` (within BUSY_MAX_MS).
+  function busySince(since, t) {
+    let n = 0;
+    for (const [id, s] of offThread) { if (t - s > BUSY_MAX_MS) offThread.delete(id); else if (s >= since) n++; }
+    return n;
   }
 
   // A short interval set (op '+', with its period), ticking ('~') or cleared ('-').
@@ -368,5 +437,12 @@ export function createWatch(win) {
     if (v) { v.prev = v.tick; v.tick = now(); }
   }
 
-  return { settle, state, request, timer, frame: (id, started) => timer(`a${id}`, started, FRAME_MS, true), interval, shadowAttached, rescan: () => scan(doc) };
+  return {
+    settle, state, request, interval, shadowAttached, rescan: () => scan(doc),
+    timer: (id, started, delay, chainAt) => timer(id, started, delay, 'timer', chainAt),
+    frame: (id, started) => timer(`a${id}`, started, FRAME_MS, 'frame'),
+    message: (id, started, chainAt) => timer(`m${id}`, started, 0, 'message', chainAt),
+    idle: (id, started, chainAt) => timer(`r${id}`, started, 0, 'idle', chainAt),
+    busy,
+  };
 }
