@@ -119,3 +119,20 @@ test('settling: a fetch the action started is waited for until the page has read
   assert.match(r.page.markdown, /Answer arrived in full/, `read before the body arrived: ${JSON.stringify(r.result)} ${r.page.markdown}`);
   assert.equal(settleOf(r)?.reason, 'quiet', JSON.stringify(r.result));
 });
+
+// A file is read after the event that brought it (an upload form shows each picked file's name and
+// first line once read: Blob's text(), a FileReader): the read, here of 64 MiB, is waited for
+// like a request, so the answer shows what the page made of the file.
+for (const [button, done, how] of [
+  ['Read a large blob', /Blob read: 67108864 characters/, "Blob's text()"],
+  ['Read a large file with a FileReader', /FileReader read: 67108864 bytes/, 'a FileReader'],
+]) {
+  test(`settling: a file the action reads with ${how} is waited for until read`, async () => {
+    let r = await env.call('browser_open_url', { url: env.url('/act-chain.html'), timeout_ms: 15000 });
+    ok(r);
+    r = await env.call('browser_click', { target: button, timeout_ms: 10000 });
+    ok(r);
+    assert.match(r.page.markdown, done, `read before the file was: ${JSON.stringify(r.result)} ${r.page.markdown}`);
+    assert.equal(settleOf(r)?.reason, 'quiet', JSON.stringify(r.result));
+  });
+}

@@ -164,13 +164,14 @@ import { BB_CONSOLE_MAX_ENTRIES } from '../shared/limits.js';
     });
   }
   // A fetch's promise settles with the answer's headers; its body is read after that (text(),
-  // json() …), often arriving later: each read counts as a request until it ends.
-  const RP = w.Response && w.Response.prototype;
-  if (RP) {
-    for (const name of ['text', 'json', 'blob', 'arrayBuffer', 'formData', 'bytes']) {
-      const real = RP[name];
+  // json() …), often arriving later; a file the user picked is read the same way (Blob's text(),
+  // arrayBuffer() …, or a FileReader: an upload form that shows each file's name and first line
+  // once read). Each read counts as a request until it ends.
+  const trackReads = (proto, names) => {
+    for (const name of names) {
+      const real = proto && proto[name];
       if (typeof real !== 'function') continue;
-      defineProperty(RP, name, {
+      defineProperty(proto, name, {
         configurable: true, writable: true, enumerable: true,
         value: disguise({ [name](...a) {
           const p = apply(real, this, a);
@@ -179,6 +180,25 @@ import { BB_CONSOLE_MAX_ENTRIES } from '../shared/limits.js';
           const end = () => net(id, '-');
           p.then(end, end);
           return p;
+        } }[name], real),
+      });
+    }
+  };
+  trackReads(w.Response && w.Response.prototype, ['text', 'json', 'blob', 'arrayBuffer', 'formData', 'bytes']);
+  trackReads(w.Blob && w.Blob.prototype, ['text', 'arrayBuffer', 'bytes']);
+  const FR = w.FileReader && w.FileReader.prototype;
+  if (FR) {
+    for (const name of ['readAsText', 'readAsArrayBuffer', 'readAsDataURL', 'readAsBinaryString']) {
+      const real = FR[name];
+      if (typeof real !== 'function') continue;
+      defineProperty(FR, name, {
+        configurable: true, writable: true, enumerable: true,
+        value: disguise({ [name](...a) {
+          const id = ++nextId;
+          const end = () => { net(id, '-'); apply(removeEL, this, ['loadend', end]); };
+          apply(addEL, this, ['loadend', end]);
+          net(id, '+');
+          try { return apply(real, this, a); } catch (e) { end(); throw e; }
         } }[name], real),
       });
     }
