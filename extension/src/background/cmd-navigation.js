@@ -27,9 +27,10 @@ export async function openUrl(cmd) {
     const tab = await chrome.tabs.create({ url, active: true, ...(base ? { windowId: base.windowId } : {}) });
     // The page reports itself ready (settle.js, expectLoad); without a report, the tab's load.
     const exp = needsPage ? expectLoad(tab.id, t0) : null;
-    const complete = waitTabComplete(tab.id, Date.now() + 20_000);
-    const report = exp ? await pageReport(exp, complete) : null;
-    if (!report || report.reason === 'navigation') await complete;
+    const deadline = Date.now() + 20_000;
+    const tracker = NavTracker.loading(tab.id);
+    const report = exp ? await pageReport(exp, tracker, deadline).finally(() => tracker.stop()) : (tracker.stop(), null);
+    if (!report || report.reason === 'navigation') await waitTabComplete(tab.id, deadline);
     const failed = tabNavError(tab.id);
     if (failed) { exp?.cancel(); throw navError(url, failed.error, tab.id); }
     const settle = exp ? await loadSettle(tab.id, exp, report, t0) : null;
@@ -53,7 +54,7 @@ export async function openUrl(cmd) {
     });
     const deadline = Date.now() + 20_000;
     while (!tracker.started && !tracker.sameDoc && Date.now() - t0 < 2000) await tracker.changed(200);
-    if (tracker.started && exp) report = await pageReport(exp, waitLoaded(tracker, deadline, 0, { parsed: true }), tracker);
+    if (tracker.started && exp) report = await pageReport(exp, tracker, deadline);
     else if (tracker.started) await waitLoaded(tracker, deadline, 0);
     else await waitTabComplete(tab.id, deadline);
     const code = tracker.error && tracker.error !== 'net::ERR_ABORTED' ? tracker.error : !tracker.started ? tabNavError(tab.id)?.error : null;

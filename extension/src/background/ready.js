@@ -29,6 +29,8 @@ class Expectation {
   wake() { const w = this.waiters; this.waiters = []; w.forEach((f) => f()); }
   // Resolves at the next ask or report, or after `ms`.
   changed(ms) { return new Promise((r) => { const t = setTimeout(r, ms); this.waiters.push(() => { clearTimeout(t); r(); }); }); }
+  // The document that asked is being replaced: await the next one that asks (a new token).
+  rearm() { this.documentId = null; this.report = null; this.token = crypto.randomUUID(); }
   // No longer awaited: a document that asks from now on is not armed.
   cancel() { if (expected.get(this.tabId) === this) expected.delete(this.tabId); this.wake(); }
 }

@@ -102,6 +102,8 @@ export class NavTracker {
     });
   }
   stop() { this.stopped = true; trackers.delete(this); this.wake(); }
+  // A tracker for a tab whose navigation is already under way (a tab just opened).
+  static loading(tabId) { const t = new NavTracker(tabId); t.started = true; t.pending = true; return t; }
 }
 
 async function tabStatus(tabId) {
@@ -212,23 +214,47 @@ export function expectLoad(tabId, since) {
   return expectReady(tabId, { actionAt: since, quietMs: LOAD_QUIET_MS, capMs: LOAD_CAP_MS, ready: true }, { maxChars: pageCharBudget() });
 }
 
-// The report of the document `exp` awaits; null when none will come: no page script had asked
-// by the time `loaded` resolved (a page they cannot run in: a browser page, an error page, a
-// site without access), or the navigation failed. {reason: 'navigation'} when `tracker` saw that
-// document being replaced before it reported (a client-side redirect).
-export async function pageReport(exp, loaded, tracker = null) {
+// The report of the document `exp` awaits, in the tab `tracker` watches; null when none will
+// come: no page script had asked by the time its document was parsed (a page they cannot run in:
+// a browser page, an error page, a site without access), or the navigation failed. A document
+// left before it was ready (a client-side redirect: the page said so, or the tracker saw the next
+// navigation start) hands the wait on to its successor, up to 3 times; then, or when the
+// navigation it started never replaces it (a 204, a download), {reason: 'navigation'}.
+export async function pageReport(exp, tracker, deadline) {
   let loadedAt = 0;
-  loaded.then(() => { loadedAt = Date.now(); exp.wake(); });
+  let moves = 0;
+  let leftAt = 0;
+  const watchLoad = () => {
+    const gen = moves;
+    waitLoaded(tracker, deadline, 0, { parsed: true }).then(() => { if (gen === moves) { loadedAt = Date.now(); exp.wake(); } });
+  };
+  watchLoad();
   for (;;) {
+    if (tracker.error || tracker.stopped) return null;
+    const left = exp.documentId && tracker.leftDocs.has(exp.documentId);
+    if (left && moves < 3) {
+      moves++;
+      loadedAt = 0;
+      leftAt = 0;
+      exp.rearm();
+      watchLoad();
+      continue;
+    }
+    if (left) return { reason: 'navigation', waited: 0 };
+    if (exp.report?.reason === 'navigation') {
+      // Its navigation's start reaches the service worker within moments, or never.
+      if (!leftAt) leftAt = Date.now();
+      if (Date.now() - leftAt >= NAV_CONFIRM_MS) return exp.report;
+      await tracker.changed(NAV_CONFIRM_MS - (Date.now() - leftAt));
+      continue;
+    }
     if (exp.report) return exp.report;
-    if (tracker?.error || tracker?.stopped) return null;
-    if (exp.documentId && tracker?.leftDocs.has(exp.documentId)) return { reason: 'navigation', waited: 0 };
     if (loadedAt) {
       if (!exp.documentId) return null;
       // It asked: it reports within its cap from DOMContentLoaded (page/isolated.js).
       if (Date.now() - loadedAt >= exp.opts.capMs + 2000) return { reason: 'cap', waited: exp.opts.capMs, pending: { pageAnswer: true } };
     }
-    await Promise.race([exp.changed(250), ...(tracker ? [tracker.changed(250)] : [])]);
+    await Promise.race([exp.changed(250), tracker.changed(250)]);
   }
 }
 
@@ -280,13 +306,14 @@ export async function settleAfterAction(tracker, { actionAt = Date.now(), expect
   if (tracker.newTabId != null) {
     const id = tracker.newTabId;
     const exp = expectLoad(id, t0);
-    const report = await pageReport(exp, waitTabComplete(id, deadline));
+    const nt = NavTracker.loading(id);
+    const report = await pageReport(exp, nt, deadline).finally(() => nt.stop());
     const q = await loadSettle(id, exp, report, t0);
     return { tabId: id, settle: { ...q, waited_ms: Date.now() - t0 } };
   }
   if (tracker.started) {
     const exp = expectLoad(tracker.tabId, t0);
-    const report = await pageReport(exp, waitLoaded(tracker, deadline, 0, { parsed: true }), tracker);
+    const report = await pageReport(exp, tracker, deadline);
     const q = await loadSettle(tracker.tabId, exp, report, t0);
     return { tabId: tracker.tabId, settle: { ...q, waited_ms: Date.now() - t0 } };
   }

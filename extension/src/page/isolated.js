@@ -25,6 +25,13 @@ import { createObserver } from './observe-isolated.js';
     if (doc.readyState !== 'loading') r();
     else window.addEventListener('readystatechange', () => { if (doc.readyState !== 'loading') r(); }, true);
   });
+  // A navigation of this document to another one started (the Navigation API's navigate event,
+  // which the browser fires also for a location.replace() while the page is parsed, where no
+  // beforeunload comes): it is being left. A page's own synthetic event (not trusted) is ignored.
+  let navigating = false;
+  globalThis.navigation?.addEventListener?.('navigate', (e) => {
+    if (e.isTrusted && !e.destination?.sameDocument && !e.downloadRequest) navigating = true;
+  }, true);
   const observer = createObserver(doc, secret); // console messages and requests (browser_console_messages, browser_network_requests)
   let policy = null; // the agent's answer for the next dialog, as last sent to the page
 
@@ -78,10 +85,12 @@ import { createObserver } from './observe-isolated.js';
   } catch { /* extension reloaded */ }
 
   // Settle as the service worker asked, from DOMContentLoaded on (its cap counts from there, as
-  // when the service worker waited for that event), take the snapshot, and send both.
+  // when the service worker waited for that event), take the snapshot, and send both; or say
+  // that the page is being left.
   async function reportReady({ token, opts, snap, floor }) {
     await parsed;
-    const r = await watch.settle(opts || {});
+    let r = navigating ? { reason: 'navigation', waited: 0 } : await watch.settle(opts || {});
+    if (navigating) r = { reason: 'navigation', waited: r.waited };
     if (snap && r.reason !== 'navigation' && globalThis.__browserBridge) {
       try { r.snapshot = await globalThis.__browserBridge.run('snapshot', snap, floor); } catch { /* read after */ }
     }
