@@ -205,7 +205,7 @@ export function createWatch(win) {
   // that fades out once it is gone. One that started before (a carousel's), runs longer or never
   // ends (a spinner) is not waited for. Start times are in the document timeline's clock
   // (performance.now()'s); `since` is the service worker's Date.now(), translated through a
-  // sample of both clocks taken in one turn: Date.now() can
+  // sample of both clocks taken in one turn: performance.timeOrigin + performance.now() can
   // disagree with Date.now() by tens of ms, which made an animation the action started look
   // older than the action. Returns how many run.
   function animating(since) {
