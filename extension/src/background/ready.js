@@ -49,7 +49,7 @@ export function expectReady(tabId, opts, snap = null) {
 function preload(e, tabId, documentId) {
   if (!e.snap || e.loading.has(documentId)) return;
   e.loading.add(documentId);
-  chrome.scripting.executeScript({ target: { tabId, documentIds: [documentId] }, files: ['content.js'], injectImmediately: true })
+  chrome.scripting.executeScript({ target: { tabId, documentIds: [documentId] }, files: ['content.js'] })
     .catch(() => { /* not scriptable, or gone: the page is read after */ });
 }
 
