@@ -103,7 +103,7 @@ export class NavTracker {
   }
   stop() { this.stopped = true; trackers.delete(this); this.wake(); }
   // A tracker for a tab whose navigation is already under way (a tab just opened).
-  static loading(tabId) { const t = new NavTracker(tabId); t.started = true; t.pending = true; return t; }
+  static loading(tabId) { const t = new NavTracker(tabId); t.started = true; t.pending = true; t.opened = true; return t; }
 }
 
 async function tabStatus(tabId) {
@@ -226,7 +226,10 @@ export async function pageReport(exp, tracker, deadline) {
   let leftAt = 0;
   const watchLoad = () => {
     const gen = moves;
-    waitLoaded(tracker, deadline, 0, { parsed: true }).then(() => { if (gen === moves) { loadedAt = Date.now(); exp.wake(); } });
+    const loaded = () => { if (gen === moves && !loadedAt) { loadedAt = Date.now(); exp.wake(); } };
+    waitLoaded(tracker, deadline, 0, { parsed: true }).then(loaded);
+    // A tab just opened: its first events may have come before the tracker; its load shows too.
+    if (gen === 0 && tracker.opened) waitTabComplete(tracker.tabId, deadline).then(loaded);
   };
   watchLoad();
   for (;;) {
