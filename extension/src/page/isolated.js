@@ -30,7 +30,7 @@ import { createObserver } from './observe-isolated.js';
   // beforeunload comes): it is being left. A page's own synthetic event (not trusted) is ignored.
   let navigating = false;
   globalThis.navigation?.addEventListener?.('navigate', (e) => {
-    if (e.isTrusted && !e.destination?.sameDocument && !e.downloadRequest) navigating = true;
+    if (e.isTrusted && !e.destination?.sameDocument && e.downloadRequest == null) navigating = true; // a download (even an unnamed one: '') leaves nothing
   }, true);
   const observer = createObserver(doc, secret); // console messages and requests (browser_console_messages, browser_network_requests)
   let policy = null; // the agent's answer for the next dialog, as last sent to the page
