@@ -1,9 +1,9 @@
 // Handlers of the navigation commands: open_url, back, forward, reload (see handlers.js).
 import { callContent } from './content-bridge.js';
-import { NavTracker, settleAfterAction, waitLoaded, waitTabComplete, quiet, tabNavError } from './settle.js';
+import { NavTracker, settleAfterAction, waitLoaded, waitTabComplete, tabNavError, expectLoad, pageReport, loadSettle } from './settle.js';
 import { resolveTab } from './tabs.js';
 import { refusal, isScriptableUrl } from './url-policy.js';
-import { ensurePageScripts } from './page-scripts.js';
+import { ensurePageScripts, hasPageScripts } from './page-scripts.js';
 import { CommandError, navError, upper } from './errors.js';
 
 function validUrl(u) {
@@ -25,28 +25,42 @@ export async function openUrl(cmd) {
     const base = await resolveTab(null).catch(() => null);
     const t0 = Date.now();
     const tab = await chrome.tabs.create({ url, active: true, ...(base ? { windowId: base.windowId } : {}) });
-    await waitTabComplete(tab.id, Date.now() + 20_000);
+    // The page reports itself ready (settle.js, expectLoad); without a report, the tab's load.
+    const exp = needsPage ? expectLoad(tab.id, t0) : null;
+    const deadline = Date.now() + 20_000;
+    const tracker = NavTracker.loading(tab.id);
+    const report = exp ? await pageReport(exp, tracker, deadline).finally(() => tracker.stop()) : (tracker.stop(), null);
+    if (!report || report.reason === 'navigation') await waitTabComplete(tab.id, deadline);
     const failed = tabNavError(tab.id);
-    if (failed) throw navError(url, failed.error, tab.id);
-    const settle = needsPage ? await quiet(tab.id, { since: t0 }) : null;
+    if (failed) { exp?.cancel(); throw navError(url, failed.error, tab.id); }
+    const settle = exp ? await loadSettle(tab.id, exp, report, t0) : null;
     return { message: `Opened ${url} in a new tab (${tab.id})`, result: { tabId: tab.id, ...(settle ? { settle } : {}) }, pageTabId: tab.id };
   }
-  const tab = await resolveTab(cmd.tabId);
+  // The tab named, when its page scripts are known to be there: no call to look it up first
+  // (tabs.update fails alike for a tab that closed).
+  const known = cmd.tabId != null && Number.isInteger(Number(cmd.tabId)) && hasPageScripts(Number(cmd.tabId));
+  const tab = known ? { id: Number(cmd.tabId) } : await resolveTab(cmd.tabId);
   const tracker = new NavTracker(tab.id);
   const t0 = Date.now();
   // The page being left may ask "Leave site?" (beforeunload): its page script answers.
-  if (isScriptableUrl(tab.url)) await ensurePageScripts(tab.id);
+  if (!known && isScriptableUrl(tab.url)) await ensurePageScripts(tab.id);
+  // The new page reports itself ready (settle.js, expectLoad): no event of its load is waited
+  // for then, and no call into it made. Without a report: its DOMContentLoaded, then quiet().
+  const exp = needsPage ? expectLoad(tab.id, t0) : null;
+  let report = null;
   try {
-    await chrome.tabs.update(tab.id, { url });
+    await chrome.tabs.update(tab.id, { url }).catch((e) => {
+      throw /no tab/i.test(e?.message || '') ? new Error(`tab ${tab.id} does not exist (list_tabs shows the open tabs)`) : e;
+    });
     const deadline = Date.now() + 20_000;
     while (!tracker.started && !tracker.sameDoc && Date.now() - t0 < 2000) await tracker.changed(200);
-    // From its DOMContentLoaded on, the page scripts wait for the rest of the load (quiet below).
-    if (tracker.started) await waitLoaded(tracker, deadline, 0, { parsed: needsPage });
+    if (tracker.started && exp) report = await pageReport(exp, tracker, deadline);
+    else if (tracker.started) await waitLoaded(tracker, deadline, 0);
     else await waitTabComplete(tab.id, deadline);
     const code = tracker.error && tracker.error !== 'net::ERR_ABORTED' ? tracker.error : !tracker.started ? tabNavError(tab.id)?.error : null;
     if (code) throw navError(url, code, tab.id);
-  } finally { tracker.stop(); }
-  const settle = needsPage ? await quiet(tab.id, { since: t0 }) : null;
+  } catch (e) { exp?.cancel(); throw e; } finally { tracker.stop(); }
+  const settle = exp ? await loadSettle(tab.id, exp, report, t0) : null;
   return { message: `Opened ${url}`, result: { tabId: tab.id, ...(settle ? { settle: { ...settle, waited_ms: Date.now() - t0 } } : {}) }, pageTabId: tab.id };
 }
 

@@ -76,10 +76,20 @@ export function preloadContent(tabId) {
 const PREFETCH_MS = 500;
 const prefetched = new Map(); // tabId -> { snap, maxChars, at }
 
-export function offerSnapshot(tabId, snap, maxChars) {
+export function offerSnapshot(tabId, snap, maxChars, loaded = false) {
   if (!snap?.ok) return;
   noteRefs(snap);
-  prefetched.set(tabId, { snap, maxChars, at: Date.now() });
+  prefetched.set(tabId, { snap, maxChars, at: Date.now(), loaded });
+}
+
+// The snapshot a page that had just loaded took itself once ready (`loaded` in offerSnapshot),
+// when it is still fresh: the read takes it as it is (the page said it is complete), without
+// looking at the tab first. Null otherwise (the entry stays for callFrame).
+export function takeLoadedSnapshot(tabId, maxChars) {
+  const p = prefetched.get(tabId);
+  if (!p?.loaded || p.maxChars !== maxChars || Date.now() - p.at > PREFETCH_MS) return null;
+  prefetched.delete(tabId);
+  return p.snap;
 }
 
 function noteRefs(r) {

@@ -89,10 +89,7 @@ export function installDialogListeners() {
       });
       return undefined;
     }
-    if (msg.type === 'bb-dialog-policy') {
-      reply({ policy: policies.get(tabId) || null });
-      return undefined;
-    }
+    // A top frame's ask for the policy at its start ('bb-page-start') is answered by ready.js.
     return undefined;
   });
   chrome.tabs.onRemoved.addListener((id) => { policies.delete(id); logs.delete(id); unloads.delete(id); });

@@ -7,6 +7,7 @@ import { installNavListeners } from './settle.js';
 import { installTabListeners, reportTabsNow } from './tabs.js';
 import { setPolicyFromWelcome } from './url-policy.js';
 import { installPageScriptListeners } from './page-scripts.js';
+import { installReadyListeners } from './ready.js';
 import { installDialogListeners } from './dialogs.js';
 import { installTrustedListeners } from './trusted.js';
 import { onSessions, onSessionEnd, controlSession, clearSessions } from './sessions.js';
@@ -28,6 +29,7 @@ conn.init({
 installNavListeners();
 installTabListeners();
 installDialogListeners();
+installReadyListeners();
 installPageScriptListeners();
 installTrustedListeners();
 

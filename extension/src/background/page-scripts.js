@@ -41,6 +41,12 @@ export function forgetPageScripts(tabId) {
   ready.delete(tabId);
 }
 
+// Whether the tab's current document is known to have the page scripts (ensurePageScripts would
+// make no call).
+export function hasPageScripts(tabId) {
+  return registered && ready.has(tabId);
+}
+
 // Make sure the page scripts run in the tab's current document (all frames). Cheap after the
 // first time: a new document of the tab gets them from the registration.
 export async function ensurePageScripts(tabId) {

@@ -1,6 +1,6 @@
 // The page of a tab as sent to the daemon (pageInfoUpdate): read through the content script,
 // cross-origin frames filled in, and cut to fit the daemon's max_message_bytes.
-import { callContent } from './content-bridge.js';
+import { callContent, takeLoadedSnapshot } from './content-bridge.js';
 import { fillFrames } from './frames.js';
 import { MAX_PAGE_CHARS } from '../shared/limits.js';
 import { waitTabComplete, tabNavError } from './settle.js';
@@ -18,6 +18,10 @@ export function pageCharBudget() {
 // Chrome's error page, a browser page, a page that does not answer), { why, netError? } —
 // never a placeholder text posing as the page.
 export async function readPage(tabId) {
+  // The snapshot a page that has just loaded took itself (background/ready.js): nothing to ask.
+  const maxChars0 = pageCharBudget();
+  const ready = takeLoadedSnapshot(tabId, maxChars0);
+  if (ready) return { page: await pageOf(tabId, { tabId, url: '', title: '' }, ready, maxChars0) };
   let tab;
   try { tab = await chrome.tabs.get(tabId); } catch { tab = null; }
   if (!tab) return { why: `tab ${tabId} is closed` };
@@ -47,11 +51,16 @@ export async function readPage(tabId) {
     if (again) return { why: `the tab shows the browser's error page: ${netSentence(again.url || tab.url, again.error)}`, netError: again.error, url: again.url || tab.url };
     return { why: `the page could not be read: ${snap?.error || 'unknown error'}` };
   }
+  return { page: await pageOf(tabId, base, snap, maxChars) };
+}
+
+// The page to send from the top frame's snapshot: its frames filled in (frames.js).
+async function pageOf(tabId, base, snap, maxChars) {
   const f = await fillFrames(tabId, snap, maxChars);
   // documentId: the content script's id of this document (refs.js), so the daemon can answer a
   // caller that already has this document's page with what changed.
   const documentId = typeof snap.documentId === 'string' ? snap.documentId : undefined;
-  return { page: { ...base, url: snap.url || base.url, title: snap.title ?? base.title, markdown: f.markdown, truncated: !!(snap.truncated || f.truncated), ...(documentId ? { documentId } : {}) } };
+  return { ...base, url: snap.url || base.url, title: snap.title ?? base.title, markdown: f.markdown, truncated: !!(snap.truncated || f.truncated), ...(documentId ? { documentId } : {}) };
 }
 
 const cutNote = (max) => `\n\n[… truncated: the page was cut to fit the daemon's max_message_bytes (${max} bytes) …]`;

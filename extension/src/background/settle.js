@@ -13,6 +13,7 @@
 import { callContent, preloadContent, refFloor, offerSnapshot } from './content-bridge.js';
 import { pageCharBudget } from './page.js';
 import { ensurePageScripts } from './page-scripts.js';
+import { expectReady } from './ready.js';
 
 const trackers = new Set();
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -28,6 +29,7 @@ export const LOAD_QUIET_MS = 20;      // a page that loaded has settled after th
 export const LOAD_CAP_MS = 5000;
 const NAV_CONFIRM_MS = 1000;          // the page said it unloads: the navigation's start is this close
 export const ACTION_SETTLE = { quietMs: ACTION_QUIET_MS, drainedQuietMs: ACTION_DRAINED_QUIET_MS, capMs: ACTION_CAP_MS };
+const TAB_LOOK_MS = 500;              // waitTabComplete looks at the tab this often, in case an event was missed
 
 // The last failed main-frame navigation of each tab ({error, url}), until the next one starts:
 // a tab that shows Chrome's error page holds no page of the site, only this error.
@@ -71,6 +73,9 @@ export class NavTracker {
     this.lastEnd = 0;
     this.newTabId = null;
     this.error = null;
+    this.docId = null;      // the top frame's document as last committed
+    this.leftDocs = new Set(); // documents a later navigation of the top frame started to replace
+    this.stopped = false;
     this.waiters = [];
     trackers.add(this);
   }
@@ -80,7 +85,10 @@ export class NavTracker {
       return;
     }
     if (d.tabId !== this.tabId || d.frameId !== 0) return;
-    if (kind === 'start') { this.started = true; this.pending = true; this.parsed = false; this.error = null; }
+    if (kind === 'start') {
+      this.started = true; this.pending = true; this.parsed = false; this.error = null;
+      if (this.docId) this.leftDocs.add(this.docId);
+    } else if (kind === 'commit') { if (typeof d.documentId === 'string') this.docId = d.documentId; }
     else if (kind === 'parsed') this.parsed = true;
     else if (kind === 'done') { this.pending = false; this.lastEnd = Date.now(); }
     else if (kind === 'error') { this.pending = false; this.lastEnd = Date.now(); this.error = d.error; }
@@ -96,7 +104,9 @@ export class NavTracker {
       check();
     });
   }
-  stop() { trackers.delete(this); this.wake(); }
+  stop() { this.stopped = true; trackers.delete(this); this.wake(); }
+  // A tracker for a tab whose navigation is already under way (a tab just opened).
+  static loading(tabId) { const t = new NavTracker(tabId); t.started = true; t.pending = true; t.opened = true; return t; }
 }
 
 async function tabStatus(tabId) {
@@ -109,7 +119,7 @@ async function tabStatus(tabId) {
 // then wait for the rest of its load themselves, so that no round trip follows the load event).
 export async function waitLoaded(tracker, deadline, graceMs = 150, { parsed = false } = {}) {
   let completeSeen = 0;
-  while (Date.now() < deadline) {
+  while (Date.now() < deadline && !tracker.stopped) {
     if (parsed && tracker.pending && tracker.parsed) return true;
     if (!tracker.pending) {
       const left = graceMs - (Date.now() - tracker.lastEnd);
@@ -129,16 +139,37 @@ export async function waitLoaded(tracker, deadline, graceMs = 150, { parsed = fa
   return false;
 }
 
-// Wait for a tab (e.g. a freshly opened one) to finish loading, by polling.
-export async function waitTabComplete(tabId, deadline) {
-  while (Date.now() < deadline) {
-    let t;
-    try { t = await chrome.tabs.get(tabId); } catch { return false; }
+// Wait for a tab (e.g. a freshly opened one) to finish loading: true once it has (its
+// tabs.onUpdated event, or a look at the tab now and then in case an event was missed), false
+// when it closed or at the deadline.
+export function waitTabComplete(tabId, deadline) {
+  const complete = (t) => {
     const url = t.url || t.pendingUrl || '';
-    if (t.status === 'complete' && url && !(url === 'about:blank' && t.pendingUrl)) return true;
-    await sleep(100);
-  }
-  return false;
+    return t.status === 'complete' && !!url && !(url === 'about:blank' && t.pendingUrl);
+  };
+  return new Promise((resolve) => {
+    let done = false;
+    let timer = null;
+    const finish = (v) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      chrome.tabs.onUpdated.removeListener(updated);
+      chrome.tabs.onRemoved.removeListener(removed);
+      resolve(v);
+    };
+    const updated = (id, info, t) => { if (id === tabId && t && complete(t)) finish(true); };
+    const removed = (id) => { if (id === tabId) finish(false); };
+    const look = () => {
+      if (done) return;
+      if (Date.now() >= deadline) return finish(false);
+      chrome.tabs.get(tabId).then((t) => { if (complete(t)) finish(true); }, () => finish(false));
+      timer = setTimeout(look, Math.min(TAB_LOOK_MS, Math.max(1, deadline - Date.now())));
+    };
+    chrome.tabs.onUpdated.addListener(updated);
+    chrome.tabs.onRemoved.addListener(removed);
+    look();
+  });
 }
 
 // Ask the page to settle (src/page/settle.js); null when its page scripts cannot run there.
@@ -174,9 +205,73 @@ async function pageSettle(tabId, opts, read = false) {
   } finally { clearTimeout(timer); }
 }
 
-// Hand the snapshot a settle took to the read that follows (content-bridge.js).
-function offer(tabId, r) {
-  if (r && typeof r === 'object' && r.snapshot) offerSnapshot(tabId, r.snapshot.snap, r.snapshot.maxChars);
+// Hand the snapshot a settle took to the read that follows (content-bridge.js); `loaded`: of a
+// page that loaded and is complete.
+function offer(tabId, r, loaded = false) {
+  if (r && typeof r === 'object' && r.snapshot) offerSnapshot(tabId, r.snapshot.snap, r.snapshot.maxChars, loaded);
+}
+
+// A page that loads reports itself ready (ready.js) when its page scripts run there: the
+// service worker then waits for no event of the load and makes no call into the page.
+export function expectLoad(tabId, since) {
+  return expectReady(tabId, { actionAt: since, quietMs: LOAD_QUIET_MS, capMs: LOAD_CAP_MS, ready: true }, { maxChars: pageCharBudget() });
+}
+
+// The report of the document `exp` awaits, in the tab `tracker` watches; null when none will
+// come: no page script had asked by the time its document was parsed (a page they cannot run in:
+// a browser page, an error page, a site without access), or the navigation failed. A document
+// left before it was ready (a client-side redirect: the page said so, or the tracker saw the next
+// navigation start) hands the wait on to its successor, up to 3 times; then, or when the
+// navigation it started never replaces it (a 204, a download), {reason: 'navigation'}.
+export async function pageReport(exp, tracker, deadline) {
+  let loadedAt = 0;
+  let moves = 0;
+  let leftAt = 0;
+  const watchLoad = () => {
+    const gen = moves;
+    const loaded = () => { if (gen === moves && !loadedAt) { loadedAt = Date.now(); exp.wake(); } };
+    waitLoaded(tracker, deadline, 0, { parsed: true }).then(loaded);
+    // A tab just opened: its first events may have come before the tracker; its load shows too.
+    if (gen === 0 && tracker.opened) waitTabComplete(tracker.tabId, deadline).then(loaded);
+  };
+  watchLoad();
+  for (;;) {
+    if (tracker.error || tracker.stopped) return null;
+    const left = exp.documentId && tracker.leftDocs.has(exp.documentId);
+    if (left && moves < 3) {
+      moves++;
+      loadedAt = 0;
+      leftAt = 0;
+      exp.rearm();
+      watchLoad();
+      continue;
+    }
+    if (left) return { reason: 'navigation', waited: 0 };
+    if (exp.report?.reason === 'navigation') {
+      // Its navigation's start reaches the service worker within moments, or never.
+      if (!leftAt) leftAt = Date.now();
+      if (Date.now() - leftAt >= NAV_CONFIRM_MS) return exp.report;
+      await tracker.changed(NAV_CONFIRM_MS - (Date.now() - leftAt));
+      continue;
+    }
+    if (exp.report) return exp.report;
+    if (loadedAt) {
+      if (!exp.documentId) return null;
+      // It asked: it reports within its cap from DOMContentLoaded (page/isolated.js).
+      if (Date.now() - loadedAt >= exp.opts.capMs + 2000) return { reason: 'cap', waited: exp.opts.capMs, pending: { pageAnswer: true } };
+    }
+    await Promise.race([exp.changed(250), tracker.changed(250)]);
+  }
+}
+
+// The settle info of a page that loaded, from its report (its snapshot handed to the read that
+// follows); without one, or when it was left, by asking the page (quiet(): successors followed).
+export async function loadSettle(tabId, exp, report, since) {
+  exp.cancel();
+  if (!report || report.reason === 'navigation') return quiet(tabId, { since });
+  if (report.snapshot) report.snapshot = { snap: report.snapshot, maxChars: exp.snap.maxChars };
+  offer(tabId, report, report.reason === 'quiet');
+  return settleInfo(since, report);
 }
 
 const settleInfo = (t0, r) => ({ waited_ms: Date.now() - t0, reason: r?.reason || 'quiet', ...(r?.pending ? { pending: r.pending } : {}) });
@@ -216,13 +311,16 @@ export async function settleAfterAction(tracker, { actionAt = Date.now(), expect
   }
   if (tracker.newTabId != null) {
     const id = tracker.newTabId;
-    await waitTabComplete(id, deadline);
-    const q = await quiet(id, { since: t0 });
+    const exp = expectLoad(id, t0);
+    const nt = NavTracker.loading(id);
+    const report = await pageReport(exp, nt, deadline).finally(() => nt.stop());
+    const q = await loadSettle(id, exp, report, t0);
     return { tabId: id, settle: { ...q, waited_ms: Date.now() - t0 } };
   }
   if (tracker.started) {
-    await waitLoaded(tracker, deadline, 0, { parsed: true });
-    const q = await quiet(tracker.tabId, { since: t0 });
+    const exp = expectLoad(tracker.tabId, t0);
+    const report = await pageReport(exp, tracker, deadline);
+    const q = await loadSettle(tracker.tabId, exp, report, t0);
     return { tabId: tracker.tabId, settle: { ...q, waited_ms: Date.now() - t0 } };
   }
   offer(tracker.tabId, r);

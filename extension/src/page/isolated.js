@@ -19,6 +19,19 @@ import { createObserver } from './observe-isolated.js';
   const doc = document;
   const secret = crypto.randomUUID();
   const watch = createWatch(window);
+  // The document parsed: heard first on the event's path (the window, capturing, before any of
+  // the page's listeners), so that no page script can keep it from us.
+  const parsed = new Promise((r) => {
+    if (doc.readyState !== 'loading') r();
+    else window.addEventListener('readystatechange', () => { if (doc.readyState !== 'loading') r(); }, true);
+  });
+  // A navigation of this document to another one started (the Navigation API's navigate event,
+  // which the browser fires also for a location.replace() while the page is parsed, where no
+  // beforeunload comes): it is being left. A page's own synthetic event (not trusted) is ignored.
+  let navigating = false;
+  globalThis.navigation?.addEventListener?.('navigate', (e) => {
+    if (e.isTrusted && !e.destination?.sameDocument && e.downloadRequest == null) navigating = true; // a download (even an unnamed one: '') leaves nothing
+  }, true);
   const observer = createObserver(doc, secret); // console messages and requests (browser_console_messages, browser_network_requests)
   let policy = null; // the agent's answer for the next dialog, as last sent to the page
   let begun = null;  // { actionAt, p }: the wait an action's call began (begin, below)
@@ -64,13 +77,29 @@ import { createObserver } from './observe-isolated.js';
   doc.addEventListener(HELLO_MAIN, onMain, true);
   hello();
 
-  // The agent's answer for the next dialog on this tab, if it gave one before this page loaded
-  // (asked by the top frame only; frames get it when the agent sets it).
+  // The top frame asks at its start for the agent's answer for the next dialog on this tab, if it
+  // gave one before this page loaded (frames get it when the agent sets it), and whether the
+  // service worker awaits this document (background/ready.js): then it reports when ready.
   if (window === window.top) try {
-    chrome.runtime.sendMessage({ type: 'bb-dialog-policy' }).then((r) => {
-      if (r && typeof r === 'object' && 'policy' in r) { policy = r.policy; pushPolicy(); }
+    chrome.runtime.sendMessage({ type: 'bb-page-start' }).then((r) => {
+      if (!r || typeof r !== 'object') return;
+      if ('policy' in r) { policy = r.policy; pushPolicy(); }
+      if (r.ready && typeof r.ready === 'object') reportReady(r.ready);
     }, () => {});
   } catch { /* extension reloaded */ }
+
+  // Settle as the service worker asked, from DOMContentLoaded on (its cap counts from there, as
+  // when the service worker waited for that event), take the snapshot, and send both; or say
+  // that the page is being left.
+  async function reportReady({ token, opts, snap, floor }) {
+    await parsed;
+    let r = navigating ? { reason: 'navigation', waited: 0 } : await watch.settle(opts || {});
+    if (navigating) r = { reason: 'navigation', waited: r.waited };
+    if (snap && r.reason !== 'navigation' && globalThis.__browserBridge) {
+      try { r.snapshot = await globalThis.__browserBridge.run('snapshot', snap, floor); } catch { /* read after */ }
+    }
+    try { chrome.runtime.sendMessage({ type: 'bb-page-ready', token, result: r }).catch(() => {}); } catch { /* extension reloaded */ }
+  }
 
   installFocusShim(window);
 

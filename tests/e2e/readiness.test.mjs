@@ -1,0 +1,101 @@
+// End-to-end: a page that loads reports itself ready (extension/src/background/ready.js): the
+// service worker makes no call into it to learn that it is ready; and wherever that report cannot
+// come or is not the end (a client-side redirect, a page that leaves before its load, a response
+// that replaces no page, a page the page scripts do not run in) the answer is still the page the
+// tab shows in the end. Real Chromium + the real extension + the daemon, through the HTTP tool
+// API; fixtures tests/fixtures/pages/rdy-*.html.
+//   node --test tests/e2e/readiness.test.mjs
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { setup } from './support/harness.mjs';
+
+let env;
+before(async () => { env = await setup(); });
+after(async () => { await env?.close(); });
+
+const ok = (r) => assert.equal(r.status, 'success', `expected success, got ${r.http} ${JSON.stringify(r.result || r.message)}`);
+const settleOf = (r) => r.result?.settle || r.result?.result?.settle;
+const tabOf = (r) => r.page?.tab_id ?? r.result?.tabId ?? r.result?.result?.tabId;
+
+// Count, in the service worker, the calls into pages that ask them to settle (the way readiness
+// was learnt before pages reported it themselves). Returns a function giving the count since.
+async function countSettleCalls() {
+  const sw = env.browser.serviceWorker;
+  await sw.evaluate(() => {
+    if (!globalThis.__settleCalls) {
+      const real = chrome.scripting.executeScript.bind(chrome.scripting);
+      globalThis.__settleCalls = 0;
+      chrome.scripting.executeScript = (inj, ...rest) => {
+        if (typeof inj?.func === 'function' && /__bbPage\.settle\(/.test(String(inj.func))) globalThis.__settleCalls++;
+        return real(inj, ...rest);
+      };
+    }
+    globalThis.__settleCalls = 0;
+  });
+  return () => sw.evaluate(() => globalThis.__settleCalls);
+}
+
+test('open_url: the page says itself when it is ready; the service worker asks it nothing', async () => {
+  let r = await env.call('browser_open_url', { url: env.url('/nav.html') });
+  ok(r);
+  const calls = await countSettleCalls();
+  r = await env.call('browser_open_url', { url: env.url('/page2.html') });
+  ok(r);
+  assert.match(r.page.markdown, /You made it to the second page/);
+  assert.equal(settleOf(r)?.reason, 'quiet', JSON.stringify(r.result));
+  assert.equal(await calls(), 0, 'the service worker asked the page to settle');
+
+  r = await env.call('browser_open_url', { url: env.url('/login.html'), new_tab: true });
+  ok(r);
+  assert.match(r.page.url, /login\.html$/);
+  assert.equal(settleOf(r)?.reason, 'quiet', JSON.stringify(r.result));
+  assert.equal(await calls(), 0, 'the service worker asked the new tab\'s page to settle');
+  await env.call('browser_close_tab', { tab_id: tabOf(r) });
+});
+
+test('client-side redirects (one while parsed, one after its load) are followed to the last page', async () => {
+  let r = await env.call('browser_open_url', { url: env.url('/rdy-redirect-a.html'), timeout_ms: 15000 });
+  ok(r);
+  assert.match(r.page.url, /rdy-redirect-c\.html$/, r.page.url);
+  assert.match(r.page.markdown, /Two client-side redirects led here/);
+
+  r = await env.call('browser_open_url', { url: env.url('/rdy-links.html') });
+  ok(r);
+  r = await env.call('browser_click', { target: 'Follow the redirects', timeout_ms: 15000 });
+  ok(r);
+  assert.match(r.page.url, /rdy-redirect-c\.html$/, r.page.url);
+  assert.match(r.page.markdown, /Two client-side redirects led here/);
+
+  r = await env.call('browser_open_url', { url: env.url('/rdy-redirect-a.html'), new_tab: true, timeout_ms: 15000 });
+  ok(r);
+  assert.match(r.page.url, /rdy-redirect-c\.html$/, r.page.url);
+  assert.match(r.page.markdown, /Two client-side redirects led here/);
+  await env.call('browser_close_tab', { tab_id: tabOf(r) });
+});
+
+test('a page that leaves at DOMContentLoaded, while a script still holds its load: the page it went to', async () => {
+  const r = await env.call('browser_open_url', { url: env.url('/rdy-leave-early.html'), timeout_ms: 15000 });
+  ok(r);
+  assert.match(r.page.url, /page2\.html\?via=early$/, r.page.url);
+  assert.match(r.page.markdown, /You made it to the second page/);
+});
+
+test('a response that replaces no page (204): the page still shown', async () => {
+  let r = await env.call('browser_open_url', { url: env.url('/rdy-links.html') });
+  ok(r);
+  r = await env.call('browser_open_url', { url: env.url('/obs/status?code=204'), timeout_ms: 15000 });
+  ok(r);
+  assert.match(r.page.url, /rdy-links\.html$/, r.page.url);
+  assert.match(r.page.markdown, /Readiness links/);
+});
+
+test('a page the page scripts do not run in (about:blank): the empty page, in this tab and a new one', async () => {
+  let r = await env.call('browser_open_url', { url: 'about:blank', timeout_ms: 15000 });
+  ok(r);
+  assert.equal(r.page.url, 'about:blank');
+  assert.equal(r.page.markdown, '');
+  r = await env.call('browser_open_url', { url: 'about:blank', new_tab: true, timeout_ms: 15000 });
+  ok(r);
+  assert.equal(r.page.url, 'about:blank');
+  await env.call('browser_close_tab', { tab_id: tabOf(r) });
+});
