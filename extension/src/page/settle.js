@@ -3,7 +3,8 @@
 // where chrome.dom can reach them; nested ones too); settle() answers when, at once:
 //   - no DOM change for `quietMs` (after an action, `drainedQuietMs` once the page's event loop
 //     went round since the last change: a frame drawn, then an idle callback run; not while a
-//     message to a worker or an IndexedDB transaction begun since is under way), not counting
+//     message to a worker or an IndexedDB transaction begun since is under way, nor on a page
+//     with a short interval: what a poll's tick starts is not tracked), not counting
 //     nodes that kept changing on their own before the
 //     action (a clock, a carousel: three changes or more after the document was parsed, in the
 //     1.5 s before it, the last within 0.6 s) nor nodes that changed before the action and
@@ -365,7 +366,10 @@ export function createWatch(win) {
         const late = dueAt && t - dueAt > STALL_MS;
         // After an action, a round of the page's event loop since the last change shortens the
         // quiet window (drainedQuietMs): what the page still does is tracked, or was done.
-        const quietFor = !ready && drained === seq && !busySince(since, t) ? Math.min(quietMs, drainedQuietMs) : quietMs;
+        // Not on a page that polls (a short interval): what its ticks start (Sammy's router runs
+        // a route from setTimeout(0) when its 10 ms poll sees the new hash, then renders through
+        // more of them) is not tracked, and a round of the event loop can fall between two steps.
+        const quietFor = !ready && drained === seq && !busySince(since, t) && intervals.size === 0 ? Math.min(quietMs, drainedQuietMs) : quietMs;
         if (!ready && drainedQuietMs < quietMs && drained !== seq) round();
         if (!pending && t - last >= quietFor) {
           const anims = animating(since);
