@@ -337,6 +337,19 @@ wait_fault(struct store *s, const char *what)
 	return NULL;
 }
 
+/* Run SQL on a connection of our own, as a sqlite3 shell would (a downgrade, another writer's rows). */
+static void
+shell(const char *sql)
+{
+	sqlite3 *db;
+	ck_assert_int_eq(sqlite3_open(db_path(), &db), SQLITE_OK);
+	char *msg = NULL;
+	int rc = sqlite3_exec(db, sql, NULL, NULL, &msg);
+	ck_assert_msg(rc == SQLITE_OK, "%s", msg ? msg : "");
+	sqlite3_free(msg);
+	sqlite3_close(db);
+}
+
 /* Count rows with a query on a fresh connection of our own. */
 static long
 count_rows(const char *query)
@@ -919,25 +932,18 @@ START_TEST(migration_from_v2)
 	ck_assert_ptr_nonnull(s);
 	store_close(s);
 	/* Take the file back to version 2's layout, then write rows as version 2 did. */
-	sqlite3 *db;
-	ck_assert_int_eq(sqlite3_open(db_path(), &db), SQLITE_OK);
-	char *msg = NULL;
-	int rc = sqlite3_exec(db,
-	                      "DROP VIEW visits; DROP TRIGGER captures_visit; DROP INDEX captures_visit; DROP INDEX IF EXISTS captures_tab;"
-	                      "ALTER TABLE captures DROP COLUMN visit_id;"
-	                      "INSERT INTO contents(hash, title, markdown, bytes) VALUES ('h1', 'Home', 'home [e1]', 9),"
-	                      " ('h2', 'Home', 'home [e2]', 9), ('h3', 'Other', 'other page', 10);"
-	                      "INSERT INTO pages_fts(rowid, title, markdown) SELECT id, title, markdown FROM contents;"
-	                      "UPDATE meta SET value = (SELECT max(id) FROM contents) WHERE key = 'fts_upto';"
-	                      "INSERT INTO captures(captured_at, client_id, tab_id, url, content_id) VALUES"
-	                      " ('2026-01-01T00:00:00.000Z', 'c1', 3, 'https://h/', 1),"
-	                      " ('2026-01-01T00:00:01.000Z', 'c1', 3, 'https://h/', 2),"
-	                      " ('2026-01-01T00:00:02.000Z', 'c1', 3, 'https://o/', 3),"
-	                      " ('2026-01-01T00:00:03.000Z', 'c1', 3, 'https://h/', 1);"
-	                      "PRAGMA user_version=2;",
-	                      NULL, NULL, &msg);
-	ck_assert_msg(rc == SQLITE_OK, "%s", msg ? msg : "");
-	sqlite3_close(db);
+	shell("DROP VIEW visits; DROP TRIGGER captures_visit; DROP INDEX captures_visit; DROP INDEX IF EXISTS captures_tab;"
+	      "ALTER TABLE captures DROP COLUMN visit_id;"
+	      "INSERT INTO contents(hash, title, markdown, bytes) VALUES ('h1', 'Home', 'home [e1]', 9),"
+	      " ('h2', 'Home', 'home [e2]', 9), ('h3', 'Other', 'other page', 10);"
+	      "INSERT INTO pages_fts(rowid, title, markdown) SELECT id, title, markdown FROM contents;"
+	      "UPDATE meta SET value = (SELECT max(id) FROM contents) WHERE key = 'fts_upto';"
+	      "INSERT INTO captures(captured_at, client_id, tab_id, url, content_id) VALUES"
+	      " ('2026-01-01T00:00:00.000Z', 'c1', 3, 'https://h/', 1),"
+	      " ('2026-01-01T00:00:01.000Z', 'c1', 3, 'https://h/', 2),"
+	      " ('2026-01-01T00:00:02.000Z', 'c1', 3, 'https://o/', 3),"
+	      " ('2026-01-01T00:00:03.000Z', 'c1', 3, 'https://h/', 1);"
+	      "PRAGMA user_version=2;");
 	s = store_open(db_path(), &o, &err);
 	ck_assert_msg(s != NULL, "%s", err ? err : "");
 	ck_assert_int_eq(count_rows("PRAGMA user_version"), 4);
@@ -958,15 +964,9 @@ START_TEST(migration_from_v2)
 	assert_fts_consistent();
 	ck_assert_int_eq(count_rows("SELECT count(*) FROM visits"), 2);
 	/* Rows written by anyone else (a sqlite3 shell) are put in their visit too. */
-	sqlite3 *db2;
-	ck_assert_int_eq(sqlite3_open(db_path(), &db2), SQLITE_OK);
-	ck_assert_int_eq(sqlite3_exec(db2,
-	                              "INSERT INTO captures(captured_at, client_id, tab_id, url, content_id) "
-	                              "SELECT '2026-01-02T00:00:00.000Z', client_id, tab_id, url, content_id FROM captures "
-	                              "ORDER BY id DESC LIMIT 1",
-	                              NULL, NULL, NULL),
-	                 SQLITE_OK);
-	sqlite3_close(db2);
+	shell("INSERT INTO captures(captured_at, client_id, tab_id, url, content_id) "
+	      "SELECT '2026-01-02T00:00:00.000Z', client_id, tab_id, url, content_id FROM captures "
+	      "ORDER BY id DESC LIMIT 1");
 	ck_assert_int_eq(count_rows("SELECT count(*) FROM visits"), 2);
 	ck_assert_int_eq(count_rows("SELECT count(*) FROM captures WHERE visit_id IS NULL"), 0);
 }
@@ -993,23 +993,15 @@ START_TEST(migration_from_v3)
 	struct store *s = store_open(db_path(), &o, &err);
 	ck_assert_ptr_nonnull(s);
 	store_close(s);
-	sqlite3 *db;
-	ck_assert_int_eq(sqlite3_open(db_path(), &db), SQLITE_OK);
-	char *msg = NULL;
-	int rc = sqlite3_exec(db, v3_visits, NULL, NULL, &msg);
-	ck_assert_msg(rc == SQLITE_OK, "%s", msg ? msg : "");
-	rc = sqlite3_exec(db,
-	                  "INSERT INTO contents(hash, title, markdown, bytes) VALUES ('h1', 'Home', 'home [e1]', 9),"
-	                  " ('h2', 'Other', 'other page', 10);"
-	                  "INSERT INTO captures(captured_at, client_id, tab_id, url, content_id) VALUES"
-	                  " ('2026-01-01T00:00:00.000Z', 'c1', 3, 'https://h/', 1),"
-	                  " ('2026-01-01T00:00:01.000Z', 'c1', 3, 'https://h/', 1),"
-	                  " ('2026-01-01T00:00:02.000Z', 'c1', 4, 'https://o/', 2),"
-	                  " ('2026-01-01T00:00:03.000Z', 'c1', 3, 'https://o/', 2),"
-	                  " ('2026-01-01T00:00:04.000Z', 'c1', 4, 'https://o/', 2);",
-	                  NULL, NULL, &msg);
-	ck_assert_msg(rc == SQLITE_OK, "%s", msg ? msg : "");
-	sqlite3_close(db);
+	shell(v3_visits);
+	shell("INSERT INTO contents(hash, title, markdown, bytes) VALUES ('h1', 'Home', 'home [e1]', 9),"
+	      " ('h2', 'Other', 'other page', 10);"
+	      "INSERT INTO captures(captured_at, client_id, tab_id, url, content_id) VALUES"
+	      " ('2026-01-01T00:00:00.000Z', 'c1', 3, 'https://h/', 1),"
+	      " ('2026-01-01T00:00:01.000Z', 'c1', 3, 'https://h/', 1),"
+	      " ('2026-01-01T00:00:02.000Z', 'c1', 4, 'https://o/', 2),"
+	      " ('2026-01-01T00:00:03.000Z', 'c1', 3, 'https://o/', 2),"
+	      " ('2026-01-01T00:00:04.000Z', 'c1', 4, 'https://o/', 2);");
 	ck_assert_int_eq(count_rows("SELECT count(*) FROM visits"), 3);
 	s = store_open(db_path(), &o, &err);
 	ck_assert_msg(s != NULL, "%s", err ? err : "");
@@ -1027,13 +1019,8 @@ START_TEST(migration_from_v3)
 	ck_assert_int_eq(count_rows("SELECT visit_id FROM captures WHERE id = 7"), 7);
 	store_close(s);
 	/* A sqlite3 shell's row: the rewritten trigger puts it in its visit. */
-	ck_assert_int_eq(sqlite3_open(db_path(), &db), SQLITE_OK);
-	ck_assert_int_eq(sqlite3_exec(db,
-	                              "INSERT INTO captures(captured_at, client_id, tab_id, url, content_id) VALUES "
-	                              "('2026-01-02T00:00:00.000Z', 'c1', 3, 'https://o/', 2)",
-	                              NULL, NULL, NULL),
-	                 SQLITE_OK);
-	sqlite3_close(db);
+	shell("INSERT INTO captures(captured_at, client_id, tab_id, url, content_id) VALUES "
+	      "('2026-01-02T00:00:00.000Z', 'c1', 3, 'https://o/', 2)");
 	ck_assert_int_eq(count_rows("SELECT visit_id FROM captures WHERE id = 8"), 4);
 	ck_assert_int_eq(count_rows("SELECT count(*) FROM visits"), 4);
 	assert_fts_consistent();
