@@ -121,6 +121,35 @@ test('beforeunload: leaving a page that asks "Leave site?" is reported and does 
   assert.match(r.page.url, /act-leave\.html$|page2\.html$|act-dialogs\.html$/);
 });
 
+// The window's beforeunload listeners, whoever added them (DevTools' view: every world).
+async function beforeunloadListeners(url) {
+  const page = env.browser.context.pages().find((p) => p.url() === url);
+  assert.ok(page, `no tab shows ${url}`);
+  const cdp = await env.browser.context.newCDPSession(page);
+  try {
+    const { result } = await cdp.send('Runtime.evaluate', { expression: 'window' });
+    const { listeners } = await cdp.send('DOMDebugger.getEventListeners', { objectId: result.objectId });
+    return listeners.filter((l) => l.type === 'beforeunload').length;
+  } finally { await cdp.detach(); }
+}
+
+test('beforeunload: the extension adds no listener to a page that has none (the browser would ask that page before every navigation it starts), and one first to a page that adds its own', async () => {
+  await open('/page2.html');
+  assert.equal(await beforeunloadListeners(env.url('/page2.html')), 0, 'a beforeunload listener on a page that has none of its own');
+  // The page's own, added by addEventListener as it loads (act-leave.html): ours comes with it.
+  await open('/act-leave.html');
+  assert.equal(await beforeunloadListeners(env.url('/act-leave.html')), 2);
+  // Added late, after the load, by an onbeforeunload handler: reported all the same.
+  await open('/act-leave-late.html');
+  assert.equal(await beforeunloadListeners(env.url('/act-leave-late.html')), 0);
+  ok(await env.call('browser_click', { target: 'Guard unload', timeout_ms: 10000 }));
+  assert.equal(await beforeunloadListeners(env.url('/act-leave-late.html')), 2);
+  const r = await env.call('browser_open_url', { url: env.url('/page2.html'), timeout_ms: 15000 });
+  ok(r);
+  assert.deepEqual({ kind: r.result.dialog?.kind, accepted: r.result.dialog?.accepted }, { kind: 'beforeunload', accepted: true }, JSON.stringify(r.result));
+  assert.match(r.page.markdown, /# Page two/);
+});
+
 // The managed headless browser (`serve --headless`): Chromium run by the daemon, with no
 // Playwright attached (Playwright turns on focus emulation in the pages it drives). Its pages do
 // not have the system focus, so el.focus() alone fires no events.

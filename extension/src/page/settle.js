@@ -168,9 +168,26 @@ export function createWatch(win) {
   for (const type of ['pointerdown', 'mousedown', 'mouseup', 'click', 'keydown', 'keyup', 'input', 'change', 'submit']) {
     win.addEventListener(type, () => { inputAt = now(); }, true);
   }
-  const leaving = () => { leavingAt = now(); };
-  win.addEventListener('beforeunload', leaving, true);
-  win.addEventListener('pagehide', leaving, true);
+  // The page is being left: a navigation to another document started here (the Navigation API's
+  // navigate event, which comes first, before any beforeunload; one the page cancelled, or took
+  // over as a same-document one with intercept(), which leaves the current entry, is not), or the
+  // page is hidden for good (pagehide: a navigation started elsewhere, which fires no navigate
+  // event here). No beforeunload listener: with one, the browser asks this page before every
+  // navigation of the tab it starts (open_url, the address bar), ≈ 4-9 ms each (bench/README.md).
+  let leaving = null; // { at, e, entry }: the last such navigate event
+  const nav = win.navigation;
+  nav?.addEventListener?.('navigate', (e) => {
+    if (e.isTrusted && !e.destination?.sameDocument && e.downloadRequest == null) leaving = { at: now(), e, entry: nav.currentEntry };
+  }, true);
+  win.addEventListener('pagehide', () => { leavingAt = now(); }, true);
+  // When the page began to be left (0: it is not). Looked at after the navigate event's dispatch
+  // ended (a tick is a task of its own), when the page's own listeners have had their say.
+  const leftAt = () => {
+    if (leavingAt) return leavingAt;
+    const l = leaving;
+    if (!l || l.e.defaultPrevented || nav.currentEntry !== l.entry || nav.transition) return 0;
+    return l.at;
+  };
 
   // Was the node (or one of its 3 nearest ancestors) changing on its own before `at`?
   function hotBefore(node, at) {
@@ -327,7 +344,7 @@ export function createWatch(win) {
       let undef = [];
       const tick = () => {
         const t = now();
-        if (leavingAt >= since) return finish('navigation');
+        if (leftAt() >= since) return finish('navigation');
         let pending = null;
         const reqs = [...requests.values()].filter((s) => s >= since).length;
         if (reqs && t - t0 < requestCapMs) pending = { requests: reqs };
