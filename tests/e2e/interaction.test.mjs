@@ -123,8 +123,8 @@ test('beforeunload: leaving a page that asks "Leave site?" is reported and does 
 
 // The window's beforeunload listeners, whoever added them (DevTools' view: every world).
 async function beforeunloadListeners(url) {
-  const page = env.browser.context.pages().find((p) => p.url() === url);
-  assert.ok(page, `no tab shows ${url}`);
+  // The tab that shows it (Playwright may learn of the navigation after the bridge answered).
+  const page = await Promise.any(env.browser.context.pages().map(async (p) => { await p.waitForURL(url, { timeout: 5000 }); return p; }));
   const cdp = await env.browser.context.newCDPSession(page);
   try {
     const { result } = await cdp.send('Runtime.evaluate', { expression: 'window' });
