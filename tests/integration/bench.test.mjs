@@ -47,6 +47,7 @@ test('bench/run is valid shell', () => {
 test('bench/actions.mjs (action times vs Playwright) is valid JavaScript', () => {
   execFileSync(process.execPath, ['--check', path.join(ROOT, 'bench/actions.mjs')]);
   execFileSync(process.execPath, ['--check', path.join(ROOT, 'bench/bytes.mjs')]);
+  execFileSync(process.execPath, ['--check', path.join(ROOT, 'bench/pageload.mjs')]);
 });
 
 test('the latency floor tools: loadc against the trivial HTTP server, fastext against the trivial driver', async () => {

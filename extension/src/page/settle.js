@@ -51,6 +51,7 @@ const LATE_MS = { timer: TIMER_LATE_MS, frame: FRAME_LATE_MS, message: MESSAGE_L
 const ACTION_ONLY = new Set(['message', 'idle']); // waited for after an action, not for a page that loads (open_url's rule)
 const BUSY_MAX_MS = 1000;      // work off the page's thread (a worker's answer) keeps the short quiet window off this long at most
 const SCAN_MAX = 20000;
+const PARSED_SCAN_MAX = 200000; // the whole document once parsed
 const ROOTS_MAX = 5000;        // shadow roots whose animations are looked at
 const ANIM_MAX_MS = 1000;      // an animation the action started is waited for when it lasts at most this long
 const ANIM_SLACK_MS = FRAME_MS; // … and counts as started by it when it started at most a frame before it
@@ -83,12 +84,16 @@ export function createWatch(win) {
   const wake = () => { if (onWake) onWake(); };
 
   // Until the document is parsed, the parser's insertions are no sign of a node changing on its
-  // own (a page's body gets hundreds of them): only changes after parsing make a node hot (they
-  // still show, for churning(), that a node existed and changed before the action); nor do they
-  // keep a page that loaded waiting (see settle()).
+  // own (a page's body gets hundreds of them): only changes after parsing make a node hot; nor do
+  // they keep a page that loaded waiting (see settle()); for churning() the parse's end stands for
+  // them (the node existed and changed then). So they are not even recorded, unless a
+  // wait is under way (an action on a page still loading): recording each one (and looking for
+  // its shadow root) doubled the load time of a page of 36,000 elements, 0.94 s to 1.99 s
+  // (bench/README.md). The shadow roots the parser attached (declarative ones) are looked for
+  // once it is done.
   let parsedAt = doc.readyState === 'loading' ? Infinity : 0;
   doc.addEventListener('readystatechange', () => {
-    if (parsedAt === Infinity && doc.readyState !== 'loading') parsedAt = now();
+    if (parsedAt === Infinity && doc.readyState !== 'loading') { parsedAt = now(); scan(doc, PARSED_SCAN_MAX); }
     if (doc.readyState === 'complete') wake();
   }, true);
   const late = doc.readyState === 'complete';
@@ -115,12 +120,18 @@ export function createWatch(win) {
   const observed = new WeakSet(); // shadow roots observed
   let roots = [];                 // WeakRefs to them, for their animations
   const openOrClosed = globalThis.chrome?.dom?.openOrClosedShadowRoot;
-  const rootOf = (el) => {
+  // An element's shadow root, open or closed. A closed one is looked for (chrome.dom, ≈ 18 µs a
+  // call) only on a custom element, or on a host main-world.js saw attach one (`anyHost`): a
+  // script's attachShadow on a connected element is reported from there, and a page's own
+  // closed roots on built-in elements are otherwise only those attached before the element was
+  // inserted.
+  const rootOf = (el, anyHost = false) => {
     let r = el.shadowRoot;
-    if (!r && openOrClosed) { try { r = openOrClosed(el); } catch { r = null; } }
+    if (!r && openOrClosed && (anyHost || el.localName.includes('-'))) { try { r = openOrClosed(el); } catch { r = null; } }
     return r || null;
   };
   const mo = new MutationObserver((list) => {
+    if (parsedAt === Infinity && !onChange) return; // the parser's insertions (above)
     const t = now();
     for (const r of list) {
       const n = r.type === 'characterData' ? up(r.target) : r.target;
@@ -138,11 +149,11 @@ export function createWatch(win) {
   }
   // Observe the shadow roots of `node` and of its descendants (bounded: a huge insertion is
   // scanned up to SCAN_MAX elements; roots past that are found when they change their host).
-  function scan(node) {
+  function scan(node, max = SCAN_MAX) {
     if (node.nodeType === 1) watchRoot(rootOf(node));
     if (!node.firstElementChild) return;
     const w = doc.createTreeWalker(node, 1 /* NodeFilter.SHOW_ELEMENT */);
-    for (let i = 0, el = w.nextNode(); el && i < SCAN_MAX; el = w.nextNode(), i++) {
+    for (let i = 0, el = w.nextNode(); el && i < max; el = w.nextNode(), i++) {
       const r = rootOf(el);
       if (r) watchRoot(r);
     }
@@ -209,7 +220,10 @@ export function createWatch(win) {
   function churning(node, at) {
     const all = times.get(node) || [];
     const a = all.filter((t) => t >= at);
-    if (a.length < LEARN_COUNT || !all.some((t) => t < at && at - t <= 3000) || addedSince(node, at)) return false;
+    // It changed in the 3 s before `at`, or the parser made it (the parser's insertions are not
+    // recorded) in a document parsed in those 3 s.
+    const before = all.some((t) => t < at && at - t <= 3000) || (parsedAt <= at && at - parsedAt <= 3000 && !added.has(node));
+    if (a.length < LEARN_COUNT || !before || addedSince(node, at)) return false;
     for (let i = 1; i < a.length; i++) if (a[i] - a[i - 1] < LEARN_GAP_MS) return false;
     return true;
   }
@@ -266,7 +280,7 @@ export function createWatch(win) {
   // A connected element got a shadow root (main-world.js): observe it; the host changed.
   function shadowAttached(el) {
     if (!el || el.nodeType !== 1) return;
-    watchRoot(rootOf(el));
+    watchRoot(rootOf(el, true));
     record(el, now());
   }
 
