@@ -220,9 +220,9 @@ export function createWatch(win) {
   function churning(node, at) {
     const all = times.get(node) || [];
     const a = all.filter((t) => t >= at);
-    // It changed in the 3 s before `at`, or the parser made it (the parser's insertions are not
+    // It changed in the 3 s before `at`, or the parser filled it (the parser's insertions are not
     // recorded) in a document parsed in those 3 s.
-    const before = all.some((t) => t < at && at - t <= 3000) || (parsedAt <= at && at - parsedAt <= 3000 && !added.has(node));
+    const before = all.some((t) => t < at && at - t <= 3000) || (parsedAt <= at && at - parsedAt <= 3000 && !added.has(node) && !!node.firstChild);
     if (a.length < LEARN_COUNT || !before || addedSince(node, at)) return false;
     for (let i = 1; i < a.length; i++) if (a[i] - a[i - 1] < LEARN_GAP_MS) return false;
     return true;
