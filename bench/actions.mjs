@@ -18,16 +18,8 @@
 // Prints a Markdown table: medians in ms and the ratio bridge ÷ Playwright (< 1: bridge faster),
 // with issue 14's targets (in-page ≤ 1.2×, navigation ≤ 1×). Judges nothing: bench/ only reports.
 import http from 'node:http';
-import path from 'node:path';
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import './daemon-bin.mjs'; // sets BB_BIN before the harness is imported
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-const TOP = path.resolve(HERE, '..');
-if (!process.env.BB_BIN) {
-  const cand = [process.env.BB, path.join(HERE, '.build/browser-bridge'), path.join(TOP, 'build-check/browser-bridge'), path.join(TOP, 'build/browser-bridge'), path.join(TOP, 'browser-bridge')];
-  process.env.BB_BIN = cand.find((p) => p && existsSync(p)) || 'browser-bridge';
-}
 const { startDaemon, launchBrowser, CHROMIUM } = await import('../tests/e2e/support/harness.mjs');
 const { chromium } = await import('playwright-core');
 const N = Number(process.env.N || 15);

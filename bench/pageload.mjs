@@ -9,16 +9,9 @@
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+import './daemon-bin.mjs'; // sets BB_BIN before the harness is imported
 
-const HERE = path.dirname(fileURLToPath(import.meta.url));
-const TOP = path.resolve(HERE, '..');
-if (!process.env.BB_BIN) {
-  const cand = [process.env.BB, path.join(HERE, '.build/browser-bridge'), path.join(TOP, 'build-check/browser-bridge'), path.join(TOP, 'build/browser-bridge'), path.join(TOP, 'browser-bridge')];
-  process.env.BB_BIN = cand.find((p) => p && existsSync(p)) || 'browser-bridge';
-}
 const { startDaemon, launchBrowser, CHROMIUM } = await import('../tests/e2e/support/harness.mjs');
 const { chromium } = await import('playwright-core');
 const N = Number(process.env.N || 10);

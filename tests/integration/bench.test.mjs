@@ -48,6 +48,7 @@ test('bench/actions.mjs (action times vs Playwright) is valid JavaScript', () =>
   execFileSync(process.execPath, ['--check', path.join(ROOT, 'bench/actions.mjs')]);
   execFileSync(process.execPath, ['--check', path.join(ROOT, 'bench/bytes.mjs')]);
   execFileSync(process.execPath, ['--check', path.join(ROOT, 'bench/pageload.mjs')]);
+  execFileSync(process.execPath, ['--check', path.join(ROOT, 'bench/daemon-bin.mjs')]);
 });
 
 test('the latency floor tools: loadc against the trivial HTTP server, fastext against the trivial driver', async () => {
