@@ -17,6 +17,14 @@ after(async () => { await env?.close(); });
 const ok = (r) => assert.equal(r.status, 'success', `expected success, got ${r.http} ${JSON.stringify(r.result || r.message)}`);
 const settleOf = (r) => r.result?.settle || r.result?.result?.settle;
 
+// Open act-chain.html and click `target` there; the answer, checked to be a success.
+async function clickOnChain(target) {
+  ok(await env.call('browser_open_url', { url: env.url('/act-chain.html'), timeout_ms: 15000 }));
+  const r = await env.call('browser_click', { target, timeout_ms: 10000 });
+  ok(r);
+  return r;
+}
+
 async function open() {
   const r = await env.call('browser_open_url', { url: env.url('/act-shadow.html'), timeout_ms: 15000 });
   ok(r);
@@ -61,18 +69,12 @@ test('settling: a notice the action fades out is read once it is gone', async ()
 });
 
 test('settling: a chain of timers the action started, each set by the one before, is waited out', async () => {
-  let r = await env.call('browser_open_url', { url: env.url('/act-chain.html'), timeout_ms: 15000 });
-  ok(r);
-  r = await env.call('browser_click', { target: 'Run timer chain', timeout_ms: 10000 });
-  ok(r);
+  const r = await clickOnChain('Run timer chain');
   assert.match(r.page.markdown, /Timer chain finished after 6 timers/, `read mid-chain: ${JSON.stringify(r.result)} ${r.page.markdown}`);
 });
 
 test('settling: a script the action inserted is waited for until it ran', async () => {
-  let r = await env.call('browser_open_url', { url: env.url('/act-chain.html'), timeout_ms: 15000 });
-  ok(r);
-  r = await env.call('browser_click', { target: 'Load a script', timeout_ms: 10000 });
-  ok(r);
+  const r = await clickOnChain('Load a script');
   assert.match(r.page.markdown, /The late script ran/, `read before the script ran: ${JSON.stringify(r.result)} ${r.page.markdown}`);
 });
 
@@ -84,10 +86,7 @@ for (const [button, done, how] of [
   ['Run idle slices', /Idle work finished after 12 slices/, 'idle callbacks'],
 ]) {
   test(`settling: work the action started in slices posted as ${how} is waited out`, async () => {
-    let r = await env.call('browser_open_url', { url: env.url('/act-chain.html'), timeout_ms: 15000 });
-    ok(r);
-    r = await env.call('browser_click', { target: button, timeout_ms: 10000 });
-    ok(r);
+    const r = await clickOnChain(button);
     assert.match(r.page.markdown, done, `read mid-work: ${JSON.stringify(r.result)} ${r.page.markdown}`);
     assert.equal(settleOf(r)?.reason, 'quiet', JSON.stringify(r.result));
   });
@@ -97,10 +96,7 @@ for (const [button, done, how] of [
 // within a second of its start (a chain), so the action returns on its effect, not at the cap,
 // and the next action on the page is not held up by the loop.
 test('settling: a message loop the action starts (a game loop through a MessageChannel) does not hold the answer to the cap', async () => {
-  let r = await env.call('browser_open_url', { url: env.url('/act-chain.html'), timeout_ms: 15000 });
-  ok(r);
-  r = await env.call('browser_click', { target: 'Start a message loop', timeout_ms: 10000 });
-  ok(r);
+  let r = await clickOnChain('Start a message loop');
   assert.match(r.page.markdown, /The message loop runs/);
   assert.equal(settleOf(r)?.reason, 'quiet', JSON.stringify(r.result));
   r = await env.call('browser_click', { target: 'Run timer chain', timeout_ms: 10000 });
@@ -112,10 +108,7 @@ test('settling: a message loop the action starts (a game loop through a MessageC
 // fetch() resolves with the headers; the page then reads the body, which here arrives 150 ms
 // later: the answer used to be read once the headers came (the request ended), before the body.
 test('settling: a fetch the action started is waited for until the page has read its body', async () => {
-  let r = await env.call('browser_open_url', { url: env.url('/act-chain.html'), timeout_ms: 15000 });
-  ok(r);
-  r = await env.call('browser_click', { target: 'Fetch a slow answer', timeout_ms: 10000 });
-  ok(r);
+  const r = await clickOnChain('Fetch a slow answer');
   assert.match(r.page.markdown, /Answer arrived in full/, `read before the body arrived: ${JSON.stringify(r.result)} ${r.page.markdown}`);
   assert.equal(settleOf(r)?.reason, 'quiet', JSON.stringify(r.result));
 });
@@ -128,10 +121,7 @@ for (const [button, done, how] of [
   ['Read a large file with a FileReader', /FileReader read: 67108864 bytes/, 'a FileReader'],
 ]) {
   test(`settling: a file the action reads with ${how} is waited for until read`, async () => {
-    let r = await env.call('browser_open_url', { url: env.url('/act-chain.html'), timeout_ms: 15000 });
-    ok(r);
-    r = await env.call('browser_click', { target: button, timeout_ms: 10000 });
-    ok(r);
+    const r = await clickOnChain(button);
     assert.match(r.page.markdown, done, `read before the file was: ${JSON.stringify(r.result)} ${r.page.markdown}`);
     assert.equal(settleOf(r)?.reason, 'quiet', JSON.stringify(r.result));
   });
