@@ -4,7 +4,7 @@
 // an animation it started has run (a panel that fades in is read when it shows, a notice that
 // fades out once it is gone), and once work it started in tasks the DOM does not show has run
 // (slices posted through a MessageChannel or window.postMessage, idle callbacks). Real Chromium + the real extension + the daemon, through the HTTP
-// tool API; the fixtures are tests/fixtures/pages/act-shadow.html and act-chain.html.
+// tool API; the fixtures are tests/fixtures/pages/act-shadow.html, act-chain.html and act-dsd.html.
 //   node --test tests/e2e/settle.test.mjs
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -65,6 +65,21 @@ test('settling: a notice the action fades out is read once it is gone', async ()
   const r = await env.call('browser_click', { target: 'Dismiss the notice', timeout_ms: 10000 });
   ok(r);
   assert.doesNotMatch(r.page.markdown, /The notice is still here/, `read before the notice left: ${JSON.stringify(r.result)} ${r.page.markdown}`);
+  assert.equal(settleOf(r)?.reason, 'quiet', JSON.stringify(r.result));
+});
+
+// The notice is in a shadow root the parser attached (declarative shadow DOM, as server-rendered
+// web components ship): the extension does not record the parser's insertions, and finds such
+// roots once parsing has ended. Unwatched, the root's transition and the notice's removal go
+// unseen, and the page was read while the notice still showed.
+test('settling: a notice in a declarative shadow root that the action fades out is read once it is gone', async () => {
+  const o = await env.call('browser_open_url', { url: env.url('/act-dsd.html'), timeout_ms: 15000 });
+  ok(o);
+  assert.match(o.page.markdown, /The server notice is still here/, 'the declarative shadow root\'s content is not shown');
+  const r = await env.call('browser_click', { target: 'Dismiss the server notice', timeout_ms: 10000 });
+  ok(r);
+  assert.doesNotMatch(r.page.markdown, /The server notice is still here/, `read before the notice left: ${JSON.stringify(r.result)} ${r.page.markdown}`);
+  assert.match(r.page.markdown, /Card body/);
   assert.equal(settleOf(r)?.reason, 'quiet', JSON.stringify(r.result));
 });
 
