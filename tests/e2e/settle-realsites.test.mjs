@@ -23,49 +23,52 @@ const msg = (r) => JSON.stringify(r.result?.error || r.result?.message || r.mess
 const ok = (r, what = 'call') => assert.equal(r.status, 'success', `${what}: expected success, got ${r.http} ${msg(r)}`);
 const md = (r) => r.page?.markdown || '';
 const settleOf = (r) => JSON.stringify(r.result?.settle || r.result?.result?.settle || null);
+// What a failed assertion shows: how the wait ended, the action's message and the page read.
+const seen = (r) => `${settleOf(r)} ${r.message}\n${md(r).slice(0, 1200)}`;
 const call = async (tool, params) => { const r = await env.call(tool, params); ok(r, `${tool} ${JSON.stringify(params)}`); return r; };
 const open = () => call('browser_open_url', { url: srv.url('/shells/shoelace-exit.html') });
 
 test('shoelace tooltip: shown on hover, gone once the pointer left and its fade-out ran', async () => {
   let r = await open();
   assert.doesNotMatch(md(r), /Keeps a copy on the server/, 'the closed tooltip\'s text is shown');
+  const opened = `${settleOf(r)}\n${md(r).slice(0, 1200)}`;
   r = await call('browser_hover', { target: 'Save draft' });
-  assert.match(md(r), /Keeps a copy on the server/, `the tooltip did not show: ${settleOf(r)}`);
+  assert.match(md(r), /Keeps a copy on the server/, `the tooltip did not show: ${seen(r)}\n(the page as opened: ${opened})`);
   r = await call('browser_hover', { target: 'Nothing to see here' });
-  assert.doesNotMatch(md(r), /Keeps a copy on the server/, `read before the tooltip's exit animation ended: ${settleOf(r)}`);
+  assert.doesNotMatch(md(r), /Keeps a copy on the server/, `read before the tooltip's exit animation ended: ${seen(r)}`);
 });
 
 test('shoelace dropdown: the menu is gone from the answer once a choice closed it', async () => {
   let r = await open();
   assert.doesNotMatch(md(r), /By size/, 'the closed menu\'s items are shown');
   r = await call('browser_click', { target: 'Sort by' });
-  assert.match(md(r), /By size/, `the menu did not open: ${settleOf(r)}`);
+  assert.match(md(r), /By size/, `the menu did not open: ${seen(r)}`);
   r = await call('browser_click', { target: 'By date' });
   assert.match(md(r), /Sorted: date/);
-  assert.doesNotMatch(md(r), /By size/, `read before the menu's exit animation ended: ${settleOf(r)}`);
+  assert.doesNotMatch(md(r), /By size/, `read before the menu's exit animation ended: ${seen(r)}`);
 });
 
 test('shoelace dropdown: Escape closes the menu, and the answer shows it closed', async () => {
   await open();
   let r = await call('browser_click', { target: 'Sort by' });
-  assert.match(md(r), /By size/, `the menu did not open: ${settleOf(r)}`);
+  assert.match(md(r), /By size/, `the menu did not open: ${seen(r)}`);
   r = await call('browser_press_key', { key: 'Escape' });
-  assert.doesNotMatch(md(r), /By size/, `read before the menu's exit animation ended: ${settleOf(r)}`);
+  assert.doesNotMatch(md(r), /By size/, `read before the menu's exit animation ended: ${seen(r)}`);
 });
 
 test('shoelace dialog: closed from its button, and the answer shows it closed', async () => {
   let r = await open();
   assert.doesNotMatch(md(r), /restored within thirty days/, 'the closed dialog\'s text is shown');
   r = await call('browser_click', { target: 'Archive' });
-  assert.match(md(r), /restored within thirty days/, `the dialog did not open: ${settleOf(r)}`);
+  assert.match(md(r), /restored within thirty days/, `the dialog did not open: ${seen(r)}`);
   r = await call('browser_click', { target: 'Keep it' });
-  assert.doesNotMatch(md(r), /restored within thirty days/, `read before the dialog's exit animation ended: ${settleOf(r)}`);
+  assert.doesNotMatch(md(r), /restored within thirty days/, `read before the dialog's exit animation ended: ${seen(r)}`);
 });
 
 test('shoelace dialog: Escape closes it, and the answer shows it closed', async () => {
   await open();
   let r = await call('browser_click', { target: 'Archive' });
-  assert.match(md(r), /restored within thirty days/, `the dialog did not open: ${settleOf(r)}`);
+  assert.match(md(r), /restored within thirty days/, `the dialog did not open: ${seen(r)}`);
   r = await call('browser_press_key', { key: 'Escape' });
-  assert.doesNotMatch(md(r), /restored within thirty days/, `read before the dialog's exit animation ended: ${settleOf(r)}`);
+  assert.doesNotMatch(md(r), /restored within thirty days/, `read before the dialog's exit animation ended: ${seen(r)}`);
 });
