@@ -22,7 +22,8 @@
 //     a throttled one); and for a page
 //     that has just loaded (`ready`): the document complete, no script, module or stylesheet it
 //     references still loading, no custom element it uses still undefined (while scripts still
-//     arrive: up to 1 s after the last one);
+//     arrive: up to 1 s after the last one; answered with some still undefined, the result's
+//     `pending` names them);
 //   - no animation or transition that started since the action (or the navigation) and lasts
 //     at most 1 s (its delay included) still running, and none that ended within the quiet
 //     window (a dialog that fades in: read once it shows; a notice that fades out and is then
@@ -388,6 +389,7 @@ export function createWatch(win) {
             else {
               if (t - checkedUndefAt >= 100) { undef = undefinedElements(); checkedUndefAt = t; }
               if (undef.length && t - lastResource < UNDEFINED_GRACE_MS) pending = { undefinedElements: undef };
+              else if (undef.length && t - checkedUndefAt > 0) { undef = undefinedElements(); checkedUndefAt = t; }
             }
           }
         }
@@ -411,7 +413,11 @@ export function createWatch(win) {
             // closed: often in a task of its own) is in the page that is read.
             animated = false;
             changed(t);
-          } else if (!late || stalled) return finish('quiet');
+          } else if (!late || stalled) {
+            // Answered with custom elements its scripts never defined (none arrived for
+            // UNDEFINED_GRACE_MS): said, as a user would see them as such (raw, unstyled).
+            return finish('quiet', ready && undef.length ? { undefinedElements: undef } : undefined);
+          }
         }
         stalled = late;
         if (t - t0 >= capMs) {
