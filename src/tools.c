@@ -1597,12 +1597,17 @@ tools_call(struct tools *t, const struct tool *tool, json_t *params, const struc
 	json_t *tab = json_object_get(params, "tab_id"), *wait = json_object_get(params, "wait_for_page_info");
 	json_t *tmo = json_object_get(params, "timeout_ms");
 
-	/* What the browser gets: the tool's own parameters. What history keeps: the same, secrets redacted. */
+	/* What the browser gets: the tool's own parameters, each one left out taking the default the
+	 * schema and --help state (browser_type without "clear" appended to the field's text, as the
+	 * extension read a missing flag as false). What history keeps: what was sent, secrets redacted. */
 	json_t *args = json_deep_copy(params), *logged = tools_redacted(tool, params);
 	i = 0;
-	for (const struct tool_param *tp; (tp = tools_next_param(tool, &i)) != NULL;)
+	for (const struct tool_param *tp; (tp = tools_next_param(tool, &i)) != NULL;) {
 		if (tp->flags & TP_COMMON)
 			json_object_del(args, tp->name);
+		else if (json_object_get(args, tp->name) == NULL && (tp->has_def || (tp->flags & TP_TOOL_DEFAULT)))
+			json_object_set_new(args, tp->name, param_default(tool, tp));
+	}
 	int upload = tool->prepare == prepare_upload;
 	json_t *bad2 = NULL;
 	int bad_http = 400;

@@ -340,6 +340,61 @@ START_TEST(cancel_only_own_session)
 }
 END_TEST
 
+/* The command the browser b is sent next, as JSON (its "data"), with the message itself. */
+static json_t *
+next_command(struct hub *h, struct hub_browser *b)
+{
+	size_t len;
+	char *msg = hub_next_out(h, b, &len);
+	ck_assert_ptr_nonnull(msg);
+	json_t *m = json_loads(msg, 0, NULL);
+	free(msg);
+	ck_assert_ptr_nonnull(m);
+	return m;
+}
+
+/* A parameter left out reaches the browser with the default its schema states (browser_type
+ * without "clear" used to append: the extension read the missing flag as false); one given is
+ * sent as given, and history's copy is what the caller sent. */
+START_TEST(defaults_reach_the_browser)
+{
+	struct hub *h = hub_create(NULL, NULL, no_wake, NULL);
+	json_t *hello = json_pack("{s:s, s:s, s:s}", "clientId", "b", "token", "t", "browser", "Test");
+	void *replaced = NULL;
+	struct hub_browser *b = hub_browser_attach(h, hello, (void *)1, &replaced);
+	json_decref(hello);
+	struct tools *tt = tools_create(h, NULL, NULL);
+	const struct tool *type = tools_find(tt, "browser_type");
+	struct tools_caller who = {"http:a", "a", "k1", NULL};
+	json_t *params = json_pack("{s:s, s:s}", "target", "Name", "text", "Grace");
+	tools_call(tt, type, params, &who, on_answer, NULL);
+	json_t *m = next_command(h, b), *d = json_object_get(m, "data");
+	ck_assert(json_is_true(json_object_get(d, "clear")));
+	ck_assert(json_is_false(json_object_get(d, "submit")));
+	ck_assert_str_eq(json_string_value(json_object_get(d, "text")), "Grace");
+	ck_assert_ptr_null(json_object_get(params, "clear")); /* the caller's object is left as it was */
+	json_decref(m);
+	json_decref(params);
+	params = json_pack("{s:s, s:s, s:b}", "target", "Name", "text", "Grace", "clear", 0);
+	tools_call(tt, type, params, &who, on_answer, NULL);
+	m = next_command(h, b);
+	ck_assert(json_is_false(json_object_get(json_object_get(m, "data"), "clear")));
+	json_decref(m);
+	json_decref(params);
+	const struct tool *scroll = tools_find(tt, "browser_scroll");
+	params = json_object();
+	tools_call(tt, scroll, params, &who, on_answer, NULL);
+	m = next_command(h, b);
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(m, "data"), "direction")), "down");
+	ck_assert_ptr_null(json_object_get(json_object_get(m, "data"), "timeout_ms")); /* common ones are not the browser's */
+	json_decref(m);
+	json_decref(params);
+	hub_shutdown(h);
+	tools_free(tt);
+	hub_free(h);
+}
+END_TEST
+
 int
 main(void)
 {
@@ -353,6 +408,7 @@ main(void)
 	tcase_add_test(tc, redaction);
 	tcase_add_test(tc, objects);
 	tcase_add_test(tc, cancel_only_own_session);
+	tcase_add_test(tc, defaults_reach_the_browser);
 	suite_add_tcase(s, tc);
 	int rc = testlib_run(s, 0);
 	tools_free(t);
