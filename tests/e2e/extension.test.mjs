@@ -332,7 +332,7 @@ test('native widgets: select, checkbox via type, contenteditable, clear', async 
   ok(r);
   assert.match(r.page.markdown, /\[textarea "Comment" value="Bye" e\d+\]/);
   const ref = refOf(r.page.markdown, /\[editable /);
-  r = await env.call('browser_type', { target: ref, text: ' and more' });
+  r = await env.call('browser_type', { target: ref, text: ' and more', clear: false });
   ok(r);
   assert.match(r.page.markdown, /\[editable value="Editable text and more" e\d+\]/);
   r = await env.call('browser_select_option', { target: 'Size', value: 'Huge' });

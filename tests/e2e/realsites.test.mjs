@@ -15,6 +15,7 @@
 //     each component after the load event): minimal shells in tests/fixtures/realsites/ that only
 //     call the libraries' documented API;
 //   - MediumEditor: the package's own demo page (node_modules/medium-editor/demo/index.html);
+//   - Quill 2: a minimal shell (quill.html) of an editor with a heading, bold text and a placeholder;
 //   - TodoMVC (npm `todomvc`): the Vue app here for typing order; every app in todomvc.test.mjs;
 //   - no npm package ships a Sphinx-built page: docs.html reproduces the docutils markup (a table
 //     whose cells hold <p>, a clickable <img> toggle) -- written here, like dialogs.html (the
@@ -47,7 +48,7 @@ import { refOf } from './support/harness.mjs';
 
 let env, srv;
 before(async () => {
-  requirePackages(['jquery', 'jquery-ui', '@shoelace-style/shoelace', 'medium-editor', 'ckeditor4', 'todomvc']);
+  requirePackages(['jquery', 'jquery-ui', '@shoelace-style/shoelace', 'medium-editor', 'ckeditor4', 'quill', 'todomvc']);
   srv = await startStaticServer({ roots: { '/npm/': NODE_MODULES + '/', '/shells/': SHELLS + '/' } });
   env = await startManaged();
 });
@@ -247,7 +248,7 @@ test('Markdown: text typed at the end of a long rich-text editor shows in the pa
   let r = await open(srv.url('/npm/medium-editor/demo/index.html'));
   const ref = refOf(md(r), /^\[editor\b/);
   assert.ok(ref, `no ref for the editor in:\n${md(r)}`);
-  r = await env.call('browser_type', { target: ref, text: ' Zebra quokka marker.' });
+  r = await env.call('browser_type', { target: ref, text: ' Zebra quokka marker.', clear: false });
   ok(r);
   assert.match(md(r), /Zebra quokka marker\./);
 });
@@ -259,6 +260,26 @@ test('Markdown: CKEditor 4 inline editors (the package\'s own sample) show their
   assert.match(m, /^> #+ Integer condimentum sit amet\s*$/m, 'the heading inside the editor is flattened');
   assert.match(m, /\[magna non mattis ac, rhoncus nunc\]\(https:\/\/ckeditor\.com\/\)/, 'the link inside the editor is flattened');
   assert.match(m, /^> #+ Praesent wisi accumsan sit amet nibh\s*$/m, 'the second editor of the column is missing');
+});
+
+// Quill names its editor only by its placeholder (data-placeholder), which the Markdown shows as
+// the editor's name even once it has content: that name must be a target too (it was "No field
+// matches" while the editor had content). Typing without `clear` replaces the content, as the
+// tool's schema says (it used to append); clear: false appends.
+test('Markdown: a Quill editor is typed into by the name its marker shows, its content replaced unless clear is false', async () => {
+  let r = await open(srv.url('/shells/quill.html'));
+  assert.match(md(r), /\[editor "Compose an epic\.\.\." e\d+\]\n> ## Release notes\n>\n> Some \*\*bold claims\*\* here\./, md(r));
+  r = await env.call('browser_type', { target: 'Compose an epic...', text: 'Hello there' });
+  ok(r, 'type by the editor\'s shown name');
+  // (Quill keeps the first line's format when its content is selected and deleted, as for a user)
+  assert.match(md(r), /^> (## )?Hello there$/m, md(r));
+  assert.doesNotMatch(md(r), /Release notes|bold claims/, 'typing without clear kept the old content');
+  r = await env.call('browser_type', { target: 'Compose an epic...', text: ' and more', clear: false });
+  ok(r, 'type with clear: false');
+  assert.match(md(r), /Hello there and more/, md(r));
+  r = await env.call('browser_click', { target: 'Count characters' });
+  ok(r, 'click');
+  assert.match(md(r), /Text: "Hello there and more\\+n"/, 'Quill\'s own model does not hold the typed text');
 });
 
 // ---------------------------------------------------------------- trusted input

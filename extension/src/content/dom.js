@@ -226,6 +226,9 @@ export function descriptionsOf(el, kind) {
   push(nameOf(el, kind));
   push(el.getAttribute('aria-label'));
   push(el.getAttribute('placeholder'));
+  // a rich-text editor's placeholder (Quill's, MediumEditor's): the name its [editor …] token
+  // shows (describe.js, ownName) also once it has content, so a target written from it matches
+  push(el.getAttribute('data-placeholder'));
   push(el.getAttribute('title'));
   if (el.labels) push(labelsText(el));
   else if (el.id && ARIA_FIELDS.has(kind)) {
