@@ -282,6 +282,18 @@ no_wake(void *arg)
 	(void)arg;
 }
 
+/* A hub with one browser ("b") attached, the one tool calls go to. */
+static struct hub *
+hub_with_browser(struct hub_browser **b)
+{
+	struct hub *h = hub_create(NULL, NULL, no_wake, NULL);
+	json_t *hello = json_pack("{s:s, s:s, s:s}", "clientId", "b", "token", "t", "browser", "Test");
+	void *replaced = NULL;
+	*b = hub_browser_attach(h, hello, (void *)1, &replaced);
+	json_decref(hello);
+	return h;
+}
+
 /* The requestId of the next command the browser b is sent. */
 static void
 next_request_id(struct hub *h, struct hub_browser *b, char out[37])
@@ -299,11 +311,8 @@ next_request_id(struct hub *h, struct hub_browser *b, char out[37])
 /* A caller's own call id cancels only its own session's call; the server-made request_id any. */
 START_TEST(cancel_only_own_session)
 {
-	struct hub *h = hub_create(NULL, NULL, no_wake, NULL);
-	json_t *hello = json_pack("{s:s, s:s, s:s}", "clientId", "b", "token", "t", "browser", "Test");
-	void *replaced = NULL;
-	struct hub_browser *b = hub_browser_attach(h, hello, (void *)1, &replaced);
-	json_decref(hello);
+	struct hub_browser *b;
+	struct hub *h = hub_with_browser(&b);
 	struct tools *tt = tools_create(h, NULL, NULL);
 	const struct tool *click = tools_find(tt, "browser_click");
 	json_t *params = json_pack("{s:s}", "target", "x");
@@ -358,11 +367,8 @@ next_command(struct hub *h, struct hub_browser *b)
  * sent as given, and history's copy is what the caller sent. */
 START_TEST(defaults_reach_the_browser)
 {
-	struct hub *h = hub_create(NULL, NULL, no_wake, NULL);
-	json_t *hello = json_pack("{s:s, s:s, s:s}", "clientId", "b", "token", "t", "browser", "Test");
-	void *replaced = NULL;
-	struct hub_browser *b = hub_browser_attach(h, hello, (void *)1, &replaced);
-	json_decref(hello);
+	struct hub_browser *b;
+	struct hub *h = hub_with_browser(&b);
 	struct tools *tt = tools_create(h, NULL, NULL);
 	const struct tool *type = tools_find(tt, "browser_type");
 	struct tools_caller who = {"http:a", "a", "k1", NULL};
