@@ -9,7 +9,9 @@
 //     action (a clock, a carousel: three changes or more after the document was parsed, in the
 //     1.5 s before it, the last within 0.6 s) nor nodes that changed before the action and
 //     change again and again during the wait (four changes or more, spaced 40 ms or more apart);
-//     a node the action added is never ignored (a spinner it shows is its effect);
+//     a node the action added is never ignored (a spinner it shows is its effect); nor, after an
+//     action or for a page that loads, a node a script animates (changed at least every 50 ms
+//     for over 1 s, as lottie-web redraws an SVG on every frame: looping());
 //   - no fetch/XHR started by the page since the action still under way, no script or stylesheet
 //     it inserted since still loading (a module loader's), no timer of at most 1 s, animation
 //     frame callback, idle callback or message the page posted to itself (a MessageChannel it
@@ -56,6 +58,7 @@ const PARSED_SCAN_MAX = 200000; // the whole document once parsed
 const ROOTS_MAX = 5000;        // shadow roots whose animations are looked at
 const ANIM_MAX_MS = 1000;      // an animation the action started is waited for when it lasts at most this long
 const ANIM_SLACK_MS = FRAME_MS; // … and counts as started by it when it started at most a frame before it
+const RUN_GAP_MS = 50;         // a node's changes this close together are one run (a script's animation: a frame, a 13 ms tick)
 
 // The node's parent, across a shadow root's boundary to its host.
 const up = (n) => n.parentNode || (n.nodeType === 11 ? n.host || null : null);
@@ -74,6 +77,7 @@ export function createWatch(win) {
   const timers = new Map();    // timer id -> { at, due }
   const intervals = new Map(); // short interval id -> { period, since (set), prev, tick (last two ticks) }
   const added = new WeakMap(); // node -> when it was inserted (the last 2 s)
+  const runs = new WeakMap();  // node -> { start, last }: its current run of changes (RUN_GAP_MS apart at most)
   const offThread = new Map();  // worker message / IndexedDB transaction id -> start (main-world.js)
   let lastResource = now();
   let leavingAt = 0;
@@ -105,6 +109,8 @@ export function createWatch(win) {
     if (!a) { a = []; times.set(node, a); }
     a.push(t);
     if (a.length > KEEP) a.shift();
+    const run = runs.get(node);
+    if (!run || t - run.last > RUN_GAP_MS) runs.set(node, { start: t, last: t }); else run.last = t;
     recent.push({ node, t });
     // Pruned in batches (a page may change its DOM thousands of times a second).
     if (recent.length >= 4000 || (recent.length > 256 && t - recent[0].t > 4000)) {
@@ -229,6 +235,16 @@ export function createWatch(win) {
     return true;
   }
 
+  // Is the node animated by a script (changed at least every RUN_GAP_MS for over ANIM_MAX_MS:
+  // a marquee moved every 13 ms, an SVG redrawn on every frame as lottie-web plays)? Like a CSS
+  // animation that lasts longer than that, it is not waited for: such a page's DOM is never quiet
+  // (open_url hit its 5 s cap on every such page; an action added the second it runs). Decided
+  // per node, so that the rest of the page still counts.
+  function looping(node) {
+    const r = runs.get(node);
+    return !!r && r.last - r.start > ANIM_MAX_MS;
+  }
+
   // Scripts and stylesheets still loading (`since`: only those inserted at or after it).
   function pendingResources(since = 0) {
     const out = [];
@@ -298,7 +314,7 @@ export function createWatch(win) {
   function settle({ actionAt, quietMs = 100, capMs = 3000, ready = false, requestCapMs = capMs, drainedQuietMs = quietMs }) {
     const t0 = now();
     const since = Number(actionAt) > 0 && Number(actionAt) <= t0 ? Number(actionAt) : t0;
-    const hot = (n) => hotBefore(n, since) || churning(n, since);
+    const hot = (n) => hotBefore(n, since) || churning(n, since) || looping(n);
     // The quiet window: for a page that loaded, from the navigation's start (it may be quiet
     // already), counting only the changes made once the document was parsed (the parser's
     // insertions, and what the page's scripts did synchronously while it parsed, are over when
