@@ -16,6 +16,7 @@
 //     call the libraries' documented API;
 //   - MediumEditor: the package's own demo page (node_modules/medium-editor/demo/index.html);
 //   - Quill 2: a minimal shell (quill.html) of an editor with a heading, bold text and a placeholder;
+//   - Swiper: a minimal shell (swiper.html) of a carousel moved by a transform;
 //   - TodoMVC (npm `todomvc`): the Vue app here for typing order; every app in todomvc.test.mjs;
 //   - no npm package ships a Sphinx-built page: docs.html reproduces the docutils markup (a table
 //     whose cells hold <p>, a clickable <img> toggle) -- written here, like dialogs.html (the
@@ -48,7 +49,7 @@ import { refOf } from './support/harness.mjs';
 
 let env, srv;
 before(async () => {
-  requirePackages(['jquery', 'jquery-ui', '@shoelace-style/shoelace', 'medium-editor', 'ckeditor4', 'quill', 'todomvc']);
+  requirePackages(['jquery', 'jquery-ui', '@shoelace-style/shoelace', 'medium-editor', 'ckeditor4', 'quill', 'swiper', 'todomvc']);
   srv = await startStaticServer({ roots: { '/npm/': NODE_MODULES + '/', '/shells/': SHELLS + '/' } });
   env = await startManaged();
 });
@@ -280,6 +281,21 @@ test('Markdown: a Quill editor is typed into by the name its marker shows, its c
   r = await env.call('browser_click', { target: 'Count characters' });
   ok(r, 'click');
   assert.match(md(r), /Text: "Hello there and more\\+n"/, 'Quill\'s own model does not hold the typed text');
+});
+
+// Swiper moves its track (one slide wide, position: relative) with a transform: from the fourth
+// slide on, the track's own box is left of the page, while the slide shown overflows it onto
+// the screen. The track was taken for text moved off the page (left: -9999px), and the slide
+// the user sees was left out of the answer with everything else in it.
+test('Markdown: the slide a Swiper carousel shows is in the answer, wherever its track was moved', async () => {
+  let r = await open(srv.url('/shells/swiper.html'));
+  assert.match(md(r), /Apples from Normandy/);
+  for (const [n, text] of [[4, 'Dates from Medjool'], [5, 'Elderberries from Bavaria'], [2, 'Bananas from Ecuador']]) {
+    r = await env.call('browser_click', { target: `Go to slide ${n}` });
+    ok(r, `go to slide ${n}`);
+    assert.match(md(r), new RegExp(text), `slide ${n} is not in the answer: ${md(r)}`);
+    assert.match(md(r), /Below the carousel/);
+  }
 });
 
 // ---------------------------------------------------------------- trusted input

@@ -64,7 +64,9 @@ export function invisible(el, st, aria = true, display = st.display) {
     if (pos === 'fixed') {
       if (r.right <= 0 || r.bottom <= 0 || r.left >= W.innerWidth || r.top >= W.innerHeight) return true;
     } else if (r.right + W.scrollX <= 0 || r.bottom + W.scrollY <= 0) {
-      return true;
+      // … unless what it holds overflows back onto the page: a carousel's track (Swiper's, one
+      // slide wide) moved left by a transform, whose current slide overflows it onto the screen.
+      if (clipsOverflow || r.left + el.scrollWidth + W.scrollX <= 0 || r.top + el.scrollHeight + W.scrollY <= 0) return true;
     }
   }
   return false;
