@@ -10,7 +10,7 @@
 //     1.5 s before it, the last within 0.6 s) nor nodes that changed before the action and
 //     change again and again during the wait (four changes or more, spaced 40 ms or more apart);
 //     a node the action added is never ignored (a spinner it shows is its effect); nor, after an
-//     action or for a page that loads, a node a script animates (changed at least every 50 ms
+//     action or for a page that loads, a node a script animates (changed at least every 250 ms
 //     for over 1 s, as lottie-web redraws an SVG on every frame: looping());
 //   - no fetch/XHR started by the page since the action still under way, no script or stylesheet
 //     it inserted since still loading (a module loader's), no timer of at most 1 s, animation
@@ -58,7 +58,8 @@ const PARSED_SCAN_MAX = 200000; // the whole document once parsed
 const ROOTS_MAX = 5000;        // shadow roots whose animations are looked at
 const ANIM_MAX_MS = 1000;      // an animation the action started is waited for when it lasts at most this long
 const ANIM_SLACK_MS = FRAME_MS; // … and counts as started by it when it started at most a frame before it
-const RUN_GAP_MS = 50;         // a node's changes this close together are one run (a script's animation: a frame, a 13 ms tick)
+const RUN_GAP_MS = 250;        // a node's changes this close together are one run (a script's animation: a frame, a 13 ms tick;
+                               // frames 94-133 ms apart on a loaded 2-core machine broke runs at 50 ms)
 
 // The node's parent, across a shadow root's boundary to its host.
 const up = (n) => n.parentNode || (n.nodeType === 11 ? n.host || null : null);
