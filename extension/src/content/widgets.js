@@ -20,6 +20,12 @@ export function proxyFor(el) {
     const sel = el.closest('select');
     return sel ? replacementFor(sel) : null;
   }
+  // A combobox's field hidden inside its visible box (Tom Select hides its input once an item is
+  // chosen; a user clicks the box).
+  if (el.tagName === 'INPUT' && (roleOf(el) === 'combobox' || el.hasAttribute('aria-haspopup'))) {
+    const box = faceOf(el);
+    return box !== el && visible(box) ? box : null;
+  }
   if (el.tagName !== 'INPUT' || !['checkbox', 'radio'].includes(inputType(el))) return null;
   // A visible label of it.
   for (const l of Array.from(el.labels || [])) if (visible(l)) return l;
@@ -330,6 +336,20 @@ async function until(cond, ms = 1000) {
   }
 }
 
+// Wait (at most `ms`) until a task passes with no change to the page's DOM: an opened list the
+// page is still drawing (Tom Select opens it again from a timer its opening queued) is clicked
+// once drawn, as a user who reads it first does.
+async function quiet(doc, ms = 300) {
+  let changed = true;
+  const mo = new MutationObserver(() => { changed = true; });
+  mo.observe(doc.documentElement, { subtree: true, childList: true, attributes: true, characterData: true });
+  try {
+    await until(() => { const calm = !changed; changed = false; return calm; }, ms);
+  } finally {
+    mo.disconnect();
+  }
+}
+
 // Can a user type into the widget itself (a combobox input that filters its list: Tom Select)?
 const typeable = (el) => (el.tagName === 'INPUT' && !el.readOnly && !el.disabled && /^(text|search|)$/.test(inputType(el))) || !!el.isContentEditable;
 
@@ -352,13 +372,15 @@ export async function chooseInWidget(widget, text, click, describe, sel = null, 
     opened = !isOpen(widget);
     if (opened) ctx.before = new Set([ctx.face, ...composedDescendants(ctx.face)].filter(visible));
     click(widget);
-    opt = await until(find);
+    if (await until(find)) await quiet(doc);
+    opt = find();
   }
   if (!opt && type && typeable(widget)) {
     shown = shownOptionTexts(widget, ctx);
     await type(widget, text, { clear: true });
     typed = true;
-    opt = await until(find);
+    if (await until(find)) await quiet(doc);
+    opt = find();
   }
   if (!opt) {
     // the options it showed, then the popup closed again (and the text typed taken out): the
