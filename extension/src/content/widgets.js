@@ -115,7 +115,8 @@ export function replacementFor(sel) {
       if (!score) continue;
       if (el.tagName === 'BUTTON' || (el.tagName === 'A' && el.tabIndex >= 0) || role === 'button') score += 1;
       if (el.tabIndex >= 0) score += 1;
-      if (score <= bestScore || !visible(el)) continue; // a tie goes to the nearer area
+      // a tie goes to the nearer area; a combobox field hidden in its visible box counts
+      if (score <= bestScore || !(visible(el) || (el.tagName === 'INPUT' && proxyFor(el)))) continue;
       best = el;
       bestScore = score;
     }
