@@ -41,12 +41,6 @@ export function proxyFor(el) {
   return null;
 }
 
-function displayedText(el) {
-  let t = '';
-  try { t = el.innerText; } catch { t = ''; }
-  return norm(t || el.textContent);
-}
-
 const WIDGET_CLASS = /(^|[\s_-])(select|selectmenu|dropdown|chosen|combo|combobox|picker)([\s_-]|$)/i;
 
 // The text a <select> shows now: its selected option's label.
