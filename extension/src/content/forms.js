@@ -6,7 +6,7 @@ import { inputType, isDisabled, isEditable, winOf, norm, nameOf, controlKind, st
 import { describe, findTarget } from './targeting.js';
 import { click, type, nextTurn, aim, pressKey, selectOption } from './actions.js';
 import { isSecret } from './secret.js';
-import { chooseInWidget, isDropdown, isReadOnlyCombobox, isRadioGroup, radiosOf } from './widgets.js';
+import { chooseInWidget, isDropdown, isReadOnlyCombobox, isRadioGroup, radiosOf, selectBehind } from './widgets.js';
 
 const BOOL = /^(true|false)$/;
 // How long fill_form waits for what covers a field (a datepicker fading out, a toast) to go.
@@ -72,9 +72,9 @@ export async function chooseOption(el, value) {
     const v = norm(String(value ?? ''));
     const desc = describe(el);
     aim(el, desc); // a user sees it and can reach it (else an error saying why)
-    const opt = await chooseInWidget(el, v, click, describe);
-    if (!opt) throw new Error(`Clicked option "${v}" of ${desc}, but the widget does not show it afterwards`);
-    return { message: `Selected "${v}" in ${describe(el)} (opened it and clicked the option)` };
+    const done = await chooseInWidget(el, v, click, describe, null, { type });
+    if (!done) throw new Error(`Clicked option "${v}" of ${desc}, but the widget does not show it afterwards`);
+    return { message: `Selected "${v}" in ${describe(el)} (opened it, ${done.typed ? 'typed to filter it, ' : ''}clicked the option)` };
   }
   const inner = el.querySelectorAll?.('select');
   if (inner && inner.length === 1) return selectOption(inner[0], value);
@@ -96,12 +96,16 @@ async function whenUncovered(el) {
   }
 }
 
-// Fill one field: text fields are typed into (cleared first), selects, read-only comboboxes and
-// radio groups choose the option, checkboxes take "true" or "false", radio buttons "true".
-// Returns the field's description and whether it was typed into (a text field).
+// A combobox a user types into that stands for a hidden native <select> (Tom Select): typing
+// only filters its list, the value is the option clicked.
+const choosesForSelect = (el) => (el.getAttribute?.('role') || '') === 'combobox' && !isReadOnlyCombobox(el) && !!selectBehind(el);
+
+// Fill one field: text fields are typed into (cleared first), selects, read-only comboboxes,
+// comboboxes standing for a select and radio groups choose the option, checkboxes take "true" or
+// "false", radio buttons "true". Returns the field's description and whether it was typed into.
 async function fillOne(el, value) {
   if (!isRadioGroup(el)) await whenUncovered(el);
-  if (isRadioGroup(el) || isReadOnlyCombobox(el) || (el.getAttribute?.('role') || '') === 'listbox') {
+  if (isRadioGroup(el) || isReadOnlyCombobox(el) || (el.getAttribute?.('role') || '') === 'listbox' || choosesForSelect(el)) {
     await chooseOption(el, value);
     return { desc: describe(el), typed: false };
   }

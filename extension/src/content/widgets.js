@@ -20,6 +20,12 @@ export function proxyFor(el) {
     const sel = el.closest('select');
     return sel ? replacementFor(sel) : null;
   }
+  // A combobox's field hidden inside its visible box (Tom Select hides its input once an item is
+  // chosen; a user clicks the box).
+  if (el.tagName === 'INPUT' && (roleOf(el) === 'combobox' || el.hasAttribute('aria-haspopup'))) {
+    const box = faceOf(el);
+    return box !== el && visible(box) ? box : null;
+  }
   if (el.tagName !== 'INPUT' || !['checkbox', 'radio'].includes(inputType(el))) return null;
   // A visible label of it.
   for (const l of Array.from(el.labels || [])) if (visible(l)) return l;
@@ -35,26 +41,48 @@ export function proxyFor(el) {
   return null;
 }
 
-function displayedText(el) {
-  let t = '';
-  try { t = el.innerText; } catch { t = ''; }
-  return norm(t || el.textContent);
-}
-
 const WIDGET_CLASS = /(^|[\s_-])(select|selectmenu|dropdown|chosen|combo|combobox|picker)([\s_-]|$)/i;
 
-// Does `el` show exactly `text`: its own text, or one of its first descendants' (the text span of
-// a selectmenu button, Select2's rendered choice)?
-function showsExactly(el, text) {
-  if (displayedText(el) === text) return true;
-  const kids = el.querySelectorAll('*');
-  for (let i = 0; i < kids.length && i < 30; i++) if (norm(kids[i].textContent) === text) return true;
+// The text a <select> shows now: its selected option's label.
+const selectedLabel = (sel) => norm(sel.selectedOptions?.[0]?.label || sel.selectedOptions?.[0]?.textContent || '');
+
+// Does `area` show `text` to a user as a select's current choice: a visible element in it (not the
+// select's own options) whose text is exactly it, or a field showing it as its value or, empty, as
+// its placeholder (Tom Select shows the empty option's text as its input's placeholder)?
+function areaShows(area, text, sel) {
+  const want = text.toLowerCase();
+  const els = [area, ...area.querySelectorAll('*')];
+  for (let i = 0; i < els.length && i < 300; i++) {
+    const el = els[i];
+    if (sel.contains(el) || el.contains(sel)) continue; // the select's options are no display
+    if (el.tagName === 'INPUT') {
+      const v = norm(el.value) || norm(el.getAttribute('placeholder'));
+      if (v.toLowerCase() === want && visible(el)) return true;
+    } else if (norm(el.textContent).toLowerCase() === want && visible(el)) return true;
+  }
   return false;
 }
 
-// The visible widget that stands for a hidden <select>: near it in the DOM (its siblings, its
-// parent's and grandparent's), showing the selected option's text, preferring a combobox or
-// button; jQuery UI names it "<id>-button".
+// Where the widget of a hidden <select> may be, nearest first: the elements right beside it (Tom
+// Select, Select2, Chosen and selectmenu draw theirs after it), then each ancestor (three at most)
+// that holds no other select (Choices.js and bootstrap-select wrap the select in their widget).
+function widgetAreas(sel) {
+  const out = [];
+  let n = sel;
+  for (let i = 0; i < 3 && n.parentElement; i++, n = n.parentElement) {
+    for (const s of [n.nextElementSibling, n.previousElementSibling]) {
+      if (s && s.tagName !== 'SELECT' && !s.querySelector('select') && !out.some((a) => a.contains(s))) out.push(s);
+    }
+    const p = n.parentElement;
+    if (p.tagName === 'BODY' || p.tagName === 'FORM' || p.querySelectorAll('select').length > 1) break;
+    out.push(p);
+  }
+  return out;
+}
+
+// The visible widget that stands for a hidden <select>: in the areas beside or around it that show
+// the selected option's text, the element with the strongest signs of a drop-down (a tie to the
+// nearest), preferring a combobox or button; jQuery UI names it "<id>-button".
 export function replacementFor(sel) {
   if (visible(sel)) return null;
   const doc = sel.ownerDocument;
@@ -62,19 +90,15 @@ export function replacementFor(sel) {
     const b = doc.getElementById(sel.id + '-button');
     if (visible(b)) return b;
   }
-  const cur = norm(sel.selectedOptions?.[0]?.label || sel.selectedOptions?.[0]?.textContent || '');
-  const scopes = [];
-  let p = sel.parentElement;
-  for (let i = 0; p && i < 3 && p.tagName !== 'BODY' && p.tagName !== 'FORM'; i++, p = p.parentElement) scopes.push(p);
+  const cur = selectedLabel(sel);
   let best = null, bestScore = 0;
   const seen = new Set();
-  for (const scope of scopes) {
-    // the scope must hold no other select (else the widget may be another field's)
-    if (scope.querySelectorAll('select').length > 1) break;
-    for (const el of scope.querySelectorAll('*')) {
+  for (const area of widgetAreas(sel)) {
+    if (cur && !areaShows(area, cur, sel)) continue;
+    for (const el of [area, ...area.querySelectorAll('*')]) {
       if (seen.has(el)) continue;
       seen.add(el);
-      if (el === sel || sel.contains(el) || el.contains(sel) || el.tagName === 'OPTION') continue;
+      if (el === sel || sel.contains(el) || el.tagName === 'OPTION') continue;
       const role = (el.getAttribute('role') || '').toLowerCase();
       // A strong sign of a drop-down is required (a plain button that happens to show the
       // selected text, "Yes, continue", must never be taken for the select's widget).
@@ -85,13 +109,28 @@ export function replacementFor(sel) {
       if (!score) continue;
       if (el.tagName === 'BUTTON' || (el.tagName === 'A' && el.tabIndex >= 0) || role === 'button') score += 1;
       if (el.tabIndex >= 0) score += 1;
-      if (cur && !showsExactly(el, cur)) continue;
-      if (!visible(el)) continue;
-      if (score > bestScore) { best = el; bestScore = score; }
+      // a tie goes to the nearer area; a combobox field hidden in its visible box counts
+      if (score <= bestScore || !(visible(el) || (el.tagName === 'INPUT' && proxyFor(el)))) continue;
+      best = el;
+      bestScore = score;
     }
-    if (best) break;
   }
   return best;
+}
+
+// The hidden native <select> a visible widget stands for (the one whose replacementFor is the
+// widget, or holds it, or lies in it), looked for beside and inside the widget and its ancestors.
+export function selectBehind(widget) {
+  let n = widget;
+  for (let i = 0; n && i < 4 && n.tagName !== 'BODY' && n.tagName !== 'FORM'; i++, n = n.parentElement) {
+    const near = [n.previousElementSibling, n.nextElementSibling, ...n.querySelectorAll('select')];
+    for (const s of near) {
+      if (s?.tagName !== 'SELECT' || visible(s)) continue;
+      const r = replacementFor(s);
+      if (r && (r === widget || r.contains(widget) || widget.contains(r))) return s;
+    }
+  }
+  return null;
 }
 
 const OPTIONISH = new Set(['option', 'menuitem', 'menuitemradio', 'treeitem', 'gridcell']);
@@ -141,37 +180,79 @@ export function optionsOf(widget) {
   return out;
 }
 
+// What a user sees of a widget: the widget itself, or for a field in a box (Tom Select's input
+// beside its chosen item) the box around it (two levels at most) that holds no other field or label.
+function faceOf(widget) {
+  let f = widget;
+  if (widget.tagName !== 'INPUT' && widget.tagName !== 'TEXTAREA') return f;
+  for (let p = widget.parentElement, i = 0; p && i < 2; p = p.parentElement, i++) {
+    if (p.tagName === 'BODY' || p.tagName === 'FORM' || p.tagName === 'LABEL') break;
+    if (p.querySelectorAll('input:not([type=hidden]),select,textarea,button,label,[role=combobox],[role=textbox]').length > 1) break;
+    f = p;
+  }
+  return f;
+}
+
+// The text a user sees in `face` outside the popups in `skip` (an open list's options are not the
+// choice shown): the visible text and the values of visible fields, lowercased.
+function faceText(face, skip) {
+  const parts = [];
+  const walk = (el) => {
+    if (el.tagName === 'SELECT' || el.tagName === 'OPTION' || skip.includes(el) || !visible(el)) return;
+    if (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA') { parts.push(el.value); return; }
+    let own = '';
+    for (const c of el.childNodes) if (c.nodeType === 3) own += c.data;
+    parts.push(own);
+    for (const c of composedChildren(el)) walk(c);
+  };
+  walk(face);
+  return norm(parts.join(' ')).toLowerCase();
+}
+
+// Does `hay` hold `want` as whole words ("apple" is not in "pineapple")?
+const hasWords = (hay, want) => new RegExp(`(^|[^\\p{L}\\p{N}])${want.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}([^\\p{L}\\p{N}]|$)`, 'u').test(hay);
+
 // What a widget shows: its text and the values of the fields in it (a read-only combobox shows its
 // choice as an <input>'s value, which innerText leaves out).
 export function shownValue(el) {
-  const parts = [displayedText(el)];
-  const fields = [el, ...composedDescendants(el)].filter((e) => e.tagName === 'INPUT' && !hiddenReason(e));
-  for (const f of fields) parts.push(norm(f.value));
-  return norm(parts.join(' '));
+  return faceText(el, []);
 }
 
-// Visible elements (not in `widget`, not native <option>s) whose own displayed text is `text`:
-// the options of an opened popup. The best first: an ARIA option, then a list item, nearest.
-function findShownOption(doc, text, widget) {
+// Is `el` inside what a user sees of the widget (where only what opening it showed is an option)?
+const inFace = (el, widget, ctx) => widget.contains(el) || ctx.face.contains(el);
+
+// Visible elements (not native <option>s; in the widget only those that opening it showed)
+// whose own displayed text is `text`: the options of an opened popup. The best first: an ARIA
+// option, then a list item, nearest.
+function findShownOption(doc, text, widget, ctx) {
   // the popup the widget names first
   for (const popup of popupsOf(widget)) {
     if (visible(popup)) {
-      const found = shownOptionIn(popup, text, widget);
+      const found = shownOptionIn(popup, text, widget, ctx);
       if (found) return found;
     }
   }
-  return shownOptionIn(doc, text, widget);
+  return shownOptionIn(doc, text, widget, ctx);
 }
 
 const OPTION_SEL = '[role],li,a,div,span,button,label,td,p';
 
-function shownOptionIn(root, text, widget) {
+// May `el`, inside the widget's face, be taken for an option: it was not shown before the widget
+// was opened (a dropdown drawn inside the widget, Choices.js), or, the widget already open when
+// the action began, it is an ARIA option or a list item.
+function newlyShown(el, ctx) {
+  if (ctx.before) return !ctx.before.has(el);
+  return OPTIONISH.has((el.getAttribute('role') || '').toLowerCase()) || el.tagName === 'LI';
+}
+
+function shownOptionIn(root, text, widget, ctx) {
   const want = norm(text).toLowerCase();
   const out = [];
   const wr = widget.getBoundingClientRect();
   const els = root.nodeType === 9 ? root.querySelectorAll(OPTION_SEL) : composedDescendants(root).filter((e) => e.matches(OPTION_SEL));
   for (const el of els) {
-    if (widget.contains(el) || el.closest('select')) continue;
+    if (el === widget || el.closest('select')) continue;
+    if (inFace(el, widget, ctx) && !newlyShown(el, ctx)) continue;
     if (norm(el.textContent).toLowerCase() !== want) continue;
     if (!visible(el)) continue;
     const role = (el.getAttribute('role') || '').toLowerCase();
@@ -185,13 +266,30 @@ function shownOptionIn(root, text, widget) {
   return inner[0]?.el || null;
 }
 
-// The texts of the options a popup shows now: its ARIA options, else its list items.
-function shownOptionTexts(widget) {
-  let els = optionsOf(widget).filter(visible);
-  if (!els.length) {
-    for (const p of popupsOf(widget)) els.push(...composedDescendants(p).filter((e) => e.tagName === 'LI' && visible(e)));
-  }
+// The texts of the options a popup shows now: the ARIA options of the popups it names or that
+// opening it showed in its face, else their list items.
+function shownOptionTexts(widget, ctx) {
+  const drawn = ctx.before ? [ctx.face, ...composedDescendants(ctx.face)].filter((e) => newlyShown(e, ctx) && visible(e)) : [];
+  const pops = popupsOf(widget).map((p) => composedDescendants(p));
+  let els = [...optionsOf(widget), ...drawn].filter((e) => roleOf(e) === 'option' && visible(e));
+  if (!els.length) els = [...pops.flat(), ...drawn].filter((e) => e.tagName === 'LI' && visible(e));
   return [...new Set(els.map((e) => norm(e.textContent)).filter(Boolean))];
+}
+
+// The popups to leave out of what a widget shows: those it names, and the list holding the option
+// clicked when that lies in the widget (the highest ancestor of it that opening the widget showed).
+function popupsToSkip(widget, opt, ctx) {
+  const out = popupsOf(widget);
+  if (opt && inFace(opt, widget, ctx)) {
+    let top = opt.parentElement || opt;
+    if (ctx.before) {
+      for (let p = opt; p && p !== ctx.face && !ctx.before.has(p); p = p.parentElement) top = p;
+    } else {
+      top = opt.closest('[role=listbox],[role=menu],[role=tree],[role=grid],ul,ol') || top;
+    }
+    if (top !== ctx.face && !top.contains(ctx.face)) out.push(top);
+  }
+  return out;
 }
 
 // Is the widget's popup open: its aria-expanded when it has one (a closing popup may still be
@@ -233,37 +331,82 @@ async function until(cond, ms = 1000) {
   }
 }
 
+// Wait (at most `ms`) until a task passes with no change to the page's DOM: an opened list the
+// page is still drawing (Tom Select opens it again from a timer its opening queued) is clicked
+// once drawn, as a user who reads it first does.
+async function quiet(doc, ms = 300) {
+  let changed = true;
+  const mo = new MutationObserver(() => { changed = true; });
+  mo.observe(doc.documentElement, { subtree: true, childList: true, attributes: true, characterData: true });
+  try {
+    await until(() => { const calm = !changed; changed = false; return calm; }, ms);
+  } finally {
+    mo.disconnect();
+  }
+}
+
+// Can a user type into the widget itself (a combobox input that filters its list: Tom Select)?
+const typeable = (el) => (el.tagName === 'INPUT' && !el.readOnly && !el.disabled && /^(text|search|)$/.test(inputType(el))) || !!el.isContentEditable;
+
 // Choose `text` in a custom widget the way a user does: open it (click), click the option shown
-// with that text, and check that the widget now shows it. `click` is actions.js's click (passed
-// in to keep the modules acyclic). Returns the option clicked, or throws a one-sentence error.
-export async function chooseInWidget(widget, text, click, describe, sel = null) {
+// with that text (typing it first to filter the list when the option is not shown and `type` is
+// given: a long list shows only its first options), and check that the widget now shows it (and
+// the native <select> behind it, `sel` or the one found, holds it). `click` and `type` are
+// actions.js's (passed in to keep the modules acyclic). Returns { option, typed }, null when the
+// widget does not show the choice afterwards, or throws a one-sentence error.
+export async function chooseInWidget(widget, text, click, describe, sel = null, { type = null } = {}) {
   const doc = widget.ownerDocument;
+  sel = sel || selectBehind(widget);
+  const ctx = { face: faceOf(widget), before: null };
+  const find = () => findShownOption(doc, text, widget, ctx);
+  const seenBefore = faceText(ctx.face, popupsOf(widget));
   // an open popup may already show it; else open the widget first
-  let opt = isOpen(widget) ? findShownOption(doc, text, widget) : null;
-  let opened = false;
+  let opt = isOpen(widget) ? find() : null;
+  let opened = false, typed = false, shown = [];
   if (!opt) {
     opened = !isOpen(widget);
+    if (opened) ctx.before = new Set([ctx.face, ...composedDescendants(ctx.face)].filter(visible));
     click(widget);
-    opt = await until(() => findShownOption(doc, text, widget));
+    if (await until(find)) await quiet(doc);
+    opt = find();
+  }
+  if (!opt && type && typeable(widget)) {
+    shown = shownOptionTexts(widget, ctx);
+    await type(widget, text, { clear: true });
+    typed = true;
+    if (await until(find)) await quiet(doc);
+    opt = find();
   }
   if (!opt) {
-    // the options it showed, then the popup closed again: the page is left as it was
-    const shown = await until(() => shownOptionTexts(widget).length && shownOptionTexts(widget), 300) || [];
-    if (opened && isOpen(widget)) await closePopup(widget);
+    // the options it showed, then the popup closed again (and the text typed taken out): the
+    // page is left as it was
+    if (!shown.length) shown = await until(() => shownOptionTexts(widget, ctx).length && shownOptionTexts(widget, ctx), 300) || [];
+    if (typed) await type(widget, '', { clear: true });
+    if ((opened || typed) && isOpen(widget)) await closePopup(widget);
     const list = shown.slice(0, 30).map((t) => JSON.stringify(t.slice(0, 60))).join(', ');
     const e = new Error(`${describe(widget)} has no option "${text}"; nothing was selected. ` +
       (list ? `Its options: ${list}${shown.length > 30 ? ', …' : ''}.` : 'It showed no options when opened.'));
     e.code = 'no_such_option';
     throw e;
   }
+  const skip = popupsToSkip(widget, opt, ctx);
   click(opt);
   const want = norm(text).toLowerCase();
-  const shows = () => shownValue(widget).toLowerCase().includes(want) &&
-    (!sel || norm(sel.selectedOptions?.[0]?.label || sel.selectedOptions?.[0]?.textContent || '').toLowerCase() === want);
-  if (!(await until(shows, 500))) return null;
+  // the widget shows it; a native select behind it holds it (then a widget that shows the choice
+  // in other words, changed, is believed too)
+  const shows = () => {
+    const now = faceText(ctx.face, skip);
+    if (!sel) return hasWords(now, want);
+    return selectedLabel(sel).toLowerCase() === want && (hasWords(now, want) || now !== seenBefore);
+  };
+  const ok = await until(shows, 1000);
+  if (!ok) {
+    if (isOpen(widget)) await closePopup(widget);
+    return null;
+  }
   // the popup closes as the option is taken: wait until it is no longer drawn over the fields below
   await until(() => !isOpen(widget) && !popupsOf(widget).some(visible), 1000);
-  return opt;
+  return { option: opt, typed };
 }
 
 // ---- drop-downs and radio groups as select_option and fill_form see them ----------------------
