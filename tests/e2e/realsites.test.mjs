@@ -17,6 +17,7 @@
 //   - MediumEditor: the package's own demo page (node_modules/medium-editor/demo/index.html);
 //   - Quill 2: a minimal shell (quill.html) of an editor with a heading, bold text and a placeholder;
 //   - Swiper: a minimal shell (swiper.html) of a carousel moved by a transform;
+//   - noUiSlider: a minimal shell (slider.html) of a slider whose handle is an ARIA slider;
 //   - TodoMVC (npm `todomvc`): the Vue app here for typing order; every app in todomvc.test.mjs;
 //   - no npm package ships a Sphinx-built page: docs.html reproduces the docutils markup (a table
 //     whose cells hold <p>, a clickable <img> toggle) -- written here, like dialogs.html (the
@@ -49,7 +50,7 @@ import { refOf } from './support/harness.mjs';
 
 let env, srv;
 before(async () => {
-  requirePackages(['jquery', 'jquery-ui', '@shoelace-style/shoelace', 'medium-editor', 'ckeditor4', 'quill', 'swiper', 'todomvc']);
+  requirePackages(['jquery', 'jquery-ui', '@shoelace-style/shoelace', 'medium-editor', 'ckeditor4', 'quill', 'swiper', 'nouislider', 'todomvc']);
   srv = await startStaticServer({ roots: { '/npm/': NODE_MODULES + '/', '/shells/': SHELLS + '/' } });
   env = await startManaged();
 });
@@ -296,6 +297,32 @@ test('Markdown: the slide a Swiper carousel shows is in the answer, wherever its
     assert.match(md(r), new RegExp(text), `slide ${n} is not in the answer: ${md(r)}`);
     assert.match(md(r), /Below the carousel/);
   }
+});
+
+// An ARIA slider (noUiSlider's handle) is set as a keyboard user sets it: typing a number into it
+// presses Home, End or its arrow keys until it shows that value (it used to be "not a text field,
+// checkbox or select"); a value out of its range is refused; select_option says how to set it.
+test('forms: a noUiSlider slider is set to a number typed into it, by its keys, and fill_form does the same', async () => {
+  let r = await open(srv.url('/shells/slider.html'));
+  assert.match(md(r), /\[slider "Volume" value="20\.0" e\d+\]/, md(r));
+  r = await env.call('browser_type', { target: 'Volume', text: '35' });
+  ok(r, 'type 35');
+  assert.match(md(r), /Volume: 35\b/, md(r));
+  assert.match(md(r), /\[slider "Volume" value="35\.0" e\d+\]/);
+  r = await env.call('browser_fill_form', { fields: [{ target: 'Volume', value: '100' }] });
+  ok(r, 'fill_form 100');
+  assert.match(md(r), /Volume: 100\b/, md(r));
+  r = await env.call('browser_type', { target: 'Volume', text: '12' });
+  ok(r, 'type 12');
+  assert.match(md(r), /Volume: 12\b/, md(r));
+  r = await env.call('browser_type', { target: 'Volume', text: '150' });
+  assert.equal(r.status, 'error', 'a value out of range was accepted');
+  assert.match(msg(r), /from 0 to 100/);
+  r = await env.call('browser_select_option', { target: 'Volume', value: '50' });
+  assert.equal(r.status, 'error');
+  assert.match(msg(r), /browser_type/);
+  r = await env.call('browser_get_page', {});
+  assert.match(md(r), /Volume: 12\b/, 'a refused call changed the slider');
 });
 
 // ---------------------------------------------------------------- trusted input

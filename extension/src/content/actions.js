@@ -291,6 +291,50 @@ function typeIntoEditable(el, text, clear) {
   }
 }
 
+const SLIDER_STEPS_MAX = 1000; // arrow presses at most (a 0-100 slider in steps of 0.1)
+
+// An ARIA slider (role=slider: noUiSlider's handle, a design system's) set as a keyboard user sets
+// it (ARIA's slider pattern: Home, End, and arrows a step at a time, Right/Up to increase), until
+// aria-valuenow is the number asked for; each key's effect is read back, after a task when the
+// library updates later. Returns the value reached; throws when the slider did not get there.
+async function setSlider(el, text) {
+  const desc = describe(el);
+  const want = Number(String(text).trim().replace(/[%\s]/g, ''));
+  const num = (a) => { const v = el.getAttribute(a); return v == null || v === '' ? NaN : Number(v); };
+  const min = num('aria-valuemin'), max = num('aria-valuemax');
+  if (!Number.isFinite(want)) throw new Error(`${desc} is a slider: type the number to set it to`);
+  if ((Number.isFinite(min) && want < min) || (Number.isFinite(max) && want > max)) {
+    throw new Error(`${desc} goes from ${min} to ${max}: ${want} is out of its range`);
+  }
+  if (!Number.isFinite(num('aria-valuenow'))) throw new Error(`${desc} does not say its value (aria-valuenow), so it cannot be set by number`);
+  scrollIntoView(el);
+  el.focus();
+  const vertical = el.getAttribute('aria-orientation') === 'vertical';
+  // One key; the value after it (read again after a task when it has not changed yet).
+  const press = async (key) => {
+    const before = num('aria-valuenow');
+    const info = keyInfo(key);
+    if (fireKey(el, 'keydown', info)) fireKey(el, 'keypress', info);
+    fireKey(el, 'keyup', info);
+    let v = num('aria-valuenow');
+    if (v === before) { await nextTask(); v = num('aria-valuenow'); }
+    return v;
+  };
+  let v = num('aria-valuenow');
+  if (want === min && v !== want) v = await press('Home');
+  else if (want === max && v !== want) v = await press('End');
+  for (let i = 0; i < SLIDER_STEPS_MAX && v !== want; i++) {
+    const up = want > v;
+    const next = await press(up ? (vertical ? 'ArrowUp' : 'ArrowRight') : (vertical ? 'ArrowDown' : 'ArrowLeft'));
+    if (!Number.isFinite(next) || next === v) break; // it does not move by keys
+    const past = up ? next > want : next < want;
+    v = next;
+    if (past) break;
+  }
+  if (v !== want) throw new Error(`${desc} did not reach ${want} by its keys: it shows ${Number.isFinite(v) ? v : 'no value'}`);
+  return v;
+}
+
 function setChecked(el, want) {
   const isInput = el.tagName === 'INPUT';
   const cur = isInput ? el.checked : el.getAttribute('aria-checked') === 'true';
@@ -333,6 +377,8 @@ export async function type(el, text, { clear = false, submit = false } = {}) {
     checkedWord = want ? 'Checked' : 'Unchecked';
   } else if (el.tagName === 'SELECT') {
     return selectOption(el, text, { typed: true });
+  } else if (el.getAttribute?.('role') === 'slider') {
+    return { message: `Set ${desc} to ${await setSlider(el, text)}` };
   } else if (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA') {
     if (el.readOnly) throw new Error(`${desc} is read-only`);
     if (inputType(el) === 'file') throw new Error(`${desc} is a file input: put files in it with browser_upload_file`);

@@ -55,7 +55,9 @@ async function chooseRadio(group, value) {
 function notDropdown(el) {
   const kind = controlKind(el, styleOf(el));
   const what = KIND_WORDS[kind] || 'not a form control';
-  const act = kind === 'checkbox' || kind === 'radio' ? 'click it to check it' : kind === 'input' || kind === 'textarea' || kind === 'editable' ? 'type into it instead' : 'click it instead';
+  const act = kind === 'checkbox' || kind === 'radio' ? 'click it to check it'
+    : kind === 'input' || kind === 'textarea' || kind === 'editable' ? 'type into it instead'
+      : kind === 'slider' ? 'type the number to set it to (browser_type), or press its arrow keys' : 'click it instead';
   const e = new Error(`${describe(el)} is ${what}, not a drop-down or a radio group, so it has no options to select; ${act}.`);
   e.code = 'not_a_dropdown';
   return e;

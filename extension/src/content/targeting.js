@@ -6,7 +6,7 @@ import { proxyFor, isDropdown, isRadioGroup, groupName } from './widgets.js';
 import { isRefSyntax, parseRef, resolveRef } from './refs.js';
 import { token } from './describe.js';
 
-const EDITABLE_KINDS = new Set(['input', 'textarea', 'editable', 'combobox', 'select', 'checkbox', 'radio']);
+const EDITABLE_KINDS = new Set(['input', 'textarea', 'editable', 'combobox', 'select', 'checkbox', 'radio', 'slider']);
 
 const FIELD = ['input', 'textarea', 'editable', 'combobox'];
 const ROLE_WORDS = {
