@@ -232,7 +232,7 @@ test('flags become parameters: type, press, scroll, select, switch-tab, wait-for
   r = await cli(['scroll']);
   assert.equal(r.code, 0, r.stderr);
   assert.equal(lastCommand().command, 'scroll');
-  assert.equal(lastCommand().direction, undefined);
+  assert.equal(lastCommand().direction, 'down'); // the default the schema states
   r = await cli(['scroll', 'up', '--amount', '300']);
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual([lastCommand().direction, lastCommand().amount], ['up', 300]);

@@ -126,7 +126,7 @@ test('CLI: screenshot FILE saves the format of the answer; FILE.png asks for a P
     let r = await cli(['screenshot', jpg]);
     assert.equal(r.code, 0, r.stderr);
     assert.deepEqual(fs.readFileSync(jpg), JPEG);
-    assert.equal(peer.commands.at(-1).format, undefined, 'the default (JPEG) is asked for');
+    assert.equal(peer.commands.at(-1).format, 'jpeg', 'the default (JPEG) is asked for');
     const png = path.join(d.dir, 'shot.png');
     r = await cli(['screenshot', png]);
     assert.equal(r.code, 0, r.stderr);
