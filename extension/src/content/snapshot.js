@@ -579,7 +579,7 @@ class Writer {
       s = one();
       this.force = null;
     }
-    return s + sortMark(c);
+    return s && s + sortMark(c);
   }
 }
 
