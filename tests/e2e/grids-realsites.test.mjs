@@ -62,12 +62,22 @@ test('fixture: role=table and role=grid divs are Markdown tables; sortable heade
     '| Tesla | Model Y | 64950 |',
     '| Fiat | 500 | 15774 |',
   ].join('\n'));
+  // a row without cells is its content in the first column; a clickable row leads with its mark
+  assert.equal(tableAt(md, '| File'), [
+    '| File | Size |',
+    '| --- | --- |',
+    '| **src/** (2 files) | |',
+    '| [clickable eN] a.c | 4 KB |',
+    '| [clickable eN] b.c | 1 KB |',
+  ].join('\n'));
   // the refs are the elements a user clicks
-  let r = await env.call('browser_click', { target: refOf(md, /\[clickable "Age"/) });
+  let r = await env.call('browser_click', { target: refOf(md, /\[clickable (e\d+)\] b\.c/) });
+  ok(r, 'click the row b.c');
+  r = await env.call('browser_click', { target: refOf(md, /\[clickable "Age"/) });
   ok(r, 'click Age');
   r = await env.call('browser_click', { target: refOf(md, /\[button "Delete"/) });
   ok(r, 'click Delete');
-  assert.match(await page(), /log: sort age delete Ada/);
+  assert.match(await page(), /log: open b\.c sort age delete Ada/);
 });
 
 // The rows of the Tabulator grid, as table lines.
