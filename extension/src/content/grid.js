@@ -1,3 +1,5 @@
+import { styleOf } from './dom.js';
+
 // ARIA tables and data grids drawn from elements other than <table> (role=table, grid or
 // treegrid holding role=row holding role=cell, gridcell, columnheader or rowheader: Tabulator, AG
 // Grid, MUI DataGrid, react-table grids): which rows and cells belong to a grid, in the order a
@@ -34,6 +36,15 @@ export function sortMark(el) {
   return s === 'ascending' ? ' ↑' : s === 'descending' ? ' ↓' : '';
 }
 
+// Does the browser show the element? A row or cell with display: contents (a table laid out by a CSS
+// grid on the table element) has no box of its own, which checkVisibility reads as hidden: its
+// children show when its parent does and it is not visibility: hidden.
+function shown(el) {
+  if (!el.checkVisibility || el.checkVisibility(SEEN)) return true;
+  const st = styleOf(el);
+  return !!st && st.display === 'contents' && st.visibility === 'visible' && !!el.parentElement && shown(el.parentElement);
+}
+
 // The nearest ancestor of `el` below `stop` whose role is one of `roles`, else `stop`: which row a
 // cell belongs to, which grid a row belongs to (a grid nested in a cell keeps its own).
 function owner(el, roles, stop) {
@@ -67,12 +78,12 @@ export function gridModel(grid) {
       if (list) list.push(el);
     }
   }
-  const shown = rows.filter((r) => !r.checkVisibility || r.checkVisibility(SEEN));
-  const cells = shown.flatMap((r) => cellsOf.get(r));
+  const seen = rows.filter(shown);
+  const cells = seen.flatMap((r) => cellsOf.get(r));
   if (!cells.length || cells.some((c) => c.querySelector(HEADING_SEL))) return null;
-  const byIndex = shown.every((r) => index(r, 'aria-rowindex'));
+  const byIndex = seen.every((r) => index(r, 'aria-rowindex'));
   const groups = new Map();
-  for (const r of shown) {
+  for (const r of seen) {
     const k = byIndex ? index(r, 'aria-rowindex') : groups.size;
     if (!groups.has(k)) groups.set(k, []);
     groups.get(k).push(r);
@@ -84,7 +95,7 @@ export function gridModel(grid) {
     const els = groups.get(k);
     const list = els.flatMap((r) => cellsOf.get(r)).map((el) => ({
       el, col: indexed ? index(el, 'aria-colindex') : 0, span: Math.min(50, index(el, 'aria-colspan') || 1),
-      shown: !el.checkVisibility || el.checkVisibility(SEEN),
+      shown: shown(el),
     }));
     if (indexed) list.sort((a, b) => a.col - b.col);
     return { el: els[0], els, cells: list };
