@@ -105,8 +105,8 @@ export function gridModel(grid) {
 
 // The rows of cell texts laid out in columns: a cell goes to its aria-colindex's column (when every
 // cell has one) or after the previous cell of its row; a span leaves empty cells after it; a column
-// where no row shows a cell (a hidden column) is dropped. `text(cell, row)` is a shown cell's Markdown
-// (cell null: the row's own content, for a row without cells).
+// where no row shows a cell (a hidden column) is dropped, a row that shows none is []. `text(cell,
+// row)` is a shown cell's Markdown (cell null: the row's own content, for a row without cells).
 export function layout({ model, indexed }, text) {
   const cols = indexed ? [...new Set(model.flatMap((r) => r.cells.filter((c) => c.shown).map((c) => c.col)))].sort((a, b) => a - b) : null;
   const pos = cols ? new Map(cols.map((c, i) => [c, i])) : null;
@@ -135,6 +135,7 @@ export function layout({ model, indexed }, text) {
   });
   return grid.map((r) => {
     const out = [];
+    if (!r.some((c) => c !== null && c !== undefined)) return out; // no cell of it shows
     for (let i = 0; i < Math.max(r.length, used.length); i++) if (used[i]) out.push(r[i] || '');
     return out;
   });

@@ -559,8 +559,8 @@ class Writer {
       let s = c ? this.gridCell(c.el, anc) : this.cell(r.el, anc);
       if (mark) { s = mark + (s ? ' ' + s : ''); mark = ''; }
       return s.replace(/\|/g, '\\|');
-    });
-    this.mdTable(grid);
+    }).filter((r) => r.length); // rows whose every cell is hidden
+    if (grid.length) this.mdTable(grid);
   }
 
   // A grid cell's content on one line, as cell(), but the cell itself is walked: a cell that is a
