@@ -11,6 +11,7 @@ import { isSecret } from './secret.js';
 import { refFor, documentId } from './refs.js';
 import { MAX_PAGE_CHARS } from '../shared/limits.js';
 import { invisible, mutedText } from './hidden.js';
+import { isAriaTable, isSortHeader, sortMark, gridModel, layout } from './grid.js';
 
 const MAX_NODES = 300_000;
 
@@ -79,6 +80,9 @@ class Writer {
     this.mute = false;
     this.muteSt = null;
     this.editor = false; // inside a rich-text editor's content
+    this.gridRows = new Map(); // row element of an ARIA grid being walked -> that grid's {model, anc, done}
+    this.ctls = 0; // tokens with a ref written so far
+    this.force = null; // an element to show as a clickable whatever its style (a sortable column header)
   }
 
   raw(s) {
@@ -106,6 +110,7 @@ class Writer {
   ctl(md) {
     this.raw((this.sp ? '' : ' ') + md + ' ');
     this.sp = true;
+    this.ctls++;
   }
 
   // Render into a fresh buffer; returns [markdown, trailing pending newlines].
@@ -190,7 +195,11 @@ class Writer {
   }
 
   element(el, tag, st, clickAnc, disp = st.display) {
-    let kind = controlKind(el, st);
+    if (this.gridRows.size) {
+      const g = this.gridRows.get(el);
+      if (g) { if (!g.done) this.ariaTableRows(g); return; }
+    }
+    let kind = controlKind(el, st) || (el === this.force ? 'clickable' : null);
     if (kind && clickAnc && !this.keepNested(el, kind, clickAnc)) kind = null;
     if (this.editor) {
       // inside a rich-text editor: its content, as Markdown, without refs
@@ -215,6 +224,7 @@ class Writer {
         break;
       default: break;
     }
+    if (!this.editor && isAriaTable(el) && this.ariaTable(el, kind, clickAnc)) return;
 
     if (kind === 'link') return this.link(el);
     if (kind && (ATOMIC_KINDS.has(kind) || (kind === 'clickable' && !this.hasBlockText(el) && !el.querySelector(FIELD_SEL)))) {
@@ -347,6 +357,7 @@ class Writer {
       const label = el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby') ? nameOf(el, 'link') : '';
       const other = label && text && shownText(el, 'button', label) ? `labelled ${JSON.stringify(label)} ` : '';
       md = href ? `[${text}](${mdUrl(href)}) [${other}${ref}]` : `[link "${text}" ${other}${ref}]`;
+      this.ctls++;
     }
     const lead = s.charCodeAt(0) === 32 ? ' ' : '';
     const trail = s.length > 1 && s.charCodeAt(s.length - 1) === 32 ? ' ' : '';
@@ -497,6 +508,11 @@ class Writer {
       }
       return out;
     });
+    this.mdTable(grid);
+  }
+
+  // Rows of cell Markdown as a Markdown table, the first row its header, short rows padded.
+  mdTable(grid) {
     const width = Math.max(...grid.map((r) => r.length));
     const lines = [];
     grid.forEach((r, i) => {
@@ -507,6 +523,63 @@ class Writer {
     this.brk();
     this.raw(lines.join('\n'));
     this.brk();
+  }
+
+  // An ARIA table or grid (role=table/grid/treegrid of role=row of cells) is walked as any element,
+  // except that where its first row comes, all its rows are written as one Markdown table (see
+  // ariaTableRows); its other content (a toolbar, a pager, a "no rows" overlay) stays where it is.
+  // False when it is no table (grid.js: gridModel), for the usual path to take it.
+  ariaTable(el, kind, clickAnc) {
+    const m = gridModel(el);
+    if (!m) return false;
+    const anc = kind ? el : clickAnc;
+    const g = { ...m, anc, done: false };
+    for (const r of m.rows) this.gridRows.set(r, g);
+    this.brk();
+    this.mark(el, kind);
+    this.kids(el, anc);
+    this.brk();
+    for (const r of m.rows) this.gridRows.delete(r);
+    return true;
+  }
+
+  // The grid's rows as a Markdown table, as <table> is written; a clickable row's mark leads its
+  // first cell, and the row is the clickable ancestor of what its cells hold.
+  ariaTableRows(g) {
+    g.done = true;
+    let row = null, anc = g.anc, mark = '';
+    const grid = layout(g, (c, r) => {
+      if (r !== row) {
+        row = r;
+        const kind = controlKind(r.el, styleOf(r.el));
+        const own = kind === 'clickable' && !(g.anc && !this.keepNested(r.el, kind, g.anc));
+        anc = own ? r.el : g.anc;
+        mark = own ? token(r.el, kind).replace(/ "[^"]*"/, '') : '';
+      }
+      let s = c ? this.gridCell(c.el, anc) : this.cell(r.el, anc);
+      if (mark) { s = mark + (s ? ' ' + s : ''); mark = ''; }
+      return s.replace(/\|/g, '\\|');
+    }).filter((r) => r.length); // rows whose every cell is hidden
+    if (grid.length) this.mdTable(grid);
+  }
+
+  // A grid cell's content on one line, as cell(), but the cell itself is walked: a cell that is a
+  // control keeps its token. A sortable column header (aria-sort) with no control inside is shown as
+  // the clickable it is, with a ref to click it by, and its sort as an arrow: [clickable "Age" e4] ↑.
+  gridCell(c, anc) {
+    const n = this.ctls;
+    const one = () => {
+      const [s] = this.sub(() => { this.sp = true; this.walk(c, anc); });
+      this.sp = true;
+      return s.trim().replace(/[ \t]*\n+[ \t]*/g, '<br>');
+    };
+    let s = one();
+    if (this.ctls === n && isSortHeader(c)) {
+      this.force = c;
+      s = one();
+      this.force = null;
+    }
+    return s && s + sortMark(c);
   }
 }
 
