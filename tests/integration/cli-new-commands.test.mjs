@@ -202,6 +202,10 @@ test('doctor: the headless pool\'s instances and the agent sessions waiting for 
   const p = await startDaemon({ args: ['--approve-sessions', '--headless', '2', '--chromium', '/bin/false', '--extension', extension] });
   try {
     const flags = ['--config', '/dev/null', '--api-socket', p.apiSocket, '--token-file', p.tokenFile];
+    // The daemon answers before it has started its instances (serve.c registers the pool after
+    // listening): wait until its status lists them, as the gate under load once did not.
+    await waitFor('the pool in /api/status', async () =>
+      ((await (await fetch(`${p.base}/api/status`, { headers: { Authorization: `Bearer ${p.token}` } })).json()).headless || []).length === 2);
     let r = await cli(['doctor', ...flags]);
     assert.equal(r.code, 1, r.stdout);
     assert.match(r.stdout, /^FAIL +pool +0 of 2 headless instances connected; not connected: headless-\S+, headless-\S+ -- fix: see the daemon's log/m);
