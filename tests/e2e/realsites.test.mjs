@@ -18,6 +18,7 @@
 //   - Quill 2: a minimal shell (quill.html) of an editor with a heading, bold text and a placeholder;
 //   - Swiper: a minimal shell (swiper.html) of a carousel moved by a transform;
 //   - noUiSlider: a minimal shell (slider.html) of a slider whose handle is an ARIA slider;
+//   - Ionic: a minimal shell (ionic.html) whose components stay hidden until their code hydrates them;
 //   - TodoMVC (npm `todomvc`): the Vue app here for typing order; every app in todomvc.test.mjs;
 //   - no npm package ships a Sphinx-built page: docs.html reproduces the docutils markup (a table
 //     whose cells hold <p>, a clickable <img> toggle) -- written here, like dialogs.html (the
@@ -50,7 +51,7 @@ import { refOf } from './support/harness.mjs';
 
 let env, srv;
 before(async () => {
-  requirePackages(['jquery', 'jquery-ui', '@shoelace-style/shoelace', 'medium-editor', 'ckeditor4', 'quill', 'swiper', 'nouislider', 'todomvc']);
+  requirePackages(['jquery', 'jquery-ui', '@shoelace-style/shoelace', 'medium-editor', 'ckeditor4', 'quill', 'swiper', 'nouislider', '@ionic/core', 'todomvc']);
   srv = await startStaticServer({ roots: { '/npm/': NODE_MODULES + '/', '/shells/': SHELLS + '/' } });
   env = await startManaged();
 });
@@ -177,6 +178,22 @@ test('readiness: with every library file 300 ms late, open_url returns the page 
     assert.equal(noRefs(md(r)), noRefs(md(later)), 'the page returned by open_url is not the page once loaded');
   } finally {
     await slow.close();
+  }
+});
+
+// Ionic defines its components at once and keeps them visibility: hidden until the code each one
+// imports (dynamic import(), which the page scripts do not see) has hydrated it: the DOM is quiet
+// and nothing is undefined meanwhile, and the page used to be answered blank (27 of 27 opens).
+test('readiness: an Ionic page is answered once its components show, not blank', async () => {
+  for (let i = 0; i < 2; i++) {
+    const r = await open(srv.url('/shells/ionic.html'));
+    assert.match(md(r), /Save settings/, `answered before it showed anything: ${JSON.stringify(r.result)}\n${md(r)}`);
+    assert.match(md(r), /Send me the newsletter/);
+    assert.equal(r.result?.settle?.reason, 'quiet', JSON.stringify(r.result));
+    assert.equal(r.result?.settle?.pending, undefined, JSON.stringify(r.result));
+    const c = await env.call('browser_click', { target: 'Save settings' });
+    ok(c, 'click');
+    assert.match(md(c), /Status: saved/);
   }
 });
 

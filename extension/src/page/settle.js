@@ -25,7 +25,7 @@
 //     that has just loaded (`ready`): the document complete, no script, module or stylesheet it
 //     references still loading, no custom element it uses still undefined (while scripts still
 //     arrive: up to 1 s after the last one; answered with some still undefined, the result's
-//     `pending` names them);
+//     `pending` names them), something of it shown (nothingShown(), on the same terms);
 //   - no animation or transition that started since the action (or the navigation) and lasts
 //     at most 1 s (its delay included) still running, and none that ended within the quiet
 //     window (a dialog that fades in: read once it shows; a notice that fades out and is then
@@ -263,6 +263,34 @@ export function createWatch(win) {
   function undefinedElements() {
     try { return [...doc.querySelectorAll(':not(:defined)')].slice(0, 5).map((e) => e.localName); } catch { return []; }
   }
+  // Does the page show nothing of what it holds: no element child of the body rendered (hidden,
+  // transparent or not displayed) while the body has text? Ionic (Stencil) keeps its components
+  // visibility: hidden until the code it imports hydrates them; Vue's v-cloak and an app shell
+  // kept hidden until its scripts ran alike. Only the body's children are looked at (cheap).
+  const SHOWN = { visibilityProperty: true, opacityProperty: true };
+  const NOT_CONTENT = new Set(['SCRIPT', 'STYLE', 'TEMPLATE', 'NOSCRIPT', 'LINK', 'META']);
+  function nothingShown() {
+    const body = doc.body;
+    if (!body || typeof body.checkVisibility !== 'function' || !body.firstElementChild) return false;
+    let n = 0;
+    for (let c = body.firstElementChild; c && n < 50; c = c.nextElementSibling) {
+      if (NOT_CONTENT.has(c.tagName)) continue;
+      n++;
+      if (c.checkVisibility(SHOWN) || win.getComputedStyle(c).display === 'contents') return false;
+    }
+    return n > 0 && n < 50 && body.textContent.trim() !== '';
+  }
+  // When the last script, stylesheet or module the page loaded arrived: the observer's figure,
+  // or the resource timing buffer's when the observer's callback (a task of its own, late on a
+  // busy page) has not run yet.
+  function lastResourceAt() {
+    try {
+      const es = win.performance.getEntriesByType('resource');
+      const e = es[es.length - 1];
+      if (e && e.responseEnd > 0) lastResource = Math.max(lastResource, Date.now() - (win.performance.now() - e.responseEnd));
+    } catch { /* old browser */ }
+    return lastResource;
+  }
 
   // Animations and transitions (CSS or Web Animations, in the document and its shadow roots)
   // that started at or after `since`, end at most ANIM_MAX_MS after they started (delay
@@ -374,6 +402,7 @@ export function createWatch(win) {
       onWake = () => { clearTimeout(tickTimer); dueAt = 0; tickTimer = setTimeout(tick, 0); };
       let checkedUndefAt = 0;
       let undef = [];
+      let blank = false; // the page shows nothing of what it holds (nothingShown)
       const tick = () => {
         const t = now();
         if (leftAt() >= since) return finish('navigation');
@@ -404,9 +433,10 @@ export function createWatch(win) {
             const res = pendingResources();
             if (res.length) pending = { resources: res };
             else {
-              if (t - checkedUndefAt >= 100) { undef = undefinedElements(); checkedUndefAt = t; }
-              if (undef.length && t - lastResource < UNDEFINED_GRACE_MS) pending = { undefinedElements: undef };
-              else if (undef.length && t - checkedUndefAt > 0) { undef = undefinedElements(); checkedUndefAt = t; }
+              if (t - checkedUndefAt >= 100) { undef = undefinedElements(); blank = nothingShown(); checkedUndefAt = t; }
+              const arriving = (undef.length || blank) && t - lastResourceAt() < UNDEFINED_GRACE_MS;
+              if (arriving) pending = undef.length ? { undefinedElements: undef } : { nothingShown: true };
+              else if ((undef.length || blank) && t - checkedUndefAt > 0) { undef = undefinedElements(); blank = nothingShown(); checkedUndefAt = t; }
             }
           }
         }
@@ -431,9 +461,10 @@ export function createWatch(win) {
             animated = false;
             changed(t);
           } else if (!late || stalled) {
-            // Answered with custom elements its scripts never defined (none arrived for
-            // UNDEFINED_GRACE_MS): said, as a user would see them as such (raw, unstyled).
-            return finish('quiet', ready && undef.length ? { undefinedElements: undef } : undefined);
+            // Answered with custom elements its scripts never defined, or showing nothing of
+            // what it holds (no script arrived for UNDEFINED_GRACE_MS): said, as a user sees it so.
+            const left = ready && (undef.length || blank) ? { ...(undef.length ? { undefinedElements: undef } : {}), ...(blank ? { nothingShown: true } : {}) } : undefined;
+            return finish('quiet', left);
           }
         }
         stalled = late;
