@@ -342,6 +342,23 @@ test('forms: a noUiSlider slider is set to a number typed into it, by its keys, 
   assert.match(md(r), /Volume: 12\b/, 'a refused call changed the slider');
 });
 
+// Swiper's autoplay sets its next timer (1 s) when a slide's transition ends: each was taken for
+// a new chain the page started, so every wait on the page, open_url's and each click's, ran to
+// its cap. A timer set from an animation's own event now continues the chain of the timer that
+// started the animation (followed for 1 s), as one set from a timer does.
+test('readiness: a Swiper carousel that plays itself every second does not hold the answers to the cap', async () => {
+  let r = await open(srv.url('/shells/swiper-autoplay.html'));
+  assert.equal(r.result?.settle?.reason, 'quiet', JSON.stringify(r.result));
+  for (const n of [3, 5]) {
+    r = await env.call('browser_click', { target: `Go to slide ${n}` });
+    ok(r, `go to slide ${n}`);
+    assert.equal(r.result?.settle?.reason, 'quiet', JSON.stringify(r.result));
+  }
+  r = await env.call('browser_click', { target: 'Next slide' });
+  ok(r, 'next slide');
+  assert.equal(r.result?.settle?.reason, 'quiet', JSON.stringify(r.result));
+});
+
 // ---------------------------------------------------------------- trusted input
 
 test('trusted input: clicks and keys reach a page that ignores isTrusted=false events (managed headless browser)', async () => {

@@ -260,11 +260,34 @@ import { BB_CONSOLE_MAX_ENTRIES } from '../shared/limits.js';
   // animation loop, a chain older than that).
   const eventOf = Object.getOwnPropertyDescriptor(w, 'event')?.get || Object.getOwnPropertyDescriptor(w.Window?.prototype || {}, 'event')?.get;
   const delivered = new WeakMap(); // a message event of a reported message -> when its chain started
+  // An animation's or a transition's own events (transitionend, animationend …) come from the work
+  // that started it, elapsedTime ago: a timer set from one continues the chain of a reported
+  // timer's callback that ran then (an autoplay carousel: its timer moves the slide, the slide's
+  // transitionend sets the next timer, forever; each was taken for a new chain, and every wait
+  // on such a page ran to its cap), else it starts one at the animation's start.
+  const ANIM_RUN_SLACK_MS = 50; // a transition starts at the style change after the callback that caused it
+  const elapsedOf = (C) => { try { return C ? Object.getOwnPropertyDescriptor(C.prototype, 'elapsedTime')?.get || null : null; } catch { return null; } };
+  const TE = w.TransitionEvent, AE = w.AnimationEvent, teElapsed = elapsedOf(TE), aeElapsed = elapsedOf(AE);
+  const runs = []; // { t, chainAt } of the last 8 reported timers' callbacks (a ring: no Array method the page may replace)
+  let runAt = 0;
+  const animStartOf = (e, t) => {
+    try {
+      if (teElapsed && e instanceof TE) return t - 1000 * apply(teElapsed, e, []);
+      if (aeElapsed && e instanceof AE) return t - 1000 * apply(aeElapsed, e, []);
+    } catch { /* ignore */ }
+    return null;
+  };
   const chainStart = (t) => {
     if (inTimer) return chainAt && t - chainAt < CHAIN_MS ? chainAt : 0;
     let e = null;
     try { e = eventOf ? apply(eventOf, w, []) : null; } catch { /* ignore */ }
     if (e && typeof e === 'object' && delivered.has(e)) { const a = delivered.get(e); return a && t - a < CHAIN_MS ? a : 0; }
+    const s = e && typeof e === 'object' ? animStartOf(e, t) : null;
+    if (s != null && Number.isFinite(s)) {
+      let c = s;
+      for (let i = 0; i < runs.length; i++) { const r = runs[i]; if (s >= r.t - 5 && s - r.t <= ANIM_RUN_SLACK_MS && r.chainAt < c) c = r.chainAt; }
+      return t - c < CHAIN_MS ? c : 0;
+    }
     return t;
   };
   const timer = (id, d, delay, at) => {
@@ -284,6 +307,7 @@ import { BB_CONSOLE_MAX_ENTRIES } from '../shared/limits.js';
     let id = 0;
     const cb = function (...a) {
       timer(id, '-');
+      runs[runAt++ & 7] = { t: Date.now(), chainAt: at };
       inTimer++;
       const outer = chainAt;
       chainAt = at;
