@@ -1,0 +1,54 @@
+// Real-site suite for web component libraries (product rule #1: never report what did not happen,
+// never a failure for what did; the Markdown shows what a user sees, names and states). Three
+// libraries installed from npm, documented markup only:
+//   - wc-fluent.html: Fluent UI web components v2 (fluent-select shows its choice as the fallback
+//     text of a <slot> in its shadow root);
+//   - wc-material.html: Material Web (md-outlined-select shows its choice as text slotted into
+//     md-outlined-field, beside a floating label; md-checkbox and md-switch are form-associated
+//     hosts named by the <label> around them);
+//   - wc-ionic.html: Ionic core (ion-toggle inside a clickable ion-item; ion-select's alert shows
+//     its choices as <button role=radio aria-checked>).
+// Ionic keeps its components hidden until their lazily loaded code hydrates them: each Ionic test
+// waits for visible text before acting.
+//   node --test tests/e2e/webcomponents-realsites.test.mjs
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startManaged, startStaticServer, requirePackages, NODE_MODULES, SHELLS } from './support/realsites.mjs';
+
+let env, srv;
+before(async () => {
+  requirePackages(['@ionic/core', '@fluentui/web-components', '@material/web', 'lit']);
+  srv = await startStaticServer({ roots: { '/npm/': NODE_MODULES + '/', '/shells/': SHELLS + '/' } });
+  env = await startManaged();
+});
+after(async () => { await env?.close(); await srv?.close(); });
+
+const msg = (r) => JSON.stringify(r.result?.error || r.result?.message || r.message || r.status);
+const md = (r) => r.page?.markdown || '';
+const ok = (r, what = 'call') => assert.equal(r.status, 'success', `${what}: expected success, got ${r.http} ${msg(r)}\n${md(r).slice(0, 2500)}`);
+const lineOf = (m, re) => m.split('\n').find((l) => re.test(l)) || '';
+const call = (tool, params) => env.call(tool, params);
+async function open(shell) {
+  let r = await call('browser_open_url', { url: srv.url('/shells/' + shell) });
+  ok(r, `open ${shell}`);
+  if (!/Save settings/.test(md(r))) {
+    // Ionic hydrates its components lazily: wait as an agent would
+    r = await call('browser_wait_for', { text: 'Save settings' });
+    ok(r, 'wait for Save settings');
+  }
+  return r;
+}
+
+// ---------------------------------------------------------------- select_option through slots
+
+for (const shell of ['wc-fluent.html', 'wc-material.html']) {
+  test(`${shell}: select_option on a select that shows its choice through a slot succeeds and the token shows only the choice`, async () => {
+    await open(shell);
+    const r = await call('browser_select_option', { target: 'Favourite fruit', value: 'Banana' });
+    ok(r, 'select Banana');
+    assert.match(md(r), /Fruit: banana/, 'the page saw banana');
+    const line = lineOf(md(r), /\[combobox "Favourite fruit"/);
+    assert.match(line, /value="Banana"/, `the select's token shows Banana as its value (not its label too): ${line}`);
+  });
+}
+
