@@ -52,3 +52,16 @@ for (const shell of ['wc-fluent.html', 'wc-material.html']) {
   });
 }
 
+// ---------------------------------------------------------------- Material: option text slotted in
+
+test('wc-material.html: clicking an opened md-outlined-select\'s option by its text picks it (the slotted headline is not a second target)', async () => {
+  await open('wc-material.html');
+  let r = await call('browser_click', { target: 'Favourite fruit' });
+  ok(r, 'open the select');
+  assert.match(md(r), /\[option "Cherry"/, 'the options are shown');
+  r = await call('browser_click', { target: 'Cherry' });
+  ok(r, 'click Cherry');
+  assert.match(md(r), /Fruit: cherry/, 'the page saw cherry');
+  assert.doesNotMatch(md(r), /\[clickable "Cherry"/);
+});
+

@@ -119,7 +119,9 @@ export function controlKind(el, st) {
   // is what the walk and targeting find (one element per control, not host and inner twice).
   if (st && st.cursor === 'pointer' && tag !== 'LABEL' && tag !== 'HTML' && tag !== 'BODY' &&
       !(el.shadowRoot && el.shadowRoot.querySelector(INNER_CONTROL))) {
-    const p = el.parentElement || el.parentNode?.host;
+    // its parent as rendered: a slotted element's is the <slot> it is shown in (an option's
+    // headline slotted into the option's shadow inherits the option's pointer, not a new one)
+    const p = el.assignedSlot || el.parentElement || el.parentNode?.host;
     const pst = p ? styleOf(p) : null;
     if (!pst || pst.cursor !== 'pointer') {
       const r = el.getBoundingClientRect();

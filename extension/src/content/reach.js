@@ -158,7 +158,8 @@ export function clickPoint(el) {
   if (!c) return { target: el };
   const hit = deepElementAt(el.ownerDocument, c.x, c.y);
   if (!hit) return { target: el, ...c };
-  if (composedContains(el, hit)) return { target: hit, ...c };
+  // inside it, also as rendered (an option's headline slotted into the option's shadow <li>)
+  if (composedContains(el, hit) || flatContains(el, hit)) return { target: hit, ...c };
   // A click through pointer-events:none on `el` lands on its ancestor (in the DOM, or in the flat
   // tree: the shadow element a slotted `el` is shown in): dispatch at `el`.
   if (composedContains(hit, el) || flatContains(hit, el)) return { target: el, ...c };
