@@ -65,3 +65,19 @@ test('wc-material.html: clicking an opened md-outlined-select\'s option by its t
   assert.doesNotMatch(md(r), /\[clickable "Cherry"/);
 });
 
+// ---------------------------------------------------------------- Material: checkbox/switch in a <label>
+
+test('wc-material.html: md-checkbox and md-switch are named by the <label> around them, and show their state', async () => {
+  let r = await open('wc-material.html');
+  assert.match(md(r), /\[checkbox "Send me the newsletter" e\d+\]/, lineOf(md(r), /newsletter/));
+  assert.match(md(r), /\[switch "Dark mode" e\d+\]/, lineOf(md(r), /Dark mode/));
+  r = await call('browser_click', { target: 'Send me the newsletter' });
+  ok(r, 'check the newsletter box');
+  assert.match(md(r), /Newsletter: on/);
+  assert.match(md(r), /\[checkbox "Send me the newsletter" checked e\d+\]/);
+  r = await call('browser_click', { target: 'Dark mode' });
+  ok(r, 'turn dark mode on');
+  assert.match(md(r), /Dark mode: on/);
+  assert.match(md(r), /\[switch "Dark mode" checked e\d+\]/);
+});
+

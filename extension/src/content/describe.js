@@ -127,7 +127,8 @@ export function tokenParts(el, kind, { values = true } = {}) {
     }
     case 'checkbox':
     case 'radio': {
-      parts.push(kind);
+      // a switch is a checkbox to act on, shown as what a user sees: [switch "Dark mode" checked]
+      parts.push(kind === 'checkbox' && el.getAttribute('role') === 'switch' ? 'switch' : kind);
       if (name) parts.push(q(name));
       const checked = tag === 'INPUT' ? el.checked : el.getAttribute('aria-checked') === 'true';
       if (checked) parts.push('checked');

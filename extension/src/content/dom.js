@@ -175,12 +175,30 @@ export function visibleText(el) {
 }
 
 export function labelsText(el) {
-  const labels = el.labels ? Array.from(el.labels) : [];
+  const labels = el.labels?.length ? Array.from(el.labels) : hostLabels(el);
   const parts = [];
   // the label's text (through slots: a label in a shadow root names its field with slotted text)
   // without the text of controls nested in it
   for (const l of labels) parts.push(flatText(l, true));
   return norm(parts.join(' '));
+}
+
+// The <label>s of the custom element whose main control `el` is (the first control in its shadow
+// root): a form-associated host (md-checkbox, md-switch) is labelled by the <label> around it or
+// pointing at it, which the control inside cannot see through el.labels.
+export function hostLabels(el) {
+  const root = el.getRootNode?.();
+  const host = root && root.nodeType === 11 ? root.host : null;
+  if (!host || root.querySelector(INNER_CONTROL) !== el) return [];
+  const out = [];
+  const wrap = host.closest('label');
+  if (wrap) out.push(wrap);
+  if (host.id) {
+    try {
+      for (const l of host.getRootNode().querySelectorAll(`label[for="${CSS.escape(host.id)}"]`)) if (!out.includes(l)) out.push(l);
+    } catch { /* ignore */ }
+  }
+  return out;
 }
 
 // An approximation of the accessible name.
@@ -215,6 +233,7 @@ export function nameOf(el, kind = null) {
     if (svgTitle) t = norm(svgTitle.textContent);
   }
   if (!t) t = norm(el.title);
+  if (!t) t = labelsText(el);
   if (!t && kind === 'editable') t = norm(el.getAttribute('placeholder') || el.getAttribute('data-placeholder'));
   return clip(t);
 }
@@ -232,7 +251,7 @@ export function descriptionsOf(el, kind) {
   // shows (describe.js, ownName) also once it has content, so a target written from it matches
   push(el.getAttribute('data-placeholder'));
   push(el.getAttribute('title'));
-  if (el.labels) push(labelsText(el));
+  if (el.labels?.length || hostLabels(el).length) push(labelsText(el));
   else if (el.id && ARIA_FIELDS.has(kind)) {
     // a <label for=…> naming an ARIA widget (jQuery UI points its labels at its combobox): not
     // its accessible name, but what a user reads next to it
