@@ -81,3 +81,18 @@ test('wc-material.html: md-checkbox and md-switch are named by the <label> aroun
   assert.match(md(r), /\[switch "Dark mode" checked e\d+\]/);
 });
 
+test('wc-ionic.html: ion-select\'s alert shows its choices as radios with their checked state', async () => {
+  await open('wc-ionic.html');
+  let r = await call('browser_wait_for', { text: 'Favourite colour' });
+  ok(r, 'wait for Favourite colour');
+  r = await call('browser_click', { target: 'Favourite colour' });
+  ok(r, 'open the alert');
+  assert.match(md(r), /\[radio "Blue" e\d+\]/, lineOf(md(r), /Blue/));
+  r = await call('browser_click', { target: 'Blue' });
+  ok(r, 'click Blue');
+  assert.match(md(r), /\[radio "Blue" checked e\d+\]/, lineOf(md(r), /Blue/));
+  assert.doesNotMatch(md(r), /\[radio "Red" checked/);
+  r = await call('browser_click', { target: 'OK' });
+  ok(r, 'click OK');
+  assert.match(md(r), /Colour: blue/);
+});

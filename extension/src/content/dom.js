@@ -87,6 +87,10 @@ const ROLE_KIND = {
   spinbutton: 'input', treeitem: 'treeitem',
 };
 
+// Widget roles that win over a <button>'s own.
+const BUTTON_ROLES = new Set(['radio', 'checkbox', 'switch', 'menuitemradio', 'menuitemcheckbox', 'option', 'tab', 'menuitem']);
+const roleOf = (el) => (el.getAttribute('role') || '').trim().split(/\s+/)[0].toLowerCase();
+
 // What, inside a web component's shadow root, is the real control of its host.
 const INNER_CONTROL = 'button,a[href],input:not([type=hidden]),select,textarea,[role],[contenteditable]';
 
@@ -95,7 +99,9 @@ export function controlKind(el, st) {
   const tag = el.tagName;
   switch (tag) {
     case 'A': if (el.hasAttribute('href')) return 'link'; break;
-    case 'BUTTON': return 'button';
+    // a button with an explicit widget role is that widget (Ionic's alert draws its radio choices
+    // as <button role=radio aria-checked>): its state is what a user sees
+    case 'BUTTON': return BUTTON_ROLES.has(roleOf(el)) ? ROLE_KIND[roleOf(el)] : 'button';
     case 'SELECT': return 'select';
     case 'TEXTAREA': return 'textarea';
     case 'SUMMARY': return 'button';
@@ -108,7 +114,7 @@ export function controlKind(el, st) {
     }
     default: break;
   }
-  const role = (el.getAttribute('role') || '').trim().split(/\s+/)[0].toLowerCase();
+  const role = roleOf(el);
   if (role && ROLE_KIND[role]) return ROLE_KIND[role];
   if (el.isContentEditable && !el.parentElement?.isContentEditable) return 'editable';
   if (el.hasAttribute('onclick')) return 'clickable';
