@@ -81,6 +81,23 @@ test('wc-material.html: md-checkbox and md-switch are named by the <label> aroun
   assert.match(md(r), /\[switch "Dark mode" checked e\d+\]/);
 });
 
+// ---------------------------------------------------------------- Ionic
+
+test('wc-ionic.html: an ion-toggle inside a clickable ion-item shows as a switch with its state', async () => {
+  await open('wc-ionic.html');
+  let r = await call('browser_wait_for', { text: 'Dark mode' });
+  ok(r, 'wait for Dark mode');
+  assert.match(md(r), /\[switch "Dark mode" e\d+\]/, lineOf(md(r), /Dark mode/));
+  r = await call('browser_click', { target: 'Dark mode' });
+  ok(r, 'turn dark mode on');
+  assert.match(md(r), /Dark mode: on/);
+  const line = lineOf(md(r), /\[switch "Dark mode"/);
+  assert.match(line, /\[switch "Dark mode" checked (e\d+)\]/, line);
+  // the ref the click answer names is the one in the Markdown
+  const ref = line.match(/checked (e\d+)\]/)[1];
+  assert.match(msg(r), new RegExp(`\\b${ref}\\b`), `the click answer names the ref the Markdown shows: ${msg(r)}`);
+});
+
 test('wc-ionic.html: ion-select\'s alert shows its choices as radios with their checked state', async () => {
   await open('wc-ionic.html');
   let r = await call('browser_wait_for', { text: 'Favourite colour' });
