@@ -88,7 +88,7 @@ const ROLE_KIND = {
 };
 
 // Widget roles that win over a <button>'s own.
-const BUTTON_ROLES = new Set(['radio', 'checkbox', 'switch', 'menuitemradio', 'menuitemcheckbox', 'option', 'tab', 'menuitem']);
+const BUTTON_ROLES = new Set(['radio', 'checkbox', 'switch', 'menuitemradio', 'menuitemcheckbox', 'option', 'tab']);
 const roleOf = (el) => (el.getAttribute('role') || '').trim().split(/\s+/)[0].toLowerCase();
 
 // What, inside a web component's shadow root, is the real control of its host.
