@@ -43,6 +43,15 @@ export function shownText(el, kind, name) {
   return clip(vis, 80);
 }
 
+// What a field shows without its label: a floating label drawn inside the field's box (Material's
+// outlined select) is its name, not part of its value.
+function withoutLabel(v, name) {
+  if (!v || !name || v === name) return v;
+  if (v.startsWith(name + ' ')) return v.slice(name.length + 1);
+  if (v.endsWith(' ' + name)) return v.slice(0, -name.length - 1);
+  return v;
+}
+
 function fileName(url) {
   const f = url.split(/[?#]/)[0].split('/').pop() || '';
   try { return norm(decodeURIComponent(f.slice(0, 200))); } catch { return norm(f.slice(0, 200)); }
@@ -118,7 +127,8 @@ export function tokenParts(el, kind, { values = true } = {}) {
     }
     case 'checkbox':
     case 'radio': {
-      parts.push(kind);
+      // a switch is a checkbox to act on, shown as what a user sees: [switch "Dark mode" checked]
+      parts.push(kind === 'checkbox' && el.getAttribute('role') === 'switch' ? 'switch' : kind);
       if (name) parts.push(q(name));
       const checked = tag === 'INPUT' ? el.checked : el.getAttribute('aria-checked') === 'true';
       if (checked) parts.push('checked');
@@ -144,7 +154,7 @@ export function tokenParts(el, kind, { values = true } = {}) {
       else if (el.value && values) parts.push('value=' + q(clip(el.value, 300)));
       else if (tag !== 'INPUT' && tag !== 'TEXTAREA' && values) {
         // a custom combobox (jQuery UI selectmenu, Select2) shows its choice as text
-        const v = seenText(el);
+        const v = withoutLabel(seenText(el), name);
         if (v && v !== name) parts.push('value=' + q(clip(v, 200)));
       }
       if (el.getAttribute('aria-expanded') === 'true') parts.push('expanded');

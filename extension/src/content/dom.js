@@ -87,6 +87,10 @@ const ROLE_KIND = {
   spinbutton: 'input', treeitem: 'treeitem',
 };
 
+// Widget roles that win over a <button>'s own.
+const BUTTON_ROLES = new Set(['radio', 'checkbox', 'switch', 'menuitemradio', 'menuitemcheckbox', 'option', 'tab']);
+const roleOf = (el) => (el.getAttribute('role') || '').trim().split(/\s+/)[0].toLowerCase();
+
 // What, inside a web component's shadow root, is the real control of its host.
 const INNER_CONTROL = 'button,a[href],input:not([type=hidden]),select,textarea,[role],[contenteditable]';
 
@@ -95,7 +99,9 @@ export function controlKind(el, st) {
   const tag = el.tagName;
   switch (tag) {
     case 'A': if (el.hasAttribute('href')) return 'link'; break;
-    case 'BUTTON': return 'button';
+    // a button with an explicit widget role is that widget (Ionic's alert draws its radio choices
+    // as <button role=radio aria-checked>): its state is what a user sees
+    case 'BUTTON': return BUTTON_ROLES.has(roleOf(el)) ? ROLE_KIND[roleOf(el)] : 'button';
     case 'SELECT': return 'select';
     case 'TEXTAREA': return 'textarea';
     case 'SUMMARY': return 'button';
@@ -108,7 +114,7 @@ export function controlKind(el, st) {
     }
     default: break;
   }
-  const role = (el.getAttribute('role') || '').trim().split(/\s+/)[0].toLowerCase();
+  const role = roleOf(el);
   if (role && ROLE_KIND[role]) return ROLE_KIND[role];
   if (el.isContentEditable && !el.parentElement?.isContentEditable) return 'editable';
   if (el.hasAttribute('onclick')) return 'clickable';
@@ -119,7 +125,9 @@ export function controlKind(el, st) {
   // is what the walk and targeting find (one element per control, not host and inner twice).
   if (st && st.cursor === 'pointer' && tag !== 'LABEL' && tag !== 'HTML' && tag !== 'BODY' &&
       !(el.shadowRoot && el.shadowRoot.querySelector(INNER_CONTROL))) {
-    const p = el.parentElement || el.parentNode?.host;
+    // its parent as rendered: a slotted element's is the <slot> it is shown in (an option's
+    // headline slotted into the option's shadow inherits the option's pointer, not a new one)
+    const p = el.assignedSlot || el.parentElement || el.parentNode?.host;
     const pst = p ? styleOf(p) : null;
     if (!pst || pst.cursor !== 'pointer') {
       const r = el.getBoundingClientRect();
@@ -173,12 +181,30 @@ export function visibleText(el) {
 }
 
 export function labelsText(el) {
-  const labels = el.labels ? Array.from(el.labels) : [];
+  const labels = el.labels?.length ? Array.from(el.labels) : hostLabels(el);
   const parts = [];
   // the label's text (through slots: a label in a shadow root names its field with slotted text)
   // without the text of controls nested in it
   for (const l of labels) parts.push(flatText(l, true));
   return norm(parts.join(' '));
+}
+
+// The <label>s of the custom element whose main control `el` is (the first control in its shadow
+// root): a form-associated host (md-checkbox, md-switch) is labelled by the <label> around it or
+// pointing at it, which the control inside cannot see through el.labels.
+export function hostLabels(el) {
+  const root = el.getRootNode?.();
+  const host = root && root.nodeType === 11 ? root.host : null;
+  if (!host || root.querySelector(INNER_CONTROL) !== el) return [];
+  const out = [];
+  const wrap = host.closest('label');
+  if (wrap) out.push(wrap);
+  if (host.id) {
+    try {
+      for (const l of host.getRootNode().querySelectorAll(`label[for="${CSS.escape(host.id)}"]`)) if (!out.includes(l)) out.push(l);
+    } catch { /* ignore */ }
+  }
+  return out;
 }
 
 // An approximation of the accessible name.
@@ -213,6 +239,7 @@ export function nameOf(el, kind = null) {
     if (svgTitle) t = norm(svgTitle.textContent);
   }
   if (!t) t = norm(el.title);
+  if (!t) t = labelsText(el);
   if (!t && kind === 'editable') t = norm(el.getAttribute('placeholder') || el.getAttribute('data-placeholder'));
   return clip(t);
 }
@@ -230,7 +257,7 @@ export function descriptionsOf(el, kind) {
   // shows (describe.js, ownName) also once it has content, so a target written from it matches
   push(el.getAttribute('data-placeholder'));
   push(el.getAttribute('title'));
-  if (el.labels) push(labelsText(el));
+  if (el.labels?.length || hostLabels(el).length) push(labelsText(el));
   else if (el.id && ARIA_FIELDS.has(kind)) {
     // a <label for=…> naming an ARIA widget (jQuery UI points its labels at its combobox): not
     // its accessible name, but what a user reads next to it

@@ -68,15 +68,45 @@ export function hiddenReason(el) {
 
 export const isReachable = (el) => !hiddenReason(el);
 
-// Some element inside `el` (its first 50, through an open shadow root) that has a visible box.
+// Some node shown inside `el` (the first 50 nodes of its flat tree: through an open shadow root, a
+// <slot> standing for its assigned nodes or else its fallback content) that has a visible box: an
+// element, or a text node (a select's choice shown as a slot's text).
 function shownChild(el) {
-  const list = (el.shadowRoot || el).querySelectorAll('*');
-  for (let i = 0; i < list.length && i < 50; i++) {
-    const c = list[i];
-    const r = c.getBoundingClientRect();
-    if (r.width >= 1 && r.height >= 1 && (!c.checkVisibility || c.checkVisibility({ opacityProperty: true, visibilityProperty: true }))) return c;
+  let budget = 50;
+  const look = (n) => {
+    for (const c of flatChildren(n)) {
+      if (--budget < 0) return null;
+      if (c.nodeType === 3) {
+        if (!c.data.trim()) continue;
+        const p = c.parentElement;
+        // (its parent may be a display:contents slot, which checkVisibility counts as unrendered)
+        if (p && styleOf(p)?.visibility !== 'visible') continue;
+        const range = c.ownerDocument.createRange();
+        range.selectNodeContents(c);
+        const r = range.getBoundingClientRect();
+        if (r.width >= 1 && r.height >= 1) return p || c;
+        continue;
+      }
+      if (c.nodeType !== 1) continue;
+      const r = c.getBoundingClientRect();
+      if (r.width >= 1 && r.height >= 1 && (!c.checkVisibility || c.checkVisibility({ opacityProperty: true, visibilityProperty: true }))) return c;
+      const inner = look(c);
+      if (inner || budget < 0) return inner;
+    }
+    return null;
+  };
+  return look(el);
+}
+
+// The child nodes of `n` as rendered: a shadow root's, a slot's assigned nodes (flattened) or else
+// its fallback content, or its own.
+export function flatChildren(n) {
+  if (n.shadowRoot) return Array.from(n.shadowRoot.childNodes);
+  if (n.tagName === 'SLOT') {
+    const a = n.assignedNodes({ flatten: true });
+    if (a.length) return a;
   }
-  return null;
+  return Array.from(n.childNodes);
 }
 
 // Is `el` (or something inside it) the topmost element at its visible center?
@@ -128,7 +158,8 @@ export function clickPoint(el) {
   if (!c) return { target: el };
   const hit = deepElementAt(el.ownerDocument, c.x, c.y);
   if (!hit) return { target: el, ...c };
-  if (composedContains(el, hit)) return { target: hit, ...c };
+  // inside it, also as rendered (an option's headline slotted into the option's shadow <li>)
+  if (composedContains(el, hit) || flatContains(el, hit)) return { target: hit, ...c };
   // A click through pointer-events:none on `el` lands on its ancestor (in the DOM, or in the flat
   // tree: the shadow element a slotted `el` is shown in): dispatch at `el`.
   if (composedContains(hit, el) || flatContains(hit, el)) return { target: el, ...c };

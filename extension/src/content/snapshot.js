@@ -33,6 +33,21 @@ const FORM_TAGS = new Set(['INPUT', 'SELECT', 'TEXTAREA']);
 // keeps its content: the field is what the user acts on (a todo's checkbox), not only the row.
 const FIELD_SEL = 'input:not([type=hidden]),select,textarea';
 
+// A form control by tag or by widget role (ion-toggle is a role=switch host).
+const CONTROL_SEL = FIELD_SEL + ',[role=checkbox],[role=switch],[role=radio],[role=combobox],[role=textbox],[role=searchbox],[role=slider],[role=spinbutton]';
+
+// Does a clickable wrapper (a list item with a pointer cursor) hold a form control, in its light DOM
+// or in the shadow root of a custom element in it (its first 200 elements)? Then it is no atomic
+// clickable: the control inside shows, with its state.
+function holdsControl(el) {
+  if (el.querySelector(CONTROL_SEL) || el.shadowRoot?.querySelector(CONTROL_SEL)) return true;
+  const list = el.querySelectorAll('*');
+  for (let i = 0; i < list.length && i < 200; i++) {
+    if (list[i].shadowRoot?.querySelector(CONTROL_SEL)) return true;
+  }
+  return false;
+}
+
 // turndown's markdownEscapes, applied per text node as turndown does.
 const ESCAPES = [[/\\/g, '\\\\'], [/\*/g, '\\*'], [/^-/g, '\\-'], [/^\+ /g, '\\+ '], [/^(=+)/g, '\\$1'],
   [/^(#{1,6}) /g, '\\$1 '], [/`/g, '\\`'], [/^~~~/g, '\\~~~'], [/\[/g, '\\['], [/\]/g, '\\]'], [/^>/g, '\\>'],
@@ -227,7 +242,7 @@ class Writer {
     if (!this.editor && isAriaTable(el) && this.ariaTable(el, kind, clickAnc)) return;
 
     if (kind === 'link') return this.link(el);
-    if (kind && (ATOMIC_KINDS.has(kind) || (kind === 'clickable' && !this.hasBlockText(el) && !el.querySelector(FIELD_SEL)))) {
+    if (kind && (ATOMIC_KINDS.has(kind) || (kind === 'clickable' && !this.hasBlockText(el) && !holdsControl(el)))) {
       this.ctl(token(el, kind));
       return;
     }

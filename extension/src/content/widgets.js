@@ -3,7 +3,7 @@
 // selectmenu, Select2, Chosen, bootstrap-select). A user acts on the visible widget, so actions
 // go through it: the widget's own handlers then update both it and the native control.
 import { norm, inputType, flatText } from './dom.js';
-import { hiddenReason, composedParent } from './reach.js';
+import { hiddenReason, composedParent, flatChildren } from './reach.js';
 
 const POPUP_ROLES = new Set(['combobox', 'button', 'listbox']);
 
@@ -197,16 +197,18 @@ function faceOf(widget) {
 // choice shown): the visible text and the values of visible fields, lowercased.
 function faceText(face, skip) {
   const parts = [];
+  let budget = 2000;
+  // through the flat tree: a slot's assigned nodes (or its fallback text) are where they are shown
   const walk = (el) => {
-    if (el.tagName === 'SELECT' || el.tagName === 'OPTION' || skip.includes(el) || !visible(el)) return;
+    if (--budget < 0 || el.tagName === 'SELECT' || el.tagName === 'OPTION' || skip.includes(el) || !visible(el)) return;
     if (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA') { parts.push(el.value); return; }
-    let own = '';
-    for (const c of el.childNodes) if (c.nodeType === 3) own += c.data;
-    parts.push(own);
-    for (const c of composedChildren(el)) walk(c);
+    for (const c of flatChildren(el)) {
+      if (c.nodeType === 3) parts.push(c.data);
+      else if (c.nodeType === 1) { parts.push(' '); walk(c); parts.push(' '); }
+    }
   };
   walk(face);
-  return norm(parts.join(' ')).toLowerCase();
+  return norm(parts.join('')).toLowerCase();
 }
 
 // Does `hay` hold `want` as whole words ("apple" is not in "pineapple")?

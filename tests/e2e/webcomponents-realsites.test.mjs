@@ -1,0 +1,115 @@
+// Real-site suite for web component libraries (product rule #1: never report what did not happen,
+// never a failure for what did; the Markdown shows what a user sees, names and states). Three
+// libraries installed from npm, documented markup only:
+//   - wc-fluent.html: Fluent UI web components v2 (fluent-select shows its choice as the fallback
+//     text of a <slot> in its shadow root);
+//   - wc-material.html: Material Web (md-outlined-select shows its choice as text slotted into
+//     md-outlined-field, beside a floating label; md-checkbox and md-switch are form-associated
+//     hosts named by the <label> around them);
+//   - wc-ionic.html: Ionic core (ion-toggle inside a clickable ion-item; ion-select's alert shows
+//     its choices as <button role=radio aria-checked>).
+// Ionic keeps its components hidden until their lazily loaded code hydrates them: each Ionic test
+// waits for visible text before acting.
+//   node --test tests/e2e/webcomponents-realsites.test.mjs
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startManaged, startStaticServer, requirePackages, NODE_MODULES, SHELLS } from './support/realsites.mjs';
+
+let env, srv;
+before(async () => {
+  requirePackages(['@ionic/core', '@fluentui/web-components', '@material/web', 'lit']);
+  srv = await startStaticServer({ roots: { '/npm/': NODE_MODULES + '/', '/shells/': SHELLS + '/' } });
+  env = await startManaged();
+});
+after(async () => { await env?.close(); await srv?.close(); });
+
+const msg = (r) => JSON.stringify(r.result?.error || r.result?.message || r.message || r.status);
+const md = (r) => r.page?.markdown || '';
+const ok = (r, what = 'call') => assert.equal(r.status, 'success', `${what}: expected success, got ${r.http} ${msg(r)}\n${md(r).slice(0, 2500)}`);
+const lineOf = (m, re) => m.split('\n').find((l) => re.test(l)) || '';
+const call = (tool, params) => env.call(tool, params);
+async function open(shell) {
+  let r = await call('browser_open_url', { url: srv.url('/shells/' + shell) });
+  ok(r, `open ${shell}`);
+  if (!/Save settings/.test(md(r))) {
+    // Ionic hydrates its components lazily: wait as an agent would
+    r = await call('browser_wait_for', { text: 'Save settings' });
+    ok(r, 'wait for Save settings');
+  }
+  return r;
+}
+
+// ---------------------------------------------------------------- select_option through slots
+
+for (const shell of ['wc-fluent.html', 'wc-material.html']) {
+  test(`${shell}: select_option on a select that shows its choice through a slot succeeds and the token shows only the choice`, async () => {
+    await open(shell);
+    const r = await call('browser_select_option', { target: 'Favourite fruit', value: 'Banana' });
+    ok(r, 'select Banana');
+    assert.match(md(r), /Fruit: banana/, 'the page saw banana');
+    const line = lineOf(md(r), /\[combobox "Favourite fruit"/);
+    assert.match(line, /value="Banana"/, `the select's token shows Banana as its value (not its label too): ${line}`);
+  });
+}
+
+// ---------------------------------------------------------------- Material: option text slotted in
+
+test('wc-material.html: clicking an opened md-outlined-select\'s option by its text picks it (the slotted headline is not a second target)', async () => {
+  await open('wc-material.html');
+  let r = await call('browser_click', { target: 'Favourite fruit' });
+  ok(r, 'open the select');
+  assert.match(md(r), /\[option "Cherry"/, 'the options are shown');
+  r = await call('browser_click', { target: 'Cherry' });
+  ok(r, 'click Cherry');
+  assert.match(md(r), /Fruit: cherry/, 'the page saw cherry');
+  assert.doesNotMatch(md(r), /\[clickable "Cherry"/);
+});
+
+// ---------------------------------------------------------------- Material: checkbox/switch in a <label>
+
+test('wc-material.html: md-checkbox and md-switch are named by the <label> around them, and show their state', async () => {
+  let r = await open('wc-material.html');
+  assert.match(md(r), /\[checkbox "Send me the newsletter" e\d+\]/, lineOf(md(r), /newsletter/));
+  assert.match(md(r), /\[switch "Dark mode" e\d+\]/, lineOf(md(r), /Dark mode/));
+  r = await call('browser_click', { target: 'Send me the newsletter' });
+  ok(r, 'check the newsletter box');
+  assert.match(md(r), /Newsletter: on/);
+  assert.match(md(r), /\[checkbox "Send me the newsletter" checked e\d+\]/);
+  r = await call('browser_click', { target: 'Dark mode' });
+  ok(r, 'turn dark mode on');
+  assert.match(md(r), /Dark mode: on/);
+  assert.match(md(r), /\[switch "Dark mode" checked e\d+\]/);
+});
+
+// ---------------------------------------------------------------- Ionic
+
+test('wc-ionic.html: an ion-toggle inside a clickable ion-item shows as a switch with its state', async () => {
+  await open('wc-ionic.html');
+  let r = await call('browser_wait_for', { text: 'Dark mode' });
+  ok(r, 'wait for Dark mode');
+  assert.match(md(r), /\[switch "Dark mode" e\d+\]/, lineOf(md(r), /Dark mode/));
+  r = await call('browser_click', { target: 'Dark mode' });
+  ok(r, 'turn dark mode on');
+  assert.match(md(r), /Dark mode: on/);
+  const line = lineOf(md(r), /\[switch "Dark mode"/);
+  assert.match(line, /\[switch "Dark mode" checked (e\d+)\]/, line);
+  // the ref the click answer names is the one in the Markdown
+  const ref = line.match(/checked (e\d+)\]/)[1];
+  assert.match(msg(r), new RegExp(`\\b${ref}\\b`), `the click answer names the ref the Markdown shows: ${msg(r)}`);
+});
+
+test('wc-ionic.html: ion-select\'s alert shows its choices as radios with their checked state', async () => {
+  await open('wc-ionic.html');
+  let r = await call('browser_wait_for', { text: 'Favourite colour' });
+  ok(r, 'wait for Favourite colour');
+  r = await call('browser_click', { target: 'Favourite colour' });
+  ok(r, 'open the alert');
+  assert.match(md(r), /\[radio "Blue" e\d+\]/, lineOf(md(r), /Blue/));
+  r = await call('browser_click', { target: 'Blue' });
+  ok(r, 'click Blue');
+  assert.match(md(r), /\[radio "Blue" checked e\d+\]/, lineOf(md(r), /Blue/));
+  assert.doesNotMatch(md(r), /\[radio "Red" checked/);
+  r = await call('browser_click', { target: 'OK' });
+  ok(r, 'click OK');
+  assert.match(md(r), /Colour: blue/);
+});
