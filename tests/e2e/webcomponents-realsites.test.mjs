@@ -113,3 +113,43 @@ test('wc-ionic.html: ion-select\'s alert shows its choices as radios with their 
   ok(r, 'click OK');
   assert.match(md(r), /Colour: blue/);
 });
+
+// ion-select draws its field over a visually hidden <button aria-haspopup=dialog> in its shadow
+// root (opacity 0, clipped) beside an aria-hidden text showing the choice; its options open in an
+// overlay elsewhere in the document (a popover, or an alert whose choice is taken on OK).
+for (const [label, iface, ph, out, pick, page] of [
+  ['Favourite fruit', 'popover', 'Pick one', 'Fruit', 'Cherry', 'cherry'],
+  ['Favourite colour', 'alert', 'Pick a colour', 'Colour', 'Blue', 'blue'],
+]) {
+  test(`wc-ionic.html: ion-select (${iface}) shows as a combobox with its placeholder, and select_option on its label picks the option a user sees`, async () => {
+    await open('wc-ionic.html');
+    let r = await call('browser_wait_for', { text: label });
+    ok(r, `wait for ${label}`);
+    const before = lineOf(md(r), new RegExp(`\\[combobox "${label}"`));
+    assert.match(before, new RegExp(`\\[combobox "${label}" placeholder="${ph}" e\\d+\\]`), `the select is a control showing its placeholder: ${lineOf(md(r), new RegExp(label))}`);
+    r = await call('browser_select_option', { target: label, value: pick });
+    ok(r, `select ${pick}`);
+    assert.match(md(r), new RegExp(`${out}: ${page}`), `the page's ionChange saw ${page}`);
+    const line = lineOf(md(r), new RegExp(`\\[combobox "${label}"`));
+    assert.match(line, new RegExp(`\\[combobox "${label}" value="${pick}" e\\d+\\]`), `the select shows ${pick}: ${line}`);
+    assert.doesNotMatch(md(r), new RegExp(`\\[radio "${pick}"`), 'the overlay is closed');
+    const said = msg(r).replace(/\\"/g, '"');
+    assert.match(said, new RegExp(`Selected "${pick}" in \\[combobox "${label}" e\\d+\\]`), said);
+  });
+
+  test(`wc-ionic.html: select_option of a value an ion-select (${iface}) does not have is a clear error listing its options, nothing changed`, async () => {
+    await open('wc-ionic.html');
+    let r = await call('browser_wait_for', { text: label });
+    ok(r, `wait for ${label}`);
+    r = await call('browser_select_option', { target: label, value: 'Durian' });
+    assert.notEqual(r.status, 'success', `no Durian: ${msg(r)}`);
+    const m = msg(r).replace(/\\"/g, '"');
+    assert.match(m, /has no option "Durian"; nothing was selected/, m);
+    for (const o of iface === 'popover' ? ['Apple', 'Banana', 'Cherry'] : ['Red', 'Green', 'Blue']) assert.match(m, new RegExp(`"${o}"`), m);
+    r = await call('browser_get_page', {});
+    ok(r, 'get the page');
+    assert.match(md(r), new RegExp(`${out}: none`), 'the page saw no change');
+    assert.match(lineOf(md(r), new RegExp(`\\[combobox "${label}"`)), new RegExp(`placeholder="${ph}"`), 'the select still shows its placeholder');
+    assert.doesNotMatch(md(r), /\[radio "(Apple|Red)"/, 'the overlay is closed again');
+  });
+}

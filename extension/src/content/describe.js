@@ -1,9 +1,10 @@
 // The inline token for an interactive element, e.g. [button "Sign in" e13].
-import { nameOf, inputType, isDisabled, norm, clip } from './dom.js';
+import { nameOf, inputType, isDisabled, norm, clip, hiddenPopupControl } from './dom.js';
 import { seenText } from './hidden.js';
 import { refFor } from './refs.js';
 import { isSecret } from './secret.js';
 import { isReadOnlyCombobox, optionsOf } from './widgets.js';
+import { shownChoiceOf } from './reach.js';
 
 const q = (s) => '"' + String(s).replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n') + '"';
 
@@ -50,6 +51,17 @@ function withoutLabel(v, name) {
   if (v.startsWith(name + ' ')) return v.slice(name.length + 1);
   if (v.endsWith(' ' + name)) return v.slice(0, -name.length - 1);
   return v;
+}
+
+// Is `v`, what a pop-up control's host shows beside its label, its placeholder: the text of an
+// element in its shadow root marked as the placeholder (part or class "placeholder"), or its
+// placeholder attribute while it has no value.
+function showsPlaceholder(el, v) {
+  if (!el.shadowRoot || !hiddenPopupControl(el)) return false;
+  for (const p of el.shadowRoot.querySelectorAll('[part~=placeholder],[class*=placeholder]')) {
+    if (norm(p.textContent) === v) return true;
+  }
+  return norm(el.getAttribute('placeholder')) === v && !el.getAttribute('value') && !(typeof el.value === 'string' && el.value);
 }
 
 function fileName(url) {
@@ -153,11 +165,12 @@ export function tokenParts(el, kind, { values = true } = {}) {
       if (isSecret(el)) parts.push(filled(el.value));
       else if (el.value && values) parts.push('value=' + q(clip(el.value, 300)));
       else if (tag !== 'INPUT' && tag !== 'TEXTAREA' && values) {
-        // a custom combobox (jQuery UI selectmenu, Select2) shows its choice as text
-        const v = withoutLabel(seenText(el), name);
-        if (v && v !== name) parts.push('value=' + q(clip(v, 200)));
+        // a custom combobox (jQuery UI selectmenu, Select2) shows its choice as text; a pop-up
+        // control's host (ion-select) its placeholder, when nothing is chosen, as such
+        const v = (hiddenPopupControl(el) && shownChoiceOf(el)) || withoutLabel(seenText(el), name);
+        if (v && v !== name) parts.push((showsPlaceholder(el, v) ? 'placeholder=' : 'value=') + q(clip(v, 200)));
       }
-      if (el.getAttribute('aria-expanded') === 'true') parts.push('expanded');
+      if (el.getAttribute('aria-expanded') === 'true' || hiddenPopupControl(el)?.getAttribute('aria-expanded') === 'true') parts.push('expanded');
       if (values && tag === 'INPUT' && isReadOnlyCombobox(el)) {
         const opts = optionsOf(el).map((o) => norm(o.textContent)).filter(Boolean);
         if (opts.length) parts.push('options=[' + opts.slice(0, 30).map((o) => q(clip(o, 60))).join(', ') + (opts.length > 30 ? ', …' : '') + ']');

@@ -94,6 +94,56 @@ const roleOf = (el) => (el.getAttribute('role') || '').trim().split(/\s+/)[0].to
 // What, inside a web component's shadow root, is the real control of its host.
 const INNER_CONTROL = 'button,a[href],input:not([type=hidden]),select,textarea,[role],[contenteditable]';
 
+// A pop-up control drawn by a custom element: its open shadow root's only native control is a
+// visually hidden <button> or <input> that opens a pop-up (aria-haspopup: a listbox, menu or
+// dialog of choices), laid over the field a user sees (Ionic's ion-select and other Stencil-based
+// design systems: a transparent, clipped <button aria-haspopup=dialog> beside an aria-hidden text
+// showing the choice). The host is the control a user sees and acts on. Returns the inner control.
+export function hiddenPopupControl(host) {
+  const sr = host?.shadowRoot;
+  if (!sr) return null;
+  const ctls = sr.querySelectorAll('button,input:not([type=hidden]),select,textarea');
+  if (ctls.length !== 1) return null;
+  const c = ctls[0];
+  if (c.tagName !== 'BUTTON' && c.tagName !== 'INPUT') return null;
+  const pop = (c.getAttribute('aria-haspopup') || '').toLowerCase();
+  if (!['listbox', 'menu', 'dialog', 'true', 'tree', 'grid'].includes(pop)) return null;
+  const st = styleOf(c);
+  if (!st || st.display === 'none') return null;
+  const r = c.getBoundingClientRect();
+  const hidden = st.opacity === '0' || /^rect\(0(px)?,? 0(px)?,? 0(px)?,? 0(px)?\)$/.test(st.clip) ||
+    (r.width <= 1 && r.height <= 1);
+  return hidden ? c : null;
+}
+
+// The text of a node through open shadow roots and slots, without aria-hidden parts, form controls
+// or `skip`: the label a pop-up control's host shows beside its choice (aria-hidden).
+function labelTextOf(node) {
+  const out = [];
+  const walk = (n) => {
+    if (n.nodeType === 3) { out.push(n.data); return; }
+    if (n.nodeType === 11) { for (let c = n.firstChild; c; c = c.nextSibling) walk(c); return; }
+    if (n.nodeType !== 1 || NO_TEXT.has(n.tagName) || CONTROL_TAGS.has(n.tagName)) return;
+    if (n.getAttribute('aria-hidden') === 'true') return;
+    const st = styleOf(n);
+    if (st && !isRendered(n, st)) return;
+    if (n.tagName === 'SLOT') {
+      const a = n.assignedNodes({ flatten: true });
+      if (a.length) { for (const c of a) walk(c); return; }
+    }
+    if (n.shadowRoot) { walk(n.shadowRoot); return; }
+    for (let c = n.firstChild; c; c = c.nextSibling) walk(c);
+  };
+  walk(node);
+  return norm(out.join(' '));
+}
+
+// The name of a pop-up control's host: its aria-label, else the label it shows (its text that is
+// not aria-hidden), else its inner control's name.
+function popupHostName(el, c) {
+  return norm(el.getAttribute('aria-label')) || labelTextOf(el.shadowRoot) || norm(c.getAttribute('aria-label')) || labelsText(c);
+}
+
 // What kind of interactive element this is, or null. `st` is its computed style.
 export function controlKind(el, st) {
   const tag = el.tagName;
@@ -116,6 +166,7 @@ export function controlKind(el, st) {
   }
   const role = roleOf(el);
   if (role && ROLE_KIND[role]) return ROLE_KIND[role];
+  if (el.shadowRoot && !role && hiddenPopupControl(el)) return 'combobox';
   if (el.isContentEditable && !el.parentElement?.isContentEditable) return 'editable';
   if (el.hasAttribute('onclick')) return 'clickable';
   // Heuristic for <div onClick={…}> and clickable images and icons (listeners cannot be read from
@@ -229,6 +280,10 @@ export function nameOf(el, kind = null) {
     return '';
   }
   if (tag === 'IMG') return clip(norm(el.getAttribute('alt') || el.title));
+  if (el.shadowRoot && (kind === 'combobox' || kind === null)) {
+    const c = hiddenPopupControl(el);
+    if (c) return clip(popupHostName(el, c));
+  }
   let t = visibleText(el);
   if (!t) {
     const img = el.querySelector?.('img[alt]');

@@ -76,7 +76,7 @@ export async function chooseOption(el, value) {
     aim(el, desc); // a user sees it and can reach it (else an error saying why)
     const done = await chooseInWidget(el, v, click, describe, null, { type });
     if (!done) throw new Error(`Clicked option "${v}" of ${desc}, but the widget does not show it afterwards`);
-    return { message: `Selected "${v}" in ${describe(el)} (opened it, ${done.typed ? 'typed to filter it, ' : ''}clicked the option)` };
+    return { message: `Selected "${v}" in ${describe(el)} (opened it, ${done.typed ? 'typed to filter it, ' : ''}clicked the option${done.confirmed ? `, then pressed "${done.confirmed}" to confirm it` : ''})` };
   }
   const inner = el.querySelectorAll?.('select');
   if (inner && inner.length === 1) return selectOption(inner[0], value);

@@ -238,3 +238,19 @@ export function hoverRevealer(el) {
   }
   return '';
 }
+
+// What a custom element drawn over a visually hidden pop-up control (dom.js hiddenPopupControl:
+// ion-select) shows as its choice or placeholder: the visible text its shadow root marks
+// aria-hidden (the label is named by the control; the shown value beside it is hidden from
+// assistive technology, but it is what a user sees).
+export function shownChoiceOf(host) {
+  const sr = host?.shadowRoot;
+  if (!sr) return '';
+  const parts = [];
+  for (const p of sr.querySelectorAll('[aria-hidden=true]')) {
+    if (p.querySelector('button,input,select,textarea') || parts.some((q) => q.el.contains(p))) continue;
+    const t = norm(p.innerText || p.textContent);
+    if (t && !hiddenReason(p)) parts.push({ el: p, t });
+  }
+  return norm(parts.map((q) => q.t).join(' '));
+}

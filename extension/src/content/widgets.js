@@ -2,8 +2,8 @@
 // visible label or styled box, a hidden <select> replaced by a button and a listbox (jQuery UI
 // selectmenu, Select2, Chosen, bootstrap-select). A user acts on the visible widget, so actions
 // go through it: the widget's own handlers then update both it and the native control.
-import { norm, inputType, flatText } from './dom.js';
-import { hiddenReason, composedParent, flatChildren } from './reach.js';
+import { norm, inputType, flatText, hiddenPopupControl, nameOf, allRoots } from './dom.js';
+import { hiddenReason, composedParent, flatChildren, shownChoiceOf } from './reach.js';
 
 const POPUP_ROLES = new Set(['combobox', 'button', 'listbox']);
 
@@ -26,6 +26,10 @@ export function proxyFor(el) {
     const box = faceOf(el);
     return box !== el && visible(box) ? box : null;
   }
+  // The visually hidden pop-up control a custom element draws its field over (ion-select's
+  // <button aria-haspopup>): the host a user sees.
+  const root = el.getRootNode?.();
+  if (root && root.nodeType === 11 && root.host && hiddenPopupControl(root.host) === el && visible(root.host)) return root.host;
   if (el.tagName !== 'INPUT' || !['checkbox', 'radio'].includes(inputType(el))) return null;
   // A visible label of it.
   for (const l of Array.from(el.labels || [])) if (visible(l)) return l;
@@ -234,7 +238,11 @@ function findShownOption(doc, text, widget, ctx) {
       if (found) return found;
     }
   }
-  return shownOptionIn(doc, text, widget, ctx);
+  const found = shownOptionIn(doc, text, widget, ctx);
+  if (found || !ctx.docBefore) return found;
+  // a pop-up drawn elsewhere, in a shadow root (an overlay component's): its choices by their text
+  const want = norm(text).toLowerCase();
+  return docChoices(widget).find((e) => norm(e.textContent).toLowerCase() === want) || null;
 }
 
 const OPTION_SEL = '[role],li,a,div,span,button,label,td,p';
@@ -275,8 +283,61 @@ function shownOptionTexts(widget, ctx) {
   const pops = popupsOf(widget).map((p) => composedDescendants(p));
   let els = [...optionsOf(widget), ...drawn].filter((e) => roleOf(e) === 'option' && visible(e));
   if (!els.length) els = [...pops.flat(), ...drawn].filter((e) => e.tagName === 'LI' && visible(e));
+  // a pop-up drawn elsewhere in the document that names no tie to the widget (Ionic's popover
+  // and alert, overlays at the end of the page): the choices opening it showed
+  if (!els.length && ctx.docBefore) els = docChoices(widget).filter((e) => !ctx.docBefore.has(e));
   return [...new Set(els.map((e) => norm(e.textContent)).filter(Boolean))];
 }
+
+const CHOICE_SEL = '[role=option],[role=radio],[role=menuitemradio],[role=menuitem],[role=menuitemcheckbox]';
+
+// The visible choices anywhere in the page (through open shadow roots), outside the widget.
+function docChoices(widget) {
+  const out = [];
+  for (const r of allRoots()) {
+    if (r.nodeType !== 9 && r.host && widget.contains(r.host)) continue;
+    for (const e of r.querySelectorAll(CHOICE_SEL)) if (!widget.contains(e) && visible(e)) out.push(e);
+  }
+  return out;
+}
+
+// The choice a pop-up control's host shows now (its shown text without its label), lowercased.
+function hostChoice(widget, skip) {
+  const shown = shownChoiceOf(widget);
+  if (shown) return shown.toLowerCase();
+  const now = faceText(widget, skip);
+  const name = norm(nameOf(widget, 'combobox')).toLowerCase();
+  return name && now.startsWith(name) ? norm(now.slice(name.length)) : now;
+}
+
+// The dialog an option was shown in: its nearest ancestor (through shadow roots) that is a dialog.
+function dialogOf(opt) {
+  for (let n = composedParent(opt); n && n.nodeType === 1; n = composedParent(n)) {
+    const role = roleOf(n);
+    if (role === 'dialog' || role === 'alertdialog' || n.tagName === 'DIALOG' || n.getAttribute('aria-modal') === 'true') return n;
+  }
+  return null;
+}
+
+const CONFIRM_WORDS = /^(ok|okay|done|confirm|apply|accept|select|choose|set|save|yes)$/i;
+
+// The button a user presses in `dialog` to accept the choice made in it (OK, Done, Apply).
+function confirmButtonIn(dialog, opt) {
+  if (!dialog) return null;
+  for (const el of composedDescendants(dialog)) {
+    if (el === opt || el.contains(opt)) continue;
+    const isBtn = (el.tagName === 'BUTTON' && (!roleOf(el) || roleOf(el) === 'button')) || roleOf(el) === 'button';
+    if (!isBtn || !visible(el)) continue;
+    const t = norm(nameOf(el, 'button'));
+    if (CONFIRM_WORDS.test(t)) return el;
+  }
+  return null;
+}
+
+// The buttons a dialog shows (for an error that says what is there to press).
+const dialogButtons = (dialog) => (dialog ? composedDescendants(dialog)
+  .filter((el) => ((el.tagName === 'BUTTON' && !roleOf(el)) || roleOf(el) === 'button') && visible(el))
+  .map((el) => norm(nameOf(el, 'button'))).filter(Boolean) : []);
 
 // The popups to leave out of what a widget shows: those it names, and the list holding the option
 // clicked when that lies in the widget (the highest ancestor of it that opening the widget showed).
@@ -296,7 +357,9 @@ function popupsToSkip(widget, opt, ctx) {
 
 // Is the widget's popup open: its aria-expanded when it has one (a closing popup may still be
 // drawn while it fades out), else whether a popup it names is shown.
-const isOpen = (widget) => (widget.hasAttribute('aria-expanded') ? widget.getAttribute('aria-expanded') === 'true' : popupsOf(widget).some(visible));
+// (A pop-up control's host tells it by its inner control's.)
+const expander = (widget) => (widget.hasAttribute('aria-expanded') ? widget : hiddenPopupControl(widget)?.hasAttribute('aria-expanded') ? hiddenPopupControl(widget) : null);
+const isOpen = (widget) => { const x = expander(widget); return x ? x.getAttribute('aria-expanded') === 'true' : popupsOf(widget).some(visible); };
 
 // Close a popup this action opened, as a user does: Escape; if it stays open (Shoelace closes on
 // a real Escape only), a second click on the widget; then a click elsewhere on the page.
@@ -368,6 +431,7 @@ export async function chooseInWidget(widget, text, click, describe, sel = null, 
   if (!opt) {
     opened = !isOpen(widget);
     if (opened) ctx.before = new Set([ctx.face, ...composedDescendants(ctx.face)].filter(visible));
+    if (opened && !popupsOf(widget).length) ctx.docBefore = new Set(docChoices(widget));
     click(widget);
     if (await until(find)) await quiet(doc);
     opt = find();
@@ -396,19 +460,38 @@ export async function chooseInWidget(widget, text, click, describe, sel = null, 
   const want = norm(text).toLowerCase();
   // the widget shows it; a native select behind it holds it (then a widget that shows the choice
   // in other words, changed, is believed too)
+  // (a pop-up control's host: the choice it shows beside its label)
+  const host = !!hiddenPopupControl(widget);
   const shows = () => {
-    const now = faceText(ctx.face, skip);
+    const now = host ? hostChoice(widget, skip) : faceText(ctx.face, skip);
     if (!sel) return hasWords(now, want);
     return selectedLabel(sel).toLowerCase() === want && (hasWords(now, want) || now !== seenBefore);
   };
-  const ok = await until(shows, 1000);
+  // a choice made in a dialog with a confirm button (Ionic's alert: OK) is taken once confirmed
+  const dialog = opt.isConnected ? dialogOf(opt) : null;
+  const confirm = dialog && confirmButtonIn(dialog, opt);
+  let ok = await until(shows, confirm ? 300 : 1000);
+  let confirmed = null;
+  if (!ok && dialog && dialog.isConnected && visible(dialog)) {
+    const btn = confirmButtonIn(dialog, opt);
+    if (!btn) {
+      const bs = dialogButtons(dialog);
+      const e = new Error(`Clicked option "${norm(text)}" of ${describe(widget)}, but the widget does not show it: the choice waits to be confirmed in the dialog it opened, which is still open and has no confirm button (OK, Done) to press` +
+        (bs.length ? `; its buttons: ${bs.slice(0, 10).map((b) => JSON.stringify(b)).join(', ')}.` : '.'));
+      e.code = 'needs_confirming';
+      throw e;
+    }
+    confirmed = norm(nameOf(btn, 'button'));
+    click(btn);
+    ok = await until(shows, 1000);
+  }
   if (!ok) {
     if (isOpen(widget)) await closePopup(widget);
     return null;
   }
   // the popup closes as the option is taken: wait until it is no longer drawn over the fields below
-  await until(() => !isOpen(widget) && !popupsOf(widget).some(visible), 1000);
-  return { option: opt, typed };
+  await until(() => !isOpen(widget) && !popupsOf(widget).some(visible) && !(dialog && dialog.isConnected && visible(dialog)), 1000);
+  return { option: opt, typed, confirmed };
 }
 
 // ---- drop-downs and radio groups as select_option and fill_form see them ----------------------
@@ -422,7 +505,9 @@ export function isDropdown(el) {
   const role = roleOf(el);
   if (role === 'combobox' || role === 'listbox') return true;
   const pop = (el.getAttribute('aria-haspopup') || '').toLowerCase();
-  return pop === 'listbox' || pop === 'menu' || pop === 'true';
+  if (pop === 'listbox' || pop === 'menu' || pop === 'true') return true;
+  // a custom element drawn over its visually hidden pop-up control (ion-select)
+  return !!el.shadowRoot && !role && !!hiddenPopupControl(el);
 }
 
 // A combobox a user cannot type into, only choose in (Shoelace's sl-select: an <input readonly>
