@@ -153,3 +153,20 @@ for (const [label, iface, ph, out, pick, page] of [
     assert.doesNotMatch(md(r), /\[radio "(Apple|Red)"/, 'the overlay is closed again');
   });
 }
+
+// ---------------------------------------------------------------- a choice that waits to be confirmed
+
+// A page written here (select-dialog.html): a pop-up select whose dialog takes the choice only
+// when its "Übernehmen" button is pressed, a word the extension does not take for a confirm
+// button. The choice is not made, and select_option says so and why, naming the dialog's
+// buttons, instead of reporting it made.
+test('select-dialog.html: a choice that waits to be confirmed in a dialog with no confirm button it knows is an error that says so', async () => {
+  let r = await call('browser_open_url', { url: srv.url('/shells/select-dialog.html') });
+  ok(r, 'open');
+  assert.match(md(r), /\[combobox "Delivery day" placeholder="Pick a day" e\d+\]/, lineOf(md(r), /Delivery day/));
+  r = await call('browser_select_option', { target: 'Delivery day', value: 'Tuesday' });
+  assert.equal(r.status, 'error', `reported made: ${msg(r)}`);
+  assert.match(msg(r), /waits to be confirmed/);
+  assert.match(msg(r), /Übernehmen/);
+  assert.match(md(r), /Day: none/, 'the page took a choice');
+});
