@@ -23,6 +23,18 @@ db_path(void)
 	return p;
 }
 
+/* A connection of the test's own to the database, waiting (up to 5 s) where the store's writer
+ * holds a lock for a moment, as any reader should: under load a fresh connection's first read
+ * met one (SQLITE_BUSY from prepare, right after a commit whose callback it checks). */
+static int
+open_db(sqlite3 **db)
+{
+	int rc = sqlite3_open(db_path(), db);
+	if (rc == SQLITE_OK)
+		sqlite3_busy_timeout(*db, 5000);
+	return rc;
+}
+
 static void
 setup(void)
 {
@@ -46,7 +58,7 @@ on_page(json_t *page, int64_t id, const char *error, void *arg)
 	(void)arg;
 	ck_assert_ptr_null(error);
 	sqlite3 *db;
-	ck_assert_int_eq(sqlite3_open(db_path(), &db), SQLITE_OK);
+	ck_assert_int_eq(open_db(&db), SQLITE_OK);
 	sqlite3_stmt *st;
 	ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT url FROM pages WHERE id = ?", -1, &st, NULL), SQLITE_OK);
 	sqlite3_bind_int64(st, 1, id);
@@ -144,7 +156,7 @@ START_TEST(commands_and_reopen)
 	store_close(s);
 	/* The schema is versioned, and the file is in WAL mode. */
 	sqlite3 *db;
-	sqlite3_open(db_path(), &db);
+	open_db(&db);
 	sqlite3_stmt *stmt;
 	sqlite3_prepare_v2(db, "PRAGMA journal_mode", -1, &stmt, NULL);
 	ck_assert_int_eq(sqlite3_step(stmt), SQLITE_ROW);
@@ -200,7 +212,7 @@ START_TEST(identical_pages_stored_once)
 	ck_assert_int_eq(json_integer_value(json_object_get(st, "pages")), 7);
 	json_decref(st);
 	sqlite3 *db;
-	sqlite3_open(db_path(), &db);
+	open_db(&db);
 	sqlite3_stmt *stmt;
 	sqlite3_prepare_v2(db, "SELECT count(*) FROM contents", -1, &stmt, NULL);
 	ck_assert_int_eq(sqlite3_step(stmt), SQLITE_ROW);
@@ -226,7 +238,7 @@ START_TEST(identical_pages_stored_once)
 	}
 	store_flush(s);
 	ck_assert_int_eq(acked, 6);
-	sqlite3_open(db_path(), &db);
+	open_db(&db);
 	sqlite3_prepare_v2(db, "SELECT count(*) FROM contents", -1, &stmt, NULL);
 	ck_assert_int_eq(sqlite3_step(stmt), SQLITE_ROW);
 	ck_assert_int_eq(sqlite3_column_int(stmt, 0), 6);
@@ -270,7 +282,7 @@ START_TEST(retention_days)
 	json_decref(h);
 	store_close(s);
 	sqlite3 *db;
-	sqlite3_open(db_path(), &db);
+	open_db(&db);
 	sqlite3_stmt *stmt;
 	sqlite3_prepare_v2(db, "SELECT count(*) FROM contents", -1, &stmt, NULL);
 	ck_assert_int_eq(sqlite3_step(stmt), SQLITE_ROW);
@@ -298,7 +310,7 @@ END_TEST
 START_TEST(old_layout_refused)
 {
 	sqlite3 *db;
-	ck_assert_int_eq(sqlite3_open(db_path(), &db), SQLITE_OK);
+	ck_assert_int_eq(open_db(&db), SQLITE_OK);
 	ck_assert_int_eq(sqlite3_exec(db,
 	                              "CREATE TABLE pages (id INTEGER PRIMARY KEY, url TEXT, markdown TEXT);"
 	                              "INSERT INTO pages VALUES (1, 'http://old/', '# kept');"
@@ -312,7 +324,7 @@ START_TEST(old_layout_refused)
 	ck_assert_ptr_nonnull(err);
 	ck_assert_ptr_nonnull(strstr(err, "before 1.0"));
 	free(err);
-	ck_assert_int_eq(sqlite3_open(db_path(), &db), SQLITE_OK);
+	ck_assert_int_eq(open_db(&db), SQLITE_OK);
 	sqlite3_stmt *st;
 	ck_assert_int_eq(sqlite3_prepare_v2(db, "SELECT markdown FROM pages WHERE id = 1", -1, &st, NULL), SQLITE_OK);
 	ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
@@ -342,7 +354,7 @@ static void
 shell(const char *sql)
 {
 	sqlite3 *db;
-	ck_assert_int_eq(sqlite3_open(db_path(), &db), SQLITE_OK);
+	ck_assert_int_eq(open_db(&db), SQLITE_OK);
 	char *msg = NULL;
 	int rc = sqlite3_exec(db, sql, NULL, NULL, &msg);
 	ck_assert_msg(rc == SQLITE_OK, "%s", msg ? msg : "");
@@ -355,7 +367,7 @@ static long
 count_rows(const char *query)
 {
 	sqlite3 *db;
-	ck_assert_int_eq(sqlite3_open(db_path(), &db), SQLITE_OK);
+	ck_assert_int_eq(open_db(&db), SQLITE_OK);
 	sqlite3_stmt *st;
 	ck_assert_int_eq(sqlite3_prepare_v2(db, query, -1, &st, NULL), SQLITE_OK);
 	ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
@@ -425,7 +437,7 @@ START_TEST(disk_full_recovers)
 	ck_assert_int_eq(store_close(s), 0);
 	ck_assert_int_eq(count_rows("SELECT count(*) FROM pages"), 1);
 	sqlite3 *db;
-	ck_assert_int_eq(sqlite3_open(db_path(), &db), SQLITE_OK);
+	ck_assert_int_eq(open_db(&db), SQLITE_OK);
 	sqlite3_stmt *st;
 	ck_assert_int_eq(sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1, &st, NULL), SQLITE_OK);
 	ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
@@ -501,7 +513,7 @@ START_TEST(retention_then_search)
 	store_close(s);
 	ck_assert_int_eq(count_rows("SELECT count(*) FROM pages"), 1);
 	sqlite3 *db;
-	ck_assert_int_eq(sqlite3_open(db_path(), &db), SQLITE_OK);
+	ck_assert_int_eq(open_db(&db), SQLITE_OK);
 	ck_assert_int_eq(sqlite3_exec(db, "INSERT INTO pages_fts(pages_fts) VALUES ('integrity-check')", NULL, NULL,
 	                              NULL),
 	                 SQLITE_OK);
@@ -580,7 +592,7 @@ START_TEST(migration_repairs_index)
 		"         count(*) AS pages, max(captured_at) AS last_seen\n"
 		"  FROM captures GROUP BY site ORDER BY pages DESC;\n";
 	sqlite3 *db;
-	ck_assert_int_eq(sqlite3_open(db_path(), &db), SQLITE_OK);
+	ck_assert_int_eq(open_db(&db), SQLITE_OK);
 	ck_assert_int_eq(sqlite3_exec(db, "PRAGMA journal_mode=WAL", NULL, NULL, NULL), SQLITE_OK);
 	ck_assert_int_eq(sqlite3_exec(db, v1, NULL, NULL, NULL), SQLITE_OK);
 	ck_assert_int_eq(
@@ -665,7 +677,7 @@ static void
 assert_fts_consistent(void)
 {
 	sqlite3 *db;
-	ck_assert_int_eq(sqlite3_open(db_path(), &db), SQLITE_OK);
+	ck_assert_int_eq(open_db(&db), SQLITE_OK);
 	char *msg = NULL;
 	int rc = sqlite3_exec(db, "INSERT INTO pages_fts(pages_fts) VALUES('integrity-check');"
 	                          "INSERT INTO pages_fts(pages_fts, rank) VALUES('integrity-check', 1);",
@@ -1034,7 +1046,7 @@ static long
 old_rule_mismatches(void)
 {
 	sqlite3 *db;
-	ck_assert_int_eq(sqlite3_open(db_path(), &db), SQLITE_OK);
+	ck_assert_int_eq(open_db(&db), SQLITE_OK);
 	char *msg = NULL;
 	int rc = sqlite3_exec(db,
 	                      "CREATE TEMP TABLE t AS SELECT id, client_id, tab_id, url, visit_id FROM captures;"
@@ -1128,7 +1140,7 @@ START_TEST(visits_tab_memory)
 	add_tab(s, "c1", 1, "https://d/");
 	store_flush(s);
 	sqlite3 *db;
-	ck_assert_int_eq(sqlite3_open(db_path(), &db), SQLITE_OK);
+	ck_assert_int_eq(open_db(&db), SQLITE_OK);
 	ck_assert_int_eq(sqlite3_exec(db,
 	                              "INSERT INTO captures(captured_at, client_id, tab_id, url, content_id) "
 	                              "SELECT captured_at, 'c1', 1, 'https://f/', content_id FROM captures "
@@ -1171,7 +1183,7 @@ static void
 bulk_tab4(int n)
 {
 	sqlite3 *db;
-	ck_assert_int_eq(sqlite3_open(db_path(), &db), SQLITE_OK);
+	ck_assert_int_eq(open_db(&db), SQLITE_OK);
 	char *sql = xasprintf("WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < %d) "
 	                      "INSERT INTO captures(captured_at, client_id, tab_id, url, content_id, visit_id) "
 	                      "SELECT captured_at, client_id, tab_id, url, content_id, 2 FROM k, captures WHERE id = 2",
@@ -1215,7 +1227,7 @@ START_TEST(visits_window)
 	ck_assert_int_eq(count_rows("SELECT visit_id FROM captures WHERE id = 40004"), 40004);
 	/* The trigger: a sqlite3 shell's capture of tab 3 (last at 20002, 20,001 back) starts its own. */
 	sqlite3 *db;
-	ck_assert_int_eq(sqlite3_open(db_path(), &db), SQLITE_OK);
+	ck_assert_int_eq(open_db(&db), SQLITE_OK);
 	ck_assert_int_eq(sqlite3_exec(db,
 	                              "INSERT INTO captures(captured_at, client_id, tab_id, url, content_id) "
 	                              "SELECT captured_at, 'c1', 3, 'https://x/', content_id FROM captures WHERE id = 1;"
