@@ -265,7 +265,10 @@ import { BB_CONSOLE_MAX_ENTRIES } from '../shared/limits.js';
   // timer's callback that ran then (an autoplay carousel: its timer moves the slide, the slide's
   // transitionend sets the next timer, forever; each was taken for a new chain, and every wait
   // on such a page ran to its cap), else it starts one at the animation's start.
-  const ANIM_RUN_SLACK_MS = 50; // a transition starts at the style change after the callback that caused it
+  // A transition starts at the style change after the callback that caused it, and its end event
+  // comes at the first frame after it ended: on a loaded machine each can be a few hundred ms
+  // late (the gate's run matched no callback at 50 ms, and the carousel held a click to its cap).
+  const ANIM_RUN_SLACK_MS = 500;
   const elapsedOf = (C) => { try { return C ? Object.getOwnPropertyDescriptor(C.prototype, 'elapsedTime')?.get || null : null; } catch { return null; } };
   const TE = w.TransitionEvent, AE = w.AnimationEvent, teElapsed = elapsedOf(TE), aeElapsed = elapsedOf(AE);
   const runs = []; // { t, chainAt } of the last 8 reported timers' callbacks (a ring: no Array method the page may replace)
@@ -285,7 +288,10 @@ import { BB_CONSOLE_MAX_ENTRIES } from '../shared/limits.js';
     const s = e && typeof e === 'object' ? animStartOf(e, t) : null;
     if (s != null && Number.isFinite(s)) {
       let c = s;
-      for (let i = 0; i < runs.length; i++) { const r = runs[i]; if (s >= r.t - 5 && s - r.t <= ANIM_RUN_SLACK_MS && r.chainAt < c) c = r.chainAt; }
+      // the last reported callback that ran before the animation began (its estimate)
+      let last = null;
+      for (let i = 0; i < runs.length; i++) { const r = runs[i]; if (s >= r.t - 5 && s - r.t <= ANIM_RUN_SLACK_MS && (!last || r.t > last.t)) last = r; }
+      if (last && last.chainAt < c) c = last.chainAt;
       return t - c < CHAIN_MS ? c : 0;
     }
     return t;
