@@ -16,9 +16,9 @@
 //     call the libraries' documented API;
 //   - MediumEditor: the package's own demo page (node_modules/medium-editor/demo/index.html);
 //   - Quill 2: a minimal shell (quill.html) of an editor with a heading, bold text and a placeholder;
-//   - Swiper: a minimal shell (swiper.html) of a carousel moved by a transform;
+//   - Swiper: a minimal shell (swiper.html; with ?autoplay it loops and plays itself every second) of a carousel moved by a transform;
 //   - noUiSlider: a minimal shell (slider.html) of a slider whose handle is an ARIA slider;
-//   - Ionic: a minimal shell (ionic.html) whose components stay hidden until their code hydrates them;
+//   - Ionic: wc-ionic.html (also webcomponents-realsites'), whose components stay hidden until their code hydrates them;
 //   - TodoMVC (npm `todomvc`): the Vue app here for typing order; every app in todomvc.test.mjs;
 //   - no npm package ships a Sphinx-built page: docs.html reproduces the docutils markup (a table
 //     whose cells hold <p>, a clickable <img> toggle) -- written here, like dialogs.html (the
@@ -186,7 +186,7 @@ test('readiness: with every library file 300 ms late, open_url returns the page 
 // and nothing is undefined meanwhile, and the page used to be answered blank (27 of 27 opens).
 test('readiness: an Ionic page is answered once its components show, not blank', async () => {
   for (let i = 0; i < 2; i++) {
-    const r = await open(srv.url('/shells/ionic.html'));
+    const r = await open(srv.url('/shells/wc-ionic.html'));
     assert.match(md(r), /Save settings/, `answered before it showed anything: ${JSON.stringify(r.result)}\n${md(r)}`);
     assert.match(md(r), /Send me the newsletter/);
     assert.equal(r.result?.settle?.reason, 'quiet', JSON.stringify(r.result));
@@ -340,6 +340,10 @@ test('forms: a noUiSlider slider is set to a number typed into it, by its keys, 
   assert.match(msg(r), /browser_type/);
   r = await env.call('browser_get_page', {});
   assert.match(md(r), /Volume: 12\b/, 'a refused call changed the slider');
+  // a slider whose keys do nothing: an error saying it did not get there, never a success
+  r = await env.call('browser_type', { target: 'Balance', text: '5' });
+  assert.equal(r.status, 'error', `a slider that did not move was reported set: ${msg(r)}`);
+  assert.match(msg(r), /did not reach 5/);
 });
 
 // Swiper's autoplay sets its next timer (1 s) when a slide's transition ends: each was taken for
@@ -347,7 +351,7 @@ test('forms: a noUiSlider slider is set to a number typed into it, by its keys, 
 // its cap. A timer set from an animation's own event now continues the chain of the timer that
 // started the animation (followed for 1 s), as one set from a timer does.
 test('readiness: a Swiper carousel that plays itself every second does not hold the answers to the cap', async () => {
-  let r = await open(srv.url('/shells/swiper-autoplay.html'));
+  let r = await open(srv.url('/shells/swiper.html?autoplay'));
   assert.equal(r.result?.settle?.reason, 'quiet', JSON.stringify(r.result));
   for (const n of [3, 5]) {
     r = await env.call('browser_click', { target: `Go to slide ${n}` });

@@ -327,6 +327,7 @@ async function setSlider(el, text) {
     const up = want > v;
     const next = await press(up ? (vertical ? 'ArrowUp' : 'ArrowRight') : (vertical ? 'ArrowDown' : 'ArrowLeft'));
     if (!Number.isFinite(next) || next === v) break; // it does not move by keys
+    if (Math.abs(next - want) > Math.abs(v - want)) { v = next; break; } // it moves the other way
     const past = up ? next > want : next < want;
     v = next;
     if (past) break;

@@ -53,11 +53,11 @@ function withoutLabel(v, name) {
   return v;
 }
 
-// Is `v`, what a pop-up control's host shows beside its label, its placeholder: the text of an
+// Is `v`, what a pop-up control's host (one hiddenPopupControl found) shows beside its label, its placeholder: the text of an
 // element in its shadow root marked as the placeholder (part or class "placeholder"), or its
 // placeholder attribute while it has no value.
 function showsPlaceholder(el, v) {
-  if (!el.shadowRoot || !hiddenPopupControl(el)) return false;
+  if (!el.shadowRoot) return false;
   for (const p of el.shadowRoot.querySelectorAll('[part~=placeholder],[class*=placeholder]')) {
     if (norm(p.textContent) === v) return true;
   }
@@ -159,7 +159,9 @@ export function tokenParts(el, kind, { values = true } = {}) {
       if (name) parts.push(q(name));
       if (el.getAttribute('aria-selected') === 'true') parts.push('selected');
       break;
-    case 'combobox':
+    case 'combobox': {
+      // a pop-up control's host (ion-select: dom.js hiddenPopupControl), looked for once
+      const popup = el.shadowRoot ? hiddenPopupControl(el) : null;
       parts.push('combobox');
       if (name) parts.push(q(name));
       if (isSecret(el)) parts.push(filled(el.value));
@@ -167,15 +169,16 @@ export function tokenParts(el, kind, { values = true } = {}) {
       else if (tag !== 'INPUT' && tag !== 'TEXTAREA' && values) {
         // a custom combobox (jQuery UI selectmenu, Select2) shows its choice as text; a pop-up
         // control's host (ion-select) its placeholder, when nothing is chosen, as such
-        const v = (hiddenPopupControl(el) && shownChoiceOf(el)) || withoutLabel(seenText(el), name);
-        if (v && v !== name) parts.push((showsPlaceholder(el, v) ? 'placeholder=' : 'value=') + q(clip(v, 200)));
+        const v = (popup && shownChoiceOf(el)) || withoutLabel(seenText(el), name);
+        if (v && v !== name) parts.push((popup && showsPlaceholder(el, v) ? 'placeholder=' : 'value=') + q(clip(v, 200)));
       }
-      if (el.getAttribute('aria-expanded') === 'true' || hiddenPopupControl(el)?.getAttribute('aria-expanded') === 'true') parts.push('expanded');
+      if (el.getAttribute('aria-expanded') === 'true' || popup?.getAttribute('aria-expanded') === 'true') parts.push('expanded');
       if (values && tag === 'INPUT' && isReadOnlyCombobox(el)) {
         const opts = optionsOf(el).map((o) => norm(o.textContent)).filter(Boolean);
         if (opts.length) parts.push('options=[' + opts.slice(0, 30).map((o) => q(clip(o, 60))).join(', ') + (opts.length > 30 ? ', …' : '') + ']');
       }
       break;
+    }
     case 'slider':
       parts.push('slider');
       if (name) parts.push(q(name));

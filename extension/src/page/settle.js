@@ -78,7 +78,6 @@ export function createWatch(win) {
   const timers = new Map();    // timer id -> { at, due }
   const intervals = new Map(); // short interval id -> { period, since (set), prev, tick (last two ticks) }
   const added = new WeakMap(); // node -> when it was inserted (the last 2 s)
-  const runs = new WeakMap();  // node -> { start, last }: its current run of changes (RUN_GAP_MS apart at most)
   const offThread = new Map();  // worker message / IndexedDB transaction id -> start (main-world.js)
   let lastResource = now();
   let leavingAt = 0;
@@ -108,10 +107,11 @@ export function createWatch(win) {
   const record = (node, t) => {
     let a = times.get(node);
     if (!a) { a = []; times.set(node, a); }
+    // its current run of changes (at most RUN_GAP_MS apart) began at a.runStart (looping())
+    const prev = a[a.length - 1];
+    a.runStart = prev !== undefined && t - prev <= RUN_GAP_MS ? a.runStart : t;
     a.push(t);
     if (a.length > KEEP) a.shift();
-    const run = runs.get(node);
-    if (!run || t - run.last > RUN_GAP_MS) runs.set(node, { start: t, last: t }); else run.last = t;
     recent.push({ node, t });
     // Pruned in batches (a page may change its DOM thousands of times a second).
     if (recent.length >= 4000 || (recent.length > 256 && t - recent[0].t > 4000)) {
@@ -242,8 +242,8 @@ export function createWatch(win) {
   // (open_url hit its 5 s cap on every such page; an action added the second it runs). Decided
   // per node, so that the rest of the page still counts.
   function looping(node) {
-    const r = runs.get(node);
-    return !!r && r.last - r.start > ANIM_MAX_MS;
+    const a = times.get(node);
+    return !!a && a[a.length - 1] - a.runStart > ANIM_MAX_MS;
   }
 
   // Scripts and stylesheets still loading (`since`: only those inserted at or after it).
