@@ -59,6 +59,7 @@ import { createObserver } from './observe-isolated.js';
     else if (d === 'b+' || d === 'b-') watch.busy(id, d === 'b+');
     else if (d === 'a+' || d === 'a-') watch.frame(id, d === 'a+');
     else if (d === 'i+' || d === 'i~' || d === 'i-') watch.interval(id, d[1], Number(delay) || 0);
+    else if (d === 'w+' || d === 'w-') watch.reply(id, d === 'w+');
     else watch.request(id, d === '+');
   }, true);
   // A connected element got a shadow root (main-world.js hooks attachShadow): the event is
