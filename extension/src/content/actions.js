@@ -1,8 +1,8 @@
 // What the agent does to the page: click, type, keys, scroll, select.
 // Events are dispatched the way a user's input would produce them so that
 // framework-controlled widgets (React, Vue, Angular…) see the change.
-import { winOf, isDisabled, isEditable, inputType, norm, isVisibleBox, allRoots, nameOf, withStyleCache } from './dom.js';
-import { describe, hiddenError } from './targeting.js';
+import { winOf, isDisabled, isInert, isEditable, inputType, norm, isVisibleBox, allRoots, nameOf, withStyleCache } from './dom.js';
+import { describe, hiddenError, refuseUnusable } from './targeting.js';
 import { selectedText } from './describe.js';
 import { isSecret } from './secret.js';
 import { hiddenReason, clickPoint, composedParent, shortDesc, hoverHost } from './reach.js';
@@ -78,7 +78,7 @@ function focusTargetOf(at, el) {
 // roots: a click on a custom element's host reaches the control inside it). An element covered
 // at its center by another is an error naming what covers it.
 export function click(el) {
-  if (isDisabled(el)) throw new Error(`${describe(el)} is disabled`);
+  refuseUnusable(el);
   if (el.tagName === 'OPTION' && el.closest('select')) {
     throw new Error(`${describe(el.closest('select'))}: choose its options with select_option`);
   }
@@ -124,7 +124,7 @@ export function aim(el, desc) {
 // frames up are same-origin, where a user's click on `el` lands (after the same checks as click).
 // `inFrame`: the point is relative to a cross-origin frame's viewport (the caller adds its offset).
 export function clickPointOf(el) {
-  if (isDisabled(el)) throw new Error(`${describe(el)} is disabled`);
+  refuseUnusable(el);
   const desc = describe(el);
   const { target, pt } = aim(el, desc);
   if (pt.x === undefined) throw new Error(`${desc} could not be scrolled into view`);
@@ -362,7 +362,7 @@ export async function type(el, text, { clear = false, submit = false } = {}) {
   if (text == null) text = '';
   text = String(text);
   isSecret(el);
-  if (isDisabled(el)) throw new Error(`${describe(el)} is disabled`);
+  refuseUnusable(el);
   const desc = describe(el);
   const isBox = el.tagName === 'INPUT' && (inputType(el) === 'checkbox' || inputType(el) === 'radio');
   // a hidden field: only a checkbox or a <select> may go through its visible widget
@@ -411,7 +411,7 @@ export async function selectOption(el, value, { typed = false, option = null } =
     if (inner) el = inner;
     else throw new Error(`${describe(el)} is not a <select>; click it to open it, then click the option`);
   }
-  if (isDisabled(el)) throw new Error(`${describe(el)} is disabled`);
+  refuseUnusable(el);
   const v = String(value ?? '');
   const opts = Array.from(el.options);
   const nv = norm(v).toLowerCase();
@@ -469,7 +469,7 @@ export function pressKey(el, keySpec) {
 
 function focusables(doc) {
   return Array.from(doc.querySelectorAll('a[href],button,input:not([type=hidden]),select,textarea,[tabindex],[contenteditable=""],[contenteditable=true],summary'))
-    .filter((e) => !isDisabled(e) && e.tabIndex >= 0 && isVisibleBox(e));
+    .filter((e) => !isDisabled(e) && !isInert(e) && e.tabIndex >= 0 && isVisibleBox(e));
 }
 
 function defaultKeyAction(el, info, mods) {
