@@ -117,6 +117,11 @@ export function aim(el, desc) {
     e.code = 'covered';
     throw e;
   }
+  if (pt.noClicks) {
+    const e = new Error(`${desc} takes no clicks (pointer-events: none, as a page makes a link or button it disabled): a user's click there lands on ${shortDesc(pt.noClicks)} instead; nothing was done.`);
+    e.code = 'no_clicks';
+    throw e;
+  }
   return { target, pt };
 }
 
