@@ -7,6 +7,7 @@ import { selectedText } from './describe.js';
 import { isSecret } from './secret.js';
 import { hiddenReason, clickPoint, composedParent, shortDesc, hoverHost } from './reach.js';
 import { proxyFor, replacementFor, chooseInWidget, until } from './widgets.js';
+import { fieldValue } from './datetime.js';
 
 // One macrotask: the page's own queued tasks (a framework's setTimeout(0) model update) run
 // before the next key, as they would between a real keyboard's key presses.
@@ -268,17 +269,27 @@ function nextKeyTarget(cur) {
 }
 
 const WHOLE_VALUE_TYPES = new Set(['date', 'time', 'datetime-local', 'month', 'week', 'color', 'range', 'number']);
+const DATE_TYPES = new Map([
+  ['date', 'date (as 2026-12-24, 12/24/2026 or December 24, 2026)'], ['time', 'time (as 14:30 or 2:30 PM)'],
+  ['datetime-local', 'date and time (as 2026-12-24 14:30 or 12/24/2026 2:30 PM)'], ['month', 'month (as 2026-12 or December 2026)'],
+]);
 
 async function typeIntoField(el, text, clear) {
+  const t = el.tagName === 'INPUT' ? inputType(el) : 'textarea';
+  // a day or time as a person writes it (12/24/2026, 2:30 PM): the value the field takes
+  const day = DATE_TYPES.has(t) ? fieldValue(t, text, navigator.language) : null;
+  if (DATE_TYPES.has(t) && day === null) throw new Error(`${describe(el)} takes a ${DATE_TYPES.get(t)}, and the text typed is not one; nothing was typed`);
   el.focus();
   if (clear && el.value !== '') {
     try { el.select?.(); } catch { /* ignore */ }
     setValue(el, '');
     inputEvent(el, 'deleteContentBackward');
   }
-  const t = el.tagName === 'INPUT' ? inputType(el) : 'textarea';
-  if (WHOLE_VALUE_TYPES.has(t) || text.length > 1000) {
-    setValue(el, (clear ? '' : el.value) + text);
+  if (day !== null) {
+    setValue(el, day);
+    inputEvent(el, 'insertText', day);
+  } else if (WHOLE_VALUE_TYPES.has(t) || text.length > 1000) {
+    setValue(el, (clear || WHOLE_VALUE_TYPES.has(t) ? '' : el.value) + text);
     inputEvent(el, 'insertText', text);
   } else {
     let prev = '', run = 0;
@@ -445,7 +456,7 @@ export async function type(el, text, { clear = false, submit = false } = {}) {
 // holds the text (at its end, when appended). Never the value itself: typed text stays out of
 // messages, which the call log keeps.
 export function typedNote(el, text, clear) {
-  if (!el || (el.tagName !== 'INPUT' && el.tagName !== 'TEXTAREA') || checkable(el)) return '';
+  if (!el || (el.tagName !== 'INPUT' && el.tagName !== 'TEXTAREA') || checkable(el) || DATE_TYPES.has(inputType(el))) return '';
   const want = String(text).replace(/\r\n?/g, '\n');
   const v = String(el.value ?? '');
   if (clear ? v === want : v.endsWith(want)) return '';
