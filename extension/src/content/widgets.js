@@ -3,7 +3,7 @@
 // selectmenu, Select2, Chosen, bootstrap-select). A user acts on the visible widget, so actions
 // go through it: the widget's own handlers then update both it and the native control.
 import { norm, inputType, flatText, hiddenPopupControl, nameOf, allRoots } from './dom.js';
-import { hiddenReason, composedParent, flatChildren, shownChoiceOf } from './reach.js';
+import { hiddenReason, composedParent, flatChildren, shownChoiceOf, clickPoint } from './reach.js';
 
 const POPUP_ROLES = new Set(['combobox', 'button', 'listbox']);
 
@@ -410,6 +410,17 @@ async function quiet(doc, ms = 300) {
   }
 }
 
+// Is `el` drawn where it will stay and open to a click: no finite animation or transition runs on
+// it or on a box around it (a popup still opening: Vuetify scales its menu in with pointer-events
+// off), and nothing else is hit at its center. A user waits for an opening list before clicking.
+function atRest(el) {
+  for (let n = el; n && n.nodeType === 1; n = composedParent(n)) {
+    const anims = typeof n.getAnimations === 'function' ? n.getAnimations() : [];
+    if (anims.some((a) => a.playState === 'running' && a.effect?.getComputedTiming?.().endTime !== Infinity)) return false;
+  }
+  return !clickPoint(el).coveredBy;
+}
+
 // Can a user type into the widget itself (a combobox input that filters its list: Tom Select)?
 const typeable = (el) => (el.tagName === 'INPUT' && !el.readOnly && !el.disabled && /^(text|search|)$/.test(inputType(el))) || !!el.isContentEditable;
 
@@ -456,6 +467,7 @@ export async function chooseInWidget(widget, text, click, describe, sel = null, 
     throw e;
   }
   const skip = popupsToSkip(widget, opt, ctx);
+  await until(() => atRest(opt), 1000);
   click(opt);
   const want = norm(text).toLowerCase();
   // the widget shows it; a native select behind it holds it (then a widget that shows the choice
@@ -489,8 +501,13 @@ export async function chooseInWidget(widget, text, click, describe, sel = null, 
     if (isOpen(widget)) await closePopup(widget);
     return null;
   }
-  // the popup closes as the option is taken: wait until it is no longer drawn over the fields below
-  await until(() => !isOpen(widget) && !popupsOf(widget).some(visible) && !(dialog && dialog.isConnected && visible(dialog)), 1000);
+  // the popup closes as the option is taken: wait until it is no longer drawn over the fields below;
+  // a list that stays open for more choices (a multi-select's) is closed as a user does once done,
+  // when this action opened it, so that it covers nothing the next action aims at
+  const shut = () => !isOpen(widget) && !popupsOf(widget).some(visible) && !(dialog && dialog.isConnected && visible(dialog));
+  const multi = !!opt.closest?.('[aria-multiselectable="true"]');
+  await until(shut, multi ? 100 : 1000);
+  if (opened && !shut() && isOpen(widget)) await closePopup(widget);
   return { option: opt, typed, confirmed };
 }
 
