@@ -24,7 +24,8 @@ export function proxyFor(el) {
   // chosen; a user clicks the box).
   if (el.tagName === 'INPUT' && (roleOf(el) === 'combobox' || el.hasAttribute('aria-haspopup'))) {
     const box = faceOf(el);
-    return box !== el && visible(box) ? box : null;
+    if (box !== el && visible(box)) return box;
+    return fieldBoxOf(el);
   }
   // The visually hidden pop-up control a custom element draws its field over (ion-select's
   // <button aria-haspopup>): the host a user sees.
@@ -40,6 +41,19 @@ export function proxyFor(el) {
     if (n.tagName === 'BODY' || n.tagName === 'FORM') break;
     const inner = (n.shadowRoot || n).querySelectorAll('input:not([type=hidden]),select,textarea,button');
     if (inner.length > 1) break;
+    if (visible(n)) return n;
+  }
+  return null;
+}
+
+// The nearest visible box around a hidden combobox field (three levels at most) that holds no other
+// field: Element Plus hides its select's input in a transparent wrapper beside the chosen items
+// and their remove buttons, all in the box a user clicks. Null if none.
+function fieldBoxOf(el) {
+  let n = el.parentElement;
+  for (let i = 0; n && i < 3; i++, n = n.parentElement) {
+    if (n.tagName === 'BODY' || n.tagName === 'FORM' || n.tagName === 'LABEL') break;
+    if (n.querySelectorAll('input:not([type=hidden]),select,textarea,[role=combobox],[role=textbox]').length > 1) break;
     if (visible(n)) return n;
   }
   return null;
@@ -194,7 +208,8 @@ function faceOf(widget) {
     if (p.querySelectorAll('input:not([type=hidden]),select,textarea,button,label,[role=combobox],[role=textbox]').length > 1) break;
     f = p;
   }
-  return f;
+  // a hidden field in a box that also holds buttons (a multi-select's chosen items): that box
+  return visible(f) ? f : fieldBoxOf(widget) || f;
 }
 
 // The text a user sees in `face` outside the popups in `skip` (an open list's options are not the
