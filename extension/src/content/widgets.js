@@ -64,6 +64,12 @@ const WIDGET_CLASS = /(^|[\s_-])(select|selectmenu|dropdown|chosen|combo|combobo
 // The text a <select> shows now: its selected option's label.
 const selectedLabel = (sel) => norm(sel.selectedOptions?.[0]?.label || sel.selectedOptions?.[0]?.textContent || '');
 
+// Does the native select hold the option labelled `want` (lowercase): its choice, or for a
+// multiple select one of its chosen options (the earlier ones stay chosen).
+const holds = (sel, want) => (sel.multiple
+  ? Array.from(sel.selectedOptions || []).some((o) => norm(o.label || o.textContent).toLowerCase() === want)
+  : selectedLabel(sel).toLowerCase() === want);
+
 // Does `area` show `text` to a user as a select's current choice: a visible element in it (not the
 // select's own options) whose text is exactly it, or a field showing it as its value or, empty, as
 // its placeholder (Tom Select shows the empty option's text as its input's placeholder)?
@@ -76,10 +82,14 @@ function areaShows(area, text, sel) {
     if (el.tagName === 'INPUT') {
       const v = norm(el.value) || norm(el.getAttribute('placeholder'));
       if (v.toLowerCase() === want && visible(el)) return true;
-    } else if (norm(el.textContent).toLowerCase() === want && visible(el)) return true;
+    } else if ((norm(el.textContent).toLowerCase() === want || ownText(el).toLowerCase() === want) && visible(el)) return true;
   }
   return false;
 }
+
+// The text of an element's own text nodes: a multi-select's chosen item shows its label beside a
+// remove mark (Select2: <li><span>×</span>Green</li>).
+const ownText = (el) => norm(Array.from(el.childNodes).filter((c) => c.nodeType === 3).map((c) => c.data).join(' '));
 
 // Where the widget of a hidden <select> may be, nearest first: the elements right beside it (Tom
 // Select, Select2, Chosen and selectmenu draw theirs after it), then each ancestor (three at most)
@@ -492,7 +502,7 @@ export async function chooseInWidget(widget, text, click, describe, sel = null, 
   const shows = () => {
     const now = host ? hostChoice(widget, skip) : faceText(ctx.face, skip);
     if (!sel) return hasWords(now, want);
-    return selectedLabel(sel).toLowerCase() === want && (hasWords(now, want) || now !== seenBefore);
+    return holds(sel, want) && (hasWords(now, want) || now !== seenBefore);
   };
   // a choice made in a dialog with a confirm button (Ionic's alert: OK) is taken once confirmed
   const dialog = opt.isConnected ? dialogOf(opt) : null;
