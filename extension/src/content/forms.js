@@ -6,7 +6,7 @@ import { inputType, isDisabled, isEditable, winOf, norm, nameOf, controlKind, st
 import { describe, findTarget } from './targeting.js';
 import { click, type, nextTurn, aim, pressKey, selectOption } from './actions.js';
 import { isSecret } from './secret.js';
-import { chooseInWidget, isDropdown, isReadOnlyCombobox, isRadioGroup, radiosOf, selectBehind } from './widgets.js';
+import { chooseInWidget, pickListed, isDropdown, isReadOnlyCombobox, isRadioGroup, radiosOf, selectBehind } from './widgets.js';
 
 const BOOL = /^(true|false)$/;
 // How long fill_form waits for what covers a field (a datepicker fading out, a toast) to go.
@@ -123,6 +123,8 @@ async function fillOne(el, value) {
   }
   if (t === 'file') throw new Error(`${describe(el)} is a file input: put files in it with browser_upload_file`);
   await type(el, value, { clear: true });
+  // a listed option with exactly that text, picked as a user picks the suggestion
+  if (await pickListed(el, value, click, describe)) return { desc: describe(el), typed: false };
   return { desc: describe(el), typed: el.tagName === 'INPUT' && isEditable(el) };
 }
 

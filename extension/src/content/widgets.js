@@ -286,7 +286,7 @@ function shownOptionIn(root, text, widget, ctx) {
   const wr = widget.getBoundingClientRect();
   const els = root.nodeType === 9 ? root.querySelectorAll(OPTION_SEL) : composedDescendants(root).filter((e) => e.matches(OPTION_SEL));
   for (const el of els) {
-    if (el === widget || el.closest('select')) continue;
+    if (el === widget || el.contains(widget) || el.closest('select')) continue; // (a box around the field is none)
     if (inFace(el, widget, ctx) && !newlyShown(el, ctx)) continue;
     if (norm(el.textContent).toLowerCase() !== want) continue;
     if (!visible(el)) continue;
@@ -534,6 +534,33 @@ export async function chooseInWidget(widget, text, click, describe, sel = null, 
   await until(shut, multi ? 100 : 1000);
   if (opened && !shut() && isOpen(widget)) await closePopup(widget);
   return { option: opt, typed, confirmed };
+}
+
+// After `text` was typed into an editable combobox whose popup is a list: the option its open list
+// shows with exactly that text, clicked as a user picks the suggestion (a filterable select keeps
+// only a value picked from its list, and drops typed text on blur). Returns the option clicked, or
+// null when the list shows no such option (the typed text stands); throws when the click did not take.
+export async function pickListed(widget, text, click, describe) {
+  const pop = (widget.getAttribute('aria-haspopup') || 'listbox').toLowerCase();
+  if (roleOf(widget) !== 'combobox' || !(pop === 'listbox' || pop === 'true')) return null;
+  const doc = widget.ownerDocument;
+  const ctx = { face: faceOf(widget), before: null };
+  if (!(await until(() => isOpen(widget), 300))) return null;
+  // only a listed option (an ARIA option or a list item), never other text that happens to match
+  const listed = (o) => !!o && (roleOf(o) === 'option' || o.tagName === 'LI') && o;
+  const opt = await until(() => listed(findShownOption(doc, text, widget, ctx)), 1000);
+  if (!opt) return null;
+  await quiet(doc);
+  await until(() => atRest(opt), 1000);
+  click(opt);
+  const want = norm(text).toLowerCase();
+  // taken: the option is marked chosen or its list closed on it, and the field shows the text
+  const taken = () => (opt.getAttribute('aria-selected') === 'true' || !isOpen(widget)) && hasWords(faceText(ctx.face, popupsOf(widget)), want);
+  if (!(await until(taken, 1000))) {
+    throw new Error(`Typed "${norm(text)}" into ${describe(widget)} and clicked its listed option, but the field does not show it afterwards`);
+  }
+  await until(() => !isOpen(widget) && !popupsOf(widget).some(visible), 1000);
+  return opt;
 }
 
 // ---- drop-downs and radio groups as select_option and fill_form see them ----------------------
