@@ -56,6 +56,8 @@ function notDropdown(el) {
   const kind = controlKind(el, styleOf(el));
   const what = KIND_WORDS[kind] || 'not a form control';
   const act = kind === 'checkbox' || kind === 'radio' ? 'click it to check it'
+    // a read-only field takes no typing: what it shows is chosen by clicking it (a cascader opens)
+    : (kind === 'input' || kind === 'textarea') && el.readOnly ? 'it is read-only: click it to open what it offers instead'
     : kind === 'input' || kind === 'textarea' || kind === 'editable' ? 'type into it instead'
       : kind === 'slider' ? 'type the number to set it to (browser_type), or press its arrow keys' : 'click it instead';
   const e = new Error(`${describe(el)} is ${what}, not a drop-down or a radio group, so it has no options to select; ${act}.`);
