@@ -39,13 +39,15 @@ const shownOptions = (m) => (m.match(/\[option "[^"]*"/g) || []);
 
 // ---------------------------------------------------------------- Vuetify
 
-test('vuetify: select_option by the label clicks the option once the menu has scaled in (not "covered" while it opens)', async () => {
+test('vuetify: select_option by the label clicks the option once the menu has scaled in (not "covered" while it opens), and the field reads as its label and value', async () => {
   await open('vuejq-vuetify.html');
   for (const fruit of ['Cherry', 'Banana', 'Damson']) {
     const r = await select('Fruit', fruit);
     ok(r, `select ${fruit}`);
     assert.match(md(r), new RegExp(`Fruit chosen: ${fruit}\\b`), 'the page\'s v-model did not take the choice');
     assert.deepEqual(shownOptions(md(r)), [], `the menu is still shown:\n${md(r)}`);
+    // named by its floating label, its value what it shows (not "Fruit Cherry" run together)
+    assert.match(md(r), new RegExp(`\\[combobox "Fruit" value="${fruit}" e\\d+\\]`), md(r));
   }
 });
 
@@ -55,6 +57,7 @@ test('vuetify: two choices in a multiple v-select both hold, the list it leaves 
   const r = await select('Colors', 'Blue');
   ok(r, 'second color');
   assert.match(md(r), /Colors chosen: Green, Blue/);
+  assert.match(md(r), /\[combobox "Colors" value="Green Blue" e\d+\]/, md(r));
   assert.deepEqual(shownOptions(md(r)), [], `the multi-select's list is still shown over the page:\n${md(r)}`);
   assert.doesNotMatch(md(r), /expanded/, 'a widget is still marked open');
   // the list no longer covers the field below it

@@ -270,6 +270,17 @@ export function hostLabels(el) {
 }
 
 // An approximation of the accessible name.
+// The text of the first shown <label> inside `el` (not one inside a field of its own), or ''.
+function ownLabelIn(el) {
+  for (const l of el.querySelectorAll('label')) {
+    const shown = l.checkVisibility ? l.checkVisibility({ visibilityProperty: true, opacityProperty: true }) : l.getClientRects().length > 0;
+    if (l.getAttribute('aria-hidden') === 'true' || !shown) continue;
+    const t = norm(l.textContent);
+    if (t) return t;
+  }
+  return '';
+}
+
 export function nameOf(el, kind = null) {
   const lb = el.getAttribute('aria-labelledby');
   if (lb) { const t = textOfIds(el, lb); if (t) return clip(t); }
@@ -294,6 +305,12 @@ export function nameOf(el, kind = null) {
   if (el.shadowRoot && (kind === 'combobox' || kind === null)) {
     const c = hiddenPopupControl(el);
     if (c) return clip(popupHostName(el, c));
+  }
+  // a custom combobox (not a native field) is not named by its content, which is its value: by a
+  // <label> drawn inside it (Vuetify's floating label), when it has one
+  if ((kind === 'combobox' || el.getAttribute('role') === 'combobox') && el.querySelector) {
+    const lab = ownLabelIn(el);
+    if (lab) return clip(lab);
   }
   let t = visibleText(el);
   if (!t) {
