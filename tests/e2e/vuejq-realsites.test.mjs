@@ -77,6 +77,21 @@ test('vuetify: fill_form types into the autocomplete and picks its suggestion; a
   assert.deepEqual(shownOptions(md(r)), [], `a list is still shown:\n${md(r)}`);
 });
 
+test('vuetify: the v-slider is named by the label of its box, and typing a number by that label sets it', async () => {
+  const m = md(await open('vuejq-vuetify.html'));
+  assert.match(m, /\[slider "Volume" value="20" e\d+\]/, m);
+  const r = await env.call('browser_type', { target: 'Volume', text: '60' });
+  ok(r);
+  assert.match(md(r), /Volume: 60\b/, 'the page\'s v-model did not take the value');
+  assert.match(md(r), /\[slider "Volume" value="60" e\d+\]/);
+  ok(await click('I agree'));
+  ok(await click('Wi-Fi'));
+  const now = await page();
+  assert.match(now, /Agreed: true/);
+  assert.match(now, /Wi-Fi on: true/);
+  assert.match(now, /\[checkbox "Wi-Fi" checked e\d+\]/);
+});
+
 test('vuetify: dialog, menu, tabs and snackbar are opened, used and closed by the texts a user reads', async () => {
   await open('vuejq-vuetify.html');
   let r = await click('Delete account');
