@@ -502,7 +502,7 @@ export async function selectOption(el, value, { typed = false, option = null } =
     const text = norm(opt.label || opt.textContent);
     const wdesc = describe(widget);
     const done = await chooseInWidget(widget, text, click, describe, el);
-    if (done) return { message: `Selected "${selectedText(el)}" in ${describe(el)} through ${wdesc}, the widget a user sees` };
+    if (done) return { message: `Selected "${el.multiple ? text : selectedText(el)}" in ${describe(el)} through ${wdesc}, the widget a user sees` };
     // The widget did not take it: set the native value with the events widgets listen to, and
     // accept only if the widget then shows it.
     setSelect(el, opt);

@@ -196,6 +196,10 @@ export function tokenParts(el, kind, { values = true } = {}) {
       if (el.getAttribute('aria-pressed') === 'true') parts.push('pressed');
       if (el.getAttribute('aria-expanded') === 'true') parts.push('expanded');
   }
+  // the current one of a set (aria-current: the page a pager shows, the step a wizard is at),
+  // which a user sees highlighted among its like
+  const cur = (el.getAttribute('aria-current') || '').toLowerCase();
+  if (cur && cur !== 'false' && CURRENT_KINDS.has(kind)) parts.push('current');
   const shows = kind !== 'link' ? shownText(el, kind, name) : '';
   if (shows) {
     const i = parts.indexOf(q(name));
@@ -206,6 +210,8 @@ export function tokenParts(el, kind, { values = true } = {}) {
   parts.push(ref);
   return parts;
 }
+
+const CURRENT_KINDS = new Set(['link', 'button', 'clickable', 'tab', 'option', 'menuitem', 'treeitem']);
 
 export function token(el, kind, opts) {
   return '[' + tokenParts(el, kind, opts).join(' ') + ']';

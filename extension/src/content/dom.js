@@ -270,6 +270,17 @@ export function hostLabels(el) {
 }
 
 // An approximation of the accessible name.
+// The text of the first shown <label> inside `el` (not one inside a field of its own), or ''.
+function ownLabelIn(el) {
+  for (const l of el.querySelectorAll('label')) {
+    const shown = l.checkVisibility ? l.checkVisibility({ visibilityProperty: true, opacityProperty: true }) : l.getClientRects().length > 0;
+    if (l.getAttribute('aria-hidden') === 'true' || !shown) continue;
+    const t = norm(l.textContent);
+    if (t) return t;
+  }
+  return '';
+}
+
 export function nameOf(el, kind = null) {
   const lb = el.getAttribute('aria-labelledby');
   if (lb) { const t = textOfIds(el, lb); if (t) return clip(t); }
@@ -295,6 +306,12 @@ export function nameOf(el, kind = null) {
     const c = hiddenPopupControl(el);
     if (c) return clip(popupHostName(el, c));
   }
+  // a custom combobox (not a native field) is not named by its content, which is its value: by a
+  // <label> drawn inside it (Vuetify's floating label), when it has one
+  if ((kind === 'combobox' || el.getAttribute('role') === 'combobox') && el.querySelector) {
+    const lab = ownLabelIn(el);
+    if (lab) return clip(lab);
+  }
   let t = visibleText(el);
   if (!t) {
     const img = el.querySelector?.('img[alt]');
@@ -307,7 +324,25 @@ export function nameOf(el, kind = null) {
   if (!t) t = norm(el.title);
   if (!t) t = labelsText(el);
   if (!t && kind === 'editable') t = norm(el.getAttribute('placeholder') || el.getAttribute('data-placeholder'));
+  if (!t && (kind === 'slider' || el.getAttribute('role') === 'slider' || el.getAttribute('role') === 'spinbutton')) t = strayLabelOf(el);
   return clip(t);
+}
+
+const SHOWN_CONTROLS = 'input:not([type=hidden]),select,textarea,[role=slider],[role=spinbutton],[role=combobox],[role=checkbox],[role=switch],[role=radio],[role=textbox]';
+const shownBox = (e) => (e.checkVisibility ? e.checkVisibility({ visibilityProperty: true, opacityProperty: true }) : e.getClientRects().length > 0);
+
+// The label a user reads beside an unnamed ARIA slider: the one shown <label> that points at no
+// field (no for=, nothing inside it) in the nearest box around the slider (four levels at most)
+// that shows no other control (Vuetify's v-slider labels its box, not its thumb). '' if none.
+function strayLabelOf(el) {
+  let n = el.parentElement;
+  for (let i = 0; n && i < 4 && n.tagName !== 'BODY' && n.tagName !== 'FORM'; i++, n = n.parentElement) {
+    if (Array.from(n.querySelectorAll(SHOWN_CONTROLS)).some((c) => c !== el && !c.contains(el) && shownBox(c))) return '';
+    const labels = Array.from(n.querySelectorAll('label')).filter((l) => !l.htmlFor && !l.querySelector(SHOWN_CONTROLS) && shownBox(l));
+    if (labels.length > 1) return '';
+    if (labels.length === 1) return norm(labels[0].textContent);
+  }
+  return '';
 }
 
 const ARIA_FIELDS = new Set(['combobox', 'checkbox', 'radio', 'slider', 'input', 'select']);

@@ -6,7 +6,7 @@ import { inputType, isEditable, winOf, norm, nameOf, controlKind, styleOf } from
 import { describe, findTarget, refuseUnusable } from './targeting.js';
 import { click, type, nextTurn, aim, pressKey, selectOption } from './actions.js';
 import { isSecret } from './secret.js';
-import { chooseInWidget, isDropdown, isReadOnlyCombobox, isRadioGroup, radiosOf, selectBehind } from './widgets.js';
+import { chooseInWidget, pickListed, isDropdown, isReadOnlyCombobox, isRadioGroup, radiosOf, selectBehind } from './widgets.js';
 
 const BOOL = /^(true|false)$/;
 // How long fill_form waits for what covers a field (a datepicker fading out, a toast) to go.
@@ -56,6 +56,8 @@ function notDropdown(el) {
   const kind = controlKind(el, styleOf(el));
   const what = KIND_WORDS[kind] || 'not a form control';
   const act = kind === 'checkbox' || kind === 'radio' ? 'click it to check it'
+    // a read-only field takes no typing: what it shows is chosen by clicking it (a cascader opens)
+    : (kind === 'input' || kind === 'textarea') && el.readOnly ? 'it is read-only: click it to open what it offers instead'
     : kind === 'input' || kind === 'textarea' || kind === 'editable' ? 'type into it instead'
       : kind === 'slider' ? 'type the number to set it to (browser_type), or press its arrow keys' : 'click it instead';
   const e = new Error(`${describe(el)} is ${what}, not a drop-down or a radio group, so it has no options to select; ${act}.`);
@@ -123,6 +125,8 @@ async function fillOne(el, value) {
   }
   if (t === 'file') throw new Error(`${describe(el)} is a file input: put files in it with browser_upload_file`);
   await type(el, value, { clear: true });
+  // a listed option with exactly that text, picked as a user picks the suggestion
+  if (await pickListed(el, value, click, describe)) return { desc: describe(el), typed: false };
   return { desc: describe(el), typed: el.tagName === 'INPUT' && isEditable(el) };
 }
 

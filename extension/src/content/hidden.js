@@ -100,8 +100,12 @@ export function seenText(el) {
       const a = n.assignedNodes({ flatten: true });
       if (a.length) { for (const c of a) walk(c, m); return; }
     }
-    if (n.shadowRoot) { walk(n.shadowRoot, m); return; }
-    for (let c = n.firstChild; c; c = c.nextSibling) walk(c, m);
+    // a box of its own (block, flex item, chip) reads apart from its neighbours, as innerText does
+    const apart = n !== el && !/^(inline|contents)$/.test(st.display);
+    if (apart) out.push(' ');
+    if (n.shadowRoot) walk(n.shadowRoot, m);
+    else for (let c = n.firstChild; c; c = c.nextSibling) walk(c, m);
+    if (apart) out.push(' ');
   };
   walk(el, false);
   return norm(out.join(''));

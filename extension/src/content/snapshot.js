@@ -518,7 +518,9 @@ class Writer {
     const grid = rows.map((r) => {
       const out = [];
       for (const c of r.cells) {
-        out.push(this.cell(c, clickAnc).replace(/\|/g, '\\|'));
+        // a header sorted by (aria-sort on a <th>: DataTables) shows the arrow a user sees by it
+        const s = this.cell(c, clickAnc);
+        out.push((s && c.tagName === 'TH' ? s + sortMark(c) : s).replace(/\|/g, '\\|'));
         for (let k = 1; k < Math.min(50, c.colSpan || 1); k++) out.push('');
       }
       return out;

@@ -3,7 +3,7 @@
 // selectmenu, Select2, Chosen, bootstrap-select). A user acts on the visible widget, so actions
 // go through it: the widget's own handlers then update both it and the native control.
 import { norm, inputType, flatText, hiddenPopupControl, nameOf, allRoots } from './dom.js';
-import { hiddenReason, composedParent, flatChildren, shownChoiceOf } from './reach.js';
+import { hiddenReason, composedParent, flatChildren, shownChoiceOf, clickPoint } from './reach.js';
 
 const POPUP_ROLES = new Set(['combobox', 'button', 'listbox']);
 
@@ -24,7 +24,8 @@ export function proxyFor(el) {
   // chosen; a user clicks the box).
   if (el.tagName === 'INPUT' && (roleOf(el) === 'combobox' || el.hasAttribute('aria-haspopup'))) {
     const box = faceOf(el);
-    return box !== el && visible(box) ? box : null;
+    if (box !== el && visible(box)) return box;
+    return fieldBoxOf(el);
   }
   // The visually hidden pop-up control a custom element draws its field over (ion-select's
   // <button aria-haspopup>): the host a user sees.
@@ -45,10 +46,29 @@ export function proxyFor(el) {
   return null;
 }
 
+// The nearest visible box around a hidden combobox field (three levels at most) that holds no other
+// field: Element Plus hides its select's input in a transparent wrapper beside the chosen items
+// and their remove buttons, all in the box a user clicks. Null if none.
+function fieldBoxOf(el) {
+  let n = el.parentElement;
+  for (let i = 0; n && i < 3; i++, n = n.parentElement) {
+    if (n.tagName === 'BODY' || n.tagName === 'FORM' || n.tagName === 'LABEL') break;
+    if (n.querySelectorAll('input:not([type=hidden]),select,textarea,[role=combobox],[role=textbox]').length > 1) break;
+    if (visible(n)) return n;
+  }
+  return null;
+}
+
 const WIDGET_CLASS = /(^|[\s_-])(select|selectmenu|dropdown|chosen|combo|combobox|picker)([\s_-]|$)/i;
 
 // The text a <select> shows now: its selected option's label.
 const selectedLabel = (sel) => norm(sel.selectedOptions?.[0]?.label || sel.selectedOptions?.[0]?.textContent || '');
+
+// Does the native select hold the option labelled `want` (lowercase): its choice, or for a
+// multiple select one of its chosen options (the earlier ones stay chosen).
+const holds = (sel, want) => (sel.multiple
+  ? Array.from(sel.selectedOptions || []).some((o) => norm(o.label || o.textContent).toLowerCase() === want)
+  : selectedLabel(sel).toLowerCase() === want);
 
 // Does `area` show `text` to a user as a select's current choice: a visible element in it (not the
 // select's own options) whose text is exactly it, or a field showing it as its value or, empty, as
@@ -62,10 +82,14 @@ function areaShows(area, text, sel) {
     if (el.tagName === 'INPUT') {
       const v = norm(el.value) || norm(el.getAttribute('placeholder'));
       if (v.toLowerCase() === want && visible(el)) return true;
-    } else if (norm(el.textContent).toLowerCase() === want && visible(el)) return true;
+    } else if ((norm(el.textContent).toLowerCase() === want || ownText(el).toLowerCase() === want) && visible(el)) return true;
   }
   return false;
 }
+
+// The text of an element's own text nodes: a multi-select's chosen item shows its label beside a
+// remove mark (Select2: <li><span>×</span>Green</li>).
+const ownText = (el) => norm(Array.from(el.childNodes).filter((c) => c.nodeType === 3).map((c) => c.data).join(' '));
 
 // Where the widget of a hidden <select> may be, nearest first: the elements right beside it (Tom
 // Select, Select2, Chosen and selectmenu draw theirs after it), then each ancestor (three at most)
@@ -194,7 +218,8 @@ function faceOf(widget) {
     if (p.querySelectorAll('input:not([type=hidden]),select,textarea,button,label,[role=combobox],[role=textbox]').length > 1) break;
     f = p;
   }
-  return f;
+  // a hidden field in a box that also holds buttons (a multi-select's chosen items): that box
+  return visible(f) ? f : fieldBoxOf(widget) || f;
 }
 
 // The text a user sees in `face` outside the popups in `skip` (an open list's options are not the
@@ -261,7 +286,7 @@ function shownOptionIn(root, text, widget, ctx) {
   const wr = widget.getBoundingClientRect();
   const els = root.nodeType === 9 ? root.querySelectorAll(OPTION_SEL) : composedDescendants(root).filter((e) => e.matches(OPTION_SEL));
   for (const el of els) {
-    if (el === widget || el.closest('select')) continue;
+    if (el === widget || el.contains(widget) || el.closest('select')) continue; // (a box around the field is none)
     if (inFace(el, widget, ctx) && !newlyShown(el, ctx)) continue;
     if (norm(el.textContent).toLowerCase() !== want) continue;
     if (!visible(el)) continue;
@@ -412,6 +437,17 @@ async function quiet(doc, ms = 300) {
   }
 }
 
+// Is `el` drawn where it will stay and open to a click: no finite animation or transition runs on
+// it or on a box around it (a popup still opening: Vuetify scales its menu in with pointer-events
+// off), and nothing else is hit at its center. A user waits for an opening list before clicking.
+function atRest(el) {
+  for (let n = el; n && n.nodeType === 1; n = composedParent(n)) {
+    const anims = typeof n.getAnimations === 'function' ? n.getAnimations() : [];
+    if (anims.some((a) => a.playState === 'running' && a.effect?.getComputedTiming?.().endTime !== Infinity)) return false;
+  }
+  return !clickPoint(el).coveredBy;
+}
+
 // Can a user type into the widget itself (a combobox input that filters its list: Tom Select)?
 const typeable = (el) => (el.tagName === 'INPUT' && !el.readOnly && !el.disabled && /^(text|search|)$/.test(inputType(el))) || !!el.isContentEditable;
 
@@ -458,6 +494,7 @@ export async function chooseInWidget(widget, text, click, describe, sel = null, 
     throw e;
   }
   const skip = popupsToSkip(widget, opt, ctx);
+  await until(() => atRest(opt), 1000);
   click(opt);
   const want = norm(text).toLowerCase();
   // the widget shows it; a native select behind it holds it (then a widget that shows the choice
@@ -467,7 +504,7 @@ export async function chooseInWidget(widget, text, click, describe, sel = null, 
   const shows = () => {
     const now = host ? hostChoice(widget, skip) : faceText(ctx.face, skip);
     if (!sel) return hasWords(now, want);
-    return selectedLabel(sel).toLowerCase() === want && (hasWords(now, want) || now !== seenBefore);
+    return holds(sel, want) && (hasWords(now, want) || now !== seenBefore);
   };
   // a choice made in a dialog with a confirm button (Ionic's alert: OK) is taken once confirmed
   const dialog = opt.isConnected ? dialogOf(opt) : null;
@@ -491,9 +528,41 @@ export async function chooseInWidget(widget, text, click, describe, sel = null, 
     if (isOpen(widget)) await closePopup(widget);
     return null;
   }
-  // the popup closes as the option is taken: wait until it is no longer drawn over the fields below
-  await until(() => !isOpen(widget) && !popupsOf(widget).some(visible) && !(dialog && dialog.isConnected && visible(dialog)), 1000);
+  // the popup closes as the option is taken: wait until it is no longer drawn over the fields below;
+  // a list that stays open for more choices (a multi-select's) is closed as a user does once done,
+  // when this action opened it, so that it covers nothing the next action aims at
+  const shut = () => !isOpen(widget) && !popupsOf(widget).some(visible) && !(dialog && dialog.isConnected && visible(dialog));
+  const multi = !!opt.closest?.('[aria-multiselectable="true"]');
+  await until(shut, multi ? 100 : 1000);
+  if (opened && !shut() && isOpen(widget)) await closePopup(widget);
   return { option: opt, typed, confirmed };
+}
+
+// After `text` was typed into an editable combobox whose popup is a list: the option its open list
+// shows with exactly that text, clicked as a user picks the suggestion (a filterable select keeps
+// only a value picked from its list, and drops typed text on blur). Returns the option clicked, or
+// null when the list shows no such option (the typed text stands); throws when the click did not take.
+export async function pickListed(widget, text, click, describe) {
+  const pop = (widget.getAttribute('aria-haspopup') || 'listbox').toLowerCase();
+  if (roleOf(widget) !== 'combobox' || !(pop === 'listbox' || pop === 'true')) return null;
+  const doc = widget.ownerDocument;
+  const ctx = { face: faceOf(widget), before: null };
+  if (!(await until(() => isOpen(widget), 300))) return null;
+  // only a listed option (an ARIA option or a list item), never other text that happens to match
+  const listed = (o) => !!o && (roleOf(o) === 'option' || o.tagName === 'LI') && o;
+  const opt = await until(() => listed(findShownOption(doc, text, widget, ctx)), 1000);
+  if (!opt) return null;
+  await quiet(doc);
+  await until(() => atRest(opt), 1000);
+  click(opt);
+  const want = norm(text).toLowerCase();
+  // taken: the option is marked chosen or its list closed on it, and the field shows the text
+  const taken = () => (opt.getAttribute('aria-selected') === 'true' || !isOpen(widget)) && hasWords(faceText(ctx.face, popupsOf(widget)), want);
+  if (!(await until(taken, 1000))) {
+    throw new Error(`Typed "${norm(text)}" into ${describe(widget)} and clicked its listed option, but the field does not show it afterwards`);
+  }
+  await until(() => !isOpen(widget) && !popupsOf(widget).some(visible), 1000);
+  return opt;
 }
 
 // ---- drop-downs and radio groups as select_option and fill_form see them ----------------------
