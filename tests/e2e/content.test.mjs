@@ -100,6 +100,21 @@ test('an inert part of the page is shown, but clicking or typing into it is an e
   assert.match(r.page.markdown, /log: step2 paid confirmed/);
 });
 
+// A dialog is marked with its name and whether it is modal: a portal puts it at the page's end,
+// where its buttons read as the page's own.
+test('Markdown: an open dialog is marked, named by its label or first heading, and modal when it blocks the page', async () => {
+  let r = await open('/cnt-dialog.html');
+  assert.doesNotMatch(r.page.markdown, /\[dialog "Delete/, 'a closed dialog is marked');
+  r = await env.call('browser_click', { target: 'Delete file' });
+  ok(r);
+  assert.match(r.page.markdown, /\[dialog "Delete \\"report.pdf\\"\?" modal\]\n\n## Delete "report.pdf"\?\n\nThis cannot be undone\.\n\n\[button "Cancel" e\d+\] \[button "Delete" e\d+\]\n\n\[end of dialog\]/);
+  assert.match(r.page.markdown, /\[alert dialog "Session expiring" modal\]/);
+  assert.match(r.page.markdown, /\[dialog "Filters"\]/, 'a non-modal dialog is not said to be modal');
+  r = await env.call('browser_click', { target: 'Cancel' });
+  ok(r);
+  assert.doesNotMatch(r.page.markdown, /Delete "report.pdf"/);
+});
+
 test('web component: the slotted label names the checkbox, and a click on the host reaches the input in its shadow root', async () => {
   let r = await open('/cnt-wc.html');
   assert.match(r.page.markdown, /\[checkbox "Subscribe to news" e\d+\]/);

@@ -256,6 +256,8 @@ class Writer {
     }
 
     const anc = kind ? el : clickAnc;
+    const role = el.getAttribute('role');
+    if (!this.editor && (tag === 'DIALOG' || role === 'dialog' || role === 'alertdialog')) return this.dialog(el, kind, anc, role === 'alertdialog');
     const h = HEADINGS[tag] || (el.getAttribute('role') === 'heading' ? Math.min(6, Math.max(1, Number(el.getAttribute('aria-level')) || 2)) : 0);
     if (h) return this.heading(el, h, kind, anc);
     switch (tag) {
@@ -275,6 +277,22 @@ class Writer {
     this.mark(el, kind);
     this.kids(el, anc);
     if (block) this.brk();
+  }
+
+  // A dialog (an open <dialog>, role=dialog or alertdialog): its content between two marker lines,
+  // named as a user reads it, and "modal" when it blocks the rest of the page (showModal(),
+  // aria-modal): an agent learns a dialog is open, which a portal puts at the page's end.
+  dialog(el, kind, anc, alert) {
+    const name = dialogName(el);
+    const modal = el.getAttribute('aria-modal') === 'true' || (el.tagName === 'DIALOG' && matchesSafe(el, ':modal'));
+    this.brk();
+    this.raw(`[${alert ? 'alert dialog' : 'dialog'}${name ? ' "' + name.replace(/\\/g, '\\\\').replace(/"/g, '\\"') + '"' : ''}${modal ? ' modal' : ''}]`);
+    this.brk();
+    this.mark(el, kind);
+    this.kids(el, anc);
+    this.brk();
+    this.raw('[end of dialog]');
+    this.brk();
   }
 
   // A big clickable region (a card): keep its content, mark it.
@@ -649,3 +667,17 @@ export function snapshot({ maxChars = MAX_PAGE_CHARS, selector } = {}) {
 }
 
 export { tokenParts };
+
+// A dialog's name as a user reads it: its label (aria-labelledby, aria-label), else its first
+// heading; '' when it has neither.
+function dialogName(el) {
+  if (el.hasAttribute('aria-labelledby') || el.hasAttribute('aria-label')) {
+    const n = nameOf(el, 'dialog');
+    if (n) return clip(n, 80);
+  }
+  const sel = 'h1,h2,h3,h4,h5,h6,[role=heading]';
+  const h = el.querySelector(sel) || el.shadowRoot?.querySelector(sel);
+  return h ? clip(norm(h.textContent), 80) : '';
+}
+
+const matchesSafe = (el, sel) => { try { return el.matches(sel); } catch { return false; } };
