@@ -6,7 +6,7 @@ import { describe, hiddenError } from './targeting.js';
 import { selectedText } from './describe.js';
 import { isSecret } from './secret.js';
 import { hiddenReason, clickPoint, composedParent, shortDesc, hoverHost } from './reach.js';
-import { proxyFor, replacementFor, chooseInWidget } from './widgets.js';
+import { proxyFor, replacementFor, chooseInWidget, editorFor } from './widgets.js';
 
 // One macrotask: the page's own queued tasks (a framework's setTimeout(0) model update) run
 // before the next key, as they would between a real keyboard's key presses.
@@ -363,7 +363,14 @@ export async function type(el, text, { clear = false, submit = false } = {}) {
   text = String(text);
   isSecret(el);
   if (isDisabled(el)) throw new Error(`${describe(el)} is disabled`);
-  const desc = describe(el);
+  let desc = describe(el);
+  // A hidden textarea whose editor is another element (TinyMCE's iframe, CKEditor's region): the
+  // text goes where a user types it, the editor's editable content.
+  const ed = el.tagName === 'TEXTAREA' && hiddenReason(el) ? editorFor(el) : null;
+  if (ed && ed.input !== el) {
+    desc = `${desc} through ${describe(ed.input)}, the editor a user sees`;
+    el = ed.input;
+  }
   const isBox = el.tagName === 'INPUT' && (inputType(el) === 'checkbox' || inputType(el) === 'radio');
   // a hidden field: only a checkbox or a <select> may go through its visible widget
   if (!isBox && el.tagName !== 'SELECT') visibleFor(el, 'type');
@@ -398,7 +405,7 @@ export async function type(el, text, { clear = false, submit = false } = {}) {
     note = pressEnter(el);
   }
   const n = [...text].length;
-  const what = checkedWord ? `${checkedWord} ${describe(el)}` : `Typed ${n} character${n === 1 ? '' : 's'} into ${describe(el)}`;
+  const what = checkedWord ? `${checkedWord} ${describe(el)}` : `Typed ${n} character${n === 1 ? '' : 's'} into ${ed ? desc : describe(el)}`;
   return { message: `${what}${submit ? ' and pressed Enter' : ''}${note ? ' (' + note + ')' : ''}`, desc };
 }
 
