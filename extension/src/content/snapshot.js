@@ -60,6 +60,7 @@ function escapeMd(s) {
 }
 
 const WS = /[ \r\n\t]+/g;
+const KEEPS_BREAKS = /^(pre|pre-wrap|pre-line|break-spaces)$/;
 const NON_WS = /[^ \r\n\t]/;
 const oneLine = (s) => (s.indexOf('\n') >= 0 ? s.replace(/\s*\n+\s*/g, ' ') : s);
 
@@ -122,6 +123,16 @@ class Writer {
     this.raw(this.code ? s : escapeMd(s));
   }
 
+  // Text whose line breaks the page shows (an editor that keeps them: Lexical puts a typed line
+  // break in its text node): each break is a Markdown hard break, as a <br> is.
+  lines(data) {
+    const parts = data.split('\n');
+    for (let i = 0; i < parts.length; i++) {
+      if (i) { this.raw('  '); this.brk(1); }
+      if (parts[i]) this.text(parts[i]);
+    }
+  }
+
   ctl(md) {
     this.raw((this.sp ? '' : ' ') + md + ' ');
     this.sp = true;
@@ -170,7 +181,9 @@ class Writer {
       const d = node.data;
       if (!d) return;
       if (this.mute === null && NON_WS.test(d)) this.mute = mutedText(this.muteSt);
-      if (!this.mute) this.text(d);
+      if (this.mute) return;
+      if (this.editor && d.indexOf('\n') >= 0 && KEEPS_BREAKS.test(this.muteSt?.whiteSpace || '')) this.lines(d);
+      else this.text(d);
       return;
     }
     if (nt === 11) { for (let c = node.firstChild; c; c = c.nextSibling) this.walk(c, clickAnc); return; }
