@@ -89,6 +89,25 @@ test('codemirror: typed multi-line text is shown in the Markdown as the code the
   }
 });
 
+// press_key on an editor that leaves editing keys to the browser (CodeMirror without a keymap for
+// them) reported "Pressed Control+a", "Pressed Backspace" while nothing changed; the keys now do
+// what they do for a user: select all, delete, insert, a new line; an auto-closed bracket shows.
+test('codemirror: press_key Ctrl+A, Backspace, a letter, Enter and "(" edit the editor as a user\'s keys do', async () => {
+  for (let run = 0; run < 3; run++) {
+    await open('editor-codemirror.html');
+    ok(await call('browser_type', { target: 'Notes', text: 'abc\ndef' }), 'type');
+    ok(await call('browser_press_key', { target: 'Notes', key: 'Control+a' }), 'Ctrl+A');
+    let r = await call('browser_press_key', { target: 'Notes', key: 'Backspace' });
+    ok(r, 'Backspace');
+    assert.equal(outputOf(md(r), 'Editor text:'), '', `Ctrl+A and Backspace did not empty the editor:\n${md(r)}`);
+    for (const key of ['x', 'Enter', '(']) ok(await call('browser_press_key', { target: 'Notes', key }), key);
+    r = await call('browser_get_page', {});
+    // CodeMirror closes the bracket itself: the Markdown shows what it holds
+    assert.equal(outputOf(md(r), 'Editor text:'), 'x\n()', md(r));
+    assert.equal(codeAfter(md(r), '[editor "Notes"'), 'x\n()', md(r));
+  }
+});
+
 // CodeMirror and Ace draw only the lines in view: a long document was shown cut, with nothing
 // saying so; now the editor's marker and a note under its code say that only part is drawn.
 for (const [shell, marker] of [['editor-codemirror.html?long', '[editor "Notes"'], ['editor-ace.html?long', '[textarea ']]) {

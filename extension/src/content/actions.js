@@ -226,6 +226,9 @@ function pressEnter(el) {
       } else if (form.requestSubmit) { form.requestSubmit(); note = 'submitted the form'; }
     } else if (el.tagName === 'TEXTAREA') {
       insertText(el, '\n');
+    } else if (el.isContentEditable) {
+      caretIn(el);
+      el.ownerDocument.execCommand('insertParagraph');
     } else if (el.tagName === 'A' || el.tagName === 'BUTTON' || el.getAttribute?.('role') === 'button' || el.getAttribute?.('role') === 'link') {
       el.click();
     }
@@ -474,6 +477,33 @@ export function pressKey(el, keySpec) {
   return { message: `Pressed ${keySpec} on ${describe(el)}` };
 }
 
+// The root of the contenteditable region `el` is in, focused, with the selection inside it (at its
+// end when it was elsewhere): where a user's key on it goes.
+function caretIn(el) {
+  let root = el;
+  while (root.parentElement?.isContentEditable) root = root.parentElement;
+  const sel = winOf(el).getSelection();
+  const inside = () => sel.rangeCount && root.contains(sel.anchorNode);
+  if (!inside()) { try { root.focus({ preventScroll: true }); } catch { /* ignore */ } }
+  if (!inside()) { sel.selectAllChildren(root); sel.collapseToEnd(); }
+  return { root, sel };
+}
+
+// The browser's own action for an editing key in a contenteditable region whose page did not
+// cancel it (CodeMirror, a plain contenteditable): Ctrl+A selects its content, Backspace and
+// Delete delete, a printable key inserts itself, each through the editing commands that give the
+// page the beforeinput and input events a user's key gives. False for other keys.
+function editKey(el, info, mods) {
+  const k = info.key;
+  const plain = !mods.ctrl && !mods.alt && !mods.meta;
+  const doc = el.ownerDocument;
+  if ((mods.ctrl || mods.meta) && !mods.alt && k.toLowerCase() === 'a') { const { root, sel } = caretIn(el); sel.selectAllChildren(root); return true; }
+  if (!plain) return false;
+  if (k === 'Backspace' || k === 'Delete') { caretIn(el); doc.execCommand(k === 'Delete' ? 'forwardDelete' : 'delete'); return true; }
+  if (info.printable || k === ' ') { caretIn(el); doc.execCommand('insertText', false, k); return true; }
+  return false;
+}
+
 function focusables(doc) {
   return Array.from(doc.querySelectorAll('a[href],button,input:not([type=hidden]),select,textarea,[tabindex],[contenteditable=""],[contenteditable=true],summary'))
     .filter((e) => !isDisabled(e) && e.tabIndex >= 0 && isVisibleBox(e));
@@ -495,6 +525,8 @@ function defaultKeyAction(el, info, mods) {
     else if (info.printable || k === ' ') insertText(el, k);
   } else if (field && mods.ctrl && k.toLowerCase() === 'a') {
     el.select?.();
+  } else if (!field && el.isContentEditable && editKey(el, info, mods)) {
+    // done as the browser's own editing does it
   } else if (!field) {
     const page = W.innerHeight * 0.8;
     const dy = { ArrowDown: 40, ArrowUp: -40, PageDown: page, PageUp: -page, ' ': mods.shift ? -page : page }[k];
