@@ -135,6 +135,8 @@ test('ace: typing into the editor\'s textarea goes through the editor box a user
     assert.ok(ref, `no textarea token for Ace's input:\n${m}`);
     const r = await call('browser_type', { target: ref, text: code });
     ok(r, 'type into Ace');
+    // the textarea's value is Ace's key buffer, not the text: no note may say the text was not taken
+    assert.doesNotMatch(r.result?.message || '', /something else|did not take/, msg(r));
     assert.equal(outputOf(md(r), 'Editor text:'), code, `Ace does not hold the text typed:\n${md(r)}`);
     // Ace draws a tab as spaces: the Markdown shows the lines a user sees
     assert.equal(codeAfter(md(r), '[textarea '), code.replace('\t', '    '), md(r));
@@ -158,6 +160,7 @@ test('tinymce: typing by the textarea\'s label goes into the editor put after it
     r = await call('browser_type', { target: 'Article', text: 'New text\nsecond line' });
     ok(r, 'type by the label Article');
     assert.match(r.result?.message || '', /through \[(editor|editable) "Rich Text Area/, msg(r));
+    assert.doesNotMatch(r.result?.message || '', /something else|did not take/, msg(r));
     assert.match(md(r), /^> New text\n>\n> second line$/m, md(r));
     assert.doesNotMatch(md(r), /Opening/, 'the old content was not replaced');
     assert.match(md(r), /Editor content: <p>New text<\/p>\s*<p>second line<\/p>/, 'TinyMCE\'s own content does not have the text');
