@@ -434,15 +434,9 @@ export function typedNote(el, text, clear) {
   if (!el || (el.tagName !== 'INPUT' && el.tagName !== 'TEXTAREA') || checkable(el)) return '';
   // A hidden textarea an editor stands for (widgets.js editorFor): its value is the editor's key
   // buffer (Ace) or is written back later (TinyMCE), not what the user sees; the editor's own
-  // region is compared instead, its white space aside (one it draws as lines is not checked).
-  const ed = el.tagName === 'TEXTAREA' && hiddenReason(el) ? editorFor(el) : null;
-  if (ed) {
-    if (ed.input === el) return '';
-    const flat = (t) => String(t).replace(/\s+/g, '');
-    const has = flat(ed.input.innerText || ed.input.textContent || '');
-    const want = flat(text);
-    return (clear ? has === want : has.endsWith(want)) ? '' : ' (the editor holds something else than typed: the page rewrote it; its content is in the page)';
-  }
+  // region is compared instead (one it draws as lines is not checked).
+  const ed = el.tagName === 'TEXTAREA' ? editorFor(el) : null;
+  if (ed) return ed.input === el ? '' : editorNote(ed.input, text, clear);
   const want = String(text).replace(/\r\n?/g, '\n');
   const v = String(el.value ?? '');
   if (clear ? v === want : v.endsWith(want)) return '';
@@ -452,6 +446,21 @@ export function typedNote(el, text, clear) {
   }
   if (!v) return ` (the field did not take it and is empty${inputType(el) === 'number' ? ': a number field takes only a number' : ''})`;
   return ` (the field holds something else than typed, ${len} character${len === 1 ? '' : 's'}: the page or the field rewrote it; its value is in the page)`;
+}
+// typedNote for the editor a hidden textarea stands for (TinyMCE's body): its shown text, white space aside (editors draw line
+// breaks as blocks), is the text typed (clear) or ends with it (appended); else a note saying it
+// is not: the editor rewrote it, or the text went elsewhere than its end.
+function editorNote(el, text, clear) {
+  let root = el;
+  while (root.parentElement?.isContentEditable) root = root.parentElement;
+  const flat = (t) => String(t).replace(/\s+/g, '');
+  let has = '';
+  try { has = root.innerText || ''; } catch { has = root.textContent || ''; }
+  has = flat(has);
+  const want = flat(text);
+  if (clear ? has === want : has.endsWith(want)) return '';
+  return clear ? ' (the editor holds something else than typed: the page rewrote it; its content is in the page)'
+    : ' (the editor does not end with the text typed: it went elsewhere or the page rewrote it; its content is in the page)';
 }
 const checkable = (el) => el.tagName === 'INPUT' && (inputType(el) === 'checkbox' || inputType(el) === 'radio');
 

@@ -4,14 +4,14 @@ import { seenText } from './hidden.js';
 import { refFor } from './refs.js';
 import { isSecret } from './secret.js';
 import { isReadOnlyCombobox, optionsOf, editorFor } from './widgets.js';
-import { shownChoiceOf, hiddenReason } from './reach.js';
+import { shownChoiceOf } from './reach.js';
 
 const q = (s) => '"' + String(s).replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n') + '"';
 
 // A transparent textarea that only takes a code editor's keys (Ace, CodeMirror 5, Monaco): what it
 // holds is a buffer the user never sees; the editor's drawn lines are its content (snapshot.js).
 function keyCatcher(el) {
-  return !!hiddenReason(el) && editorFor(el)?.input === el;
+  return editorFor(el)?.input === el;
 }
 
 // The name an element has from its attributes alone (not from its content).

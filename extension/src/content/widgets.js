@@ -61,6 +61,17 @@ function editableIn(box) {
   return null;
 }
 
+// Is a rendered textarea drawn so that no one sees it (transparent, or at most 1 px, itself or its
+// wrapper), whatever is on top: the key catcher of a code editor, even while focused.
+function drawnInvisible(ta) {
+  for (let n = ta, i = 0; n && n.nodeType === 1 && i < 2; n = composedParent(n), i++) {
+    const st = n.ownerDocument.defaultView.getComputedStyle(n);
+    const r = n.getBoundingClientRect();
+    if (st.opacity === '0' || r.width < 2 || r.height < 2) return true;
+  }
+  return false;
+}
+
 // The editor a user types in for a hidden <textarea> (code and rich-text editors keep one for
 // their keys or for the form): { face, input }, face what a user sees and clicks, input what
 // takes the text. Two shapes: the textarea is drawn transparent inside the visible editor box
@@ -71,6 +82,7 @@ export function editorFor(ta) {
   if (!ta || ta.tagName !== 'TEXTAREA' || ta.disabled || ta.readOnly) return null;
   const own = ta.ownerDocument.defaultView.getComputedStyle(ta);
   if (own.display !== 'none') {
+    if (!drawnInvisible(ta)) return null;
     let n = composedParent(ta);
     for (let depth = 0; n && n.nodeType === 1 && depth < 3; depth++, n = composedParent(n)) {
       if (n.tagName === 'BODY' || n.tagName === 'FORM') break;
