@@ -432,9 +432,11 @@ async function closePopup(widget) {
     el.dispatchEvent(new W.MouseEvent('click', o));
   };
   // closed: then until its popup is no longer drawn (a fade-out), so the page returned shows it shut
-  const shut = async () => (await until(() => !isOpen(widget), 300)) && (await until(() => !popupsOf(widget).some(visible), 1000), true);
+  const shut = async (ms = 300) => (await until(() => !isOpen(widget), ms)) && (await until(() => !popupsOf(widget).some(visible), 1000), true);
   key('keydown'); key('keyup');
-  if (await shut()) return;
+  // Escape closes most (Ionic's popover too, but after its own tasks: 300 ms was too short on a
+  // loaded machine, and the click that followed opened it again)
+  if (await shut(800)) return;
   press(widget);
   if (await shut()) return;
   press(widget.ownerDocument.body);
