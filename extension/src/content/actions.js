@@ -6,7 +6,7 @@ import { describe, hiddenError, refuseUnusable } from './targeting.js';
 import { selectedText } from './describe.js';
 import { isSecret } from './secret.js';
 import { hiddenReason, clickPoint, composedParent, shortDesc, hoverHost } from './reach.js';
-import { proxyFor, replacementFor, chooseInWidget, until } from './widgets.js';
+import { proxyFor, replacementFor, chooseInWidget, until, editorFor } from './widgets.js';
 import { fieldValue } from './datetime.js';
 
 // One macrotask: the page's own queued tasks (a framework's setTimeout(0) model update) run
@@ -232,6 +232,9 @@ function pressEnter(el) {
       } else if (form.requestSubmit) { form.requestSubmit(); note = 'submitted the form'; }
     } else if (el.tagName === 'TEXTAREA') {
       insertText(el, '\n');
+    } else if (el.isContentEditable) {
+      caretIn(el);
+      el.ownerDocument.execCommand('insertParagraph');
     } else if (el.tagName === 'A' || el.tagName === 'BUTTON' || el.getAttribute?.('role') === 'button' || el.getAttribute?.('role') === 'link') {
       el.click();
     }
@@ -410,7 +413,14 @@ export async function type(el, text, { clear = false, submit = false } = {}) {
   text = String(text);
   isSecret(el);
   refuseUnusable(el);
-  const desc = describe(el);
+  let desc = describe(el);
+  // A hidden textarea whose editor is another element (TinyMCE's iframe, CKEditor's region): the
+  // text goes where a user types it, the editor's editable content.
+  const ed = el.tagName === 'TEXTAREA' && hiddenReason(el) ? editorFor(el) : null;
+  if (ed && ed.input !== el) {
+    desc = `${desc} through ${describe(ed.input)}, the editor a user sees`;
+    el = ed.input;
+  }
   const isBox = el.tagName === 'INPUT' && (inputType(el) === 'checkbox' || inputType(el) === 'radio');
   // a hidden field: only a checkbox or a <select> may go through its visible widget
   if (!isBox && el.tagName !== 'SELECT') visibleFor(el, 'type');
@@ -447,7 +457,7 @@ export async function type(el, text, { clear = false, submit = false } = {}) {
     note = pressEnter(el);
   } else held = typedNote(el, text, clear);
   const n = [...text].length;
-  const what = checkedWord ? `${checkedWord} ${describe(el)}` : `Typed ${n} character${n === 1 ? '' : 's'} into ${describe(el)}`;
+  const what = checkedWord ? `${checkedWord} ${describe(el)}` : `Typed ${n} character${n === 1 ? '' : 's'} into ${ed ? desc : describe(el)}`;
   return { message: `${what}${held}${submit ? ' and pressed Enter' : ''}${note ? ' (' + note + ')' : ''}`, desc };
 }
 
@@ -457,6 +467,11 @@ export async function type(el, text, { clear = false, submit = false } = {}) {
 // messages, which the call log keeps.
 export function typedNote(el, text, clear) {
   if (!el || (el.tagName !== 'INPUT' && el.tagName !== 'TEXTAREA') || checkable(el) || DATE_TYPES.has(inputType(el))) return '';
+  // A hidden textarea an editor stands for (widgets.js editorFor): its value is the editor's key
+  // buffer (Ace) or is written back later (TinyMCE), not what the user sees; the editor's own
+  // region is compared instead (one it draws as lines is not checked).
+  const ed = el.tagName === 'TEXTAREA' ? editorFor(el) : null;
+  if (ed) return ed.input === el ? '' : editorNote(ed.input, text, clear);
   const want = String(text).replace(/\r\n?/g, '\n');
   const v = String(el.value ?? '');
   if (clear ? v === want : v.endsWith(want)) return '';
@@ -470,6 +485,21 @@ export function typedNote(el, text, clear) {
   }
   if (!v) return ` (the field did not take it and is empty${inputType(el) === 'number' ? ': a number field takes only a number' : ''})`;
   return ` (the field holds something else than typed, ${len} character${len === 1 ? '' : 's'}: the page or the field rewrote it; its value is in the page)`;
+}
+// typedNote for the editor a hidden textarea stands for (TinyMCE's body): its shown text, white space aside (editors draw line
+// breaks as blocks), is the text typed (clear) or ends with it (appended); else a note saying it
+// is not: the editor rewrote it, or the text went elsewhere than its end.
+function editorNote(el, text, clear) {
+  let root = el;
+  while (root.parentElement?.isContentEditable) root = root.parentElement;
+  const flat = (t) => String(t).replace(/\s+/g, '');
+  let has = '';
+  try { has = root.innerText || ''; } catch { has = root.textContent || ''; }
+  has = flat(has);
+  const want = flat(text);
+  if (clear ? has === want : has.endsWith(want)) return '';
+  return clear ? ' (the editor holds something else than typed: the page rewrote it; its content is in the page)'
+    : ' (the editor does not end with the text typed: it went elsewhere or the page rewrote it; its content is in the page)';
 }
 const checkable = (el) => el.tagName === 'INPUT' && (inputType(el) === 'checkbox' || inputType(el) === 'radio');
 
@@ -547,6 +577,33 @@ export function pressKey(el, keySpec) {
   return { message: `Pressed ${keySpec} on ${describe(el)}` };
 }
 
+// The root of the contenteditable region `el` is in, focused, with the selection inside it (at its
+// end when it was elsewhere): where a user's key on it goes.
+function caretIn(el) {
+  let root = el;
+  while (root.parentElement?.isContentEditable) root = root.parentElement;
+  const sel = winOf(el).getSelection();
+  const inside = () => sel.rangeCount && root.contains(sel.anchorNode);
+  if (!inside()) { try { root.focus({ preventScroll: true }); } catch { /* ignore */ } }
+  if (!inside()) { sel.selectAllChildren(root); sel.collapseToEnd(); }
+  return { root, sel };
+}
+
+// The browser's own action for an editing key in a contenteditable region whose page did not
+// cancel it (CodeMirror, a plain contenteditable): Ctrl+A selects its content, Backspace and
+// Delete delete, a printable key inserts itself, each through the editing commands that give the
+// page the beforeinput and input events a user's key gives. False for other keys.
+function editKey(el, info, mods) {
+  const k = info.key;
+  const plain = !mods.ctrl && !mods.alt && !mods.meta;
+  const doc = el.ownerDocument;
+  if ((mods.ctrl || mods.meta) && !mods.alt && k.toLowerCase() === 'a') { const { root, sel } = caretIn(el); sel.selectAllChildren(root); return true; }
+  if (!plain) return false;
+  if (k === 'Backspace' || k === 'Delete') { caretIn(el); doc.execCommand(k === 'Delete' ? 'forwardDelete' : 'delete'); return true; }
+  if (info.printable || k === ' ') { caretIn(el); doc.execCommand('insertText', false, k); return true; }
+  return false;
+}
+
 function focusables(doc) {
   return Array.from(doc.querySelectorAll('a[href],button,input:not([type=hidden]),select,textarea,[tabindex],[contenteditable=""],[contenteditable=true],summary'))
     .filter((e) => !isDisabled(e) && !isInert(e) && e.tabIndex >= 0 && isVisibleBox(e));
@@ -568,6 +625,8 @@ function defaultKeyAction(el, info, mods) {
     else if (info.printable || k === ' ') insertText(el, k);
   } else if (field && mods.ctrl && k.toLowerCase() === 'a') {
     el.select?.();
+  } else if (!field && el.isContentEditable && editKey(el, info, mods)) {
+    // done as the browser's own editing does it
   } else if (!field) {
     const page = W.innerHeight * 0.8;
     const dy = { ArrowDown: 40, ArrowUp: -40, PageDown: page, PageUp: -page, ' ': mods.shift ? -page : page }[k];

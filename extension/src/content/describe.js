@@ -3,10 +3,16 @@ import { nameOf, inputType, isDisabled, isInert, norm, clip, hiddenPopupControl 
 import { seenText } from './hidden.js';
 import { refFor } from './refs.js';
 import { isSecret } from './secret.js';
-import { isReadOnlyCombobox, optionsOf } from './widgets.js';
+import { isReadOnlyCombobox, optionsOf, editorFor } from './widgets.js';
 import { shownChoiceOf } from './reach.js';
 
 const q = (s) => '"' + String(s).replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n') + '"';
+
+// A transparent textarea that only takes a code editor's keys (Ace, CodeMirror 5, Monaco): what it
+// holds is a buffer the user never sees; the editor's drawn lines are its content (snapshot.js).
+function keyCatcher(el) {
+  return editorFor(el)?.input === el;
+}
 
 // The name an element has from its attributes alone (not from its content).
 export function ownName(el) {
@@ -113,7 +119,7 @@ export function tokenParts(el, kind, { values = true } = {}) {
       parts.push('textarea');
       if (name) parts.push(q(name));
       if (isSecret(el)) parts.push(filled(el.value));
-      else if (el.value && values) parts.push('value=' + q(clip(el.value, 1000)));
+      else if (el.value && values && !keyCatcher(el)) parts.push('value=' + q(clip(el.value, 1000)));
       break;
     case 'editable': {
       parts.push('editable');

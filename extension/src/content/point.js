@@ -6,6 +6,8 @@ import { findTarget } from './targeting.js';
 import { inputType } from './dom.js';
 import { isSecret } from './secret.js';
 import { clickPointOf, typedNote } from './actions.js';
+import { editorFor } from './widgets.js';
+import { describe } from './targeting.js';
 
 const TEXT_INPUTS = /^(text|search|email|url|tel|password|number|)$/;
 
@@ -36,8 +38,12 @@ export function point(target, command = 'click') {
   // new value checked. x: null -> the content script acts (actions.clickCommand -> selectOption).
   if (command === 'click' && el.tagName === 'OPTION' && el.closest('select')) return { ...p, x: null, y: null, tag: 'option', editable: false, newTabUrl: null };
   const a = el.closest?.('a[href]');
+  // typed through the editor a user sees for a hidden textarea (widgets.js editorFor): said so
+  const ed = command === 'type' && p.via ? editorFor(el) : null;
+  const desc = ed ? `${p.desc} through ${ed.input !== el ? describe(ed.input) : 'the editor box around it'}, the editor a user sees` : p.desc;
   return {
     ...p,
+    desc,
     tag: el.tagName.toLowerCase(),
     editable: textField(el),
     maxLength: (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA') && el.maxLength >= 0 ? el.maxLength : -1,

@@ -60,6 +60,7 @@ function escapeMd(s) {
 }
 
 const WS = /[ \r\n\t]+/g;
+const KEEPS_BREAKS = /^(pre|pre-wrap|pre-line|break-spaces)$/;
 const NON_WS = /[^ \r\n\t]/;
 const oneLine = (s) => (s.indexOf('\n') >= 0 ? s.replace(/\s*\n+\s*/g, ' ') : s);
 
@@ -122,6 +123,16 @@ class Writer {
     this.raw(this.code ? s : escapeMd(s));
   }
 
+  // Text whose line breaks the page shows (an editor that keeps them: Lexical puts a typed line
+  // break in its text node): each break is a Markdown hard break, as a <br> is.
+  lines(data) {
+    const parts = data.split('\n');
+    for (let i = 0; i < parts.length; i++) {
+      if (i) { this.raw('  '); this.brk(1); }
+      if (parts[i]) this.text(parts[i]);
+    }
+  }
+
   ctl(md) {
     this.raw((this.sp ? '' : ' ') + md + ' ');
     this.sp = true;
@@ -170,7 +181,9 @@ class Writer {
       const d = node.data;
       if (!d) return;
       if (this.mute === null && NON_WS.test(d)) this.mute = mutedText(this.muteSt);
-      if (!this.mute) this.text(d);
+      if (this.mute) return;
+      if (this.editor && d.indexOf('\n') >= 0 && KEEPS_BREAKS.test(this.muteSt?.whiteSpace || '')) this.lines(d);
+      else this.text(d);
       return;
     }
     if (nt === 11) { for (let c = node.firstChild; c; c = c.nextSibling) this.walk(c, clickAnc); return; }
@@ -273,6 +286,14 @@ class Writer {
       default: break;
     }
     const block = BLOCK_TAGS.has(tag) || (!INLINE_TAGS.has(tag) && BLOCK_DISPLAY.test(disp));
+    if (block && !kind && !this.editor && !this.code && isCodeView(el, st) && el.childElementCount > 1 && !el.querySelector(ACTIVE_SEL)) {
+      const c = codeText(el);
+      if (!c.text.trim()) return; // an empty layer (Ace's markers, cursors): nothing shown
+      this.brk();
+      this.raw(c.md);
+      this.brk();
+      return;
+    }
     if (block) this.brk();
     this.mark(el, kind);
     this.kids(el, anc);
@@ -414,12 +435,15 @@ class Writer {
     s = tidy(s);
     let plain = '';
     try { plain = norm(el.innerText); } catch { plain = ''; }
-    if (!s.includes('\n') && s.length <= 500 && s === plain) { this.ctl(token(el, kind)); return; }
+    const code = isCodeView(el, styleOf(el)) ? codeText(el) : null;
+    if (code != null && (code.text.includes('\n') || code.cut || code.text.length > 500)) s = code.md;
+    else if (!s.includes('\n') && s.length <= 500 && s === plain) { this.ctl(token(el, kind)); return; }
     const parts = ['editor'];
     const name = ownName(el);
     if (name) parts.push(JSON.stringify(name));
     if (el.getAttribute('aria-disabled') === 'true' || el.getAttribute('aria-readonly') === 'true') parts.push('readonly');
     if (!s) parts.push('empty');
+    if (code?.cut) parts.push('partly drawn');
     parts.push(refFor(el));
     this.brk();
     this.raw('[' + parts.join(' ') + ']' + (s ? '\n' + s.split('\n').map((l) => (l ? '> ' + l : '>')).join('\n') : ''));
@@ -616,6 +640,58 @@ class Writer {
     }
     return s && s + sortMark(c);
   }
+}
+
+// What makes a code view's lines not plain text: something to act on inside it.
+const ACTIVE_SEL = 'a[href],button,input,select,textarea,[role],[tabindex],[contenteditable]';
+const CODE_SPACE = /^(pre|pre-wrap|break-spaces)$/;
+const MONO = /mono|courier|consolas|menlo|monaco/i;
+
+// Is `el` the outermost element of a code view drawn without <pre> (a code editor's lines: a
+// monospace block that keeps its white space, CodeMirror's content, Ace's text layer)? Its text is
+// code: shown as such, indentation and blank lines kept, never read as Markdown.
+function isCodeView(el, st) {
+  if (!st || !CODE_SPACE.test(st.whiteSpace) || !MONO.test(st.fontFamily)) return false;
+  const p = el.parentElement;
+  const ps = p && styleOf(p);
+  return !(ps && CODE_SPACE.test(ps.whiteSpace) && MONO.test(ps.fontFamily));
+}
+
+// The scroll height of what scrolls a code view (itself, an ancestor up to 4 levels, or a
+// scrollbar beside it there: Ace scrolls its lines by a separate scrollbar element), or 0.
+function scrollHeightAround(el) {
+  let best = 0;
+  const scrolls = (n) => { const s = styleOf(n); return s && /(auto|scroll)/.test(s.overflowY) && n.scrollHeight > n.clientHeight + 1; };
+  for (let n = el, d = 0; n && n.nodeType === 1 && d < 5 && n !== document.body && n !== document.documentElement; n = n.parentElement, d++) {
+    if (scrolls(n)) best = Math.max(best, n.scrollHeight);
+    if (d) for (const c of n.children) if (c !== el && !c.contains(el) && scrolls(c)) best = Math.max(best, c.scrollHeight);
+  }
+  return best;
+}
+
+// A code view's text as a fenced block, and whether the page drew only part of it: editors that
+// draw only the lines in view (CodeMirror, Ace) leave the others out of the DOM, so a view whose
+// scrolling box is taller than its drawn lines by more than three lines says so after its code.
+function codeText(el) {
+  let text = '';
+  try { text = el.innerText || ''; } catch { text = ''; }
+  text = (text || el.textContent || '').replace(/\n$/, '');
+  let drawn = 0, line = 0;
+  for (const c of el.children) {
+    const h = c.getBoundingClientRect().height;
+    if (!c.firstChild) continue; // an empty spacer standing for lines not drawn
+    drawn += h;
+    if (!line && h > 0) line = h;
+  }
+  const total = scrollHeightAround(el);
+  const cut = line > 0 && total > drawn + 3 * line + 40;
+  let size = 3;
+  const fences = text.match(/^`{3,}/gm);
+  if (fences) for (const f of fences) if (f.length >= size) size = f.length + 1;
+  const fence = '`'.repeat(size);
+  const n = text ? text.split('\n').length : 0;
+  const note = cut ? `\n[… only ${n} lines of about ${Math.round(total / line)} are drawn by the page: scroll the editor to read the others …]` : '';
+  return { text, cut, md: fence + '\n' + text + '\n' + fence + note };
 }
 
 // Collapse turndown-style list padding ("-   item") and trailing spaces, outside code fences.

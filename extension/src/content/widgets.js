@@ -16,6 +16,7 @@ function visible(el) {
 export function proxyFor(el) {
   if (!el || el.nodeType !== 1 || visible(el)) return null;
   if (el.tagName === 'SELECT') return replacementFor(el);
+  if (el.tagName === 'TEXTAREA') return editorFor(el)?.face || null;
   if (el.tagName === 'OPTION') {
     const sel = el.closest('select');
     return sel ? replacementFor(sel) : null;
@@ -55,6 +56,62 @@ function fieldBoxOf(el) {
     if (n.tagName === 'BODY' || n.tagName === 'FORM' || n.tagName === 'LABEL') break;
     if (n.querySelectorAll('input:not([type=hidden]),select,textarea,[role=combobox],[role=textbox]').length > 1) break;
     if (visible(n)) return n;
+  }
+  return null;
+}
+
+// The root of a contenteditable region inside `box` (itself, or the first one in it: at most 300
+// elements looked at), or the body of a same-origin iframe in it whose document is editable.
+function editableIn(box) {
+  const list = [box, ...Array.from(box.querySelectorAll('[contenteditable],iframe')).slice(0, 300)];
+  for (const n of list) {
+    if (n.tagName === 'IFRAME') {
+      let d = null;
+      try { d = n.contentDocument; } catch { d = null; }
+      const b = d?.body;
+      if (b && (b.isContentEditable || d.designMode === 'on') && visible(n)) return { face: n, input: b };
+    } else if (n.isContentEditable && !n.parentElement?.isContentEditable && visible(n)) return { face: n, input: n };
+  }
+  return null;
+}
+
+// Is a rendered textarea drawn so that no one sees it (transparent, or at most 1 px, itself or its
+// wrapper), whatever is on top: the key catcher of a code editor, even while focused.
+function drawnInvisible(ta) {
+  for (let n = ta, i = 0; n && n.nodeType === 1 && i < 2; n = composedParent(n), i++) {
+    const st = n.ownerDocument.defaultView.getComputedStyle(n);
+    const r = n.getBoundingClientRect();
+    if (st.opacity === '0' || r.width < 2 || r.height < 2) return true;
+  }
+  return false;
+}
+
+// The editor a user types in for a hidden <textarea> (code and rich-text editors keep one for
+// their keys or for the form): { face, input }, face what a user sees and clicks, input what
+// takes the text. Two shapes: the textarea is drawn transparent inside the visible editor box
+// that shows its text (it takes the keys: input is the textarea; Ace, CodeMirror 5, Monaco), or it
+// is display:none and the editor is put right after it (TinyMCE, CKEditor: a contenteditable
+// region or an editable iframe in the next visible sibling). Null when neither holds.
+export function editorFor(ta) {
+  if (!ta || ta.tagName !== 'TEXTAREA' || ta.disabled || ta.readOnly) return null;
+  const own = ta.ownerDocument.defaultView.getComputedStyle(ta);
+  if (own.display !== 'none') {
+    if (!drawnInvisible(ta)) return null;
+    let n = composedParent(ta);
+    for (let depth = 0; n && n.nodeType === 1 && depth < 3; depth++, n = composedParent(n)) {
+      if (n.tagName === 'BODY' || n.tagName === 'FORM') break;
+      if ((n.shadowRoot || n).querySelectorAll('input:not([type=hidden]),select,textarea,[contenteditable]').length > 1) break;
+      const r = n.getBoundingClientRect();
+      if (r.width >= 40 && r.height >= 16 && visible(n)) return { face: n, input: ta };
+    }
+    return null;
+  }
+  let sib = ta.nextElementSibling;
+  for (let i = 0; sib && i < 3; i++, sib = sib.nextElementSibling) {
+    if (sib.tagName === 'SCRIPT' || sib.tagName === 'STYLE' || !visible(sib)) continue;
+    const ed = editableIn(sib);
+    if (ed) return ed;
+    break;
   }
   return null;
 }
