@@ -30,7 +30,9 @@ export function proxyFor(el) {
   // <button aria-haspopup>): the host a user sees.
   const root = el.getRootNode?.();
   if (root && root.nodeType === 11 && root.host && hiddenPopupControl(root.host) === el && visible(root.host)) return root.host;
-  if (el.tagName !== 'INPUT' || !['checkbox', 'radio'].includes(inputType(el))) return null;
+  // (a visually hidden range input inside the thumb a slider draws, MUI's, is acted on the same
+  // way: the thumb is what a user sees and grabs, the input takes the keys and the value)
+  if (el.tagName !== 'INPUT' || !['checkbox', 'radio', 'range'].includes(inputType(el))) return null;
   // A visible label of it.
   for (const l of Array.from(el.labels || [])) if (visible(l)) return l;
   // A styled box: the nearest visible ancestor (two levels at most, the host of a shadow root
