@@ -97,6 +97,20 @@ test('mui: select_option on the Select by its label; an Autocomplete suggestion 
   assert.doesNotMatch(md(r), /\[option "/, 'the suggestions are still shown');
 });
 
+test('mui: an option the Select does not have is an error naming its options, and its list (which took the focus) is closed again', async () => {
+  await open('react-mui.html', /# Account/);
+  const r = await call('browser_select_option', { target: 'Plan', value: 'Gold' });
+  assert.equal(r.status, 'error', `expected an error, got ${msg(r)}`);
+  assert.match(err(r), /no option "Gold"/, err(r));
+  assert.match(err(r), /"Free", "Professional", "Team"/, `the options are not listed: ${err(r)}`);
+  const m = md(await call('browser_get_page', {}));
+  assert.doesNotMatch(m, /\[option "/, `the list is left open:\n${m}`);
+  assert.equal(stateIn(m).plan, '');
+  // nothing of the list is left over the fields below it
+  const t = await call('browser_type', { target: 'Country', text: 'Ita' });
+  ok(t, 'type into the field below');
+});
+
 test('mui: a menu item clicked, a tab chosen, a dialog filled and saved (shown while open, gone after)', async () => {
   await open('react-mui.html', /# Account/);
   let r = await call('browser_click', { target: 'Actions' });
