@@ -202,6 +202,17 @@ test('radix: select_option on the Select; the pointerdown menu opened and an ite
 
 // ---------------------------------------------------------------- Headless UI
 
+test('headless: fill_form chooses in the Listbox (a button that opens a listbox) beside its Combobox and Switch', async () => {
+  await open('react-headless.html', /# Task/);
+  const r = await call('browser_fill_form', { fields: [
+    { target: 'Assignee', value: 'Arlene McCoy' }, { target: 'Reviewer', value: 'Tanya Fox' }, { target: 'Notify watchers', value: 'true' },
+  ] });
+  ok(r, 'fill_form');
+  const s = stateIn(md(r));
+  assert.deepEqual({ assignee: s.assignee, reviewer: s.reviewer, notify: s.notify }, { assignee: 'Arlene McCoy', reviewer: 'Tanya Fox', notify: true });
+  assert.doesNotMatch(md(r), /\[option "/, 'a list is left open');
+});
+
 test('headless: Listbox by select_option, Combobox and Switch by fill_form, a menu item, the dialog', async () => {
   await open('react-headless.html', /# Task/);
   let r = await call('browser_select_option', { target: 'Assignee', value: 'Tom Cook' });

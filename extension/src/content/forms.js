@@ -3,7 +3,7 @@
 // browser_upload_file (files the daemon read, set on a file input the way a user's pick sets them).
 // Values never appear in messages: a field may be a password (secret.js).
 import { inputType, isDisabled, isEditable, winOf, norm, nameOf, controlKind, styleOf } from './dom.js';
-import { describe, findTarget } from './targeting.js';
+import { describe, findTarget, opensListbox } from './targeting.js';
 import { click, type, nextTurn, aim, pressKey, selectOption } from './actions.js';
 import { isSecret } from './secret.js';
 import { chooseInWidget, isDropdown, isReadOnlyCombobox, isRadioGroup, radiosOf, selectBehind } from './widgets.js';
@@ -137,7 +137,7 @@ async function fillCombobox(el, value) {
 // "false", radio buttons "true". Returns the field's description and whether it was typed into.
 async function fillOne(el, value) {
   if (!isRadioGroup(el)) await whenUncovered(el);
-  if (isRadioGroup(el) || isReadOnlyCombobox(el) || (el.getAttribute?.('role') || '') === 'listbox' || choosesForSelect(el)) {
+  if (isRadioGroup(el) || isReadOnlyCombobox(el) || (el.getAttribute?.('role') || '') === 'listbox' || choosesForSelect(el) || opensListbox(el)) {
     await chooseOption(el, value);
     return { desc: describe(el), typed: false };
   }
