@@ -91,6 +91,8 @@ test('mui: select_option on the Select by its label; an Autocomplete suggestion 
   r = await call('browser_type', { target: 'Country', text: 'Por' });
   ok(r, 'type Por');
   assert.match(md(r), /\[option "Portugal"/, 'the suggestion is not shown');
+  // the typeable <input role=combobox> is shown as the combobox it is, its list open
+  assert.match(lineOf(md(r), /"Country"/), /\[combobox "Country" value="Por" expanded e\d+\]/);
   r = await call('browser_click', { target: 'Portugal' });
   ok(r, 'click Portugal');
   assert.equal(stateIn(md(r)).country, 'Portugal');
@@ -138,7 +140,8 @@ test('mui: a menu item clicked, a tab chosen, a dialog filled and saved (shown w
 // ---------------------------------------------------------------- react-select
 
 test('react-select: fill_form chooses the option in a single and a multi select (typing only filters)', async () => {
-  await open('react-select.html', /# Ice cream/);
+  const m = md(await open('react-select.html', /# Ice cream/));
+  assert.match(m, /\[combobox "Flavour" e\d+\]/, `the select's input is not shown as a combobox:\n${m}`);
   const r = await call('browser_fill_form', { fields: [{ target: 'Flavour', value: 'Pistachio' }, { target: 'Toppings', value: 'Hot fudge' }] });
   ok(r, 'fill_form');
   assert.deepEqual(stateIn(md(r)), { flavour: 'pistachio', toppings: ['fudge'] }, 'nothing was chosen: the text was only typed');

@@ -81,7 +81,9 @@ export function tokenParts(el, kind, { values = true } = {}) {
   const tag = el.tagName;
   // A read-only combobox (Shoelace's sl-select: an <input readonly role=combobox>) is chosen in,
   // never typed into: shown as the combobox it is, with its value and its options.
-  if (kind === 'input' && isReadOnlyCombobox(el)) kind = 'combobox';
+  // A typeable one (react-select's, MUI Autocomplete's <input role=combobox>) is shown as the
+  // combobox it is too: its typed text its value, and whether its list is open.
+  if (kind === 'input' && (isReadOnlyCombobox(el) || (el.tagName === 'INPUT' && (el.getAttribute('role') || '').trim().toLowerCase() === 'combobox'))) kind = 'combobox';
   let name = nameOf(el, kind);
   // An editable element's name defaults to its content: without values (or for a secret), only a
   // name that is not its content.
