@@ -79,6 +79,27 @@ test('a button covered by an overlay is not clicked: the error names what covers
   assert.doesNotMatch(await page(), /deleted/);
 });
 
+// An inert part of the page (the inert attribute: a wizard's next step, a page behind its own
+// modal) is shown, but the browser lets no user click, focus or type into it. A click there used
+// to be dispatched anyway: it reached nothing, and was reported a success.
+test('an inert part of the page is shown, but clicking or typing into it is an error, also through a shadow root', async () => {
+  let r = await open('/cnt-inert.html');
+  assert.match(r.page.markdown, /\[button "Pay now" inert e\d+\]/, 'the inert button is not marked so');
+  assert.match(r.page.markdown, /\[button "Next step" e\d+\]/);
+  assert.match(fail(await env.call('browser_click', { target: 'Pay now' })), /\[button "Pay now" inert e\d+\] is inert/);
+  assert.match(fail(await env.call('browser_type', { target: 'Card number', text: '4111' })), /is inert/);
+  assert.match(fail(await env.call('browser_click', { target: 'Confirm order' })), /is inert/);
+  assert.match(await page(), /log:\s*$/m, 'something inert was used');
+  // Once the step is reached, the same targets work.
+  r = await env.call('browser_click', { target: 'Next step' });
+  ok(r);
+  assert.match(r.page.markdown, /\[button "Pay now" e\d+\]/);
+  ok(await env.call('browser_click', { target: 'Pay now' }));
+  r = await env.call('browser_click', { target: 'Confirm order' });
+  ok(r);
+  assert.match(r.page.markdown, /log: step2 paid confirmed/);
+});
+
 test('web component: the slotted label names the checkbox, and a click on the host reaches the input in its shadow root', async () => {
   let r = await open('/cnt-wc.html');
   assert.match(r.page.markdown, /\[checkbox "Subscribe to news" e\d+\]/);

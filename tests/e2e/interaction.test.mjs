@@ -217,6 +217,61 @@ test('focus, in the managed headless browser (trusted input): the same', { skip:
   await focusScenario(await managedBrowser());
 });
 
+// What the browser did with what was typed and submitted, said in the answer (the agent sees
+// only the page, where a refused submission or a cut value may show no change at all): the
+// message said "Typed 7 characters" into a field that holds 5, "Registered"... nothing, and
+// "Checked" a checkbox the page kept unchecked. Both ways of acting: the content script's events,
+// and trusted input.
+async function formTruthScenario(m) {
+  const call = (tool, params) => m.call(tool, { timeout_ms: 10000, ...params });
+  const said = (r) => String(r.result?.message ?? r.message ?? '');
+  ok(await call('browser_open_url', { url: env.url('/act-form-truth.html'), timeout_ms: 15000 }));
+  let r = await call('browser_type', { target: 'Zip code', text: '1234567' });
+  ok(r);
+  assert.match(said(r), /Typed 7 characters into .*\(the field takes at most 5 characters: it holds fewer than typed\)/);
+  assert.match(r.page.markdown, /value="12345"/);
+  r = await call('browser_type', { target: 'Age', text: 'abc' });
+  ok(r);
+  assert.match(said(r), /\(the field did not take it and is empty: a number field takes only a number\)/);
+  r = await call('browser_type', { target: 'Phone', text: '5551234567' });
+  ok(r);
+  assert.match(said(r), /\(the field holds something else than typed, 14 characters/);
+  assert.doesNotMatch(said(r), /5551234567/, 'typed text never goes into the message');
+  r = await call('browser_type', { target: 'Nickname', text: 'Bo' });
+  ok(r);
+  assert.doesNotMatch(said(r), /\(the field/, 'a field that holds what was typed has no note');
+  r = await call('browser_fill_form', { fields: [{ target: 'I accept the terms', value: 'true' }] });
+  assert.equal(r.status, 'error', `the page kept the checkbox unchecked: ${JSON.stringify(r.result)}`);
+  assert.match(r.result.error, /stays unchecked: the page did not let it change/);
+  // The page's own checkValidity() shows nothing to a user: not reported.
+  r = await call('browser_click', { target: 'Check the form' });
+  ok(r);
+  assert.match(r.page.markdown, /checked: invalid/);
+  assert.equal(r.result.formNotSubmitted, undefined, said(r));
+  r = await call('browser_click', { target: 'Register' });
+  ok(r);
+  assert.match(said(r), /the browser did not submit the form: the field "Email" is not valid \("[^"]+"\)/);
+  assert.equal(r.result.formNotSubmitted?.field, 'Email');
+  assert.match(r.page.markdown, /Sign-up: checked: invalid/, 'the form was submitted');
+  r = await call('browser_type', { target: 'Email', text: 'bo@example.com', submit: true });
+  ok(r);
+  assert.match(r.page.markdown, /Sign-up: submitted/);
+  assert.equal(r.result.formNotSubmitted, undefined, said(r));
+  // A submission that clears its required field: neither refused nor "did not take it".
+  r = await call('browser_type', { target: 'New todo', text: 'Buy milk', submit: true });
+  ok(r);
+  assert.match(r.page.markdown, /^\s*- Buy milk\s*$/m);
+  assert.doesNotMatch(said(r), /did not submit|\(the field/, said(r));
+}
+
+test('form truth: a cut, refused or rewritten value, a refused submission and a checkbox the page keeps are said (content script)', { skip: !realDaemonAvailable() && 'the daemon is not built' }, async () => {
+  await formTruthScenario(await plainBrowser());
+});
+
+test('form truth, in the managed headless browser (trusted input): the same', { skip: !realDaemonAvailable() && 'the daemon is not built' }, async () => {
+  await formTruthScenario(await managedBrowser());
+});
+
 test('readiness: open_url waits for the components a page loads late, and says how long', async () => {
   const r = await open('/act-slow-module.html', { timeout_ms: 15000 });
   assert.match(r.page.markdown, /Card rendered by its component/, r.page.markdown);

@@ -51,7 +51,7 @@ import { refOf } from './support/harness.mjs';
 
 let env, srv;
 before(async () => {
-  requirePackages(['jquery', 'jquery-ui', '@shoelace-style/shoelace', 'medium-editor', 'ckeditor4', 'quill', 'swiper', 'nouislider', '@ionic/core', 'todomvc']);
+  requirePackages(['bootstrap', 'jquery', 'jquery-ui', '@shoelace-style/shoelace', 'medium-editor', 'ckeditor4', 'quill', 'swiper', 'nouislider', '@ionic/core', 'todomvc']);
   srv = await startStaticServer({ roots: { '/npm/': NODE_MODULES + '/', '/shells/': SHELLS + '/' } });
   env = await startManaged();
 });
@@ -104,6 +104,25 @@ test('wrong element: a description that matches only hidden elements is an error
   assert.match(r.result?.error || '', /\be\d+\b/, 'the error lists visible candidates with refs');
   const after = await env.call('browser_get_page', {});
   assert.match(md(after), /Last menu choice: none/);
+});
+
+// Bootstrap's .disabled makes a link or button take no clicks (pointer-events: none): a user's
+// click lands on what is under it. The click was dispatched at the link anyway (followed), or
+// (trusted input) landed on the paragraph, and either way was reported a success.
+test('wrong element: a Bootstrap .disabled link or button takes no clicks, and saying so is an error; labels and stretched links still work', async () => {
+  await open(srv.url('/shells/bootstrap-disabled.html'));
+  let r = await env.call('browser_click', { target: 'Pay now' });
+  assert.equal(r.status, 'error', `clicked a link that takes no clicks: ${msg(r)}`);
+  assert.match(r.result?.error || '', /\[link "Pay now" e\d+\] takes no clicks \(pointer-events: none/);
+  r = await env.call('browser_click', { target: 'Place order' });
+  assert.equal(r.status, 'error', `clicked a button that takes no clicks: ${msg(r)}`);
+  assert.match(md(await env.call('browser_get_page', {})), /Went to: nowhere; order: not placed/);
+  r = await env.call('browser_click', { target: 'Gift wrap' }); // a .btn-check: the input hidden, its label the button
+  ok(r);
+  assert.match(md(r), /gift wrap: yes/);
+  r = await env.call('browser_click', { target: 'Delivery details' });
+  ok(r);
+  assert.match(md(r), /Went to: #details/);
 });
 
 test('focus: the jQuery UI datepicker opens when its field is clicked in the managed headless browser', async () => {

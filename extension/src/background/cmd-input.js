@@ -57,8 +57,12 @@ export async function pageAction(c, cmd) {
     }
     const failed = tracker.started || pageTabId !== tab.id ? tabNavError(pageTabId) : null;
     if (failed) throw navError(failed.url, failed.error, pageTabId, r.message);
-    const result = { tabId: pageTabId, ...(r.frameOrigin ? { frameOrigin: r.frameOrigin } : {}), ...(settled ? { settle: settled } : {}) };
+    // A form submission the browser refused: the field it found invalid, and its message.
+    const invalid = settled?.invalid;
+    if (invalid) { settled = { ...settled }; delete settled.invalid; }
+    const result = { tabId: pageTabId, ...(r.frameOrigin ? { frameOrigin: r.frameOrigin } : {}), ...(settled ? { settle: settled } : {}), ...(invalid ? { formNotSubmitted: invalid } : {}) };
     let message = r.message;
+    if (invalid) message += `; the browser did not submit the form: the field ${JSON.stringify(invalid.field)} is not valid${invalid.message ? ` (${JSON.stringify(invalid.message)})` : ''}`;
     if (pageTabId !== tab.id) message += `; it opened tab ${pageTabId}`;
     return { message, result, pageTabId };
   } finally { tracker.stop(); }

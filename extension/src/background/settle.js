@@ -274,7 +274,7 @@ export async function loadSettle(tabId, exp, report, since) {
   return settleInfo(since, report);
 }
 
-const settleInfo = (t0, r) => ({ waited_ms: Date.now() - t0, reason: r?.reason || 'quiet', ...(r?.pending ? { pending: r.pending } : {}) });
+const settleInfo = (t0, r) => ({ waited_ms: Date.now() - t0, reason: r?.reason || 'quiet', ...(r?.pending ? { pending: r.pending } : {}), ...(r?.invalid ? { invalid: r.invalid } : {}) });
 
 // After an action in `tracker.tabId`: returns { tabId, settle } — the tab whose page should be
 // sent, and how the wait ended. `actionAt`: when the action started (Date.now()). `expectNav`

@@ -153,12 +153,12 @@ export async function trustedAct(tabId, command, params) {
     await pressKeyCdp(tabId, keyFields('End'), { modifiers: 2, commands: ['moveToEndOfDocument'] });
   }
   if (text) await cdp(tabId, 'Input.insertText', { text });
-  if (params.submit) {
-    // Input from the debugger is handled before the page's own timers: let those run first (Vue's
-    // v-model updates its model in a setTimeout(0)), as they would between a person's keys.
-    await callContent(tabId, 'yield').catch(() => {});
-    await pressKeyCdp(tabId, keyFields('Enter'));
-  }
+  // What the field holds, when not the text (its maxlength, a mask): read before Enter, which may
+  // clear it. Input from the debugger is handled before the page's own timers: with Enter to
+  // come, those run first (Vue's v-model updates its model in a setTimeout(0)), as they would
+  // between a person's keys.
+  const held = await callContent(tabId, 'typed', { text, clear: !!params.clear, yield: !!params.submit }).catch(() => null);
+  if (params.submit) await pressKeyCdp(tabId, keyFields('Enter'));
   const n = [...text].length;
-  return { ok: true, message: `Typed ${n} character${n === 1 ? '' : 's'} into ${pt.desc}${params.submit ? ' and pressed Enter' : ''}`, trusted: true };
+  return { ok: true, message: `Typed ${n} character${n === 1 ? '' : 's'} into ${pt.desc}${held?.note || ''}${params.submit ? ' and pressed Enter' : ''}`, trusted: true };
 }

@@ -1,12 +1,12 @@
 // What the agent does to the page: click, type, keys, scroll, select.
 // Events are dispatched the way a user's input would produce them so that
 // framework-controlled widgets (React, Vue, Angular…) see the change.
-import { winOf, isDisabled, isEditable, inputType, norm, isVisibleBox, allRoots, nameOf, withStyleCache } from './dom.js';
-import { describe, hiddenError } from './targeting.js';
+import { winOf, isDisabled, isInert, isEditable, inputType, norm, isVisibleBox, allRoots, nameOf, withStyleCache } from './dom.js';
+import { describe, hiddenError, refuseUnusable } from './targeting.js';
 import { selectedText } from './describe.js';
 import { isSecret } from './secret.js';
 import { hiddenReason, clickPoint, composedParent, shortDesc, hoverHost } from './reach.js';
-import { proxyFor, replacementFor, chooseInWidget } from './widgets.js';
+import { proxyFor, replacementFor, chooseInWidget, until } from './widgets.js';
 
 // One macrotask: the page's own queued tasks (a framework's setTimeout(0) model update) run
 // before the next key, as they would between a real keyboard's key presses.
@@ -78,7 +78,7 @@ function focusTargetOf(at, el) {
 // roots: a click on a custom element's host reaches the control inside it). An element covered
 // at its center by another is an error naming what covers it.
 export function click(el) {
-  if (isDisabled(el)) throw new Error(`${describe(el)} is disabled`);
+  refuseUnusable(el);
   if (el.tagName === 'OPTION' && el.closest('select')) {
     throw new Error(`${describe(el.closest('select'))}: choose its options with select_option`);
   }
@@ -117,6 +117,11 @@ export function aim(el, desc) {
     e.code = 'covered';
     throw e;
   }
+  if (pt.noClicks) {
+    const e = new Error(`${desc} takes no clicks (pointer-events: none, as a page makes a link or button it disabled): a user's click there lands on ${shortDesc(pt.noClicks)} instead; nothing was done.`);
+    e.code = 'no_clicks';
+    throw e;
+  }
   return { target, pt };
 }
 
@@ -124,7 +129,7 @@ export function aim(el, desc) {
 // frames up are same-origin, where a user's click on `el` lands (after the same checks as click).
 // `inFrame`: the point is relative to a cross-origin frame's viewport (the caller adds its offset).
 export function clickPointOf(el) {
-  if (isDisabled(el)) throw new Error(`${describe(el)} is disabled`);
+  refuseUnusable(el);
   const desc = describe(el);
   const { target, pt } = aim(el, desc);
   if (pt.x === undefined) throw new Error(`${desc} could not be scrolled into view`);
@@ -336,10 +341,17 @@ async function setSlider(el, text) {
   return v;
 }
 
-function setChecked(el, want) {
-  const isInput = el.tagName === 'INPUT';
-  const cur = isInput ? el.checked : el.getAttribute('aria-checked') === 'true';
-  if (cur !== want) click(el);
+// Check or uncheck as a user does, with a click; then the box must show it (a component may
+// redraw in a later task, 300 ms at most): a page that keeps it as it was (its click handler
+// cancels the change) makes this an error, where "Checked" was reported.
+const CHECK_SHOWN_MS = 300;
+async function setChecked(el, want) {
+  const state = () => (el.tagName === 'INPUT' ? el.checked : el.getAttribute('aria-checked') === 'true');
+  if (state() === want) return;
+  click(el);
+  if (!(await until(() => state() === want, CHECK_SHOWN_MS))) {
+    throw new Error(`Clicked ${describe(el)}, but it stays ${want ? 'unchecked' : 'checked'}: the page did not let it change`);
+  }
 }
 
 function setSelect(sel, opt) {
@@ -362,7 +374,7 @@ export async function type(el, text, { clear = false, submit = false } = {}) {
   if (text == null) text = '';
   text = String(text);
   isSecret(el);
-  if (isDisabled(el)) throw new Error(`${describe(el)} is disabled`);
+  refuseUnusable(el);
   const desc = describe(el);
   const isBox = el.tagName === 'INPUT' && (inputType(el) === 'checkbox' || inputType(el) === 'radio');
   // a hidden field: only a checkbox or a <select> may go through its visible widget
@@ -370,11 +382,11 @@ export async function type(el, text, { clear = false, submit = false } = {}) {
   let checkedWord = null;
   if (el.tagName === 'INPUT' && (inputType(el) === 'checkbox' || inputType(el) === 'radio')) {
     const want = !/^(false|off|no|0|unchecked|)$/i.test(text.trim());
-    setChecked(el, want);
+    await setChecked(el, want);
     checkedWord = want ? 'Checked' : 'Unchecked';
   } else if (el.getAttribute?.('role') === 'checkbox' || el.getAttribute?.('role') === 'switch') {
     const want = !/^(false|off|no|0|unchecked|)$/i.test(text.trim());
-    setChecked(el, want);
+    await setChecked(el, want);
     checkedWord = want ? 'Checked' : 'Unchecked';
   } else if (el.tagName === 'SELECT') {
     return selectOption(el, text, { typed: true });
@@ -392,15 +404,35 @@ export async function type(el, text, { clear = false, submit = false } = {}) {
     throw new Error(`${desc} is not a text field, checkbox or select; target the field itself (its ref)`);
   }
   let note = '';
+  let held = '';
   if (submit) {
     // The page's tasks queued by the typing (a model updated in setTimeout(0)) run before Enter.
     await nextTask();
+    held = typedNote(el, text, clear); // before Enter: a submitted form may clear the field
     note = pressEnter(el);
-  }
+  } else held = typedNote(el, text, clear);
   const n = [...text].length;
   const what = checkedWord ? `${checkedWord} ${describe(el)}` : `Typed ${n} character${n === 1 ? '' : 's'} into ${describe(el)}`;
-  return { message: `${what}${submit ? ' and pressed Enter' : ''}${note ? ' (' + note + ')' : ''}`, desc };
+  return { message: `${what}${held}${submit ? ' and pressed Enter' : ''}${note ? ' (' + note + ')' : ''}`, desc };
 }
+
+// What a text field holds after typing, when it is not what was typed (a user sees it): its
+// maxlength cut it, a number field refused it, or the page rewrote it (an input mask); '' when it
+// holds the text (at its end, when appended). Never the value itself: typed text stays out of
+// messages, which the call log keeps.
+export function typedNote(el, text, clear) {
+  if (!el || (el.tagName !== 'INPUT' && el.tagName !== 'TEXTAREA') || checkable(el)) return '';
+  const want = String(text).replace(/\r\n?/g, '\n');
+  const v = String(el.value ?? '');
+  if (clear ? v === want : v.endsWith(want)) return '';
+  const len = [...v].length;
+  if (el.maxLength >= 0 && len === el.maxLength && len < (clear ? 0 : len) + [...want].length) {
+    return ` (the field takes at most ${el.maxLength} characters: it holds fewer than typed)`;
+  }
+  if (!v) return ` (the field did not take it and is empty${inputType(el) === 'number' ? ': a number field takes only a number' : ''})`;
+  return ` (the field holds something else than typed, ${len} character${len === 1 ? '' : 's'}: the page or the field rewrote it; its value is in the page)`;
+}
+const checkable = (el) => el.tagName === 'INPUT' && (inputType(el) === 'checkbox' || inputType(el) === 'radio');
 
 // typed: the value is text given to `type`, which no message may repeat.
 // A hidden <select> whose visible replacement exists is operated through the replacement (opened,
@@ -411,7 +443,7 @@ export async function selectOption(el, value, { typed = false, option = null } =
     if (inner) el = inner;
     else throw new Error(`${describe(el)} is not a <select>; click it to open it, then click the option`);
   }
-  if (isDisabled(el)) throw new Error(`${describe(el)} is disabled`);
+  refuseUnusable(el);
   const v = String(value ?? '');
   const opts = Array.from(el.options);
   const nv = norm(v).toLowerCase();
@@ -469,7 +501,7 @@ export function pressKey(el, keySpec) {
 
 function focusables(doc) {
   return Array.from(doc.querySelectorAll('a[href],button,input:not([type=hidden]),select,textarea,[tabindex],[contenteditable=""],[contenteditable=true],summary'))
-    .filter((e) => !isDisabled(e) && e.tabIndex >= 0 && isVisibleBox(e));
+    .filter((e) => !isDisabled(e) && !isInert(e) && e.tabIndex >= 0 && isVisibleBox(e));
 }
 
 function defaultKeyAction(el, info, mods) {

@@ -1,5 +1,5 @@
 // The inline token for an interactive element, e.g. [button "Sign in" e13].
-import { nameOf, inputType, isDisabled, norm, clip, hiddenPopupControl } from './dom.js';
+import { nameOf, inputType, isDisabled, isInert, norm, clip, hiddenPopupControl } from './dom.js';
 import { seenText } from './hidden.js';
 import { refFor } from './refs.js';
 import { isSecret } from './secret.js';
@@ -203,6 +203,7 @@ export function tokenParts(el, kind, { values = true } = {}) {
     if (i >= 0) parts.splice(i + 1, 0, '(shows ' + q(shows) + ')');
   }
   if (isDisabled(el)) parts.push('disabled');
+  else if (isInert(el)) parts.push('inert');
   parts.push(ref);
   return parts;
 }

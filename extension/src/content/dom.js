@@ -53,6 +53,17 @@ export function isDisabled(el) {
   return !!(fs && !fs.querySelector('legend')?.contains(el));
 }
 
+// Inside an inert part of the page (the inert attribute on it or an ancestor, across shadow
+// roots): shown, but the browser lets no user click, focus or type into it (a page behind its own
+// modal, a drawer kept in place while closed, a step of a wizard not reached yet).
+export function isInert(el) {
+  for (let n = el, i = 0; n && i < 50; i++) {
+    if (n.closest?.('[inert]')) return true;
+    n = n.getRootNode?.()?.host || null;
+  }
+  return false;
+}
+
 // Does the element render (its own box)? display:contents counts as visible: its
 // children may be.
 export function isRendered(el, st = styleOf(el)) {

@@ -2,8 +2,8 @@
 // would fill it), browser_select_option (a native <select>, a custom drop-down, a radio group) and
 // browser_upload_file (files the daemon read, set on a file input the way a user's pick sets them).
 // Values never appear in messages: a field may be a password (secret.js).
-import { inputType, isDisabled, isEditable, winOf, norm, nameOf, controlKind, styleOf } from './dom.js';
-import { describe, findTarget, opensListbox } from './targeting.js';
+import { inputType, isEditable, winOf, norm, nameOf, controlKind, styleOf } from './dom.js';
+import { describe, findTarget, refuseUnusable, opensListbox } from './targeting.js';
 import { click, type, nextTurn, aim, pressKey, selectOption } from './actions.js';
 import { isSecret } from './secret.js';
 import { chooseInWidget, isDropdown, isReadOnlyCombobox, isRadioGroup, radiosOf, selectBehind } from './widgets.js';
@@ -42,7 +42,7 @@ async function chooseRadio(group, value) {
     throw e;
   }
   const r = radios[i];
-  if (isDisabled(r)) throw new Error(`${describe(r)} of ${describe(group)} is disabled`);
+  refuseUnusable(r, ` of ${describe(group)}`);
   if (!isChecked(r)) {
     await whenUncovered(r);
     click(r);
@@ -70,7 +70,7 @@ export async function chooseOption(el, value) {
   if (el.tagName === 'SELECT' || el.tagName === 'OPTION') return selectOption(el, value);
   if (isRadioGroup(el)) return chooseRadio(el, String(value ?? ''));
   if (isDropdown(el)) {
-    if (isDisabled(el)) throw new Error(`${describe(el)} is disabled`);
+    refuseUnusable(el);
     const v = norm(String(value ?? ''));
     const desc = describe(el);
     aim(el, desc); // a user sees it and can reach it (else an error saying why)
@@ -235,7 +235,7 @@ export async function setFiles(el, files) {
     if (!input) throw new Error(`${desc} is not a file input, and clicking it opened none; target the file input or the button that opens the file picker`);
     via = ` (the file input ${desc} opens)`;
   }
-  if (isDisabled(input)) throw new Error(`${describe(input)} is disabled`);
+  refuseUnusable(input);
   if (files.length > 1 && !input.multiple) throw new Error(`${describe(input)} takes one file, and ${files.length} were given`);
   const W = winOf(input);
   const dt = new W.DataTransfer();

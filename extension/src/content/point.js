@@ -5,11 +5,19 @@
 import { findTarget } from './targeting.js';
 import { inputType } from './dom.js';
 import { isSecret } from './secret.js';
-import { clickPointOf } from './actions.js';
+import { clickPointOf, typedNote } from './actions.js';
 
 const TEXT_INPUTS = /^(text|search|email|url|tel|password|number|)$/;
 
 const PURPOSE = { click: 'click', type: 'type', select_option: 'select', press_key: 'any', scroll: 'any' };
+
+let pointed = null; // the element of the last point(): trusted typing asks what it holds then (typed)
+
+// After trusted typing into the element last pointed at: how what it holds differs from the text
+// typed (actions.typedNote), or ''.
+export function typed(text, clear) {
+  return typedNote(pointed?.deref() || null, String(text ?? ''), !!clear);
+}
 
 // A field trusted typing may type into (other targets of `type` go through the content script).
 function textField(el) {
@@ -20,6 +28,7 @@ function textField(el) {
 
 export function point(target, command = 'click') {
   const { el } = findTarget(target, PURPOSE[command] || 'any');
+  pointed = new WeakRef(el);
   if (command === 'type') isSecret(el); // decided before the first key, as type() does
   const p = clickPointOf(el); // throws, saying why, when a user could not click it
   // An <option> of a <select> is not one click at a point: a native select's popup is drawn by the

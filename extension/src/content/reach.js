@@ -2,7 +2,7 @@
 // to act on what a user cannot see (issue 14: a hidden menu item clicked, a hidden <select>
 // changed, and success reported), and dispatch a click where the user's click would go: the
 // deepest element at the element's visible center, through open shadow roots.
-import { styleOf, winOf, norm } from './dom.js';
+import { styleOf, winOf, norm, controlKind } from './dom.js';
 import { invisible } from './hidden.js';
 
 // The parent in the composed tree: a shadow root's host, a same-origin frame's element.
@@ -149,8 +149,8 @@ export function visibleCenter(el) {
 
 // Where a user's click on `el` lands: { target } (the element to dispatch at: the deepest element
 // at its center when that is `el` or inside it, or a label of it), or { coveredBy } (what a click
-// there would hit instead). When the center is not in the viewport (a scroller that would not
-// scroll), `el` itself.
+// there would hit instead), or { noClicks } (`el` takes no clicks: what the click lands on). When
+// the center is not in the viewport (a scroller that would not scroll), `el` itself.
 export function clickPoint(el) {
   const r = el.getBoundingClientRect();
   const inner = r.width < 1 || r.height < 1 ? shownChild(el) : null;
@@ -161,8 +161,18 @@ export function clickPoint(el) {
   // inside it, also as rendered (an option's headline slotted into the option's shadow <li>)
   if (composedContains(el, hit) || flatContains(el, hit)) return { target: hit, ...c };
   // A click through pointer-events:none on `el` lands on its ancestor (in the DOM, or in the flat
-  // tree: the shadow element a slotted `el` is shown in): dispatch at `el`.
-  if (composedContains(hit, el) || flatContains(hit, el)) return { target: el, ...c };
+  // tree: the shadow element a slotted `el` is shown in). When that, or one of its ancestors, is a
+  // control, a label or clickable (a card around a decorative button), the click goes there:
+  // dispatched at what it lands on. Else `el` takes no clicks, as a page makes a link or button it
+  // disabled (Bootstrap's .disabled): noClicks, where the click was dispatched at `el` and the link
+  // followed, or (trusted input) landed on nothing and was reported a success.
+  if (composedContains(hit, el) || flatContains(hit, el)) {
+    if (styleOf(el)?.pointerEvents !== 'none') return { target: el, ...c };
+    for (let n = hit; n && n.nodeType === 1 && n.tagName !== 'BODY' && n.tagName !== 'HTML'; n = composedParent(n)) {
+      if (n.tagName === 'LABEL' || controlKind(n, styleOf(n))) return { target: hit, ...c };
+    }
+    return { noClicks: hit, ...c };
+  }
   // A field's own label (a styled box drawn over a hidden native checkbox).
   const lab = hit.closest?.('label');
   if (lab && (lab.control === el || (el.labels && Array.from(el.labels).includes(lab)))) return { target: hit, ...c };

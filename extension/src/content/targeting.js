@@ -1,6 +1,6 @@
 // Resolve a `target` (ref, CSS selector or plain description) to one element, or
 // throw an Error whose message lists the best candidates with their refs.
-import { allElements, allRoots, controlKind, descriptionsOf, inViewport, isDisabled, isEditable, styleOf, norm, withStyleCache } from './dom.js';
+import { allElements, allRoots, controlKind, descriptionsOf, inViewport, isDisabled, isInert, isEditable, styleOf, norm, withStyleCache } from './dom.js';
 import { hiddenReason, hoverHost } from './reach.js';
 import { proxyFor, isDropdown, isRadioGroup, groupName } from './widgets.js';
 import { isRefSyntax, parseRef, resolveRef } from './refs.js';
@@ -265,3 +265,9 @@ export function findTarget(target, purpose = 'any') {
   throw e;
 }
 
+// An element a user cannot use, disabled or inert (isInert): an error saying so, before anything
+// is done (a click on an inert button reached nothing, and was reported a success).
+export function refuseUnusable(el, of = '') {
+  if (isDisabled(el)) throw new Error(`${describe(el)}${of} is disabled`);
+  if (isInert(el)) throw new Error(`${describe(el)}${of} is inert (inside an element with the inert attribute): the page lets no one use it now; nothing was done`);
+}

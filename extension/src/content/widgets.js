@@ -414,7 +414,7 @@ function focusedIn(doc) {
 const nextTask = () => new Promise((r) => setTimeout(r, 0));
 
 // Wait (a few tasks, at most `ms`) for cond() to hold; returns its last value.
-async function until(cond, ms = 1000) {
+export async function until(cond, ms = 1000) {
   const t0 = performance.now();
   for (;;) {
     const v = cond();

@@ -13,12 +13,14 @@ import { HELLO_MAIN, HELLO_ISOLATED, recordEvent, policyEvent, netEvent, ackEven
 import { installFocusShim } from './focus-shim.js';
 import { createWatch } from './settle.js';
 import { createObserver } from './observe-isolated.js';
+import { createValidationWatch } from './validation.js';
 
 (() => {
   if (globalThis.__bbPage) return;
   const doc = document;
   const secret = crypto.randomUUID();
   const watch = createWatch(window);
+  const validation = createValidationWatch(window); // submissions the browser refused
   // The document parsed: heard first on the event's path (the window, capturing, before any of
   // the page's listeners), so that no page script can keep it from us.
   const parsed = new Promise((r) => {
@@ -59,6 +61,8 @@ import { createObserver } from './observe-isolated.js';
     else if (d === 'b+' || d === 'b-') watch.busy(id, d === 'b+');
     else if (d === 'a+' || d === 'a-') watch.frame(id, d === 'a+');
     else if (d === 'i+' || d === 'i~' || d === 'i-') watch.interval(id, d[1], Number(delay) || 0);
+    else if (d === 'w+' || d === 'w-') watch.reply(id, d === 'w+');
+    else if (d === 'v+' || d === 'v-') validation.pageCheck(d === 'v+');
     else watch.request(id, d === '+');
   }, true);
   // A connected element got a shadow root (main-world.js hooks attachShadow): the event is
@@ -103,18 +107,27 @@ import { createObserver } from './observe-isolated.js';
 
   installFocusShim(window);
 
+  // The wait after an action (or a load); after an action, with the form submission the browser
+  // refused meanwhile, if any (validation.js).
+  function actionSettle(opts) {
+    return watch.settle(opts).then((r) => {
+      const refused = !opts.ready && r && r.reason !== 'navigation' ? validation.refusedSince(Number(opts.actionAt) || 0) : null;
+      return refused ? { ...r, invalid: refused } : r;
+    });
+  }
+
   Object.defineProperty(globalThis, '__bbPage', {
     configurable: false,
     value: Object.freeze({
       setPolicy(p) { policy = p && typeof p === 'object' ? { accept: !!p.accept, ...(typeof p.promptText === 'string' ? { promptText: p.promptText } : {}) } : null; pushPolicy(); return true; },
       // The wait after an action can begin in the action's own call, the moment it is done
       // (begin), and be awaited by the call that follows (settle, with the same actionAt).
-      begin(opts) { begun = { actionAt: Number(opts?.actionAt) || 0, p: watch.settle(opts || {}) }; return true; },
+      begin(opts) { begun = { actionAt: Number(opts?.actionAt) || 0, p: actionSettle(opts || {}) }; return true; },
       settle(opts) {
         const b = begun;
         begun = null;
         if (b && b.actionAt && b.actionAt === Number(opts?.actionAt)) return b.p;
-        return watch.settle(opts || {});
+        return actionSettle(opts || {});
       },
       state: () => watch.state(),
       observed: (what, opts) => (what === 'network' ? observer.network(opts) : observer.console(opts)),

@@ -6,8 +6,8 @@
 // (browser_handle_dialog). A beforeunload handler that would ask "Leave site?" is let through
 // (leave) unless the agent asked to stay. Each dialog is recorded, through the private channel
 // (channel.js), for the result of the action that opened it. Also counts the page's requests,
-// short timers, frame and idle callbacks, the messages it posts itself and its work off its
-// thread (workers, IndexedDB), reports shadow roots attached to elements in the page, and
+// short timers, frame and idle callbacks, the messages it posts itself, its work off its
+// thread (workers, IndexedDB) and the answers to what it sends on a WebSocket, reports shadow roots attached to elements in the page, and
 // installs the focus shim.
 import { HELLO_MAIN, HELLO_ISOLATED, recordEvent, policyEvent, netEvent, ackEvent, observeEvent, shadowEvent } from './channel.js';
 import { installFocusShim } from './focus-shim.js';
@@ -506,6 +506,59 @@ import { BB_CONSOLE_MAX_ENTRIES } from '../shared/limits.js';
     defineProperty(IDB.prototype, 'transaction', {
       configurable: true, writable: true, enumerable: true,
       value: disguise({ transaction(...a) { const tx = apply(realTx, this, a); busy(tx, ['complete', 'abort', 'error']); return tx; } }.transaction, realTx),
+    });
+  }
+
+  // A message the page sends on a WebSocket from an event handler or a tracked chain (a chat's
+  // "send", Socket.IO's emit, Phoenix LiveView's and Blazor Server's every click): what the page
+  // shows next comes with the server's answer, a network round trip later, which no quiet window
+  // covers. It is waited for, after an action (settle.js), until the socket's next message has
+  // been handled by the page (this listener is added after the page's own), the socket closes,
+  // or WS_REPLY_MS passed (a send the server answers with nothing: a typing indicator). One at a
+  // time per socket; a heartbeat sent from an old chain or a clock is not tracked.
+  const WS_REPLY_MS = 1000;
+  const WS = w.WebSocket;
+  const wsState = WS && Object.getOwnPropertyDescriptor(WS.prototype, 'readyState')?.get;
+  if (typeof WS === 'function' && typeof WS.prototype.send === 'function' && wsState) {
+    const realSend = WS.prototype.send;
+    const awaiting = new WeakSet();
+    const ENDS = ['message', 'close', 'error'];
+    defineProperty(WS.prototype, 'send', {
+      configurable: true, writable: true, enumerable: true,
+      value: disguise({ send(...a) {
+        const r = apply(realSend, this, a);
+        if (secret && !awaiting.has(this) && apply(wsState, this, []) === 1 && chainStart(Date.now())) {
+          const sock = this;
+          const id = ++nextId;
+          let timer = 0;
+          const end = () => {
+            if (!awaiting.has(sock)) return;
+            awaiting.delete(sock);
+            apply(realCT, w, [timer]);
+            for (const t of ENDS) apply(removeEL, sock, [t, end]);
+            net(id, 'w-');
+          };
+          awaiting.add(sock);
+          for (const t of ENDS) apply(addEL, sock, [t, end]);
+          timer = apply(realST, w, [end, WS_REPLY_MS]);
+          net(id, 'w+');
+        }
+        return r;
+      } }.send, realSend),
+    });
+  }
+
+  // The page's own checkValidity() calls fire `invalid` events, as the browser's refusal of a
+  // form submission does, but show the user nothing: each call is reported around it, so that the
+  // isolated world tells the two apart (validation.js).
+  const checkEvent = (d) => { if (secret) { try { apply(dispatch, doc, [new CE(netEvent(secret), { detail: `v${d}:0` })]); } catch { /* ignore */ } } };
+  for (const C of [w.HTMLFormElement, w.HTMLInputElement, w.HTMLSelectElement, w.HTMLTextAreaElement, w.HTMLButtonElement,
+    w.HTMLFieldSetElement, w.HTMLOutputElement, w.HTMLObjectElement, w.ElementInternals]) {
+    const real = C && C.prototype && C.prototype.checkValidity;
+    if (typeof real !== 'function') continue;
+    defineProperty(C.prototype, 'checkValidity', {
+      configurable: true, writable: true, enumerable: true,
+      value: disguise({ checkValidity(...a) { checkEvent('+'); try { return apply(real, this, a); } finally { checkEvent('-'); } } }.checkValidity, real),
     });
   }
 

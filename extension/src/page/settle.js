@@ -52,6 +52,7 @@ const IDLE_LATE_MS = 300;      // … an idle callback (a page too busy to go id
 // How long after it was due each kind of callback the page set is still waited for.
 const LATE_MS = { timer: TIMER_LATE_MS, frame: FRAME_LATE_MS, message: MESSAGE_LATE_MS, idle: IDLE_LATE_MS };
 const ACTION_ONLY = new Set(['message', 'idle']); // waited for after an action, not for a page that loads (open_url's rule)
+const REPLY_MAX_MS = 1500;     // a WebSocket send's answer is waited for this long at most (main-world.js ends it at 1000)
 const BUSY_MAX_MS = 1000;      // work off the page's thread (a worker's answer) keeps the short quiet window off this long at most
 const SCAN_MAX = 20000;
 const PARSED_SCAN_MAX = 200000; // the whole document once parsed
@@ -75,6 +76,7 @@ export function createWatch(win) {
   const done = new WeakSet();  // script/link elements whose load ended
   const finished = new Set();  // URLs whose resource timing entry exists
   const requests = new Map();  // fetch/XHR id -> start
+  const replies = new Map();   // WebSocket send awaiting the socket's next message: id -> start (main-world.js)
   const timers = new Map();    // timer id -> { at, due }
   const intervals = new Map(); // short interval id -> { period, since (set), prev, tick (last two ticks) }
   const added = new WeakMap(); // node -> when it was inserted (the last 2 s)
@@ -409,6 +411,11 @@ export function createWatch(win) {
         let pending = null;
         const reqs = [...requests.values()].filter((s) => s >= since).length;
         if (reqs && t - t0 < requestCapMs) pending = { requests: reqs };
+        if (!pending && !ready) {
+          let n = 0;
+          for (const [id, s] of replies) { if (t - s > REPLY_MAX_MS) replies.delete(id); else if (s >= since) n++; }
+          if (n) pending = { replies: n };
+        }
         let tms = 0;
         for (const [id, v] of timers) {
           if (t - v.due > LATE_MS[v.kind]) timers.delete(id); // a throttled or lost timer, message or frame (a hidden tab draws no frames)
@@ -493,6 +500,19 @@ export function createWatch(win) {
     wake();
   }
 
+  // A message sent on a WebSocket after which the page awaits the server's answer (started), or
+  // the socket's next message handled, or its close, or the wait's end (main-world.js). After an
+  // action, the answer's arrival counts as a change: what the page does with it comes next. Not
+  // waited for while a page loads (a subscription sent at start may never be answered).
+  function reply(id, started) {
+    if (started) { if (replies.size < 100) replies.set(id, now()); return; }
+    const at = replies.get(id);
+    if (at === undefined) return;
+    replies.delete(id);
+    if (onRequestEnded) onRequestEnded(at, now());
+    wake();
+  }
+
   // A timer an event handler set (started) or that fired or was cleared (!started).
   // `kind`: 'timer', 'frame' (an animation frame callback), 'message' (one the page posted
   // itself) or 'idle' (an idle callback), for how long after it was due it is still waited for
@@ -527,7 +547,7 @@ export function createWatch(win) {
   }
 
   return {
-    settle, state, request, interval, shadowAttached, rescan: () => scan(doc),
+    settle, state, request, reply, interval, shadowAttached, rescan: () => scan(doc),
     timer: (id, started, delay, chainAt) => timer(id, started, delay, 'timer', chainAt),
     frame: (id, started) => timer(`a${id}`, started, FRAME_MS, 'frame'),
     message: (id, started, chainAt) => timer(`m${id}`, started, 0, 'message', chainAt),
