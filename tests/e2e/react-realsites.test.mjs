@@ -203,6 +203,38 @@ test('radix: select_option on the Select; the pointerdown menu opened and an ite
   assert.equal(stateIn(md(r)).email, '', 'a dialog closed by Escape saved its field');
 });
 
+test('radix and headless: the item the keyboard is on in an open menu or list is marked active, and Enter takes that one', async () => {
+  await open('react-radix.html', /# Settings/);
+  let r = await call('browser_click', { target: 'Options' });
+  ok(r, 'open the menu');
+  r = await call('browser_press_key', { key: 'ArrowDown' });
+  r = await call('browser_press_key', { key: 'ArrowDown' });
+  ok(r, 'ArrowDown twice');
+  assert.match(md(r), /\[menuitem "New window" active e\d+\]/, `the active item is not shown:\n${md(r)}`);
+  assert.equal((md(r).match(/ active /g) || []).length, 1, 'more than one item is marked active');
+  r = await call('browser_press_key', { key: 'Enter' });
+  ok(r, 'Enter');
+  assert.equal(stateIn(md(r)).action, 'New window');
+
+  await open('react-headless.html', /# Task/);
+  r = await call('browser_click', { target: 'More' });
+  ok(r, 'open the menu');
+  // a <button role=menuitem> is the menu item it says it is
+  assert.match(md(r), /\[menuitem "Move" e\d+\]/, `the items are not shown as menu items:\n${md(r)}`);
+  await call('browser_press_key', { key: 'Escape' });
+  r = await call('browser_click', { target: 'Assignee' });
+  ok(r, 'open the listbox');
+  r = await call('browser_press_key', { key: 'ArrowDown' });
+  r = await call('browser_press_key', { key: 'ArrowDown' });
+  ok(r, 'ArrowDown twice');
+  // (the listbox keeps the focus and points at the item with aria-activedescendant)
+  const active = (md(r).match(/\[option "([^"]+)" active e\d+\]/) || [])[1];
+  assert.ok(active, `no option is marked active:\n${md(r)}`);
+  r = await call('browser_press_key', { key: 'Enter' });
+  ok(r, 'Enter');
+  assert.equal(stateIn(md(r)).assignee, active, 'Enter took another option than the one marked active');
+});
+
 // ---------------------------------------------------------------- Headless UI
 
 test('headless: fill_form chooses in the Listbox (a button that opens a listbox) beside its Combobox and Switch', async () => {

@@ -19,6 +19,18 @@ export function ownName(el) {
   return clip(norm(el.getAttribute('aria-label') || el.getAttribute('title') || el.getAttribute('placeholder') || el.getAttribute('data-placeholder')));
 }
 
+// Is `el` the item the keyboard is on: the focused element, or the aria-activedescendant the
+// focused element (a combobox's input, a listbox) points at?
+function isKeyboardActive(el) {
+  const doc = el.ownerDocument;
+  let a = doc.activeElement;
+  while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+  if (!a || a === doc.body) return false;
+  if (a === el) return true;
+  const id = a.getAttribute('aria-activedescendant');
+  return !!id && id === el.id && el.getRootNode() === a.getRootNode();
+}
+
 export function selectedText(sel) {
   const o = sel.selectedOptions?.[0];
   return o ? norm(o.label || o.textContent) : '';
@@ -160,6 +172,8 @@ export function tokenParts(el, kind, { values = true } = {}) {
       parts.push(kind);
       if (name) parts.push(q(name));
       if (el.getAttribute('aria-selected') === 'true') parts.push('selected');
+      // the one the keyboard is on (Enter takes it): what a user sees highlighted in an open list
+      if ((kind === 'option' || kind === 'menuitem') && isKeyboardActive(el)) parts.push('active');
       break;
     case 'combobox': {
       // a pop-up control's host (ion-select: dom.js hiddenPopupControl), looked for once

@@ -100,7 +100,7 @@ const ROLE_KIND = {
 
 // Widget roles that win over a <button>'s own (a select drawn as <button role=combobox>, Radix's
 // Select trigger, is the combobox it says it is: named by its label, showing its choice as value).
-const BUTTON_ROLES = new Set(['radio', 'checkbox', 'switch', 'menuitemradio', 'menuitemcheckbox', 'option', 'tab', 'combobox']);
+const BUTTON_ROLES = new Set(['radio', 'checkbox', 'switch', 'menuitem', 'menuitemradio', 'menuitemcheckbox', 'option', 'tab', 'combobox']);
 const roleOf = (el) => (el.getAttribute('role') || '').trim().split(/\s+/)[0].toLowerCase();
 
 // What, inside a web component's shadow root, is the real control of its host.
