@@ -243,6 +243,16 @@ async function formTruthScenario(m) {
   r = await call('browser_fill_form', { fields: [{ target: 'I accept the terms', value: 'true' }] });
   assert.equal(r.status, 'error', `the page kept the checkbox unchecked: ${JSON.stringify(r.result)}`);
   assert.match(r.result.error, /stays unchecked: the page did not let it change/);
+  // A greyed-out option says so; a choice the page sets back is an error, not "Selected".
+  r = await call('browser_get_page', {});
+  assert.match(r.page.markdown, /options=\["Small", "Medium", "Large" \(disabled\), "XL"\]/);
+  assert.match((await call('browser_select_option', { target: 'Size', value: 'Large' })).result.error, /is disabled/);
+  r = await call('browser_select_option', { target: 'Size', value: 'XL' });
+  assert.equal(r.status, 'error', `the page set the select back: ${said(r)}`);
+  assert.match(r.result.error, /"XL" was chosen in \[select "Size".*\], but the page changed it back to "Small"/);
+  r = await call('browser_fill_form', { fields: [{ target: 'Size', value: 'XL' }] });
+  assert.equal(r.status, 'error', `the page set the select back: ${said(r)}`);
+  ok(await call('browser_select_option', { target: 'Size', value: 'Medium' }));
   // The page's own checkValidity() shows nothing to a user: not reported.
   r = await call('browser_click', { target: 'Check the form' });
   ok(r);

@@ -454,7 +454,7 @@ export async function selectOption(el, value, { typed = false, option = null } =
     const what = typed ? 'matching the text typed' : `"${v}"`;
     throw new Error(`${describe(el)} has no option ${what}. Options: ${opts.slice(0, 20).map((o) => JSON.stringify(norm(o.label || o.textContent))).join(', ')}`);
   }
-  if (opt.disabled) throw new Error(`option "${norm(opt.textContent)}" of ${describe(el)} is disabled`);
+  if (opt.disabled || (opt.parentElement?.tagName === 'OPTGROUP' && opt.parentElement.disabled)) throw new Error(`option "${norm(opt.textContent)}" of ${describe(el)} is disabled`);
   const why = withStyleCache(() => hiddenReason(el));
   if (why) {
     // The user sees a replacement widget: choose there, so its own handlers update it.
@@ -476,6 +476,15 @@ export async function selectOption(el, value, { typed = false, option = null } =
   }
   void option;
   setSelect(el, opt);
+  // The page may refuse the choice (its change handler sets another value: "sold out"; a
+  // controlled component restores its own): then nothing was selected, and saying "Selected"
+  // with the value it went back to was a success for what did not happen.
+  await nextTurn(); // a framework's revert in a microtask (Vue's nextTick) or a posted task
+  if (!opt.selected) {
+    const e = new Error(`${typed ? 'The option matching the text typed' : `"${norm(opt.label || opt.textContent)}"`} was chosen in ${describe(el)}, but the page changed it back to "${selectedText(el)}"; the page may say why.`);
+    e.code = 'refused';
+    throw e;
+  }
   return { message: `Selected "${selectedText(el)}" in ${describe(el)}` };
 }
 

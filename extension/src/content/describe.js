@@ -147,8 +147,9 @@ export function tokenParts(el, kind, { values = true } = {}) {
       } else {
         parts.push('value=' + q(selectedText(el)));
       }
-      const opts = Array.from(el.options).slice(0, 30).map((o) => norm(o.label || o.textContent));
-      parts.push('options=[' + opts.map((o) => q(clip(o, 60))).join(', ') + (el.options.length > 30 ? ', …' : '') + ']');
+      // an option a user cannot choose (greyed out) says so: selecting it is an error
+      const opts = Array.from(el.options).slice(0, 30).map((o) => q(clip(norm(o.label || o.textContent), 60)) + (o.disabled || o.parentElement?.disabled ? ' (disabled)' : ''));
+      parts.push('options=[' + opts.join(', ') + (el.options.length > 30 ? ', …' : '') + ']');
       break;
     }
     case 'checkbox':

@@ -382,7 +382,7 @@ async function closePopup(widget) {
   // MUI's Select, still draws its fading list over the fields below)
   const named = popupsOf(widget);
   const drawn = () => [...named, ...popupsOf(widget)].some((p) => p.isConnected && visible(p));
-  const shut = async () => (await until(() => !isOpen(widget), 300)) && (await until(() => !drawn(), 1000), true);
+  const shut = async (ms = 300) => (await until(() => !isOpen(widget), ms)) && (await until(() => !drawn(), 1000), true);
   // Escape goes where a user's key goes: the focused element (a popup that took the focus, MUI's
   // menu, listens there, not on the widget), then the widget itself
   const focused = focusedIn(doc);
@@ -391,7 +391,9 @@ async function closePopup(widget) {
     if (await shut()) return;
   }
   key('keydown'); key('keyup');
-  if (await shut()) return;
+  // Escape closes most (Ionic's popover too, but after its own tasks: 300 ms was too short on a
+  // loaded machine, and the click that followed opened it again)
+  if (await shut(800)) return;
   press(widget);
   if (await shut()) return;
   // a click outside, where a user clicks to dismiss: what is drawn at the page's corner (a
