@@ -179,7 +179,12 @@ test('radix: the Select (a <button role=combobox> named by a <label for>) is a c
 
 test('radix: select_option on the Select; the pointerdown menu opened and an item clicked; tabs; the dialog filled and closed', async () => {
   await open('react-radix.html', /# Settings/);
-  let r = await call('browser_select_option', { target: 'City', value: 'Oslo' });
+  // typing into the Select is refused as what it is: a drop-down to choose in
+  let r = await call('browser_type', { target: 'City', text: 'Oslo' });
+  assert.equal(r.status, 'error', `expected an error, got ${msg(r)}`);
+  assert.match(err(r), /is a drop-down.*browser_select_option/, err(r));
+  assert.equal((await state()).city, '');
+  r = await call('browser_select_option', { target: 'City', value: 'Oslo' });
   ok(r, 'select Oslo');
   assert.equal(stateIn(md(r)).city, 'oslo');
   r = await call('browser_click', { target: 'Options' });
