@@ -237,6 +237,20 @@ async function formTruthScenario(m) {
   ok(r);
   assert.match(said(r), /\(the field holds something else than typed, 14 characters/);
   assert.doesNotMatch(said(r), /5551234567/, 'typed text never goes into the message');
+  // A code split in boxes that move the focus on as each fills: typed on, as a user's keys go.
+  r = await call('browser_type', { target: 'Code digit 1', text: '4821' });
+  ok(r);
+  assert.match(r.page.markdown, /Code: 4821/, said(r));
+  assert.match(said(r), /the rest was typed where the focus went, as a user's keys go: it is now in \[input text "Code digit 4"/);
+  // A date as a person writes it: the value the field takes (it was left empty).
+  r = await call('browser_type', { target: 'Arrival', text: '12/24/2026' });
+  ok(r);
+  assert.match(r.page.markdown, /\[input date "Arrival" value="2026-12-24"/);
+  assert.doesNotMatch(said(r), /\(the field/, said(r));
+  r = await call('browser_type', { target: 'Arrival', text: 'next friday' });
+  assert.equal(r.status, 'error', said(r));
+  assert.match(r.result.error, /takes a date \(as 2026-12-24, 12\/24\/2026 or December 24, 2026\), and the text typed is not one; nothing was typed/);
+  assert.match((await call('browser_get_page', {})).page.markdown, /\[input date "Arrival" value="2026-12-24"/, 'the field was changed');
   r = await call('browser_type', { target: 'Nickname', text: 'Bo' });
   ok(r);
   assert.doesNotMatch(said(r), /\(the field/, 'a field that holds what was typed has no note');

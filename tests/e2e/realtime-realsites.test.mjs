@@ -1,6 +1,8 @@
-// Real-site suite for pages that hear their server's answer over a WebSocket (npm socket.io,
+// Real-site suite for pages whose server answers over time. Over a WebSocket (npm socket.io,
 // server and client, set up with its documented API only): a chat that shows a message once the
 // server broadcast it back, an emit answered by an acknowledgement, an emit answered by nothing.
+// As a streamed fetch body (stream-chat.html: an AI chat's answer, read with a reader or with
+// for await, a piece every 60 ms).
 // The server answers 150–200 ms late, as a server across a network does. The answer to the
 // action must hold what the page shows once the server answered (issue 14, "Readiness": settle
 // on the action's own effects; a Phoenix LiveView or Blazor Server page works this way on every
@@ -15,11 +17,25 @@ import { startManaged, requirePackages, NODE_MODULES, SHELLS } from './support/r
 
 let env, server, base;
 const LATENCY_MS = 150;
+const STREAM_GAP_MS = 60; // between the pieces of a streamed answer (tokens arrive so)
 before(async () => {
   requirePackages(['socket.io']);
   const { Server } = await import('socket.io');
   server = http.createServer(async (req, res) => {
     const p = new URL(req.url, 'http://x').pathname;
+    if (p === '/stream') { // a streamed answer: a piece every STREAM_GAP_MS, then "Done."
+      const n = Number(new URL(req.url, 'http://x').searchParams.get('n')) || 5;
+      res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
+      let i = 0;
+      const t = setInterval(() => {
+        if (++i <= n) { res.write(`Piece ${i} of ${n}.`); return; }
+        clearInterval(t);
+        res.end('Done.');
+      }, STREAM_GAP_MS);
+      res.once('close', () => clearInterval(t));
+      return;
+    }
+    if (p === '/stream-chat.html') { res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }); res.end(await readFile(path.join(SHELLS, 'stream-chat.html'))); return; }
     const file = p === '/' ? path.join(SHELLS, 'socketio-chat.html')
       : p === '/npm/socket.io/client-dist/socket.io.min.js' ? path.join(NODE_MODULES, 'socket.io/client-dist/socket.io.min.js') : null;
     const body = file && await readFile(file).catch(() => null);
@@ -77,3 +93,17 @@ test('socket.io: an emit the server answers with nothing does not hold the answe
   assert.equal(settleOf(r)?.reason, 'quiet', `the wait for an answer that never comes ran to the cap: ${seen(r)}`);
   assert.match(md(r), /Draft not saved/);
 });
+
+// ---------------------------------------------------------------- a streamed answer
+
+// The page reads its fetch's body as a stream and shows each piece as it comes (an AI chat's
+// answer): the answer to the click must hold the whole of it, not the first pieces.
+for (const [button, n] of [['Ask with a reader', 8], ['Ask with for await', 6]]) {
+  test(`streamed fetch body: "${button}" is answered once the whole answer has arrived`, async () => {
+    await call('browser_open_url', { url: base + 'stream-chat.html' });
+    const r = await call('browser_click', { target: button });
+    assert.match(md(r), /Done\./, `read before the stream ended: ${seen(r)}`);
+    assert.match(md(r), new RegExp(`Piece ${n} of ${n}\\.`), seen(r));
+    assert.equal(settleOf(r)?.reason, 'quiet', seen(r));
+  });
+}

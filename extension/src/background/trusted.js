@@ -152,7 +152,11 @@ export async function trustedAct(tabId, command, params) {
   } else {
     await pressKeyCdp(tabId, keyFields('End'), { modifiers: 2, commands: ['moveToEndOfDocument'] });
   }
-  if (text) await cdp(tabId, 'Input.insertText', { text });
+  // A field with a maxlength the text overflows gets it a character at a time, as keys: its page
+  // may move the focus on as it fills (a code split in boxes), and the rest goes where it went.
+  if (text && pt.maxLength >= 0 && [...text].length > pt.maxLength) {
+    for (const ch of text) await cdp(tabId, 'Input.insertText', { text: ch });
+  } else if (text) await cdp(tabId, 'Input.insertText', { text });
   // What the field holds, when not the text (its maxlength, a mask): read before Enter, which may
   // clear it. Input from the debugger is handled before the page's own timers: with Enter to
   // come, those run first (Vue's v-model updates its model in a setTimeout(0)), as they would

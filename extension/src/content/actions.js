@@ -7,6 +7,7 @@ import { selectedText } from './describe.js';
 import { isSecret } from './secret.js';
 import { hiddenReason, clickPoint, composedParent, shortDesc, hoverHost } from './reach.js';
 import { proxyFor, replacementFor, chooseInWidget, until, isDropdown } from './widgets.js';
+import { fieldValue } from './datetime.js';
 
 // One macrotask: the page's own queued tasks (a framework's setTimeout(0) model update) run
 // before the next key, as they would between a real keyboard's key presses.
@@ -240,41 +241,75 @@ function pressEnter(el) {
 }
 
 function insertText(el, text) {
-  const max = el.maxLength > 0 ? el.maxLength : Infinity;
+  const max = el.maxLength >= 0 ? el.maxLength : Infinity;
+  if (el.value.length >= max) return; // full: the browser inserts nothing, and fires no input event
   let v = el.value + text;
   if (v.length > max) v = v.slice(0, max);
   setValue(el, v);
   inputEvent(el, text === '\n' ? 'insertLineBreak' : 'insertText', text);
 }
 
+// The element that has the focus, through open shadow roots.
+function deepActive(doc) {
+  let a = doc.activeElement;
+  while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+  return a;
+}
+const TEXT_TYPES = /^(text|search|tel|url|email|password|number|)$/;
+const textInput = (f) => !!f && ((f.tagName === 'INPUT' && TEXT_TYPES.test(inputType(f))) || f.tagName === 'TEXTAREA') && !f.readOnly && !f.disabled;
+const full = (f) => f.maxLength >= 0 && f.value.length >= f.maxLength;
+
+// Where the next key goes while typing into `cur`: a field that filled up (its maxlength) and whose
+// page then moved the focus to another text field (a code split in boxes, a phone number in
+// three) sends the rest there, as a user's keys would go; else `cur`.
+function nextKeyTarget(cur) {
+  if (!full(cur)) return cur;
+  const a = deepActive(cur.ownerDocument);
+  return a && a !== cur && textInput(a) ? a : cur;
+}
+
 const WHOLE_VALUE_TYPES = new Set(['date', 'time', 'datetime-local', 'month', 'week', 'color', 'range', 'number']);
+const DATE_TYPES = new Map([
+  ['date', 'date (as 2026-12-24, 12/24/2026 or December 24, 2026)'], ['time', 'time (as 14:30 or 2:30 PM)'],
+  ['datetime-local', 'date and time (as 2026-12-24 14:30 or 12/24/2026 2:30 PM)'], ['month', 'month (as 2026-12 or December 2026)'],
+]);
 
 async function typeIntoField(el, text, clear) {
+  const t = el.tagName === 'INPUT' ? inputType(el) : 'textarea';
+  // a day or time as a person writes it (12/24/2026, 2:30 PM): the value the field takes
+  const day = DATE_TYPES.has(t) ? fieldValue(t, text, navigator.language) : null;
+  if (DATE_TYPES.has(t) && day === null) throw new Error(`${describe(el)} takes a ${DATE_TYPES.get(t)}, and the text typed is not one; nothing was typed`);
   el.focus();
   if (clear && el.value !== '') {
     try { el.select?.(); } catch { /* ignore */ }
     setValue(el, '');
     inputEvent(el, 'deleteContentBackward');
   }
-  const t = el.tagName === 'INPUT' ? inputType(el) : 'textarea';
-  if (WHOLE_VALUE_TYPES.has(t) || text.length > 1000) {
-    setValue(el, (clear ? '' : el.value) + text);
+  if (day !== null) {
+    setValue(el, day);
+    inputEvent(el, 'insertText', day);
+  } else if (WHOLE_VALUE_TYPES.has(t) || text.length > 1000) {
+    setValue(el, (clear || WHOLE_VALUE_TYPES.has(t) ? '' : el.value) + text);
     inputEvent(el, 'insertText', text);
   } else {
     let prev = '', run = 0;
+    let cur = el;
     for (const ch of text) {
       // the end of a word: let the page's own tasks run, as between a typist's words
       // (and every 64 characters of a text without spaces)
       if ((/\s/.test(ch) && prev && !/\s/.test(prev)) || ++run % 64 === 0) { await nextTurn(); run = 0; }
       prev = ch;
+      const to = nextKeyTarget(cur);
+      if (to !== cur) { changeEvent(cur); cur = to; }
       const info = keyInfo(ch === '\n' ? 'Enter' : ch);
-      const down = fireKey(el, 'keydown', info);
-      if (down) fireKey(el, 'keypress', info);
+      const down = fireKey(cur, 'keydown', info);
+      if (down) fireKey(cur, 'keypress', info);
       if (down) {
-        if (ch === '\n' && el.tagName === 'INPUT') { /* Enter in a single-line field: no text */ } else insertText(el, ch);
+        if (ch === '\n' && cur.tagName === 'INPUT') { /* Enter in a single-line field: no text */ } else insertText(cur, ch);
       }
-      fireKey(el, 'keyup', info);
+      fireKey(cur, 'keyup', info);
     }
+    if (cur !== el) { await nextTask(); changeEvent(cur); return; }
   }
   await nextTask();
   changeEvent(el);
@@ -425,12 +460,16 @@ export async function type(el, text, { clear = false, submit = false } = {}) {
 // holds the text (at its end, when appended). Never the value itself: typed text stays out of
 // messages, which the call log keeps.
 export function typedNote(el, text, clear) {
-  if (!el || (el.tagName !== 'INPUT' && el.tagName !== 'TEXTAREA') || checkable(el)) return '';
+  if (!el || (el.tagName !== 'INPUT' && el.tagName !== 'TEXTAREA') || checkable(el) || DATE_TYPES.has(inputType(el))) return '';
   const want = String(text).replace(/\r\n?/g, '\n');
   const v = String(el.value ?? '');
   if (clear ? v === want : v.endsWith(want)) return '';
   const len = [...v].length;
   if (el.maxLength >= 0 && len === el.maxLength && len < (clear ? 0 : len) + [...want].length) {
+    const a = deepActive(el.ownerDocument);
+    if (a && a !== el && textInput(a)) {
+      return ` (the field takes ${el.maxLength} character${el.maxLength === 1 ? '' : 's'}; as it filled, the page moved the focus on, and the rest was typed where the focus went, as a user's keys go: it is now in ${describe(a)})`;
+    }
     return ` (the field takes at most ${el.maxLength} characters: it holds fewer than typed)`;
   }
   if (!v) return ` (the field did not take it and is empty${inputType(el) === 'number' ? ': a number field takes only a number' : ''})`;

@@ -40,6 +40,7 @@ export function point(target, command = 'click') {
     ...p,
     tag: el.tagName.toLowerCase(),
     editable: textField(el),
+    maxLength: (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA') && el.maxLength >= 0 ? el.maxLength : -1,
     newTabUrl: a && (a.target === '_blank' || a.target === '_new') ? a.href : null,
   };
 }

@@ -168,18 +168,105 @@ import { BB_CONSOLE_MAX_ENTRIES } from '../shared/limits.js';
   const net = (id, d) => {
     if (secret) { try { apply(dispatch, doc, [new CE(netEvent(secret), { detail: `${d}:${id}` })]); } catch { /* ignore */ } }
   };
+  const bodies = watchStreamedBodies();
   const realFetch = w.fetch;
   if (typeof realFetch === 'function') {
     wrap('fetch', function (...a) {
+      const t0 = bodies.started();
       const p = realFetch.apply(this, a);
       netLog.fetch(a, p);
       const id = ++nextId;
       net(id, '+');
       let done = false;
       const end = () => { if (!done) { done = true; net(id, '-'); } };
-      p.then(end, end);
+      p.then((res) => { bodies.answered(res, a, t0); end(); }, end);
       return p;
     });
+  }
+
+  // A fetch's body the page reads as a stream (response.body: an AI chat's tokens, a log that
+  // grows; through getReader(), for await or pipeThrough) is rendered piece by piece, for seconds,
+  // and the action was answered after the first piece. From the page's first look at the body it
+  // counts as a request until the browser's Resource Timing entry of the request comes, which
+  // comes once the body has arrived (at most BODY_MAX_MS; http(s) only: a blob: or data: URL has
+  // no entry). A body whose entry came before the page looked at it had arrived whole. Bodies read
+  // whole (text(), json() …) are tracked as reads, below.
+  function watchStreamedBodies() {
+    const BODY_MAX_MS = 30_000;
+    const none = { started: () => 0, answered: () => {} };
+    const R = w.Response && w.Response.prototype;
+    const bodyGet = R && Object.getOwnPropertyDescriptor(R, 'body')?.get;
+    const PO = w.PerformanceObserver;
+    const entryName = w.PerformanceEntry && Object.getOwnPropertyDescriptor(w.PerformanceEntry.prototype, 'name')?.get;
+    const entryStart = w.PerformanceEntry && Object.getOwnPropertyDescriptor(w.PerformanceEntry.prototype, 'startTime')?.get;
+    const initiator = w.PerformanceResourceTiming && Object.getOwnPropertyDescriptor(w.PerformanceResourceTiming.prototype, 'initiatorType')?.get;
+    const getEntries = PO && w.PerformanceObserverEntryList?.prototype.getEntries;
+    const ReqC = w.Request;
+    const reqUrl = ReqC && Object.getOwnPropertyDescriptor(ReqC.prototype, 'url')?.get;
+    const perf = w.performance;
+    const perfNow = w.Performance?.prototype.now;
+    const URLC = w.URL;
+    if (!bodyGet || typeof PO !== 'function' || !entryName || !entryStart || !initiator || !getEntries || !perfNow) return none;
+    const now = () => apply(perfNow, perf, []);
+    const fetched = new WeakMap(); // Response -> { u, t0 } of a fetch the page made
+    const seen = new Map();        // URL -> start of the last fetch entry (the last 200 URLs)
+    const waiting = new Map();     // URL -> [{ t0, end }] bodies read as streams, awaiting their entry
+    let po = null;
+    const arrived = (list) => {
+      for (const e of apply(getEntries, list, [])) {
+        if (apply(initiator, e, []) !== 'fetch') continue;
+        const u = apply(entryName, e, []);
+        const st = apply(entryStart, e, []);
+        seen.delete(u);
+        seen.set(u, st);
+        if (seen.size > 200) seen.delete(seen.keys().next().value);
+        const q = waiting.get(u);
+        if (!q) continue;
+        for (let i = 0; i < q.length; i++) {
+          if (q[i].t0 <= st + 1) { const [x] = q.splice(i, 1); x.end(); break; }
+        }
+        if (!q.length) waiting.delete(u);
+      }
+    };
+    const urlOf = (a) => {
+      try { return ReqC && a[0] instanceof ReqC ? apply(reqUrl, a[0], []) : new URLC(String(a[0]), w.location.href).href; } catch { return ''; }
+    };
+    const watch = (u, t0) => {
+      const id = ++nextId;
+      let timer = 0;
+      const rec = { t0, end: () => { if (!timer) return; apply(realCT, w, [timer]); timer = 0; net(id, '-'); } };
+      let q = waiting.get(u);
+      if (!q) { q = []; waiting.set(u, q); }
+      if (q.length >= 50) return;
+      q.push(rec);
+      net(id, '+');
+      timer = apply(realST, w, [() => { const i = q.indexOf(rec); if (i >= 0) q.splice(i, 1); rec.end(); }, BODY_MAX_MS]);
+    };
+    defineProperty(R, 'body', {
+      configurable: true, enumerable: true,
+      get: disguise(Object.getOwnPropertyDescriptor({ get body() {
+        const stream = apply(bodyGet, this, []);
+        const f = fetched.get(this);
+        if (f && stream) {
+          fetched.delete(this);
+          if (!(seen.get(f.u) >= f.t0 - 1)) watch(f.u, f.t0);
+        }
+        return stream;
+      } }, 'body').get, bodyGet),
+    });
+    return {
+      // A fetch is made: the observer listens from now on; when it started (the entry's clock).
+      started() {
+        if (!po) { try { po = new PO(arrived); po.observe({ type: 'resource' }); } catch { po = false; } }
+        return now();
+      },
+      // Its headers came (res): its body is watched if the page reads it as a stream.
+      answered(res, a, t0) {
+        if (!po || !res || typeof res !== 'object') return;
+        const u = urlOf(a);
+        if (/^https?:/i.test(u)) try { fetched.set(res, { u, t0 }); } catch { /* not a Response */ }
+      },
+    };
   }
   // A fetch's promise settles with the answer's headers; its body is read after that (text(),
   // json() …), often arriving later; a file the user picked is read the same way (Blob's text(),
