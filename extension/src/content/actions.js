@@ -6,7 +6,7 @@ import { describe, hiddenError, refuseUnusable } from './targeting.js';
 import { selectedText } from './describe.js';
 import { isSecret } from './secret.js';
 import { hiddenReason, clickPoint, composedParent, shortDesc, hoverHost } from './reach.js';
-import { proxyFor, replacementFor, chooseInWidget, until, editorFor } from './widgets.js';
+import { proxyFor, replacementFor, chooseInWidget, until, editorFor, isDropdown } from './widgets.js';
 import { fieldValue } from './datetime.js';
 
 // One macrotask: the page's own queued tasks (a framework's setTimeout(0) model update) run
@@ -445,6 +445,10 @@ export async function type(el, text, { clear = false, submit = false } = {}) {
   } else if (el.isContentEditable) {
     scrollIntoView(el);
     typeIntoEditable(el, text, clear);
+  } else if (isDropdown(el)) {
+    // a drop-down drawn as a button or a read-only combobox (MUI's and Radix's Select): it is the
+    // field, and a user chooses in it, never types into it
+    throw new Error(`${desc} is a drop-down, not a text field: choose in it with browser_select_option (or browser_fill_form); nothing was typed`);
   } else {
     throw new Error(`${desc} is not a text field, checkbox or select; target the field itself (its ref)`);
   }

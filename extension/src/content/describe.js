@@ -25,6 +25,18 @@ export function ownName(el) {
   return clip(norm(el.getAttribute('aria-label') || el.getAttribute('title') || el.getAttribute('placeholder') || el.getAttribute('data-placeholder')));
 }
 
+// Is `el` the item the keyboard is on: the focused element, or the aria-activedescendant the
+// focused element (a combobox's input, a listbox) points at?
+function isKeyboardActive(el) {
+  const doc = el.ownerDocument;
+  let a = doc.activeElement;
+  while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+  if (!a || a === doc.body) return false;
+  if (a === el) return true;
+  const id = a.getAttribute('aria-activedescendant');
+  return !!id && id === el.id && el.getRootNode() === a.getRootNode();
+}
+
 export function selectedText(sel) {
   const o = sel.selectedOptions?.[0];
   return o ? norm(o.label || o.textContent) : '';
@@ -87,7 +99,9 @@ export function tokenParts(el, kind, { values = true } = {}) {
   const tag = el.tagName;
   // A read-only combobox (Shoelace's sl-select: an <input readonly role=combobox>) is chosen in,
   // never typed into: shown as the combobox it is, with its value and its options.
-  if (kind === 'input' && isReadOnlyCombobox(el)) kind = 'combobox';
+  // A typeable one (react-select's, MUI Autocomplete's <input role=combobox>) is shown as the
+  // combobox it is too: its typed text its value, and whether its list is open.
+  if (kind === 'input' && (isReadOnlyCombobox(el) || (el.tagName === 'INPUT' && (el.getAttribute('role') || '').trim().toLowerCase() === 'combobox'))) kind = 'combobox';
   let name = nameOf(el, kind);
   // An editable element's name defaults to its content: without values (or for a secret), only a
   // name that is not its content.
@@ -165,6 +179,8 @@ export function tokenParts(el, kind, { values = true } = {}) {
       parts.push(kind);
       if (name) parts.push(q(name));
       if (el.getAttribute('aria-selected') === 'true') parts.push('selected');
+      // the one the keyboard is on (Enter takes it): what a user sees highlighted in an open list
+      if ((kind === 'option' || kind === 'menuitem') && isKeyboardActive(el)) parts.push('active');
       break;
     case 'combobox': {
       // a pop-up control's host (ion-select: dom.js hiddenPopupControl), looked for once

@@ -98,8 +98,9 @@ const ROLE_KIND = {
   spinbutton: 'input', treeitem: 'treeitem',
 };
 
-// Widget roles that win over a <button>'s own.
-const BUTTON_ROLES = new Set(['radio', 'checkbox', 'switch', 'menuitemradio', 'menuitemcheckbox', 'option', 'tab']);
+// Widget roles that win over a <button>'s own (a select drawn as <button role=combobox>, Radix's
+// Select trigger, is the combobox it says it is: named by its label, showing its choice as value).
+const BUTTON_ROLES = new Set(['radio', 'checkbox', 'switch', 'menuitem', 'menuitemradio', 'menuitemcheckbox', 'option', 'tab', 'combobox']);
 const roleOf = (el) => (el.getAttribute('role') || '').trim().split(/\s+/)[0].toLowerCase();
 
 // What, inside a web component's shadow root, is the real control of its host.
@@ -302,6 +303,13 @@ export function nameOf(el, kind = null) {
     return '';
   }
   if (tag === 'IMG') return clip(norm(el.getAttribute('alt') || el.title));
+  // a <button> is labelable: a <label for> names it before its content does (Radix draws its
+  // checkbox and its select as buttons: the tick or the choice inside is not their name)
+  // (a label around a button, with its own words beside it, is left to name the button's content)
+  if (tag === 'BUTTON' && el.labels?.length) {
+    const t = norm(Array.from(el.labels).filter((l) => !l.contains(el)).map((l) => flatText(l, true)).join(' '));
+    if (t) return clip(t);
+  }
   if (el.shadowRoot && (kind === 'combobox' || kind === null)) {
     const c = hiddenPopupControl(el);
     if (c) return clip(popupHostName(el, c));

@@ -3,7 +3,7 @@
 // browser_upload_file (files the daemon read, set on a file input the way a user's pick sets them).
 // Values never appear in messages: a field may be a password (secret.js).
 import { inputType, isEditable, winOf, norm, nameOf, controlKind, styleOf } from './dom.js';
-import { describe, findTarget, refuseUnusable } from './targeting.js';
+import { describe, findTarget, refuseUnusable, opensListbox } from './targeting.js';
 import { click, type, nextTurn, aim, pressKey, selectOption } from './actions.js';
 import { isSecret } from './secret.js';
 import { chooseInWidget, pickListed, isDropdown, isReadOnlyCombobox, isRadioGroup, radiosOf, selectBehind } from './widgets.js';
@@ -104,15 +104,46 @@ async function whenUncovered(el) {
 // only filters its list, the value is the option clicked.
 const choosesForSelect = (el) => (el.getAttribute?.('role') || '') === 'combobox' && !isReadOnlyCombobox(el) && !!selectBehind(el);
 
+// A combobox a user types into with no native select behind it (react-select, MUI's
+// Autocomplete, a search box with suggestions): its text may only filter the options it shows.
+const choosesByTyping = (el) => (el.getAttribute?.('role') || '') === 'combobox' && !isReadOnlyCombobox(el) && !choosesForSelect(el) &&
+  (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || !!el.isContentEditable);
+
+// Fill a typeable combobox as a user does: the option shown with exactly that text is chosen
+// (typed to filter it, then clicked); with no such option the text is typed, and it counts as
+// filled only if the field still holds it once the user leaves it (a chooser that takes only its
+// options drops the text on blur: then the error names its options, never a success).
+async function fillCombobox(el, value) {
+  let missing;
+  try {
+    await chooseOption(el, value);
+    return { desc: describe(el), typed: false };
+  } catch (e) {
+    if (e.code !== 'no_such_option') throw e;
+    missing = e;
+  }
+  await type(el, value, { clear: true });
+  pressKey(el, 'Tab');
+  const want = norm(value);
+  const held = () => norm(el.isContentEditable ? el.innerText : el.value) === want;
+  // the page's reaction to the blur (a chooser clears its text): a few turns of its own
+  if (await settleUntil(() => !held(), 300)) {
+    missing.message = missing.message.replace(/nothing was selected\./, 'nothing was selected, and the text typed was dropped when leaving the field.');
+    throw missing;
+  }
+  return { desc: describe(el), typed: false };
+}
+
 // Fill one field: text fields are typed into (cleared first), selects, read-only comboboxes,
 // comboboxes standing for a select and radio groups choose the option, checkboxes take "true" or
 // "false", radio buttons "true". Returns the field's description and whether it was typed into.
 async function fillOne(el, value) {
   if (!isRadioGroup(el)) await whenUncovered(el);
-  if (isRadioGroup(el) || isReadOnlyCombobox(el) || (el.getAttribute?.('role') || '') === 'listbox' || choosesForSelect(el)) {
+  if (isRadioGroup(el) || isReadOnlyCombobox(el) || (el.getAttribute?.('role') || '') === 'listbox' || choosesForSelect(el) || opensListbox(el)) {
     await chooseOption(el, value);
     return { desc: describe(el), typed: false };
   }
+  if (choosesByTyping(el)) return fillCombobox(el, value);
   const t = el.tagName === 'INPUT' ? inputType(el) : '';
   const role = el.getAttribute?.('role');
   if (t === 'checkbox' || t === 'radio' || role === 'checkbox' || role === 'switch' || role === 'radio') {

@@ -9,6 +9,9 @@ import { token } from './describe.js';
 const EDITABLE_KINDS = new Set(['input', 'textarea', 'editable', 'combobox', 'select', 'checkbox', 'radio', 'slider']);
 
 const FIELD = ['input', 'textarea', 'editable', 'combobox'];
+
+// A select drawn as a button that opens a listbox (aria-haspopup=listbox): fill_form chooses in it.
+export const opensListbox = (el) => el.tagName !== 'INPUT' && (el.getAttribute('aria-haspopup') || '').toLowerCase() === 'listbox';
 const ROLE_WORDS = {
   button: ['button', 'clickable'], link: ['link'], field: FIELD, box: FIELD, input: FIELD, textbox: FIELD,
   textarea: ['textarea', 'editable'], checkbox: ['checkbox'], radio: ['radio'], dropdown: ['select', 'combobox'],
@@ -174,7 +177,8 @@ export function findTarget(target, purpose = 'any') {
       continue;
     }
     if (kind) {
-      if (purpose === 'type' && !EDITABLE_KINDS.has(kind)) {
+      // (a button that opens a listbox, Headless UI's Listbox, is a field to choose in)
+      if (purpose === 'type' && !EDITABLE_KINDS.has(kind) && !opensListbox(el)) {
         // a label text may name the field: handled via descriptionsOf(labels)
         continue;
       }

@@ -3,7 +3,7 @@
 // selectmenu, Select2, Chosen, bootstrap-select). A user acts on the visible widget, so actions
 // go through it: the widget's own handlers then update both it and the native control.
 import { norm, inputType, flatText, hiddenPopupControl, nameOf, allRoots } from './dom.js';
-import { hiddenReason, composedParent, flatChildren, shownChoiceOf, clickPoint } from './reach.js';
+import { hiddenReason, composedParent, composedContains, flatChildren, shownChoiceOf, clickPoint, deepElementAt } from './reach.js';
 
 const POPUP_ROLES = new Set(['combobox', 'button', 'listbox']);
 
@@ -32,7 +32,9 @@ export function proxyFor(el) {
   // <button aria-haspopup>): the host a user sees.
   const root = el.getRootNode?.();
   if (root && root.nodeType === 11 && root.host && hiddenPopupControl(root.host) === el && visible(root.host)) return root.host;
-  if (el.tagName !== 'INPUT' || !['checkbox', 'radio'].includes(inputType(el))) return null;
+  // (a visually hidden range input inside the thumb a slider draws, MUI's, is acted on the same
+  // way: the thumb is what a user sees and grabs, the input takes the keys and the value)
+  if (el.tagName !== 'INPUT' || !['checkbox', 'radio', 'range'].includes(inputType(el))) return null;
   // A visible label of it.
   for (const l of Array.from(el.labels || [])) if (visible(l)) return l;
   // A styled box: the nearest visible ancestor (two levels at most, the host of a shadow root
@@ -446,8 +448,9 @@ const isOpen = (widget) => { const x = expander(widget); return x ? x.getAttribu
 // Close a popup this action opened, as a user does: Escape; if it stays open (Shoelace closes on
 // a real Escape only), a second click on the widget; then a click elsewhere on the page.
 async function closePopup(widget) {
-  const W = widget.ownerDocument.defaultView || window;
-  const key = (type) => widget.dispatchEvent(new W.KeyboardEvent(type, { key: 'Escape', code: 'Escape', keyCode: 27, which: 27, bubbles: true, cancelable: true, composed: true }));
+  const doc = widget.ownerDocument;
+  const W = doc.defaultView || window;
+  const key = (type, el = widget) => el.dispatchEvent(new W.KeyboardEvent(type, { key: 'Escape', code: 'Escape', keyCode: 27, which: 27, bubbles: true, cancelable: true, composed: true }));
   const press = (el) => {
     const o = { bubbles: true, cancelable: true, composed: true, view: W, button: 0, detail: 1 };
     el.dispatchEvent(new W.PointerEvent('pointerdown', { ...o, buttons: 1, pointerId: 1, pointerType: 'mouse', isPrimary: true }));
@@ -457,15 +460,39 @@ async function closePopup(widget) {
     el.dispatchEvent(new W.MouseEvent('click', o));
   };
   // closed: then until its popup is no longer drawn (a fade-out), so the page returned shows it shut
-  const shut = async (ms = 300) => (await until(() => !isOpen(widget), ms)) && (await until(() => !popupsOf(widget).some(visible), 1000), true);
+  // (the popups it named while open too: a widget that drops its aria-controls as it closes,
+  // MUI's Select, still draws its fading list over the fields below)
+  const named = popupsOf(widget);
+  const drawn = () => [...named, ...popupsOf(widget)].some((p) => p.isConnected && visible(p));
+  const shut = async (ms = 300) => (await until(() => !isOpen(widget), ms)) && (await until(() => !drawn(), 1000), true);
+  // Escape goes where a user's key goes: the focused element (a popup that took the focus, MUI's
+  // menu, listens there, not on the widget), then the widget itself
+  const focused = focusedIn(doc);
+  if (focused && focused !== widget) {
+    key('keydown', focused); key('keyup', focused);
+    if (await shut()) return;
+  }
   key('keydown'); key('keyup');
   // Escape closes most (Ionic's popover too, but after its own tasks: 300 ms was too short on a
   // loaded machine, and the click that followed opened it again)
   if (await shut(800)) return;
   press(widget);
   if (await shut()) return;
-  press(widget.ownerDocument.body);
+  // a click outside, where a user clicks to dismiss: what is drawn at the page's corner (a
+  // modal popup's transparent backdrop) when it is nothing to act on, else the body
+  const corner = deepElementAt(doc, 1, 1);
+  const inert = corner && !corner.closest(ACTIONABLE) && !composedContains(widget, corner) && !popupsOf(widget).some((p) => composedContains(p, corner));
+  press(inert ? corner : doc.body);
   await shut();
+}
+
+const ACTIONABLE = 'a[href],button,input,select,textarea,label,summary,[role],[tabindex],[onclick],[contenteditable]';
+
+// The element that has the keyboard focus, through open shadow roots; null for the body.
+function focusedIn(doc) {
+  let a = doc.activeElement;
+  while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+  return a && a !== doc.body && a !== doc.documentElement ? a : null;
 }
 
 const nextTask = () => new Promise((r) => setTimeout(r, 0));

@@ -1,0 +1,278 @@
+// Real-site suite for React component libraries (product rule #1: `success` only when the page's
+// own React state took the change; rule #2: the Markdown shows what a user sees). Four libraries
+// installed from npm, on React 19, set up with their documented API only; each entry
+// (tests/fixtures/realsites/react-*.js) is bundled at test time with esbuild and loaded by its
+// shell (react-*.html), and renders its React state as JSON into <output id="state">:
+//   - react-mui.js: MUI (TextField with a floating label, Select, Autocomplete, Checkbox, Switch,
+//     Slider whose range input is visually hidden inside its thumb, Tabs, Menu, Dialog);
+//   - react-select.js: react-select, single (searchable) and multi: a typeable <input role=combobox>
+//     that only filters, the choice is the option clicked;
+//   - react-radix.js: Radix UI (Select drawn as <button role=combobox> named by a <label for>,
+//     Checkbox and Switch as buttons, Tabs, DropdownMenu that opens on pointerdown, Dialog);
+//   - react-headless.js: Headless UI (Listbox, Combobox, Switch, Menu, Dialog).
+// Each success is checked against the page's state; each failure against the state not changing.
+//   node --test tests/e2e/react-realsites.test.mjs
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import os from 'node:os';
+import { mkdtemp, rm } from 'node:fs/promises';
+import * as esbuild from 'esbuild';
+import { startManaged, startStaticServer, requirePackages, NODE_MODULES, SHELLS } from './support/realsites.mjs';
+
+const ENTRIES = ['react-mui', 'react-select', 'react-radix', 'react-headless'];
+let env, srv, out;
+before(async () => {
+  requirePackages(['react', 'react-dom', '@mui/material', '@emotion/react', '@emotion/styled', 'react-select', 'radix-ui', '@headlessui/react']);
+  out = await mkdtemp(path.join(os.tmpdir(), 'bb-react-'));
+  await esbuild.build({
+    entryPoints: ENTRIES.map((n) => path.join(SHELLS, n + '.js')), bundle: true, outdir: out, format: 'iife',
+    define: { 'process.env.NODE_ENV': '"production"' }, nodePaths: [NODE_MODULES], logLevel: 'warning',
+  });
+  srv = await startStaticServer({ roots: { '/shells/': SHELLS + '/', '/bundle/': out + '/' } });
+  env = await startManaged();
+});
+after(async () => { await env?.close(); await srv?.close(); if (out) await rm(out, { recursive: true, force: true }); });
+
+const msg = (r) => JSON.stringify(r.result?.error || r.result?.message || r.message || r.status);
+const md = (r) => r.page?.markdown || '';
+const ok = (r, what = 'call') => assert.equal(r.status, 'success', `${what}: expected success, got ${r.http} ${msg(r)}\n${md(r).slice(0, 2500)}`);
+const err = (r) => String(r.result?.error || r.message || '');
+const call = (tool, params) => env.call(tool, params);
+const lineOf = (m, re) => m.split('\n').find((l) => re.test(l)) || '';
+// The page's own React state, as it rendered it into the Markdown.
+function stateIn(m) {
+  const line = lineOf(m, /^State: \{/);
+  assert.ok(line, `no state line in:\n${m}`);
+  return JSON.parse(line.slice('State: '.length).replace(/\\([[\]])/g, '$1'));
+}
+const state = async () => stateIn(md(await call('browser_get_page', {})));
+async function open(shell, ready) {
+  const r = await call('browser_open_url', { url: srv.url('/shells/' + shell) });
+  ok(r, `open ${shell}`);
+  assert.match(md(r), ready, `${shell} did not render`);
+  return r;
+}
+
+// ---------------------------------------------------------------- MUI
+
+test('mui: fill_form over a floating-label text field, a Select, an Autocomplete, a checkbox, a switch and a slider', async () => {
+  await open('react-mui.html', /# Account/);
+  const r = await call('browser_fill_form', { fields: [
+    { target: 'Full name', value: 'Ada Lovelace' }, { target: 'Plan', value: 'Team' }, { target: 'Country', value: 'Norway' },
+    { target: 'I accept the terms', value: 'true' }, { target: 'Email alerts', value: 'true' }, { target: 'Volume', value: '70' },
+  ] });
+  ok(r, 'fill_form');
+  const s = stateIn(md(r));
+  assert.deepEqual({ name: s.name, plan: s.plan, country: s.country, terms: s.terms, alerts: s.alerts, volume: s.volume },
+    { name: 'Ada Lovelace', plan: 'team', country: 'Norway', terms: true, alerts: true, volume: 70 }, 'the page\'s state did not take every field');
+  assert.match(lineOf(md(r), /"Plan"/), /value="Team"/);
+  assert.match(lineOf(md(r), /"Country"/), /value="Norway"/);
+  assert.match(lineOf(md(r), /"Volume"/), /value="70"/);
+  assert.doesNotMatch(md(r), /\[option "/, 'a list is left open');
+});
+
+test('mui: the slider whose range input hides inside its thumb takes a typed number and arrow keys', async () => {
+  await open('react-mui.html', /# Account/);
+  let r = await call('browser_type', { target: 'Volume', text: '40' });
+  ok(r, 'type 40');
+  assert.equal(stateIn(md(r)).volume, 40);
+  r = await call('browser_press_key', { target: 'Volume', key: 'ArrowRight' });
+  ok(r, 'press ArrowRight');
+  assert.match(msg(r), /input range/, `the key went elsewhere: ${msg(r)}`);
+  assert.equal(stateIn(md(r)).volume, 50);
+});
+
+test('mui: select_option on the Select by its label; an Autocomplete suggestion clicked after typing', async () => {
+  await open('react-mui.html', /# Account/);
+  let r = await call('browser_select_option', { target: 'Plan', value: 'Professional' });
+  ok(r, 'select Professional');
+  assert.equal(stateIn(md(r)).plan, 'pro');
+  r = await call('browser_type', { target: 'Country', text: 'Por' });
+  ok(r, 'type Por');
+  assert.match(md(r), /\[option "Portugal"/, 'the suggestion is not shown');
+  // the typeable <input role=combobox> is shown as the combobox it is, its list open
+  assert.match(lineOf(md(r), /"Country"/), /\[combobox "Country" value="Por" expanded e\d+\]/);
+  r = await call('browser_click', { target: 'Portugal' });
+  ok(r, 'click Portugal');
+  assert.equal(stateIn(md(r)).country, 'Portugal');
+  assert.doesNotMatch(md(r), /\[option "/, 'the suggestions are still shown');
+});
+
+test('mui: an option the Select does not have is an error naming its options, and its list (which took the focus) is closed again', async () => {
+  await open('react-mui.html', /# Account/);
+  const r = await call('browser_select_option', { target: 'Plan', value: 'Gold' });
+  assert.equal(r.status, 'error', `expected an error, got ${msg(r)}`);
+  assert.match(err(r), /no option "Gold"/, err(r));
+  assert.match(err(r), /"Free", "Professional", "Team"/, `the options are not listed: ${err(r)}`);
+  const m = md(await call('browser_get_page', {}));
+  assert.doesNotMatch(m, /\[option "/, `the list is left open:\n${m}`);
+  assert.equal(stateIn(m).plan, '');
+  // nothing of the list is left over the fields below it
+  const t = await call('browser_type', { target: 'Country', text: 'Ita' });
+  ok(t, 'type into the field below');
+});
+
+test('mui: a menu item clicked, a tab chosen, a dialog filled and saved (shown while open, gone after)', async () => {
+  await open('react-mui.html', /# Account/);
+  let r = await call('browser_click', { target: 'Actions' });
+  ok(r, 'open the menu');
+  assert.match(md(r), /\[menuitem "Archive"/);
+  r = await call('browser_click', { target: 'Archive' });
+  ok(r, 'click Archive');
+  assert.equal(stateIn(md(r)).action, 'Archive');
+  assert.doesNotMatch(md(r), /\[menuitem /, 'the menu is still shown');
+  r = await call('browser_click', { target: 'Billing' });
+  ok(r, 'click Billing');
+  assert.equal(stateIn(md(r)).tab, 1);
+  assert.match(md(r), /\[tab "BILLING" selected/);
+  r = await call('browser_click', { target: 'Edit nickname' });
+  ok(r, 'open the dialog');
+  assert.match(md(r), /Change nickname/);
+  r = await call('browser_fill_form', { fields: [{ target: 'Nickname', value: 'ada' }] });
+  ok(r, 'fill the dialog');
+  r = await call('browser_click', { target: 'Save nickname' });
+  ok(r, 'save');
+  assert.equal(stateIn(md(r)).nickname, 'ada');
+  assert.doesNotMatch(md(r), /Change nickname/, 'the dialog is still shown');
+});
+
+// ---------------------------------------------------------------- react-select
+
+test('react-select: fill_form chooses the option in a single and a multi select (typing only filters)', async () => {
+  const m = md(await open('react-select.html', /# Ice cream/));
+  assert.match(m, /\[combobox "Flavour" e\d+\]/, `the select's input is not shown as a combobox:\n${m}`);
+  const r = await call('browser_fill_form', { fields: [{ target: 'Flavour', value: 'Pistachio' }, { target: 'Toppings', value: 'Hot fudge' }] });
+  ok(r, 'fill_form');
+  assert.deepEqual(stateIn(md(r)), { flavour: 'pistachio', toppings: ['fudge'] }, 'nothing was chosen: the text was only typed');
+  assert.doesNotMatch(md(r), /\[option "/, 'a list is left open');
+  const r2 = await call('browser_select_option', { target: 'Toppings', value: 'Nuts' });
+  ok(r2, 'select Nuts');
+  assert.deepEqual(stateIn(md(r2)).toppings, ['fudge', 'nuts']);
+});
+
+test('react-select: fill_form with a value that is no option is an error naming the options, and nothing is chosen', async () => {
+  await open('react-select.html', /# Ice cream/);
+  const r = await call('browser_fill_form', { fields: [{ target: 'Flavour', value: 'Durian' }] });
+  assert.equal(r.status, 'error', `expected an error, got ${msg(r)}`);
+  assert.match(err(r), /no option "Durian"/, err(r));
+  assert.match(err(r), /"Chocolate", "Strawberry", "Vanilla", "Pistachio"/, `the options are not listed: ${err(r)}`);
+  assert.deepEqual(await state(), { flavour: null, toppings: [] });
+});
+
+// ---------------------------------------------------------------- Radix UI
+
+test('radix: the Select (a <button role=combobox> named by a <label for>) is a combobox, filled by fill_form with a checkbox and a switch', async () => {
+  const m = md(await open('react-radix.html', /# Settings/));
+  assert.match(lineOf(m, /"City"/), /^\[combobox "City" value="Pick a city"/, `the select is not shown as the labelled combobox:\n${m}`);
+  const r = await call('browser_fill_form', { fields: [
+    { target: 'City', value: 'Lisbon' }, { target: 'Send me the newsletter', value: 'true' }, { target: 'Airplane mode', value: 'true' },
+  ] });
+  ok(r, 'fill_form');
+  const s = stateIn(md(r));
+  assert.deepEqual({ city: s.city, newsletter: s.newsletter, airplane: s.airplane }, { city: 'lisbon', newsletter: true, airplane: true });
+  assert.match(md(r), /\[combobox "City" value="Lisbon"/);
+  // the tick drawn inside the checked box is not its name: its label still is
+  assert.match(md(r), /\[checkbox "Send me the newsletter" checked/, `the checkbox lost its name:\n${md(r)}`);
+  assert.match(md(r), /\[switch "Airplane mode" checked/);
+});
+
+test('radix: select_option on the Select; the pointerdown menu opened and an item clicked; tabs; the dialog filled and closed', async () => {
+  await open('react-radix.html', /# Settings/);
+  // typing into the Select is refused as what it is: a drop-down to choose in
+  let r = await call('browser_type', { target: 'City', text: 'Oslo' });
+  assert.equal(r.status, 'error', `expected an error, got ${msg(r)}`);
+  assert.match(err(r), /is a drop-down.*browser_select_option/, err(r));
+  assert.equal((await state()).city, '');
+  r = await call('browser_select_option', { target: 'City', value: 'Oslo' });
+  ok(r, 'select Oslo');
+  assert.equal(stateIn(md(r)).city, 'oslo');
+  r = await call('browser_click', { target: 'Options' });
+  ok(r, 'open the menu');
+  assert.match(md(r), /\[menuitem "Print"/);
+  r = await call('browser_click', { target: 'Print' });
+  ok(r, 'click Print');
+  assert.equal(stateIn(md(r)).action, 'Print');
+  r = await call('browser_click', { target: 'Password' });
+  ok(r, 'click the Password tab');
+  assert.equal(stateIn(md(r)).tab, 'password');
+  assert.match(md(r), /Password panel text/);
+  r = await call('browser_click', { target: 'Edit email' });
+  ok(r, 'open the dialog');
+  assert.match(md(r), /Change the address we write to/);
+  r = await call('browser_type', { target: 'Email address', text: 'a@b.example' });
+  ok(r, 'type the email');
+  r = await call('browser_press_key', { key: 'Escape' });
+  ok(r, 'Escape');
+  assert.doesNotMatch(md(r), /Change the address we write to/, 'the dialog is still shown');
+  assert.equal(stateIn(md(r)).email, '', 'a dialog closed by Escape saved its field');
+});
+
+test('radix and headless: the item the keyboard is on in an open menu or list is marked active, and Enter takes that one', async () => {
+  await open('react-radix.html', /# Settings/);
+  let r = await call('browser_click', { target: 'Options' });
+  ok(r, 'open the menu');
+  r = await call('browser_press_key', { key: 'ArrowDown' });
+  r = await call('browser_press_key', { key: 'ArrowDown' });
+  ok(r, 'ArrowDown twice');
+  assert.match(md(r), /\[menuitem "New window" active e\d+\]/, `the active item is not shown:\n${md(r)}`);
+  assert.equal((md(r).match(/ active /g) || []).length, 1, 'more than one item is marked active');
+  r = await call('browser_press_key', { key: 'Enter' });
+  ok(r, 'Enter');
+  assert.equal(stateIn(md(r)).action, 'New window');
+
+  await open('react-headless.html', /# Task/);
+  r = await call('browser_click', { target: 'More' });
+  ok(r, 'open the menu');
+  // a <button role=menuitem> is the menu item it says it is
+  assert.match(md(r), /\[menuitem "Move" e\d+\]/, `the items are not shown as menu items:\n${md(r)}`);
+  await call('browser_press_key', { key: 'Escape' });
+  r = await call('browser_click', { target: 'Assignee' });
+  ok(r, 'open the listbox');
+  r = await call('browser_press_key', { key: 'ArrowDown' });
+  r = await call('browser_press_key', { key: 'ArrowDown' });
+  ok(r, 'ArrowDown twice');
+  // (the listbox keeps the focus and points at the item with aria-activedescendant)
+  const active = (md(r).match(/\[option "([^"]+)" active e\d+\]/) || [])[1];
+  assert.ok(active, `no option is marked active:\n${md(r)}`);
+  r = await call('browser_press_key', { key: 'Enter' });
+  ok(r, 'Enter');
+  assert.equal(stateIn(md(r)).assignee, active, 'Enter took another option than the one marked active');
+});
+
+// ---------------------------------------------------------------- Headless UI
+
+test('headless: fill_form chooses in the Listbox (a button that opens a listbox) beside its Combobox and Switch', async () => {
+  await open('react-headless.html', /# Task/);
+  const r = await call('browser_fill_form', { fields: [
+    { target: 'Assignee', value: 'Arlene McCoy' }, { target: 'Reviewer', value: 'Tanya Fox' }, { target: 'Notify watchers', value: 'true' },
+  ] });
+  ok(r, 'fill_form');
+  const s = stateIn(md(r));
+  assert.deepEqual({ assignee: s.assignee, reviewer: s.reviewer, notify: s.notify }, { assignee: 'Arlene McCoy', reviewer: 'Tanya Fox', notify: true });
+  assert.doesNotMatch(md(r), /\[option "/, 'a list is left open');
+});
+
+test('headless: Listbox by select_option, Combobox and Switch by fill_form, a menu item, the dialog', async () => {
+  await open('react-headless.html', /# Task/);
+  let r = await call('browser_select_option', { target: 'Assignee', value: 'Tom Cook' });
+  ok(r, 'select Tom Cook');
+  assert.equal(stateIn(md(r)).assignee, 'Tom Cook');
+  r = await call('browser_fill_form', { fields: [{ target: 'Reviewer', value: 'Devon Webb' }, { target: 'Notify watchers', value: 'true' }] });
+  ok(r, 'fill_form');
+  assert.equal(stateIn(md(r)).reviewer, 'Devon Webb');
+  assert.equal(stateIn(md(r)).notify, true);
+  r = await call('browser_click', { target: 'More' });
+  ok(r, 'open the menu');
+  r = await call('browser_click', { target: 'Move' });
+  ok(r, 'click Move');
+  assert.equal(stateIn(md(r)).action, 'Move');
+  r = await call('browser_click', { target: 'Rename task' });
+  ok(r, 'open the dialog');
+  r = await call('browser_fill_form', { fields: [{ target: 'Task title', value: 'Fix the bug' }] });
+  ok(r, 'fill the dialog');
+  r = await call('browser_click', { target: 'Save title' });
+  ok(r, 'save');
+  assert.equal(stateIn(md(r)).title, 'Fix the bug');
+  assert.doesNotMatch(md(r), /Task title/, 'the dialog is still shown');
+});
