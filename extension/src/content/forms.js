@@ -125,9 +125,17 @@ async function fillCombobox(el, value) {
   await type(el, value, { clear: true });
   pressKey(el, 'Tab');
   const want = norm(value);
-  const held = () => norm(el.isContentEditable ? el.innerText : el.value) === want;
-  // the page's reaction to the blur (a chooser clears its text): a few turns of its own
-  if (await settleUntil(() => !held(), 300)) {
+  // held as the field's text, or as the choice its combobox box shows (a chips combobox turns the
+  // text into a chip and empties its field: Vuetify's v-combobox)
+  const box = el.parentElement?.closest('[role=combobox]');
+  const held = () => norm(el.isContentEditable ? el.innerText : el.value) === want ||
+    (!!box && !!want && norm(box.innerText).toLowerCase().includes(want.toLowerCase()));
+  // the page's reaction to the blur (a chooser clears its text), by what it holds once it had
+  // 300 ms of turns of its own: Vuetify's v-combobox clears its field for a moment, then shows
+  // the text as its value
+  const t0 = performance.now();
+  while (performance.now() - t0 < 300) await nextTurn();
+  if (!held()) {
     missing.message = missing.message.replace(/nothing was selected\./, 'nothing was selected, and the text typed was dropped when leaving the field.');
     throw missing;
   }
