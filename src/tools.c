@@ -108,7 +108,8 @@ static const struct tool catalog[] = {
 	{.name = "browser_type", .command = "type", .title = "Type text into a field", .cli = "type",
 	 .description = "Type text into an input, textarea, contenteditable element or select, the way a user would "
 	                "(works with React, Vue and other framework-controlled fields); a slider is set to the number typed, "
-	                "with its keys. Optionally clear the field "
+	                "with its keys; a date or time field takes it as a person writes it (12/24/2026, 2:30 PM). "
+	                "Optionally clear the field "
 	                "first and press Enter afterwards to submit. The typed text is not kept in history, since it "
 	                "may be a password.",
 	 .done = "Typed {text_length} characters into \"{target}\"", .attempt = "type into \"{target}\"",
