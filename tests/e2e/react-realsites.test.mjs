@@ -160,6 +160,16 @@ test('react-select: fill_form with a value that is no option is an error naming 
   assert.deepEqual(await state(), { flavour: null, toppings: [] });
 });
 
+// A line break in the text typed into a one-line field is the Enter key, as a user's keyboard
+// gives it: react-select takes the option its filter is on. Trusted typing dropped it.
+test('react-select: typing "Van" and a line break chooses Vanilla, as typing and Enter do', async () => {
+  await open('react-select.html', /# Ice cream/);
+  const r = await call('browser_type', { target: 'Flavour', text: 'Van\n' });
+  ok(r, 'type');
+  assert.deepEqual(stateIn(md(r)).flavour, 'vanilla', `Enter did not take the option: ${msg(r)}`);
+  assert.doesNotMatch(msg(r), /\(the field/, 'what Enter did is no note about the text');
+});
+
 // ---------------------------------------------------------------- Radix UI
 
 test('radix: the Select (a <button role=combobox> named by a <label for>) is a combobox, filled by fill_form with a checkbox and a switch', async () => {

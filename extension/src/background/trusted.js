@@ -154,9 +154,16 @@ export async function trustedAct(tabId, command, params) {
   }
   // A field with a maxlength the text overflows gets it a character at a time, as keys: its page
   // may move the focus on as it fills (a code split in boxes), and the rest goes where it went.
-  if (text && pt.maxLength >= 0 && [...text].length > pt.maxLength) {
-    for (const ch of text) await cdp(tabId, 'Input.insertText', { text: ch });
-  } else if (text) await cdp(tabId, 'Input.insertText', { text });
+  // A line break typed into a one-line field is the Enter key, as for a user (react-select takes
+  // the option it is on): insertText dropped it. The page's own tasks run before each Enter.
+  const perChar = pt.maxLength >= 0 && [...text].length > pt.maxLength;
+  const parts = pt.tag === 'input' ? text.split('\n') : [text];
+  for (let i = 0; i < parts.length; i++) {
+    if (i) { await callContent(tabId, 'yield').catch(() => {}); await pressKeyCdp(tabId, keyFields('Enter')); }
+    if (!parts[i]) continue;
+    if (perChar) for (const ch of parts[i]) await cdp(tabId, 'Input.insertText', { text: ch });
+    else await cdp(tabId, 'Input.insertText', { text: parts[i] });
+  }
   // What the field holds, when not the text (its maxlength, a mask): read before Enter, which may
   // clear it. Input from the debugger is handled before the page's own timers: with Enter to
   // come, those run first (Vue's v-model updates its model in a setTimeout(0)), as they would

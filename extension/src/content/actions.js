@@ -471,6 +471,7 @@ export async function type(el, text, { clear = false, submit = false } = {}) {
 // messages, which the call log keeps.
 export function typedNote(el, text, clear) {
   if (!el || (el.tagName !== 'INPUT' && el.tagName !== 'TEXTAREA') || checkable(el) || DATE_TYPES.has(inputType(el))) return '';
+  if (el.tagName === 'INPUT' && /\n/.test(text)) return ''; // Enter was pressed on the way: what it did is in the page
   // A hidden textarea an editor stands for (widgets.js editorFor): its value is the editor's key
   // buffer (Ace) or is written back later (TinyMCE), not what the user sees; the editor's own
   // region is compared instead (one it draws as lines is not checked).
