@@ -222,6 +222,11 @@ test('radix and headless: the item the keyboard is on in an open menu or list is
   await open('react-radix.html', /# Settings/);
   let r = await call('browser_click', { target: 'Options' });
   ok(r, 'open the menu');
+  // while Radix's modal menu is open the page takes no clicks (pointer-events: none on <body>):
+  // said so, not as a disabled button
+  const e = await env.call('browser_click', { target: 'Edit email' });
+  assert.equal(e.status, 'error', msg(e));
+  assert.match(err(e), /takes no clicks now: the page takes none \(pointer-events: none\) while a menu or dialog is open/, err(e));
   r = await call('browser_press_key', { key: 'ArrowDown' });
   r = await call('browser_press_key', { key: 'ArrowDown' });
   ok(r, 'ArrowDown twice');

@@ -1,7 +1,7 @@
 // What the agent does to the page: click, type, keys, scroll, select.
 // Events are dispatched the way a user's input would produce them so that
 // framework-controlled widgets (React, Vue, Angular…) see the change.
-import { winOf, isDisabled, isInert, isEditable, inputType, norm, isVisibleBox, allRoots, nameOf, withStyleCache } from './dom.js';
+import { winOf, isDisabled, isInert, isEditable, inputType, norm, isVisibleBox, allRoots, nameOf, withStyleCache, styleOf } from './dom.js';
 import { describe, hiddenError, refuseUnusable } from './targeting.js';
 import { selectedText } from './describe.js';
 import { isSecret } from './secret.js';
@@ -119,7 +119,13 @@ export function aim(el, desc) {
     throw e;
   }
   if (pt.noClicks) {
-    const e = new Error(`${desc} takes no clicks (pointer-events: none, as a page makes a link or button it disabled): a user's click there lands on ${shortDesc(pt.noClicks)} instead; nothing was done.`);
+    // (the whole page takes none while a menu or dialog holds it: Radix sets it on <body>; a user's
+    // click there closes that first)
+    const body = target.ownerDocument.body;
+    const page = !!body && styleOf(body)?.pointerEvents === 'none';
+    const e = new Error(page
+      ? `${desc} takes no clicks now: the page takes none (pointer-events: none) while a menu or dialog is open, and a user's click there would only close that; nothing was done. Close it first (Escape, or its own button).`
+      : `${desc} takes no clicks (pointer-events: none, as a page makes a link or button it disabled): a user's click there lands on ${shortDesc(pt.noClicks)} instead; nothing was done.`);
     e.code = 'no_clicks';
     throw e;
   }
