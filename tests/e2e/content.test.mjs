@@ -109,10 +109,16 @@ test('Markdown: an open dialog is marked, named by its label or first heading, a
   ok(r);
   assert.match(r.page.markdown, /\[dialog "Delete \\"report.pdf\\"\?" modal\]\n\n## Delete "report.pdf"\?\n\nThis cannot be undone\.\n\n\[button "Cancel" e\d+\] \[button "Delete" e\d+\]\n\n\[end of dialog\]/);
   assert.match(r.page.markdown, /\[alert dialog "Session expiring" modal\]/);
+  // a modal <dialog> makes the rest of the page inert
+  assert.match(r.page.markdown, /\[button "Delete file" inert e\d+\]/);
+  assert.match(r.page.markdown, /\[button "Stay signed in" inert e\d+\]/);
+  assert.match(fail(await env.call('browser_click', { target: 'Stay signed in' })), /is inert/);
   assert.match(r.page.markdown, /\[dialog "Filters"\]/, 'a non-modal dialog is not said to be modal');
   r = await env.call('browser_click', { target: 'Cancel' });
   ok(r);
   assert.doesNotMatch(r.page.markdown, /Delete "report.pdf"/);
+  assert.match(r.page.markdown, /\[button "Delete file" e\d+\]/, 'still inert once the modal closed');
+  ok(await env.call('browser_click', { target: 'Stay signed in' }));
 });
 
 test('web component: the slotted label names the checkbox, and a click on the host reaches the input in its shadow root', async () => {

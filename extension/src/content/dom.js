@@ -54,14 +54,35 @@ export function isDisabled(el) {
 }
 
 // Inside an inert part of the page (the inert attribute on it or an ancestor, across shadow
-// roots): shown, but the browser lets no user click, focus or type into it (a page behind its own
-// modal, a drawer kept in place while closed, a step of a wizard not reached yet).
+// roots; outside an open modal <dialog>): shown, but the browser lets no user click, focus or
+// type into it (a page behind its own modal, a drawer kept in place while closed, a step of a
+// wizard not reached yet).
 export function isInert(el) {
   for (let n = el, i = 0; n && i < 50; i++) {
     if (n.closest?.('[inert]')) return true;
     n = n.getRootNode?.()?.host || null;
   }
-  return false;
+  // a modal <dialog> (showModal()) makes the rest of its document inert
+  const doc = el.ownerDocument;
+  const modal = doc ? modalDialogOf(doc) : null;
+  if (!modal) return false;
+  for (let n = el, i = 0; n && i < 200; i++) {
+    if (n === modal) return false;
+    n = n.parentNode || n.host || null;
+  }
+  return true;
+}
+
+// The document's open modal <dialog>, or null: looked up once per task (a snapshot asks for
+// every control of the page in one; the next action may have closed it).
+const modals = new Map(); // document -> its modal dialog or null, until the current task ends
+function modalDialogOf(doc) {
+  if (modals.has(doc)) return modals.get(doc);
+  let d = null;
+  try { for (const x of doc.querySelectorAll('dialog[open]')) if (x.matches(':modal')) d = x; } catch { d = null; }
+  if (!modals.size) queueMicrotask(() => modals.clear());
+  modals.set(doc, d);
+  return d;
 }
 
 // Does the element render (its own box)? display:contents counts as visible: its
