@@ -67,11 +67,13 @@ export function isInert(el) {
   const modal = doc ? modalDialogOf(doc) : null;
   if (!modal) return false;
   for (let n = el, i = 0; n && i < 200; i++) {
-    if (n === modal) return false;
+    if (n === modal || (n.nodeType === 1 && n.hasAttribute('popover') && openPopover(n))) return false; // (a popover shows above it)
     n = n.parentNode || n.host || null;
   }
   return true;
 }
+
+const openPopover = (n) => { try { return n.matches(':popover-open'); } catch { return false; } };
 
 // The document's open modal <dialog>, or null: looked up once per task (a snapshot asks for
 // every control of the page in one; the next action may have closed it).
