@@ -187,6 +187,8 @@ test('select2: single and searchable selects by the label, and an unknown option
   ok(r);
   assert.match(md(r), /Fruit chosen: cherry/);
   assert.match(md(r), /City chosen: lis/);
+  // Select2 labels its combobox by the choice it shows: named by its select's label, the choice its value
+  assert.match(md(r), /\[combobox "Fruit" value="Cherry"/, md(r));
   const bad = await select('Fruit', 'Durian');
   assert.equal(bad.status, 'error');
   assert.match(err(bad), /no option/, err(bad));

@@ -1,9 +1,9 @@
 // The inline token for an interactive element, e.g. [button "Sign in" e13].
-import { nameOf, inputType, isDisabled, isInert, norm, clip, hiddenPopupControl } from './dom.js';
+import { nameOf, inputType, isDisabled, isInert, norm, clip, hiddenPopupControl, labelsText } from './dom.js';
 import { seenText } from './hidden.js';
 import { refFor } from './refs.js';
 import { isSecret } from './secret.js';
-import { isReadOnlyCombobox, optionsOf, editorFor } from './widgets.js';
+import { isReadOnlyCombobox, optionsOf, editorFor, selectBehind } from './widgets.js';
 import { shownChoiceOf } from './reach.js';
 
 const q = (s) => '"' + String(s).replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n') + '"';
@@ -103,6 +103,13 @@ export function tokenParts(el, kind, { values = true } = {}) {
   // combobox it is too: its typed text its value, and whether its list is open.
   if (kind === 'input' && (isReadOnlyCombobox(el) || (el.tagName === 'INPUT' && (el.getAttribute('role') || '').trim().toLowerCase() === 'combobox'))) kind = 'combobox';
   let name = nameOf(el, kind);
+  // A custom combobox labelled by the choice it shows (Select2 points aria-labelledby at the text
+  // it renders) was named by its value: its name is the label of the native select it stands for.
+  if (kind === 'combobox' && tag !== 'INPUT' && labelledByOwn(el)) {
+    const sel = selectBehind(el);
+    const l = sel ? labelsText(sel) || norm(sel.getAttribute('aria-label')) : '';
+    name = l ? clip(l) : '';
+  }
   // An editable element's name defaults to its content: without values (or for a secret), only a
   // name that is not its content.
   if ((kind === 'editable' || (kind === 'input' && tag !== 'INPUT')) && (!values || isSecret(el))) name = ownName(el);
@@ -237,4 +244,12 @@ const CURRENT_KINDS = new Set(['link', 'button', 'clickable', 'tab', 'option', '
 
 export function token(el, kind, opts) {
   return '[' + tokenParts(el, kind, opts).join(' ') + ']';
+}
+
+// Does `el`'s aria-labelledby point only at elements inside it (its own shown text)?
+function labelledByOwn(el) {
+  const ids = (el.getAttribute('aria-labelledby') || '').trim().split(/\s+/).filter(Boolean);
+  if (!ids.length) return false;
+  const root = el.getRootNode();
+  return ids.every((id) => { const x = root.getElementById?.(id) || el.ownerDocument.getElementById(id); return !!x && x !== el && el.contains(x); });
 }
