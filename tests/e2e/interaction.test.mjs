@@ -251,6 +251,11 @@ async function formTruthScenario(m) {
   assert.equal(r.status, 'error', said(r));
   assert.match(r.result.error, /takes a date \(as 2026-12-24, 12\/24\/2026 or December 24, 2026\), and the text typed is not one; nothing was typed/);
   assert.match((await call('browser_get_page', {})).page.markdown, /\[input date "Arrival" value="2026-12-24"/, 'the field was changed');
+  // A rich-text field that rewrites what is typed: said, as for a plain field.
+  r = await call('browser_type', { target: 'Shout', text: 'hello there' });
+  ok(r);
+  assert.match(r.page.markdown, /HELLO THERE/);
+  assert.match(said(r), /\(the editor holds something else than typed/, said(r));
   r = await call('browser_type', { target: 'Nickname', text: 'Bo' });
   ok(r);
   assert.doesNotMatch(said(r), /\(the field/, 'a field that holds what was typed has no note');

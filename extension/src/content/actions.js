@@ -476,6 +476,7 @@ export async function type(el, text, { clear = false, submit = false } = {}) {
 // holds the text (at its end, when appended). Never the value itself: typed text stays out of
 // messages, which the call log keeps.
 export function typedNote(el, text, clear) {
+  if (el?.isContentEditable) return editorNote(el, text, clear); // a rich-text editor: its text as shown
   if (!el || (el.tagName !== 'INPUT' && el.tagName !== 'TEXTAREA') || checkable(el) || DATE_TYPES.has(inputType(el))) return '';
   if (el.tagName === 'INPUT' && /\n/.test(text)) return ''; // Enter was pressed on the way: what it did is in the page
   // A hidden textarea an editor stands for (widgets.js editorFor): its value is the editor's key
