@@ -189,6 +189,18 @@ test('tiptap: typed text, Ctrl+A with the Bold button, and Ctrl+Z show in the Ma
   }
 });
 
+// A typist's "# " or "- " starts a heading or a list in TipTap (ProseMirror's input rules act on
+// the text before a space): the whole text inserted at once left "# Title" a paragraph.
+test('tiptap: typed Markdown shortcuts act as they do for a typist ("# " a heading, "- " a list, "**b** " bold)', async () => {
+  await open('editor-tiptap.html');
+  let r = await call('browser_type', { target: 'Story', text: '# Plans' });
+  ok(r, 'type a heading');
+  assert.match(md(r), /Editor HTML: <h1>Plans<\/h1>/, md(r));
+  r = await call('browser_type', { target: 'Story', text: '- milk and **eggs** today' });
+  ok(r, 'type a list item with bold');
+  assert.match(md(r), /Editor HTML: <ul><li><p>milk and <strong>eggs<\/strong> today<\/p><\/li><\/ul>/, md(r));
+});
+
 test('lexical: type replaces the content, Ctrl+A, Bold, Ctrl+Z and Backspace act on the editor as its own text shows', async () => {
   for (let run = 0; run < 3; run++) {
     let r = await open('editor-lexical.html');
