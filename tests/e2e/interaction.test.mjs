@@ -251,6 +251,16 @@ async function formTruthScenario(m) {
   assert.equal(r.status, 'error', said(r));
   assert.match(r.result.error, /takes a date \(as 2026-12-24, 12\/24\/2026 or December 24, 2026\), and the text typed is not one; nothing was typed/);
   assert.match((await call('browser_get_page', {})).page.markdown, /\[input date "Arrival" value="2026-12-24"/, 'the field was changed');
+  // A field the page reports as not valid when it is left (reportValidity): said as the page's
+  // report, not as a refused submission.
+  ok(await call('browser_type', { target: 'Coupon', text: 'abc' }));
+  r = await call('browser_click', { target: 'Nickname' });
+  ok(r);
+  assert.match(said(r), /; the page showed that the field "Coupon" is not valid \("[^"]+"\)/, said(r));
+  assert.doesNotMatch(said(r), /did not submit/);
+  assert.equal(r.result.formNotSubmitted, undefined);
+  assert.equal(r.result.invalidField?.field, 'Coupon');
+  ok(await call('browser_type', { target: 'Coupon', text: 'ABCD' }));
   // A rich-text field that rewrites what is typed: said, as for a plain field.
   r = await call('browser_type', { target: 'Shout', text: 'hello there' });
   ok(r);

@@ -57,12 +57,16 @@ export async function pageAction(c, cmd) {
     }
     const failed = tracker.started || pageTabId !== tab.id ? tabNavError(pageTabId) : null;
     if (failed) throw navError(failed.url, failed.error, pageTabId, r.message);
-    // A form submission the browser refused: the field it found invalid, and its message.
+    // A form submission the browser refused (or a field the page reported as not valid: its
+    // reportValidity()): the field it found invalid, and its message.
     const invalid = settled?.invalid;
     if (invalid) { settled = { ...settled }; delete settled.invalid; }
-    const result = { tabId: pageTabId, ...(r.frameOrigin ? { frameOrigin: r.frameOrigin } : {}), ...(settled ? { settle: settled } : {}), ...(invalid ? { formNotSubmitted: invalid } : {}) };
+    const result = { tabId: pageTabId, ...(r.frameOrigin ? { frameOrigin: r.frameOrigin } : {}), ...(settled ? { settle: settled } : {}), ...(invalid ? (invalid.reported ? { invalidField: { field: invalid.field, message: invalid.message } } : { formNotSubmitted: invalid }) : {}) };
     let message = r.message;
-    if (invalid) message += `; the browser did not submit the form: the field ${JSON.stringify(invalid.field)} is not valid${invalid.message ? ` (${JSON.stringify(invalid.message)})` : ''}`;
+    if (invalid) {
+      const why = `the field ${JSON.stringify(invalid.field)} is not valid${invalid.message ? ` (${JSON.stringify(invalid.message)})` : ''}`;
+      message += invalid.reported ? `; the page showed that ${why}` : `; the browser did not submit the form: ${why}`;
+    }
     if (pageTabId !== tab.id) message += `; it opened tab ${pageTabId}`;
     return { message, result, pageTabId };
   } finally { tracker.stop(); }

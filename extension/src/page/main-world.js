@@ -636,17 +636,20 @@ import { BB_CONSOLE_MAX_ENTRIES } from '../shared/limits.js';
   }
 
   // The page's own checkValidity() calls fire `invalid` events, as the browser's refusal of a
-  // form submission does, but show the user nothing: each call is reported around it, so that the
-  // isolated world tells the two apart (validation.js).
-  const checkEvent = (d) => { if (secret) { try { apply(dispatch, doc, [new CE(netEvent(secret), { detail: `v${d}:0` })]); } catch { /* ignore */ } } };
+  // form submission does, but show the user nothing; its reportValidity() calls show the bubble,
+  // but refuse no submission. Each call is reported around it ('v' and 'p'), so that the isolated
+  // world tells them from a refused submission (validation.js).
+  const checkEvent = (k, d) => { if (secret) { try { apply(dispatch, doc, [new CE(netEvent(secret), { detail: `${k}${d}:0` })]); } catch { /* ignore */ } } };
   for (const C of [w.HTMLFormElement, w.HTMLInputElement, w.HTMLSelectElement, w.HTMLTextAreaElement, w.HTMLButtonElement,
     w.HTMLFieldSetElement, w.HTMLOutputElement, w.HTMLObjectElement, w.ElementInternals]) {
-    const real = C && C.prototype && C.prototype.checkValidity;
-    if (typeof real !== 'function') continue;
-    defineProperty(C.prototype, 'checkValidity', {
-      configurable: true, writable: true, enumerable: true,
-      value: disguise({ checkValidity(...a) { checkEvent('+'); try { return apply(real, this, a); } finally { checkEvent('-'); } } }.checkValidity, real),
-    });
+    for (const [name, k] of [['checkValidity', 'v'], ['reportValidity', 'p']]) {
+      const real = C && C.prototype && C.prototype[name];
+      if (typeof real !== 'function') continue;
+      defineProperty(C.prototype, name, {
+        configurable: true, writable: true, enumerable: true,
+        value: disguise({ [name](...a) { checkEvent(k, '+'); try { return apply(real, this, a); } finally { checkEvent(k, '-'); } } }[name], real),
+      });
+    }
   }
 
   // Shadow roots: a MutationObserver on the document does not see inside them, so the isolated
