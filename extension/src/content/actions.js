@@ -1,7 +1,7 @@
 // What the agent does to the page: click, type, keys, scroll, select.
 // Events are dispatched the way a user's input would produce them so that
 // framework-controlled widgets (React, Vue, Angular…) see the change.
-import { winOf, isDisabled, isInert, isEditable, inputType, norm, isVisibleBox, allRoots, nameOf, withStyleCache, styleOf } from './dom.js';
+import { winOf, isDisabled, isInert, isEditable, inputType, norm, isVisibleBox, allRoots, nameOf, withStyleCache, styleOf, focusedElement, TEXT_INPUT_TYPES } from './dom.js';
 import { describe, hiddenError, refuseUnusable } from './targeting.js';
 import { selectedText } from './describe.js';
 import { isSecret } from './secret.js';
@@ -258,14 +258,7 @@ function insertText(el, text) {
   inputEvent(el, text === '\n' ? 'insertLineBreak' : 'insertText', text);
 }
 
-// The element that has the focus, through open shadow roots.
-function deepActive(doc) {
-  let a = doc.activeElement;
-  while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
-  return a;
-}
-const TEXT_TYPES = /^(text|search|tel|url|email|password|number|)$/;
-const textInput = (f) => !!f && ((f.tagName === 'INPUT' && TEXT_TYPES.test(inputType(f))) || f.tagName === 'TEXTAREA') && !f.readOnly && !f.disabled;
+const textInput = (f) => !!f && ((f.tagName === 'INPUT' && TEXT_INPUT_TYPES.test(inputType(f))) || f.tagName === 'TEXTAREA') && !f.readOnly && !f.disabled;
 const full = (f) => f.maxLength >= 0 && f.value.length >= f.maxLength;
 
 // Where the next key goes while typing into `cur`: a field that filled up (its maxlength) and whose
@@ -273,7 +266,7 @@ const full = (f) => f.maxLength >= 0 && f.value.length >= f.maxLength;
 // three) sends the rest there, as a user's keys would go; else `cur`.
 function nextKeyTarget(cur) {
   if (!full(cur)) return cur;
-  const a = deepActive(cur.ownerDocument);
+  const a = focusedElement(cur.ownerDocument);
   return a && a !== cur && textInput(a) ? a : cur;
 }
 
@@ -489,7 +482,7 @@ export function typedNote(el, text, clear) {
   if (clear ? v === want : v.endsWith(want)) return '';
   const len = [...v].length;
   if (el.maxLength >= 0 && len === el.maxLength && len < (clear ? 0 : len) + [...want].length) {
-    const a = deepActive(el.ownerDocument);
+    const a = focusedElement(el.ownerDocument);
     if (a && a !== el && textInput(a)) {
       return ` (the field takes ${el.maxLength} character${el.maxLength === 1 ? '' : 's'}; as it filled, the page moved the focus on, and the rest was typed where the focus went, as a user's keys go: it is now in ${describe(a)})`;
     }

@@ -1,5 +1,5 @@
 // The inline token for an interactive element, e.g. [button "Sign in" e13].
-import { nameOf, inputType, isDisabled, isInert, norm, clip, hiddenPopupControl, labelsText } from './dom.js';
+import { nameOf, inputType, isDisabled, isInert, norm, clip, hiddenPopupControl, labelsText, focusedElement } from './dom.js';
 import { seenText } from './hidden.js';
 import { refFor } from './refs.js';
 import { isSecret } from './secret.js';
@@ -29,8 +29,7 @@ export function ownName(el) {
 // focused element (a combobox's input, a listbox) points at?
 function isKeyboardActive(el) {
   const doc = el.ownerDocument;
-  let a = doc.activeElement;
-  while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+  const a = focusedElement(doc);
   if (!a || a === doc.body) return false;
   if (a === el) return true;
   const id = a.getAttribute('aria-activedescendant');

@@ -46,6 +46,17 @@ export function isEditable(el) {
   return !!el.isContentEditable;
 }
 
+// The element that has the keyboard focus, through open shadow roots (its document's body when
+// none has): where a user's next key goes.
+export function focusedElement(doc) {
+  let a = doc.activeElement;
+  while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+  return a;
+}
+
+// The input types a user types text into (not a checkbox, a date picker or a colour).
+export const TEXT_INPUT_TYPES = /^(text|search|email|url|tel|password|number|)$/;
+
 export function isDisabled(el) {
   if (el.disabled === true) return true;
   if (el.getAttribute('aria-disabled') === 'true') return true;

@@ -3,13 +3,12 @@
 // a click (visible, reachable, not covered -- reach.js via actions.clickPointOf), plus what
 // trusted.js needs to decide how to act on it.
 import { findTarget } from './targeting.js';
-import { inputType } from './dom.js';
+import { inputType, TEXT_INPUT_TYPES } from './dom.js';
 import { isSecret } from './secret.js';
 import { clickPointOf, typedNote } from './actions.js';
 import { editorFor } from './widgets.js';
 import { describe } from './targeting.js';
 
-const TEXT_INPUTS = /^(text|search|email|url|tel|password|number|)$/;
 
 const PURPOSE = { click: 'click', type: 'type', select_option: 'select', press_key: 'any', scroll: 'any' };
 
@@ -24,7 +23,7 @@ export function typed(text, clear) {
 // A field trusted typing may type into (other targets of `type` go through the content script).
 function textField(el) {
   if (el.tagName === 'TEXTAREA') return !el.readOnly;
-  if (el.tagName === 'INPUT') return !el.readOnly && TEXT_INPUTS.test(inputType(el));
+  if (el.tagName === 'INPUT') return !el.readOnly && TEXT_INPUT_TYPES.test(inputType(el));
   return !!el.isContentEditable;
 }
 

@@ -193,6 +193,7 @@ import { BB_CONSOLE_MAX_ENTRIES } from '../shared/limits.js';
   // whole (text(), json() …) are tracked as reads, below.
   function watchStreamedBodies() {
     const BODY_MAX_MS = 30_000;
+    const WATCH_MAX = 100;
     const none = { started: () => 0, answered: () => {} };
     const R = w.Response && w.Response.prototype;
     const bodyGet = R && Object.getOwnPropertyDescriptor(R, 'body')?.get;
@@ -231,16 +232,18 @@ import { BB_CONSOLE_MAX_ENTRIES } from '../shared/limits.js';
     const urlOf = (a) => {
       try { return ReqC && a[0] instanceof ReqC ? apply(reqUrl, a[0], []) : new URLC(String(a[0]), w.location.href).href; } catch { return ''; }
     };
+    let watching = 0; // bodies waited for now, all URLs (a page reading hundreds of streams at once gets no more)
     const watch = (u, t0) => {
+      if (watching >= WATCH_MAX) return;
       const id = ++nextId;
       let timer = 0;
-      const rec = { t0, end: () => { if (!timer) return; apply(realCT, w, [timer]); timer = 0; net(id, '-'); } };
+      const rec = { t0, end: () => { if (!timer) return; apply(realCT, w, [timer]); timer = 0; watching--; net(id, '-'); } };
       let q = waiting.get(u);
       if (!q) { q = []; waiting.set(u, q); }
-      if (q.length >= 50) return;
       q.push(rec);
+      watching++;
       net(id, '+');
-      timer = apply(realST, w, [() => { const i = q.indexOf(rec); if (i >= 0) q.splice(i, 1); rec.end(); }, BODY_MAX_MS]);
+      timer = apply(realST, w, [() => { const i = q.indexOf(rec); if (i >= 0) q.splice(i, 1); if (!q.length && waiting.get(u) === q) waiting.delete(u); rec.end(); }, BODY_MAX_MS]);
     };
     defineProperty(R, 'body', {
       configurable: true, enumerable: true,
