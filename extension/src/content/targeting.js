@@ -1,6 +1,6 @@
 // Resolve a `target` (ref, CSS selector or plain description) to one element, or
 // throw an Error whose message lists the best candidates with their refs.
-import { allElements, allRoots, controlKind, descriptionsOf, inViewport, isDisabled, isInert, isEditable, styleOf, norm, withStyleCache } from './dom.js';
+import { allElements, allRoots, controlKind, descriptionsOf, inViewport, isDisabled, isInert, modalBehind, isEditable, styleOf, norm, clip, nameOf, withStyleCache } from './dom.js';
 import { hiddenReason, hoverHost } from './reach.js';
 import { proxyFor, isDropdown, isRadioGroup, groupName } from './widgets.js';
 import { isRefSyntax, parseRef, resolveRef } from './refs.js';
@@ -269,5 +269,10 @@ export function findTarget(target, purpose = 'any') {
 // is done (a click on an inert button reached nothing, and was reported a success).
 export function refuseUnusable(el, of = '') {
   if (isDisabled(el)) throw new Error(`${describe(el)}${of} is disabled`);
-  if (isInert(el)) throw new Error(`${describe(el)}${of} is inert (inside an element with the inert attribute): the page lets no one use it now; nothing was done`);
+  if (isInert(el)) {
+    const modal = modalBehind(el);
+    const name = modal ? norm(nameOf(modal) || modal.querySelector('h1,h2,h3,h4,h5,h6')?.textContent || '') : '';
+    if (modal) throw new Error(`${describe(el)}${of} is behind the open modal dialog${name ? ` "${clip(name, 60)}"` : ''}: no one can use it until the dialog is closed; nothing was done`);
+    throw new Error(`${describe(el)}${of} is inert (inside an element with the inert attribute): the page lets no one use it now; nothing was done`);
+  }
 }
