@@ -151,6 +151,15 @@ test('a click whose effect a polling page renders at its interval\'s second tick
   assert.match(r.page.markdown, /Status: done/, `the click's result was read before the page's poller rendered it: ${JSON.stringify(r.result.settle)}`);
 });
 
+test('a click whose effect a polling hash router renders in steps of its own timers (Sammy.js) returns the page with it', async () => {
+  await open('/cnt-hashpoll.html');
+  for (const [link, shown] of [['Done', 'done'], ['All', 'all'], ['Done', 'done']]) {
+    const r = await env.call('browser_click', { target: link });
+    ok(r);
+    assert.match(r.page.markdown, new RegExp(`Showing: ${shown}`), `the click on "${link}" was read before the route rendered: ${JSON.stringify(r.result.settle)}`);
+  }
+});
+
 test('a clickable row that holds a checkbox keeps the checkbox in the Markdown (GWT\'s cell list), and it can be checked', async () => {
   let r = await open('/cnt-row.html');
   const line = r.page.markdown.split('\n').find((l) => l.includes('Buy milk')) || '';
