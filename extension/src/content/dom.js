@@ -65,86 +65,43 @@ export function isDisabled(el) {
 }
 
 // Inside an inert part of the page (the inert attribute on it or an ancestor, across shadow
-// roots; outside an open modal <dialog>, or behind an aria-modal dialog whose backdrop covers the
-// page): shown, but the browser lets no user click, focus or type into it (a page behind its own
-// modal, a drawer kept in place while closed, a step of a wizard not reached yet).
+// roots; outside an open modal <dialog>): shown, but the browser lets no user click, focus or
+// type into it (a page behind its own modal, a drawer kept in place while closed, a step of a
+// wizard not reached yet).
 export function isInert(el) {
   for (let n = el, i = 0; n && i < 50; i++) {
     if (n.closest?.('[inert]')) return true;
     n = n.getRootNode?.()?.host || null;
   }
-  return !!modalBehind(el);
-}
-
-// The open modal dialog that `el` is behind, or null: a modal <dialog> (showModal()) makes the
-// rest of its document inert; a blocking aria-modal dialog (blockingAriaModal) the rest of the page
-// that is not drawn above it (a list a select in the dialog opens at the page's end).
-export function modalBehind(el) {
+  // a modal <dialog> (showModal()) makes the rest of its document inert
   const doc = el.ownerDocument;
   const modal = doc ? modalDialogOf(doc) : null;
-  if (!modal) return null;
+  if (!modal) return false;
   for (let n = el, i = 0; n && i < 200; i++) {
-    if (n === modal || (n.nodeType === 1 && n.hasAttribute('popover') && openPopover(n))) return null; // (a popover shows above it)
+    if (n === modal || (n.nodeType === 1 && n.hasAttribute('popover') && openPopover(n))) return false; // (a popover shows above it)
     n = n.parentNode || n.host || null;
   }
-  if (modal.tagName === 'DIALOG' && isModalDialog(modal)) return modal;
-  return drawnAbove(el) ? null : modal;
+  return true;
 }
 
-// Is `el` (or what it holds) what a user's click at its center reaches: it is drawn above
-// everything there (the hit test of its own tree, through shadow roots)? Off screen: no.
-function drawnAbove(el) {
-  const r = el.getBoundingClientRect();
-  const W = winOf(el);
-  const l = Math.max(r.left, 0), t = Math.max(r.top, 0), rt = Math.min(r.right, W.innerWidth), b = Math.min(r.bottom, W.innerHeight);
-  if (rt - l < 1 || b - t < 1) return false;
-  const root = el.getRootNode?.();
-  let hit = null;
-  try { hit = (root?.elementFromPoint ? root : el.ownerDocument).elementFromPoint((l + rt) / 2, (t + b) / 2); } catch { hit = null; }
-  return !!hit && (hit === el || el.contains(hit));
+// The document's open modal <dialog> (showModal()) when `el` is outside it, or null.
+export function modalDialog(el) {
+  const d = el?.ownerDocument ? modalDialogOf(el.ownerDocument) : null;
+  return d && !d.contains(el) ? d : null;
 }
 
-const isModalDialog = (d) => { try { return d.matches(':modal'); } catch { return false; } };
 const openPopover = (n) => { try { return n.matches(':popover-open'); } catch { return false; } };
 
-// The document's open modal <dialog>, else its blocking aria-modal dialog, or null: looked up
-// once per task (a snapshot asks for every control of the page in one; the next action may have
-// closed it).
+// The document's open modal <dialog>, or null: looked up once per task (a snapshot asks for
+// every control of the page in one; the next action may have closed it).
 const modals = new Map(); // document -> its modal dialog or null, until the current task ends
 function modalDialogOf(doc) {
   if (modals.has(doc)) return modals.get(doc);
   let d = null;
   try { for (const x of doc.querySelectorAll('dialog[open]')) if (x.matches(':modal')) d = x; } catch { d = null; }
-  if (!d) d = blockingAriaModal(doc);
   if (!modals.size) queueMicrotask(() => modals.clear());
   modals.set(doc, d);
   return d;
-}
-
-// A shown dialog marked aria-modal (role dialog or alertdialog, in the light DOM) that keeps a user
-// from the page behind it, or null: what is on top at each corner of the viewport is the dialog,
-// a box that holds it and nothing else a user reads (its overlay), or an empty box (a backdrop) --
-// never the page. An aria-modal dialog that leaves the page usable (a drawer beside it, a backdrop
-// that lets clicks through) does not count. The last one in the document (the top one) first.
-function blockingAriaModal(doc) {
-  const W = doc.defaultView;
-  const w = W?.innerWidth || 0, h = W?.innerHeight || 0;
-  if (w < 4 || h < 4) return null;
-  const found = [...doc.querySelectorAll('[aria-modal="true"]')].filter((x) => /^(dialog|alertdialog)$/.test(x.getAttribute('role') || '') || x.tagName === 'DIALOG');
-  for (const d of found.reverse()) {
-    const r = d.getBoundingClientRect();
-    if (r.width < 1 || r.height < 1) continue;
-    const text = norm(d.textContent);
-    const blocks = (x, y) => {
-      const t = doc.elementFromPoint(x, y);
-      if (!t || t === doc.body || t === doc.documentElement) return false;
-      if (d.contains(t)) return true;
-      if (t.contains(d)) return norm(t.textContent) === text;
-      return !norm(t.textContent) && !t.querySelector('a[href],button,input,select,textarea,[role],[tabindex],iframe');
-    };
-    if (blocks(1, 1) && blocks(w - 2, 1) && blocks(1, h - 2) && blocks(w - 2, h - 2)) return d;
-  }
-  return null;
 }
 
 // Does the element render (its own box)? display:contents counts as visible: its
