@@ -177,7 +177,7 @@ test('alpine: the modal (x-transition, x-trap) opens with its field, the page be
     assert.doesNotMatch(md(o), /\[input text "Nickname"[^\]]*inert/, 'the dialog\'s own field is marked inert');
     const behind = await click('Actions');
     assert.equal(behind.status, 'error', `a click behind the modal was a success: ${msg(behind)}`);
-    assert.match(err(behind), /behind the open modal dialog "Profile"/, err(behind));
+    assert.match(err(behind), /is behind the open dialog "Profile"/, err(behind));
     ok(await type('Nickname', nick));
     const t = await page();
     assert.match(t, new RegExp(`\\[input text "Nickname" value="${nick}" e\\d+\\]`));

@@ -98,6 +98,8 @@ async function answer(req, res, url) {
 <form action="/turbo/orders" method="post"><label for="item">Item</label> <input id="item" name="item"> <button type="submit">Place order</button></form>
 <form action="/turbo/notes" method="post"><label for="note">Note</label> <input id="note" name="note"> <button type="submit">Add note</button></form>
 <ul id="notes"><li>First note</li></ul>
+<p><a href="/turbo/orders/clear" data-turbo-method="post" data-turbo-confirm="Really clear them all?">Clear all (link)</a></p>
+<turbo-frame id="edit"><a href="/turbo/edit">Rename the desk</a></turbo-frame>
 <form action="/turbo/orders/clear" method="post" data-turbo-confirm="Clear all orders?"><button type="submit">Clear orders</button></form>`));
   }
   if (p === '/turbo/orders' && req.method === 'POST') {
@@ -112,6 +114,16 @@ async function answer(req, res, url) {
     await later(150);
     if (!/turbo-stream/.test(req.headers.accept || '')) return send('', 303, { location: '/turbo/orders' });
     return send(`<turbo-stream action="append" target="notes"><template><li>${esc(note)}</li></template></turbo-stream>`, 200, { 'content-type': 'text/vnd.turbo-stream.html; charset=utf-8' });
+  }
+  if (p === '/turbo/edit' && req.method === 'GET') {
+    await later(100);
+    return send(turboPage('Edit', `<turbo-frame id="edit"><form action="/turbo/edit" method="post"><label for="desk">Desk name</label> <input id="desk" name="desk"><button type="submit">Save name</button></form></turbo-frame>`));
+  }
+  if (p === '/turbo/edit' && req.method === 'POST') {
+    const desk = new URLSearchParams(await bodyOf(req)).get('desk') || '';
+    await later(150);
+    if (!desk) return send(turboPage('Edit', `<turbo-frame id="edit"><p>A name is required.</p><form action="/turbo/edit" method="post"><label for="desk">Desk name</label> <input id="desk" name="desk"><button type="submit">Save name</button></form></turbo-frame>`), 422);
+    return send(turboPage('Edit', `<turbo-frame id="edit"><p>Desk renamed to ${esc(desk)}.</p></turbo-frame>`));
   }
   if (p === '/turbo/orders/placed') {
     await later(80);
