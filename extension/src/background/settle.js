@@ -270,6 +270,12 @@ export async function pageReport(exp, tracker, deadline) {
 export async function loadSettle(tabId, exp, report, since) {
   exp.cancel();
   if (!report || report.reason === 'navigation') return quiet(tabId, { since });
+  // Ready, but a script the page began to fetch is still arriving (a module it imports: trusted.js):
+  // once it has, the page is waited for again, within the load's cap.
+  if (report.reason === 'quiet') {
+    const left = LOAD_CAP_MS - (Date.now() - since);
+    if (left > 0 && await scriptsArrived(tabId, since, left)) return quiet(tabId, { since, capMs: Math.max(500, LOAD_CAP_MS - (Date.now() - since)) });
+  }
   if (report.snapshot) report.snapshot = { snap: report.snapshot, maxChars: exp.snap.maxChars };
   offer(tabId, report, report.reason === 'quiet');
   return settleInfo(since, report);
