@@ -34,6 +34,8 @@ const key = (k) => env.call('browser_press_key', { key: k });
 const page = async () => md(await env.call('browser_get_page', {}));
 const quiet = (r, what) => assert.notEqual(r.result?.settle?.reason, 'cap', `${what}: the wait hit its cap on a page quiet for a user: ${JSON.stringify(r.result?.settle)}`);
 const ROUNDS = [1, 2, 3];
+// For a failure message: how long the answer waited, and why it stopped (an answer read too early).
+const settled = (r) => `(settle: ${JSON.stringify(r.result?.settle)})`;
 
 // ---------------------------------------------------------------- htmx
 
@@ -169,7 +171,7 @@ test('alpine: the modal (x-transition, x-trap) opens with its field, the page be
   await open('/shells/hyper-alpine.html');
   for (const nick of ['zed', 'amy', 'kai']) {
     const o = ok(await click('Edit profile'));
-    assert.match(md(o), /\[dialog "Profile" modal\][\s\S]*\[input text "Nickname"[^\]]*e\d+\][\s\S]*\[end of dialog\]/, `the dialog is not in the answer:\n${md(o)}`);
+    assert.match(md(o), /\[dialog "Profile" modal\][\s\S]*\[input text "Nickname"[^\]]*e\d+\][\s\S]*\[end of dialog\]/, `the dialog is not in the answer ${settled(o)}:\n${md(o)}`);
     // the backdrop covers the page: a user cannot use what is behind it
     const ref = md(o).match(/\[button "Actions"[^\]]*?(e\d+)\]/)[1];
     assert.match(tokenOf(md(o), ref), /inert/, `the page behind the modal looks usable:\n${md(o)}`);
@@ -238,7 +240,7 @@ test('alpine: a select menu drawn as a button opening a listbox shows as a combo
   // by the keyboard, as a user: open, the active option moves, Enter takes it
   const c = ok(await click('Shirt size'));
   assert.match(md(c), /\[combobox "Shirt size" value="Medium" expanded e\d+\]/);
-  assert.match(md(c), /\[option "Medium" selected active e\d+\]/, md(c));
+  assert.match(md(c), /\[option "Medium" selected active e\d+\]/, `the open list has not the focus on its chosen option ${settled(c)}:\n${md(c)}`);
   ok(await key('ArrowDown'));
   const e = ok(await key('Enter'));
   assert.match(md(e), /\[combobox "Shirt size" value="Large" e\d+\]/, md(e));
