@@ -83,7 +83,7 @@ async function answer(req, res, url) {
 <p>Outside the frame stays.</p><p><a href="/turbo/slow">Slow report</a></p>
 <turbo-frame id="board" data-turbo-action="advance"><a href="/turbo/board/2">Board page 2</a></turbo-frame>`));
   }
-  if (p === '/turbo/slow') { await later(900); return send(turboPage('Slow report', '<p>The report took a while.</p>')); }
+  if (p === '/turbo/slow') { await later(900); return send(turboPage('Slow report', `<p>The report took a while. Report number ${(answer.reports = (answer.reports || 0) + 1)}.</p>`)); }
   if (p.startsWith('/turbo/board/')) { await later(120); return send(turboPage('Board', `<turbo-frame id="board"><p>Board page ${esc(p.split('/').pop())} of 3</p><a href="/turbo/board/3">Board page 3</a></turbo-frame>`)); }
   if (p === '/turbo/news') { await later(200); return send(turboPage('News', '<turbo-frame id="news"><p>News: lamps are 10% off.</p></turbo-frame>')); }
   if (p.startsWith('/turbo/details/')) {
