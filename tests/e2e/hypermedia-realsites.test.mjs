@@ -325,6 +325,17 @@ test('turbo: data-turbo-confirm is reported as a confirm dialog; accepted, the f
   }
 });
 
+// Turbo Drive moves the address with a history push: a dialog the page opens after such a visit
+// was reported with the address the page was loaded at.
+test('turbo: a dialog opened after a Drive visit is reported with the page\'s address then', async () => {
+  await open('/turbo/home');
+  const o = ok(await click('Orders'));
+  assert.equal(o.page.url, srv.url('/turbo/orders'));
+  const no = ok(await click('Clear orders'));
+  assert.equal(no.result?.dialog?.kind, 'confirm', `no dialog reported: ${JSON.stringify(no.result)}`);
+  assert.equal(no.result.dialog.url, srv.url('/turbo/orders'));
+});
+
 test('turbo: a form answered with a Turbo Stream appends to the list in the answer', async () => {
   await open('/turbo/orders');
   for (const note of ['call Bob', 'ship lamps', 'order bulbs']) {
