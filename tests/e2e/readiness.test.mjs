@@ -133,3 +133,11 @@ test('open_url: a page a script animates forever is answered settled, not at the
     assert.match(c.page.markdown, /Pressed: yes/);
   }
 });
+
+test('open_url: a part the page loads when it comes into view (an IntersectionObserver observed at load) is in the answer', async () => {
+  for (let i = 0; i < 3; i++) {
+    const r = await env.call('browser_open_url', { url: env.url('/rdy-lazy.html') });
+    assert.equal(r.status, 'success', JSON.stringify(r.result));
+    assert.match(r.page.markdown, /Lisbon opens a store/, `read before the part in view was loaded: ${JSON.stringify(r.result?.settle || r.result?.result?.settle)}\n${r.page.markdown}`);
+  }
+});

@@ -609,6 +609,26 @@ import { BB_CONSOLE_MAX_ENTRIES } from '../shared/limits.js';
       value: disguise({ postMessage(...a) { const r = apply(realWorkerPost, this, a); busy(this, ['message', 'messageerror', 'error']); return r; } }.postMessage, realWorkerPost),
     });
   }
+  // An element the page starts to observe for coming into view or changing size
+  // (IntersectionObserver, ResizeObserver: Turbo's lazy frames, lazy islands, "load more"
+  // sentinels, responsive components): the callback comes with the next frame drawn, and what it
+  // starts (a fetch) after. Said once per frame at most; the isolated world then waits for a
+  // frame and an idle callback after it (settle.js), so that the callback has run.
+  let observedSaid = false;
+  const observedNow = () => {
+    if (observedSaid || !secret) return;
+    observedSaid = true;
+    try { apply(dispatch, doc, [new CE(netEvent(secret), { detail: `o+:0:0:${Date.now()}` })]); } catch { /* ignore */ }
+    try { realRAF?.call(w, () => { observedSaid = false; }); } catch { observedSaid = false; }
+  };
+  for (const C of [w.IntersectionObserver, w.ResizeObserver]) {
+    const realObserve = C?.prototype?.observe;
+    if (typeof realObserve !== 'function') continue;
+    defineProperty(C.prototype, 'observe', {
+      configurable: true, writable: true, enumerable: true,
+      value: disguise({ observe(...a) { const r = apply(realObserve, this, a); observedNow(); return r; } }.observe, realObserve),
+    });
+  }
   const IDB = w.IDBDatabase;
   if (IDB && typeof IDB.prototype.transaction === 'function') {
     const realTx = IDB.prototype.transaction;

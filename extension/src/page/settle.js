@@ -51,6 +51,7 @@ const FRAME_LATE_MS = 100;     // … and no longer waited for this long after (
 const MESSAGE_LATE_MS = 250;   // a message the page posted itself is no longer waited for this long after (one that never arrives)
 const TIMER_LATE_MS = 2000;    // … a timer (a throttled or lost one)
 const IDLE_LATE_MS = 300;      // … an idle callback (a page too busy to go idle)
+const OBSERVED_LATE_MS = 400;  // … the frame after which an observer's callback has run
 // How long after it was due each kind of callback the page set is still waited for.
 const LATE_MS = { timer: TIMER_LATE_MS, frame: FRAME_LATE_MS, message: MESSAGE_LATE_MS, idle: IDLE_LATE_MS };
 const ACTION_ONLY = new Set(['message', 'idle']); // waited for after an action, not for a page that loads (open_url's rule)
@@ -91,6 +92,24 @@ export function createWatch(win) {
   let onWake = null; // a settle() under way: look again at once (something it waits for ended)
   let stop = null;   // … and how to end it (one wait at a time: a new one ends the one before)
   const wake = () => { if (onWake) onWake(); };
+  // When the page last began to observe an element (main-world.js: IntersectionObserver,
+  // ResizeObserver), and up to which such time the last round of the event loop asked for after
+  // it (a frame, then an idle callback) has run: the observer's callback comes at that frame, what
+  // it starts (Turbo's lazy frame fetches its content) in the tasks after.
+  let observedAt = 0;
+  let roundFor = 0;   // the observedAt the last finished round covers
+  let roundAsked = 0; // the observedAt a round is under way for
+  const observing = (at) => { observedAt = Math.max(observedAt, Math.min(at || now(), now())); };
+  const observerRound = () => {
+    if (roundAsked >= observedAt || typeof win.requestAnimationFrame !== 'function') return;
+    const target = observedAt;
+    roundAsked = target;
+    win.requestAnimationFrame(() => {
+      const done = () => { if (roundFor < target) roundFor = target; if (roundAsked === target) roundAsked = 0; wake(); };
+      if (typeof win.requestIdleCallback === 'function') win.requestIdleCallback(done, { timeout: IDLE_LATE_MS });
+      else setTimeout(done, 0);
+    });
+  };
 
   // Until the document is parsed, the parser's insertions are no sign of a node changing on its
   // own (a page's body gets hundreds of them): only changes after parsing make a node hot; nor do
@@ -424,6 +443,13 @@ export function createWatch(win) {
           else if (v.at >= since && !(ready && ACTION_ONLY.has(v.kind))) tms++;
         }
         if (!pending && tms) pending = { timers: tms };
+        // an element observed since (for a page that loads: since its start) whose observer's
+        // callback has not yet had its frame (not waited for past OBSERVED_LATE_MS: a hidden tab
+        // draws no frames)
+        if (!pending && observedAt >= since && roundFor < observedAt && t - observedAt < OBSERVED_LATE_MS) {
+          observerRound();
+          pending = { observers: 1 };
+        }
         if (!pending && !ready && t - t0 < requestCapMs) {
           const res = pendingResources(since);
           if (res.length) pending = { resources: res };
@@ -549,7 +575,7 @@ export function createWatch(win) {
   }
 
   return {
-    settle, state, request, reply, interval, shadowAttached, rescan: () => scan(doc),
+    settle, state, request, reply, interval, shadowAttached, observed: observing, rescan: () => scan(doc),
     timer: (id, started, delay, chainAt) => timer(id, started, delay, 'timer', chainAt),
     frame: (id, started) => timer(`a${id}`, started, FRAME_MS, 'frame'),
     message: (id, started, chainAt) => timer(`m${id}`, started, 0, 'message', chainAt),
