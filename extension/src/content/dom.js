@@ -278,12 +278,25 @@ export function visibleText(el) {
 }
 
 export function labelsText(el) {
-  const labels = el.labels?.length ? Array.from(el.labels) : hostLabels(el);
+  let labels = el.labels?.length ? Array.from(el.labels) : hostLabels(el);
+  if (!labels.length) labels = standInLabels(el);
   const parts = [];
   // the label's text (through slots: a label in a shadow root names its field with slotted text)
   // without the text of controls nested in it
   for (const l of labels) parts.push(flatText(l, true));
   return norm(parts.join(' '));
+}
+
+// The <label>s pointing at the hidden input that `el`, an unlabelled field drawn right after it,
+// stands in for: a picker that shows a formatted copy of its field (flatpickr's altInput) turns
+// the labelled field into type=hidden (or hides it) and inserts the copy a user sees behind it.
+function standInLabels(el) {
+  if (el.tagName !== 'INPUT' || el.type === 'hidden') return [];
+  const prev = el.previousElementSibling;
+  if (!prev || prev.tagName !== 'INPUT' || !prev.id || (prev.type !== 'hidden' && prev.getClientRects().length)) return [];
+  try {
+    return Array.from(prev.getRootNode().querySelectorAll(`label[for="${CSS.escape(prev.id)}"]`));
+  } catch { return []; }
 }
 
 // The <label>s of the custom element whose main control `el` is (the first control in its shadow
