@@ -135,6 +135,8 @@ const ROLE_KIND = {
 // Widget roles that win over a <button>'s own (a select drawn as <button role=combobox>, Radix's
 // Select trigger, is the combobox it says it is: named by its label, showing its choice as value).
 const BUTTON_ROLES = new Set(['radio', 'checkbox', 'switch', 'menuitem', 'menuitemradio', 'menuitemcheckbox', 'option', 'tab', 'combobox']);
+// ARIA composite widgets whose items, not the container, are what a user clicks.
+const CONTAINER_ROLES = new Set(['listbox', 'menu', 'menubar', 'tablist', 'tree', 'radiogroup', 'grid', 'treegrid']);
 const roleOf = (el) => (el.getAttribute('role') || '').trim().split(/\s+/)[0].toLowerCase();
 
 // What, inside a web component's shadow root, is the real control of its host.
@@ -215,6 +217,10 @@ export function controlKind(el, st) {
   if (el.shadowRoot && !role && hiddenPopupControl(el)) return 'combobox';
   if (el.isContentEditable && !el.parentElement?.isContentEditable) return 'editable';
   if (el.hasAttribute('onclick')) return 'clickable';
+  // A container of ARIA items (a listbox of options, a menu) is not itself a click target even
+  // when drawn with a pointer cursor over its whole area (intl-tel-input's country list): its
+  // items are, and a clickable around them would hide their refs.
+  if (CONTAINER_ROLES.has(role)) return null;
   // Heuristic for <div onClick={…}> and clickable images and icons (listeners cannot be read from
   // the page): it shows a pointer cursor that its parent doesn't.
   // A custom element's host whose open shadow root holds the real control (a web component's
