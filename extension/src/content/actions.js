@@ -195,6 +195,16 @@ function fireKey(el, type, info, mods = {}) {
   return el.dispatchEvent(new W.KeyboardEvent(type, init));
 }
 
+// Leave a field as a user done with a form does: the Tab key's events on it (a picker takes a
+// typed value on Tab: vanillajs-datepicker; flatpickr closes its calendar), then the focus leaves
+// it for no other field (a blur: one that parses on blur has parsed), so nothing else opens.
+export function leaveField(el) {
+  const info = keyInfo('Tab');
+  fireKey(el, 'keydown', info);
+  fireKey(el, 'keyup', info);
+  if (focusedElement(el.ownerDocument) === el) el.blur();
+}
+
 function nativeSetter(el) {
   const W = winOf(el);
   const proto = el.tagName === 'TEXTAREA' ? W.HTMLTextAreaElement.prototype : el.tagName === 'SELECT' ? W.HTMLSelectElement.prototype : W.HTMLInputElement.prototype;

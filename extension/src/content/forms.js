@@ -4,7 +4,7 @@
 // Values never appear in messages: a field may be a password (secret.js).
 import { inputType, isEditable, winOf, norm, nameOf, controlKind, styleOf, focusedElement } from './dom.js';
 import { describe, findTarget, refuseUnusable, opensListbox } from './targeting.js';
-import { click, type, nextTurn, aim, pressKey, selectOption, typedNote } from './actions.js';
+import { click, type, nextTurn, aim, pressKey, selectOption, typedNote, leaveField } from './actions.js';
 import { isSecret } from './secret.js';
 import { chooseInWidget, pickListed, isDropdown, isReadOnlyCombobox, isRadioGroup, radiosOf, selectBehind } from './widgets.js';
 
@@ -181,11 +181,11 @@ export async function fillForm(fields) {
       const value = String(f.value ?? '');
       const r = await fillOne(el, value);
       // A typed field is left with Tab, as a user moves on: a popup it opened over the next field
-      // (a datepicker's calendar) closes. The last one loses the focus (nothing else gets it), as
-      // a user leaves it: a page that takes or reformats a value on blur or change (a datepicker
-      // parsing what was typed, an input mask) has then done so when the answer is read.
+      // (a datepicker's calendar) closes. The last one is left too, with no other field focused, as
+      // a user leaves it (actions.leaveField): a page that takes or reformats a value then (a
+      // datepicker parsing what was typed, an input mask) has done so when the answer is read.
       if (r.typed && i < fields.length - 1) pressKey(el, 'Tab');
-      else if (r.typed && focusedElement(el.ownerDocument) === el) el.blur();
+      else if (r.typed && focusedElement(el.ownerDocument) === el) leaveField(el);
       let note = '';
       if (r.field) {
         await settleUntil(() => false, 50); // the page's reaction to leaving it (a picker's parse)
