@@ -15,7 +15,9 @@
 //   open_url        load a page: until its load event (Playwright's goto) / the bridge's answer;
 //                   a second row adds the page read to Playwright's side (goto, then
 //                   ariaSnapshot(), as Playwright MCP's navigate answers): the bridge's answer
-//                   holds the page already (no target of its own: for reference)
+//                   holds the page already (no target of its own: for reference); a third row
+//                   times Playwright's goto in the bridge's own browser, on its tab (the
+//                   extension present but not asked: the floor an extension starts from)
 //   link navigation click a link to another page: until that page has loaded
 // Rounds are interleaved (bridge, Playwright, bridge, …) so machine noise hits both alike.
 // Prints a Markdown table: medians in ms and the ratio bridge ÷ Playwright (< 1: bridge faster),
@@ -68,8 +70,10 @@ try {
   const page = await pwBrowser.newPage({ viewport: { width: 1000, height: 700 } });
   await page.goto(base + '/page1.html');
 
-  const bridge = { click: [], type: [], open: [], openRead: [], link: [] };
-  const pw = { click: [], type: [], open: [], openRead: [], link: [] };
+  const bridge = { click: [], type: [], open: [], openRead: [], openHere: [], link: [] };
+  const pw = { click: [], type: [], open: [], openRead: [], openHere: [], link: [] };
+  // Playwright's handle on the bridge's tab (the page it shows now).
+  const ctxTab = () => browser.context.pages().find((p) => p.url().startsWith(base));
 
   // in-page click
   await call('browser_open_url', { url: base + '/click.html' });
@@ -119,6 +123,16 @@ try {
     const ds = now() - t;
     if (!/Page (one|two)/.test(snap)) throw new Error('playwright snapshot: not the page');
     if (i > 0) { bridge.open.push(dt); pw.open.push(dp); bridge.openRead.push(dt); pw.openRead.push(dp + ds); }
+    // … and Playwright's own goto in the bridge's browser, on the bridge's tab (the extension
+    // loaded and its page scripts in every page, but not asked for anything): what loading a page
+    // costs there before the bridge does anything, the floor of any extension's open_url.
+    const own = ctxTab();
+    const back = base + (i % 2 ? '/page2.html' : '/page1.html');
+    t = now();
+    await own.goto(back);
+    const dx = now() - t;
+    await call('browser_open_url', { url }); // back where the bridge left it
+    if (i > 0) { bridge.openHere.push(dt); pw.openHere.push(dx); }
   }
 
   // link navigation
@@ -140,6 +154,7 @@ try {
     ['type + submit (type, Enter; the form appends an item)', 'type', 1.2],
     ['open_url (page load)', 'open', 1.0],
     ['open_url, the page read (Playwright: goto, then ariaSnapshot())', 'openRead', null],
+    ['open_url against Playwright\'s goto in the bridge\'s own browser (the extension loaded, not asked)', 'openHere', null],
     ['link navigation (click, next page loaded)', 'link', 1.0],
   ];
   console.log(`Action times, median of ${N} (after a warm-up round), ms; bridge = HTTP tool call to answer with the page; Playwright drives a second Chromium (same binary and mode) and waits for the same DOM change.`);

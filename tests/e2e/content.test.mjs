@@ -151,6 +151,43 @@ test('a click whose effect a polling page renders at its interval\'s second tick
   assert.match(r.page.markdown, /Status: done/, `the click's result was read before the page's poller rendered it: ${JSON.stringify(r.result.settle)}`);
 });
 
+test('a click whose effect a polling hash router renders in steps of its own timers (Sammy.js) returns the page with it', async () => {
+  await open('/cnt-hashpoll.html');
+  for (const [link, shown] of [['Done', 'done'], ['All', 'all'], ['Done', 'done']]) {
+    const r = await env.call('browser_click', { target: link });
+    ok(r);
+    assert.match(r.page.markdown, new RegExp(`Showing: ${shown}`), `the click on "${link}" was read before the route rendered: ${JSON.stringify(r.result.settle)}`);
+  }
+});
+
+test('a modal the page built itself (a backdrop over the viewport, aria-modal): what lies under it is marked inert and not acted on; the dialog, and a list it shows above the backdrop, are', async () => {
+  let r = await open('/cnt-jsmodal.html');
+  assert.match(r.page.markdown, /\[input text "Search" e\d+\]/, 'before the modal opens the page is usable');
+  r = await env.call('browser_click', { target: 'Open settings' });
+  ok(r);
+  const md = r.page.markdown;
+  assert.match(md, /\[input text "Search" inert e\d+\]/, `the field under the backdrop is not marked:\n${md}`);
+  assert.match(md, /\[button "Open settings" inert e\d+\]/);
+  assert.match(md, /\[input text "Display name" (focused )?e\d+\]/, 'the dialog\'s own field is usable');
+  const no = fail(await env.call('browser_type', { target: 'Search', text: 'shoes' }));
+  assert.match(no, /behind the open dialog "Settings"/);
+  r = await env.call('browser_type', { target: 'Display name', text: 'Ada' });
+  ok(r);
+  assert.doesNotMatch(r.page.markdown, /searching/, 'the field under the modal was changed');
+  r = await env.call('browser_click', { target: 'Save' }); // the dialog's, not the page's under it
+  ok(r);
+  assert.match(r.page.markdown, /Status: saved in the dialog: Ada/);
+  r = await env.call('browser_click', { target: 'Theme' });
+  ok(r);
+  assert.match(r.page.markdown, /\[option "Dark" e\d+\]/, `the list shown above the backdrop is not usable:\n${r.page.markdown}`);
+  r = await env.call('browser_click', { target: 'Dark' });
+  ok(r);
+  assert.match(r.page.markdown, /Status: theme Dark/);
+  r = await env.call('browser_click', { target: 'Close' });
+  ok(r);
+  assert.match(r.page.markdown, /\[input text "Search" e\d+\]/, 'closed: the page is usable again');
+});
+
 test('a clickable row that holds a checkbox keeps the checkbox in the Markdown (GWT\'s cell list), and it can be checked', async () => {
   let r = await open('/cnt-row.html');
   const line = r.page.markdown.split('\n').find((l) => l.includes('Buy milk')) || '';

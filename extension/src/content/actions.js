@@ -8,6 +8,7 @@ import { isSecret } from './secret.js';
 import { hiddenReason, clickPoint, composedParent, shortDesc, hoverHost } from './reach.js';
 import { proxyFor, replacementFor, chooseInWidget, until, editorFor, isDropdown } from './widgets.js';
 import { fieldValue } from './datetime.js';
+import { behindModal } from './modal.js';
 
 // One macrotask: the page's own queued tasks (a framework's setTimeout(0) model update) run
 // before the next key, as they would between a real keyboard's key presses.
@@ -624,7 +625,7 @@ function editKey(el, info, mods) {
 
 function focusables(doc) {
   return Array.from(doc.querySelectorAll('a[href],button,input:not([type=hidden]),select,textarea,[tabindex],[contenteditable=""],[contenteditable=true],summary'))
-    .filter((e) => !isDisabled(e) && !isInert(e) && e.tabIndex >= 0 && isVisibleBox(e));
+    .filter((e) => !isDisabled(e) && !isInert(e) && !behindModal(e) && e.tabIndex >= 0 && isVisibleBox(e));
 }
 
 function defaultKeyAction(el, info, mods) {

@@ -1,5 +1,6 @@
 // The inline token for an interactive element, e.g. [button "Sign in" e13].
 import { nameOf, inputType, isDisabled, isInert, norm, clip, hiddenPopupControl, labelsText, focusedElement } from './dom.js';
+import { behindModal } from './modal.js';
 import { seenText } from './hidden.js';
 import { refFor } from './refs.js';
 import { isSecret } from './secret.js';
@@ -234,7 +235,7 @@ export function tokenParts(el, kind, { values = true } = {}) {
     if (i >= 0) parts.splice(i + 1, 0, '(shows ' + q(shows) + ')');
   }
   if (isDisabled(el)) parts.push('disabled');
-  else if (isInert(el)) parts.push('inert');
+  else if (isInert(el) || behindModal(el)) parts.push('inert'); // (under a page's own modal: modal.js)
   parts.push(ref);
   return parts;
 }

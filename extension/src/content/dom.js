@@ -84,6 +84,12 @@ export function isInert(el) {
   return true;
 }
 
+// The document's open modal <dialog> (showModal()) when `el` is outside it, or null.
+export function modalDialog(el) {
+  const d = el?.ownerDocument ? modalDialogOf(el.ownerDocument) : null;
+  return d && !d.contains(el) ? d : null;
+}
+
 const openPopover = (n) => { try { return n.matches(':popover-open'); } catch { return false; } };
 
 // The document's open modal <dialog>, or null: looked up once per task (a snapshot asks for

@@ -1,6 +1,7 @@
 // Resolve a `target` (ref, CSS selector or plain description) to one element, or
 // throw an Error whose message lists the best candidates with their refs.
-import { allElements, allRoots, controlKind, descriptionsOf, inViewport, isDisabled, isInert, isEditable, styleOf, norm, withStyleCache } from './dom.js';
+import { allElements, allRoots, controlKind, descriptionsOf, inViewport, isDisabled, isInert, isEditable, styleOf, norm, withStyleCache, modalDialog } from './dom.js';
+import { behindModal, modalName } from './modal.js';
 import { hiddenReason, hoverHost } from './reach.js';
 import { proxyFor, isDropdown, isRadioGroup, groupName } from './widgets.js';
 import { isRefSyntax, parseRef, resolveRef } from './refs.js';
@@ -100,7 +101,7 @@ function usable(el) {
 function rankOf(el) {
   const direct = withStyleCache(() => !hiddenReason(el.tagName === 'OPTION' ? el.closest('select') || el : el));
   const vis = direct || usable(el);
-  return (vis ? 8 : 0) + (direct ? 4 : 0) + (isDisabled(el) ? 0 : 2) + (vis && inViewport(el) ? 1 : 0);
+  return (vis ? 8 : 0) + (direct ? 4 : 0) + (isDisabled(el) || isInert(el) || behindModal(el) ? 0 : 2) + (vis && inViewport(el) ? 1 : 0);
 }
 
 function listing(els) {
@@ -274,5 +275,7 @@ export function findTarget(target, purpose = 'any') {
 // is done (a click on an inert button reached nothing, and was reported a success).
 export function refuseUnusable(el, of = '') {
   if (isDisabled(el)) throw new Error(`${describe(el)}${of} is disabled`);
-  if (isInert(el)) throw new Error(`${describe(el)}${of} is inert (inside an element with the inert attribute): the page lets no one use it now; nothing was done`);
+  if (isInert(el)) throw new Error(`${describe(el)}${of} is inert (${modalDialog(el) ? 'behind an open modal dialog' : 'inside an element with the inert attribute'}): the page lets no one use it now; nothing was done`);
+  const d = behindModal(el);
+  if (d) throw new Error(`${describe(el)}${of} is behind ${modalName(d)}, which covers the rest of the page: no user can reach it until the dialog is closed; nothing was done`);
 }

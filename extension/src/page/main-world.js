@@ -422,12 +422,31 @@ import { BB_CONSOLE_MAX_ENTRIES } from '../shared/limits.js';
     if (secret) { try { apply(dispatch, doc, [new CE(netEvent(secret), { detail: `i${d}:${id}` })]); } catch { /* ignore */ } }
   };
   const cleared = (id) => { timer(id, '-'); if (polls.delete(id)) poll(id, '-'); };
+  // The last input event (the action's click, key or submit): the first two ticks of a short
+  // interval after it may be the ones that see what it changed (Sammy.js's 10 ms poll of
+  // location.hash), and the timers they set start a chain, as an event handler's do: the route
+  // such a tick runs in steps of setTimeout was read before its render (the gate's flake).
+  let inputAt = 0;
+  for (const type of ['pointerdown', 'mousedown', 'click', 'keydown', 'input', 'change', 'submit']) {
+    try { apply(addEL, w, [type, () => { inputAt = Date.now(); }, true]); } catch { /* ignore */ }
+  }
   wrap('clearTimeout', function (id) { cleared(id); return realCT.call(this, id); });
   wrap('setInterval', function (fn, delay, ...rest) {
     const d = Number(delay) || 0;
     if (typeof fn !== 'function' || d <= 0 || d > 250 || polls.size >= 100) return realSI.call(this, typeof fn === 'function' ? nested(fn) : fn, delay, ...rest);
     let id = 0;
-    const cb = function (...a) { poll(id, '~'); inTimer++; try { return fn.apply(this, a); } finally { inTimer--; } };
+    let mark = 0; // the input event its ticks are counted from …
+    let ticks = 0; // … and how many ran since
+    const cb = function (...a) {
+      poll(id, '~');
+      const t = Date.now();
+      if (inputAt !== mark) { mark = inputAt; ticks = 0; }
+      const fresh = mark && ++ticks <= 2 && t - mark < CHAIN_MS;
+      inTimer++;
+      const outer = chainAt;
+      if (fresh) chainAt = t;
+      try { return fn.apply(this, a); } finally { inTimer--; chainAt = outer; }
+    };
     id = realSI.call(this, cb, delay, ...rest);
     polls.add(id);
     poll(`${id}:${d}`, '+');

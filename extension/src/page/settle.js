@@ -4,7 +4,8 @@
 //   - no DOM change for `quietMs` (after an action, `drainedQuietMs` once the page's event loop
 //     went round since the last change: a frame drawn, then an idle callback run; not while a
 //     message to a worker or an IndexedDB transaction begun since is under way, nor on a page
-//     with a short interval: what a poll's tick starts is not tracked), not counting
+//     with a short interval: what a poll's tick starts is tracked for its first two ticks after
+//     the action's input only), not counting
 //     nodes that kept changing on their own before the
 //     action (a clock, a carousel: three changes or more after the document was parsed, in the
 //     1.5 s before it, the last within 0.6 s) nor nodes that changed before the action and
@@ -13,7 +14,8 @@
 //     action or for a page that loads, a node a script animates (changed at least every 250 ms
 //     for over 1 s, as lottie-web redraws an SVG on every frame: looping());
 //   - no fetch/XHR started by the page since the action still under way, no script or stylesheet
-//     it inserted since still loading (a module loader's), no timer of at most 1 s, animation
+//     it inserted since still loading (a module loader's), no timer of at most 1 s (one that the
+//     first two ticks of a short interval after the action's input set included), animation
 //     frame callback, idle callback or message the page posted to itself (a MessageChannel it
 //     made, window.postMessage) that an event handler set since the action still to fire,
 //     nor one of those these set in turn within 1 s (main-world.js; a frame callback is waited
@@ -453,9 +455,9 @@ export function createWatch(win) {
         const late = dueAt && t - dueAt > STALL_MS;
         // After an action, a round of the page's event loop since the last change shortens the
         // quiet window (drainedQuietMs): what the page still does is tracked, or was done.
-        // Not on a page that polls (a short interval): what its ticks start (Sammy's router runs
-        // a route from setTimeout(0) when its 10 ms poll sees the new hash, then renders through
-        // more of them) is not tracked, and a round of the event loop can fall between two steps.
+        // Not on a page that polls (a short interval): what its ticks start is tracked for the
+        // first two ticks after the action's input only (main-world.js), and a round of the
+        // event loop can fall between two steps of what a later tick starts.
         const quietFor = !ready && drained === seq && !busySince(since, t) && intervals.size === 0 ? Math.min(quietMs, drainedQuietMs) : quietMs;
         if (!ready && drainedQuietMs < quietMs && drained !== seq) round();
         if (!pending && t - last >= quietFor) {

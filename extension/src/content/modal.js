@@ -1,0 +1,87 @@
+// A modal the page made itself (not a <dialog> opened with showModal(), which makes the rest of
+// the page inert for the browser: dom.js isInert): a layer fixed over the whole viewport — the
+// modal's own container or its backdrop — holding a visible dialog (Bootstrap's .modal, MUI's
+// Dialog, Shoelace's sl-dialog, Ionic's ion-modal). It takes every click outside the dialog, so
+// what lies under it no user can reach until the dialog is closed: the Markdown listed those
+// fields as actionable, and acting on them failed with "covered by" only at the click.
+import { styleOf, nameOf } from './dom.js';
+import { composedParent, composedContains, deepElementAt, visibleCenter } from './reach.js';
+
+const DIALOG_SEL = '[aria-modal="true"], [role="dialog"], [role="alertdialog"], dialog[open]';
+const layers = new Map(); // document -> { layer, dialog } | null, until the current task ends
+
+// The document's modal layer and its dialog, or null: looked up once per task (a snapshot asks
+// for every control of the page in one; the next action may have closed it).
+function layerOf(doc) {
+  if (layers.has(doc)) return layers.get(doc);
+  if (!layers.size) queueMicrotask(() => layers.clear());
+  let found = null;
+  try { found = findLayer(doc); } catch { found = null; }
+  layers.set(doc, found);
+  return found;
+}
+
+// The outermost element of `doc` that `hit` is in and that is fixed over the whole viewport.
+function coverOf(hit, doc, W) {
+  let out = null;
+  for (let n = hit, i = 0; n && n.nodeType === 1 && n.ownerDocument === doc && i < 200; n = composedParent(n), i++) {
+    if (n === doc.body || n === doc.documentElement) break;
+    if (styleOf(n)?.position !== 'fixed') continue;
+    const r = n.getBoundingClientRect();
+    if (r.left <= 1 && r.top <= 1 && r.right >= W.innerWidth - 1 && r.bottom >= W.innerHeight - 1) out = n;
+  }
+  return out;
+}
+
+// A visible dialog in `root` (an element or a shadow root) that is on top at its center.
+function dialogIn(root, doc) {
+  const cands = root.nodeType === 1 && root.matches(DIALOG_SEL) ? [root] : [];
+  for (const d of root.querySelectorAll(DIALOG_SEL)) { cands.push(d); if (cands.length > 50) break; }
+  for (const d of cands) {
+    const c = visibleCenter(d);
+    if (!c) continue;
+    const hit = deepElementAt(doc, c.x, c.y);
+    if (hit && composedContains(d, hit)) return d;
+  }
+  return null;
+}
+
+// What the four corners of the viewport hit: the same layer fixed over all of it, at three of them
+// at least (a toast may sit in one), with a dialog in it or beside it (a backdrop of its own).
+function findLayer(doc) {
+  const W = doc.defaultView;
+  if (!W || W.innerWidth < 40 || W.innerHeight < 40) return null;
+  const pts = [[3, 3], [W.innerWidth - 4, 3], [3, W.innerHeight - 4], [W.innerWidth - 4, W.innerHeight - 4]];
+  const counts = new Map();
+  for (const [x, y] of pts) {
+    const hit = deepElementAt(doc, x, y);
+    const c = hit ? coverOf(hit, doc, W) : null;
+    if (c) counts.set(c, (counts.get(c) || 0) + 1);
+  }
+  let layer = null;
+  for (const [c, n] of counts) if (n >= 3) layer = c;
+  if (!layer) return null;
+  const dialog = dialogIn(layer, doc) || (layer.parentNode && layer.parentNode !== doc ? dialogIn(layer.parentNode, doc) : null);
+  return dialog ? { layer, dialog } : null;
+}
+
+// The dialog of the page's modal that `el` lies under (outside its layer and not shown above it:
+// a list the dialog appended to <body> is), or null.
+export function behindModal(el) {
+  const doc = el?.ownerDocument;
+  if (!doc) return null;
+  const found = layerOf(doc);
+  if (!found || composedContains(found.layer, el) || composedContains(found.dialog, el)) return null;
+  const c = visibleCenter(el);
+  if (c) {
+    const hit = deepElementAt(doc, c.x, c.y);
+    if (hit && (composedContains(el, hit) || composedContains(hit, el))) return null;
+  }
+  return found.dialog;
+}
+
+// How an error names that dialog: 'the open dialog "Edit profile"'.
+export function modalName(dialog) {
+  const n = (nameOf(dialog) || '').trim().slice(0, 80);
+  return n ? `the open dialog "${n}"` : 'an open dialog';
+}
