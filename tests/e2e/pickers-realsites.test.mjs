@@ -44,7 +44,7 @@ test('bootstrap: a modal opened by its button, its form filled and submitted, cl
     let r = ok(await click('Edit profile'));
     assert.match(md(r), /\[dialog "Edit profile" modal\][\s\S]*Nickname \[input text "Nickname"[\s\S]*\[end of dialog\]/, md(r));
     // the page behind the modal's backdrop is not reachable
-    assert.match(fails(await click('Actions')), /covered/);
+    assert.match(fails(await click('Actions')), /covered|behind the open dialog/);
     r = ok(await fill([{ target: 'Nickname', value: `Ada${round}` }, { target: 'Bio', value: 'Math' }]));
     r = ok(await click('Save changes'));
     assert.match(md(r), new RegExp(`Profile: Ada${round} / Math`));
