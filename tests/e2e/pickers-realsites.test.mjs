@@ -161,6 +161,22 @@ test('fill_form of a typed date: the picker has taken it when the answer comes, 
   }
 });
 
+test('vanillajs-datepicker: its day cells (a pointer cursor only on hover) are clickables with refs; the next month\'s 5th is picked by its ref', async () => {
+  for (let round = 0; round < ROUNDS; round++) {
+    await open('pickers-dates.html');
+    const r = ok(await click('Delivery date'));
+    const cal = md(r).slice(md(r).indexOf('[button "November 2026"'));
+    const fives = [...cal.matchAll(/\[clickable "5" (e\d+)\]/g)].map((m) => m[1]);
+    assert.equal(fives.length, 2, `the day cells are not clickables with refs (November's 5th and December's):\n${cal.slice(0, 1500)}`);
+    assert.doesNotMatch(cal, /\[clickable "Su"/, 'a weekday header is shown as clickable');
+    // by the text alone it is ambiguous, and the error names both with their refs
+    assert.match(fails(await click('5')), new RegExp(`equally well: \\[clickable "5" ${fives[0]}\\], \\[clickable "5" ${fives[1]}\\]`));
+    const p = ok(await click(fives[1]));
+    assert.match(md(p), /Delivery date \[input text "Delivery date" value="12\/05\/2026"/);
+    assert.match(await dates(), /delivery: \[2026-12-05\] field="12\/05\/2026"/);
+  }
+});
+
 // ---------------------------------------------------------------- intl-tel-input, IMask
 
 test('intl-tel-input: the open country list shows its options; a country is chosen by select_option and fill_form', async () => {

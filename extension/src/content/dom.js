@@ -141,6 +141,48 @@ const ROLE_KIND = {
 // Widget roles that win over a <button>'s own (a select drawn as <button role=combobox>, Radix's
 // Select trigger, is the combobox it says it is: named by its label, showing its choice as value).
 const BUTTON_ROLES = new Set(['radio', 'checkbox', 'switch', 'menuitem', 'menuitemradio', 'menuitemcheckbox', 'option', 'tab', 'combobox']);
+// Per document: one selector list of the page's rules that give an element a pointer cursor only
+// while the pointer is over it (vanillajs-datepicker's `.datepicker-cell:not(.disabled):hover`),
+// with :hover taken out; read again when the number of stylesheets changes.
+const hoverPointerCache = new WeakMap();
+function hoverPointerSelector(doc) {
+  const sheets = doc.styleSheets;
+  const c = hoverPointerCache.get(doc);
+  if (c && c.n === sheets.length) return c.sel;
+  const parts = [];
+  let count = 0;
+  const scan = (rules) => {
+    for (const rule of rules) {
+      if (++count > 20_000 || parts.length >= 100) return;
+      if (rule.cssRules && !rule.selectorText) { scan(rule.cssRules); continue; }
+      const sel = rule.selectorText;
+      if (!sel || sel.indexOf(':hover') < 0 || rule.style?.cursor !== 'pointer') continue;
+      for (const part of sel.split(',')) {
+        // the :hover on the element itself (its last compound), not on an ancestor of it
+        if (!/:hover[^\s>+~]*$/.test(part.trim())) continue;
+        const plain = part.replace(/:hover/g, '').trim();
+        try { doc.querySelector(plain); parts.push(plain); } catch { /* a selector this engine cannot match */ }
+      }
+    }
+  };
+  for (const sh of sheets) {
+    let rules;
+    try { rules = sh.cssRules; } catch { continue; } // cross-origin: unreadable
+    if (rules) scan(rules);
+  }
+  const sel = parts.join(',');
+  hoverPointerCache.set(doc, { n: sheets.length, sel });
+  return sel;
+}
+
+// Does the page's CSS give `el` a pointer cursor when hovered (and not before)?
+function hoverPointer(el) {
+  const doc = el.ownerDocument;
+  if (!doc || el.getRootNode() !== doc) return false;
+  const sel = hoverPointerSelector(doc);
+  try { return !!sel && el.matches(sel); } catch { return false; }
+}
+
 // ARIA composite widgets whose items, not the container, are what a user clicks.
 const CONTAINER_ROLES = new Set(['listbox', 'menu', 'menubar', 'tablist', 'tree', 'radiogroup', 'grid', 'treegrid']);
 const roleOf = (el) => (el.getAttribute('role') || '').trim().split(/\s+/)[0].toLowerCase();
@@ -232,13 +274,14 @@ export function controlKind(el, st) {
   // A custom element's host whose open shadow root holds the real control (a web component's
   // <button>, <input>, link or role element) is not a control itself: the one inside is, and it
   // is what the walk and targeting find (one element per control, not host and inner twice).
-  if (st && st.cursor === 'pointer' && tag !== 'LABEL' && tag !== 'HTML' && tag !== 'BODY' &&
+  // (or one the page's CSS gives a pointer only while hovered: the cursor a user sees on it)
+  if (st && (st.cursor === 'pointer' || hoverPointer(el)) && tag !== 'LABEL' && tag !== 'HTML' && tag !== 'BODY' &&
       !(el.shadowRoot && el.shadowRoot.querySelector(INNER_CONTROL))) {
     // its parent as rendered: a slotted element's is the <slot> it is shown in (an option's
     // headline slotted into the option's shadow inherits the option's pointer, not a new one)
     const p = el.assignedSlot || el.parentElement || el.parentNode?.host;
     const pst = p ? styleOf(p) : null;
-    if (!pst || pst.cursor !== 'pointer') {
+    if (!pst || (pst.cursor !== 'pointer' && !(p.nodeType === 1 && hoverPointer(p)))) {
       const r = el.getBoundingClientRect();
       const w = winOf(el);
       if (r.width > 0 && r.height > 0 && r.width * r.height < 0.5 * w.innerWidth * w.innerHeight &&
