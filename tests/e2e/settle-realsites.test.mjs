@@ -72,3 +72,18 @@ test('shoelace dialog: Escape closes it, and the answer shows it closed', async 
   r = await call('browser_press_key', { key: 'Escape' });
   assert.doesNotMatch(md(r), /restored within thirty days/, `read before the dialog's exit animation ended: ${seen(r)}`);
 });
+
+test('shoelace autoloader: a component the action adds is read once the module it imports (import(), 300 ms late) has defined it', async () => {
+  // Only the button's own module is late, as over a network: it is imported when the click's
+  // <sl-button> appears, by a MutationObserver's callback; no element loads it.
+  const late = await startStaticServer({ roots: { '/npm/': NODE_MODULES + '/', '/shells/': SHELLS + '/' }, delayMs: 300, delayMatch: (p) => p.includes('/components/button/') || p.endsWith('/lazy-route-view.js') });
+  try {
+    let r = await call('browser_open_url', { url: late.url('/shells/shoelace-lazy.html') });
+    assert.doesNotMatch(md(r), /Confirm order/);
+    r = await call('browser_click', { target: 'Add confirmation' });
+    assert.match(md(r), /\[button "Confirm order" e\d+\]/, `read before the imported component was defined: ${seen(r)}`);
+    // A page (in the same tab, now attached) whose route module is imported once it has loaded.
+    r = await call('browser_open_url', { url: late.url('/shells/lazy-route.html') });
+    assert.match(md(r), /\[button "Add to cart" e\d+\]/, `read before the route's module arrived: ${seen(r)}`);
+  } finally { await late.close(); }
+});

@@ -14,6 +14,7 @@ import { callContent, preloadContent, refFloor, offerSnapshot } from './content-
 import { pageCharBudget } from './page.js';
 import { ensurePageScripts } from './page-scripts.js';
 import { expectReady } from './ready.js';
+import { scriptsArrived } from './trusted.js';
 
 const trackers = new Set();
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -269,6 +270,12 @@ export async function pageReport(exp, tracker, deadline) {
 export async function loadSettle(tabId, exp, report, since) {
   exp.cancel();
   if (!report || report.reason === 'navigation') return quiet(tabId, { since });
+  // Ready, but a script the page began to fetch is still arriving (a module it imports: trusted.js):
+  // once it has, the page is waited for again, within the load's cap.
+  if (report.reason === 'quiet') {
+    const left = LOAD_CAP_MS - (Date.now() - since);
+    if (left > 0 && await scriptsArrived(tabId, since, left)) return quiet(tabId, { since, capMs: Math.max(500, LOAD_CAP_MS - (Date.now() - since)) });
+  }
   if (report.snapshot) report.snapshot = { snap: report.snapshot, maxChars: exp.snap.maxChars };
   offer(tabId, report, report.reason === 'quiet');
   return settleInfo(since, report);
@@ -292,6 +299,13 @@ export async function settleAfterAction(tracker, { actionAt = Date.now(), expect
     // Until the action's effects settle, or a navigation starts, whichever is first.
     const moved = tracker.moved();
     r = await Promise.race([pageSettle(tracker.tabId, { actionAt, ...ACTION_SETTLE }, true), moved]);
+    // Settled, but a script the action made the page fetch is still arriving (a module it
+    // imports: trusted.js): once it has, settle again (its effects come after), within the cap.
+    for (let i = 0; i < 4 && r && r !== 'moved' && r.reason === 'quiet' && !tracker.started && tracker.newTabId == null; i++) {
+      const left = ACTION_CAP_MS - (Date.now() - t0);
+      if (left <= 0 || (await Promise.race([scriptsArrived(tracker.tabId, actionAt, left), moved])) !== true) break;
+      r = await Promise.race([pageSettle(tracker.tabId, { actionAt, ...ACTION_SETTLE, capMs: Math.max(500, ACTION_CAP_MS - (Date.now() - t0)) }, true), moved]);
+    }
     if (r === null) {
       // No page scripts there (a page the extension cannot script as it wants): the old rule.
       while (!tracker.started && tracker.newTabId == null && Date.now() - t0 < NAV_WINDOW_MS) await tracker.changed(NAV_WINDOW_MS - (Date.now() - t0));

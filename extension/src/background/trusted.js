@@ -34,6 +34,9 @@ export function attach(tabId) {
     }
     await cdp(tabId, 'Page.enable').catch(() => {});
     await cdp(tabId, 'Emulation.setFocusEmulationEnabled', { enabled: true }).catch(() => {});
+    // The browser's record of the tab's requests, for the scripts an action makes it fetch (no
+    // response bodies kept for us: nothing here reads them).
+    await cdp(tabId, 'Network.enable', { maxTotalBufferSize: 65536, maxResourceBufferSize: 4096 }).catch(() => {});
     return true;
   })();
   attached.set(tabId, p);
@@ -68,9 +71,55 @@ function listen() {
   if (listening || !chrome.debugger) return;
   listening = true;
   chrome.debugger.onEvent.addListener((src, method, params) => {
-    if (src.tabId != null && method === 'Page.javascriptDialogOpening') onDialog(src.tabId, params || {});
+    if (src.tabId == null) return;
+    if (method === 'Page.javascriptDialogOpening') onDialog(src.tabId, params || {});
+    else if (method.startsWith('Network.')) onNetwork(src.tabId, method, params || {});
   });
-  chrome.debugger.onDetach.addListener((src) => { if (src.tabId != null) attached.delete(src.tabId); });
+  chrome.debugger.onDetach.addListener((src) => { if (src.tabId != null) { attached.delete(src.tabId); forgetScripts(src.tabId); } });
+}
+
+// ---- scripts an action makes the page fetch ----------------------------------
+// A module the page imports with import() (a lazy route or component, as rollup, esbuild and
+// Vite's dev server ship them) has no element and no preload for the page scripts to see: on an
+// attached tab the browser's own record of the request (type Script) says when it is fetched.
+const SCRIPTS_MAX = 200; // requests followed per tab
+const scripts = new Map(); // tabId -> { live: Map(requestId -> start), waiters: [] }
+
+function scriptsOf(tabId) {
+  let s = scripts.get(tabId);
+  if (!s) scripts.set(tabId, s = { live: new Map(), waiters: [] });
+  return s;
+}
+
+function forgetScripts(tabId) {
+  const s = scripts.get(tabId);
+  scripts.delete(tabId);
+  s?.waiters.forEach((f) => f());
+}
+
+// A request of the tab began or ended: only scripts are followed, and only their id and start.
+function onNetwork(tabId, method, p) {
+  if (method === 'Network.requestWillBeSent') {
+    if (p.type !== 'Script' || typeof p.requestId !== 'string') return;
+    const s = scriptsOf(tabId);
+    if (s.live.size < SCRIPTS_MAX) s.live.set(p.requestId, Date.now());
+  } else if (method === 'Network.loadingFinished' || method === 'Network.loadingFailed') {
+    const s = scripts.get(tabId);
+    if (s?.live.delete(p.requestId)) { const w = s.waiters; s.waiters = []; w.forEach((f) => f()); }
+  }
+}
+
+// Wait (at most `ms`) until no script the tab began to fetch at or after `since` is still
+// arriving; true when one was (its effects are yet to be read), false at once when none was.
+export async function scriptsArrived(tabId, since, ms) {
+  const s = scripts.get(tabId);
+  const pending = () => { const t = Date.now(); let n = 0; for (const [id, at] of s.live) { if (t - at > 30_000) s.live.delete(id); else if (at >= since) n++; } return n; };
+  if (!s || !pending()) return false;
+  const end = Date.now() + ms;
+  while (scripts.get(tabId) === s && pending() && Date.now() < end) {
+    await new Promise((r) => { const t = setTimeout(r, end - Date.now()); s.waiters.push(() => { clearTimeout(t); r(); }); });
+  }
+  return true;
 }
 
 // At top level (main.js); the debugger API appears only once the permission is granted, which may
@@ -79,7 +128,7 @@ export function installTrustedListeners() {
   listen();
   chrome.permissions?.onAdded?.addListener(() => listen());
   chrome.permissions?.onRemoved?.addListener(() => attached.clear());
-  chrome.tabs.onRemoved.addListener((id) => attached.delete(id));
+  chrome.tabs.onRemoved.addListener((id) => { attached.delete(id); forgetScripts(id); });
 }
 
 // ---- input ------------------------------------------------------------------

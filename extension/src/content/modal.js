@@ -62,7 +62,18 @@ function findLayer(doc) {
   for (const [c, n] of counts) if (n >= 3) layer = c;
   if (!layer) return null;
   const dialog = dialogIn(layer, doc) || (layer.parentNode && layer.parentNode !== doc ? dialogIn(layer.parentNode, doc) : null);
-  return dialog ? { layer, dialog } : null;
+  if (!dialog) return null;
+  const above = new Set(); // the layer's ancestors
+  for (let n = composedParent(layer); n; n = composedParent(n)) above.add(n);
+  return { layer, dialog, above };
+}
+
+// Is `node` (or something inside it) what a user's click at its visible center lands on?
+function onTop(node, doc) {
+  const c = visibleCenter(node);
+  if (!c) return false;
+  const hit = deepElementAt(doc, c.x, c.y);
+  return !!hit && (composedContains(node, hit) || composedContains(hit, node));
 }
 
 // The dialog of the page's modal that `el` lies under (outside its layer and not shown above it:
@@ -72,11 +83,13 @@ export function behindModal(el) {
   if (!doc) return null;
   const found = layerOf(doc);
   if (!found || composedContains(found.layer, el) || composedContains(found.dialog, el)) return null;
-  const c = visibleCenter(el);
-  if (c) {
-    const hit = deepElementAt(doc, c.x, c.y);
-    if (hit && (composedContains(el, hit) || composedContains(hit, el))) return null;
-  }
+  if (onTop(el, doc)) return null;
+  // Its branch of the page beside the layer (the outermost ancestor not holding the layer): a
+  // list the dialog appended to <body> is on top there even where its own options are scrolled
+  // out of its box; the page behind is under the layer there too.
+  let branch = el;
+  for (let n = composedParent(el); n && !found.above.has(n); n = composedParent(n)) branch = n;
+  if (branch !== el && onTop(branch, doc)) return null;
   return found.dialog;
 }
 

@@ -506,6 +506,28 @@ export async function until(cond, ms = 1000) {
   }
 }
 
+// Until `cond` holds, at most `ms`; or, sooner, until the page has settled since `since` (when
+// the click or the typing began) without it holding: what that started — a debounce, the fetch
+// of suggestions, their rendering — has run (page/settle.js, the rules an action's answer is read
+// by), so no such option is coming. A fixed second per step cost a free-text combobox (a search
+// box with suggestions) ≈ 2.5 s per fill_form before its text was kept, and missed suggestions
+// that took longer than that.
+// With `minMs`, never given up before that long (what the page shows may come by ways settling
+// does not follow); past it, only while the page is still busy with what began then.
+async function untilSettled(cond, since, ms = 3000, minMs = 0) {
+  const page = globalThis.__bbPage;
+  if (!page?.settle) return until(cond, Math.max(minMs, 1000));
+  let settled = false;
+  page.settle({ actionAt: since, quietMs: 50, drainedQuietMs: 20, capMs: ms }).then(() => { settled = true; }, () => { settled = true; });
+  const t0 = performance.now();
+  for (;;) {
+    const v = cond();
+    const t = performance.now() - t0;
+    if (v || (settled && t >= minMs) || t > ms) return v || cond();
+    await nextTask();
+  }
+}
+
 // Wait (at most `ms`) until a task passes with no change to the page's DOM: an opened list the
 // page is still drawing (Tom Select opens it again from a timer its opening queued) is clicked
 // once drawn, as a user who reads it first does.
@@ -553,15 +575,17 @@ export async function chooseInWidget(widget, text, click, describe, sel = null, 
     opened = !isOpen(widget);
     if (opened) ctx.before = new Set([ctx.face, ...composedDescendants(ctx.face)].filter(visible));
     if (opened && !popupsOf(widget).length) ctx.docBefore = new Set(docChoices(widget));
+    const at = Date.now();
     click(widget);
-    if (await until(find)) await quiet(doc);
+    if (await untilSettled(find, at)) await quiet(doc);
     opt = find();
   }
   if (!opt && type && typeable(widget)) {
     shown = shownOptionTexts(widget, ctx);
+    const at = Date.now();
     await type(widget, text, { clear: true });
     typed = true;
-    if (await until(find)) await quiet(doc);
+    if (await untilSettled(find, at)) await quiet(doc);
     opt = find();
   }
   if (!opt) {
@@ -578,6 +602,7 @@ export async function chooseInWidget(widget, text, click, describe, sel = null, 
   }
   const skip = popupsToSkip(widget, opt, ctx);
   await until(() => atRest(opt), 1000);
+  const clickedAt = Date.now();
   click(opt);
   const want = norm(text).toLowerCase();
   // the widget shows it; a native select behind it holds it (then a widget that shows the choice
@@ -594,7 +619,8 @@ export async function chooseInWidget(widget, text, click, describe, sel = null, 
   // a choice made in a dialog with a confirm button (Ionic's alert: OK) is taken once confirmed
   const dialog = opt.isConnected ? dialogOf(opt) : null;
   const confirm = dialog && confirmButtonIn(dialog, opt);
-  let ok = await until(shows, confirm ? 300 : 1000);
+  // (1 s at least, longer while the page still renders what the click began: a loaded machine)
+  let ok = confirm ? await until(shows, 300) : await untilSettled(shows, clickedAt, 3000, 1000);
   let confirmed = null;
   if (!ok && dialog && dialog.isConnected && visible(dialog)) {
     const btn = confirmButtonIn(dialog, opt);
