@@ -175,10 +175,12 @@ function hoverPointerSelector(doc) {
   return sel;
 }
 
-// Does the page's CSS give `el` a pointer cursor when hovered (and not before)?
+// Does the page's CSS give `el`, a leaf (a calendar's day cell, an icon), a pointer cursor when
+// hovered (and not before)? A box of other elements with one (a grid's row that highlights on
+// hover, Tabulator's) is not made a clickable by it: the row is not a control a user reads as one.
 function hoverPointer(el) {
   const doc = el.ownerDocument;
-  if (!doc || el.getRootNode() !== doc) return false;
+  if (!doc || el.childElementCount || el.getRootNode() !== doc) return false;
   const sel = hoverPointerSelector(doc);
   try { return !!sel && el.matches(sel); } catch { return false; }
 }
