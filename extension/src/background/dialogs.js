@@ -75,6 +75,17 @@ export function dialogSentence(d) {
   return `the page opened ${what}${msg}, ${ans}${d.answeredBy === 'agent' ? ' as asked with browser_handle_dialog' : ' (the default)'}`;
 }
 
+// The address of the page that opened a dialog: where it is now (location.href, as the page
+// script read it: a history push since its load, Turbo's visits, moved it), when of the same origin
+// as the document the message came from; else that document's.
+function dialogUrl(msg, sender) {
+  const from = String(sender.url || '');
+  try {
+    if (typeof msg.url === 'string' && new URL(msg.url).origin === new URL(from).origin) return msg.url.slice(0, 2000);
+  } catch { /* not a URL */ }
+  return from.slice(0, 2000);
+}
+
 export function installDialogListeners() {
   chrome.runtime.onMessage.addListener((msg, sender, reply) => {
     if (sender.id !== chrome.runtime.id || !sender.tab || typeof msg !== 'object' || !msg) return undefined;
@@ -84,7 +95,7 @@ export function installDialogListeners() {
       if (!kinds.includes(msg.kind)) return undefined;
       recordDialog(tabId, {
         kind: msg.kind, message: String(msg.message ?? '').slice(0, 2000), accepted: !!msg.accepted,
-        by: msg.by === 'agent' ? 'agent' : 'default', at: Number(msg.at) || Date.now(), url: String(sender.url || '').slice(0, 2000),
+        by: msg.by === 'agent' ? 'agent' : 'default', at: Number(msg.at) || Date.now(), url: dialogUrl(msg, sender),
         ...(typeof msg.defaultValue === 'string' ? { defaultValue: msg.defaultValue.slice(0, 2000) } : {}),
       });
       return undefined;

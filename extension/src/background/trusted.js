@@ -219,9 +219,18 @@ export async function trustedAct(tabId, command, params) {
   for (let i = 0; i < parts.length; i++) {
     if (i) { await callContent(tabId, 'yield').catch(() => {}); await pressKeyCdp(tabId, keyFields('Enter')); }
     if (!parts[i]) continue;
+    const last = [...parts[i]].pop();
     if (perChar) for (const ch of parts[i]) await cdp(tabId, 'Input.insertText', { text: ch });
     else if (!field && parts[i].length <= RICH_CHARS_MAX && !/[\r\n]/.test(parts[i])) for (const p of parts[i].match(RULE_PIECES) || []) await cdp(tabId, 'Input.insertText', { text: p });
-    else await cdp(tabId, 'Input.insertText', { text: parts[i] });
+    else if (field && /^\S$/u.test(last)) {
+      // The last character as a key (keydown, keypress, the input, keyup): a page that listens to
+      // the keys of what is typed (htmx's `keyup changed`, jQuery UI's autocomplete on keydown)
+      // hears the typing end, as a user's; the rest in one insertion (a key each costs a round
+      // trip: ≈ 9 ms a character here).
+      const head = parts[i].slice(0, parts[i].length - last.length);
+      if (head) await cdp(tabId, 'Input.insertText', { text: head });
+      await pressKeyCdp(tabId, keyFields(last));
+    } else await cdp(tabId, 'Input.insertText', { text: parts[i] });
   }
   // What the field holds, when not the text (its maxlength, a mask): read before Enter, which may
   // clear it. Input from the debugger is handled before the page's own timers: with Enter to

@@ -103,6 +103,14 @@ export function tokenParts(el, kind, { values = true } = {}) {
   // combobox it is too: its typed text its value, and whether its list is open.
   if (kind === 'input' && (isReadOnlyCombobox(el) || (el.tagName === 'INPUT' && (el.getAttribute('role') || '').trim().toLowerCase() === 'combobox'))) kind = 'combobox';
   let name = nameOf(el, kind);
+  // A button that opens a listbox and is named by a label (aria-labelledby="label", or "label
+  // button": Headless UI's Listbox, the APG collapsible listbox, Tailwind UI's select menu) is the
+  // drop-down it stands for: [combobox "Assignee" value="Tom Cook"], not [button "Assignee Tom
+  // Cook"] (the choice lost in the name) or [button "Assignee"] (the choice not said).
+  if (kind === 'button' && tag !== 'INPUT' && (el.getAttribute('aria-haspopup') || '').trim().toLowerCase() === 'listbox') {
+    const label = labelBesideOwn(el);
+    if (label) { kind = 'combobox'; name = clip(label); }
+  }
   // A custom combobox labelled by the choice it shows (Select2 points aria-labelledby at the text
   // it renders) was named by its value: its name is the label of the native select it stands for.
   if (kind === 'combobox' && tag !== 'INPUT' && labelledByOwn(el)) {
@@ -244,6 +252,19 @@ const CURRENT_KINDS = new Set(['link', 'button', 'clickable', 'tab', 'option', '
 
 export function token(el, kind, opts) {
   return '[' + tokenParts(el, kind, opts).join(' ') + ']';
+}
+
+// The text of the elements `el`'s aria-labelledby points at outside it (its label), when it points
+// at such an element; '' else (no aria-labelledby, or only its own text).
+function labelBesideOwn(el) {
+  const ids = (el.getAttribute('aria-labelledby') || '').trim().split(/\s+/).filter(Boolean);
+  const root = el.getRootNode();
+  const out = [];
+  for (const id of ids) {
+    const x = root.getElementById?.(id) || el.ownerDocument.getElementById(id);
+    if (x && x !== el && !el.contains(x)) out.push(norm(x.textContent));
+  }
+  return norm(out.join(' '));
 }
 
 // Does `el`'s aria-labelledby point only at elements inside it (its own shown text)?

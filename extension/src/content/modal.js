@@ -21,14 +21,22 @@ function layerOf(doc) {
   return found;
 }
 
+// The viewport of `doc` without its scroll bars: what a layer fixed at inset 0 covers. A page that
+// scrolls has a classic scroll bar (Windows, Linux) inside innerWidth, which no fixed layer covers
+// and at whose corner no layer is hit: its modal was never found.
+function viewportOf(doc, W) {
+  const de = doc.documentElement;
+  return { w: Math.min(W.innerWidth, de?.clientWidth || W.innerWidth), h: Math.min(W.innerHeight, de?.clientHeight || W.innerHeight) };
+}
+
 // The outermost element of `doc` that `hit` is in and that is fixed over the whole viewport.
-function coverOf(hit, doc, W) {
+function coverOf(hit, doc, vp) {
   let out = null;
   for (let n = hit, i = 0; n && n.nodeType === 1 && n.ownerDocument === doc && i < 200; n = composedParent(n), i++) {
     if (n === doc.body || n === doc.documentElement) break;
     if (styleOf(n)?.position !== 'fixed') continue;
     const r = n.getBoundingClientRect();
-    if (r.left <= 1 && r.top <= 1 && r.right >= W.innerWidth - 1 && r.bottom >= W.innerHeight - 1) out = n;
+    if (r.left <= 1 && r.top <= 1 && r.right >= vp.w - 1 && r.bottom >= vp.h - 1) out = n;
   }
   return out;
 }
@@ -50,12 +58,14 @@ function dialogIn(root, doc) {
 // at least (a toast may sit in one), with a dialog in it or beside it (a backdrop of its own).
 function findLayer(doc) {
   const W = doc.defaultView;
-  if (!W || W.innerWidth < 40 || W.innerHeight < 40) return null;
-  const pts = [[3, 3], [W.innerWidth - 4, 3], [3, W.innerHeight - 4], [W.innerWidth - 4, W.innerHeight - 4]];
+  if (!W) return null;
+  const vp = viewportOf(doc, W);
+  if (vp.w < 40 || vp.h < 40) return null;
+  const pts = [[3, 3], [vp.w - 4, 3], [3, vp.h - 4], [vp.w - 4, vp.h - 4]];
   const counts = new Map();
   for (const [x, y] of pts) {
     const hit = deepElementAt(doc, x, y);
-    const c = hit ? coverOf(hit, doc, W) : null;
+    const c = hit ? coverOf(hit, doc, vp) : null;
     if (c) counts.set(c, (counts.get(c) || 0) + 1);
   }
   let layer = null;
