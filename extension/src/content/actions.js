@@ -196,6 +196,16 @@ function fireKey(el, type, info, mods = {}) {
   return el.dispatchEvent(new W.KeyboardEvent(type, init));
 }
 
+// Leave a field as a user done with a form does: the Tab key's events on it (a picker takes a
+// typed value on Tab: vanillajs-datepicker; flatpickr closes its calendar), then the focus leaves
+// it for no other field (a blur: one that parses on blur has parsed), so nothing else opens.
+export function leaveField(el) {
+  const info = keyInfo('Tab');
+  fireKey(el, 'keydown', info);
+  fireKey(el, 'keyup', info);
+  if (focusedElement(el.ownerDocument) === el) el.blur();
+}
+
 function nativeSetter(el) {
   const W = winOf(el);
   const proto = el.tagName === 'TEXTAREA' ? W.HTMLTextAreaElement.prototype : el.tagName === 'SELECT' ? W.HTMLSelectElement.prototype : W.HTMLInputElement.prototype;
@@ -438,7 +448,8 @@ export async function type(el, text, { clear = false, submit = false } = {}) {
   } else if (el.getAttribute?.('role') === 'slider') {
     return { message: `Set ${desc} to ${await setSlider(el, text)}` };
   } else if (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA') {
-    if (el.readOnly) throw new Error(`${desc} is read-only`);
+    // a read-only field takes no keys: a picker's field (flatpickr) is set in what clicking it opens
+    if (el.readOnly) throw new Error(`${desc} is read-only, so nothing was typed; a user sets it by clicking it and choosing in what it opens (a calendar, a list)`);
     if (inputType(el) === 'file') throw new Error(`${desc} is a file input: put files in it with browser_upload_file`);
     scrollIntoView(el);
     await typeIntoField(el, text, clear);
@@ -490,7 +501,9 @@ export function typedNote(el, text, clear) {
     return ` (the field takes at most ${el.maxLength} characters: it holds fewer than typed)`;
   }
   if (!v) return ` (the field did not take it and is empty${inputType(el) === 'number' ? ': a number field takes only a number' : ''})`;
-  return ` (the field holds something else than typed, ${len} character${len === 1 ? '' : 's'}: the page or the field rewrote it; its value is in the page)`;
+  // a secret field's value is never in the page's Markdown: the note does not send the agent there
+  const where = isSecret(el) ? 'its value is secret and not shown' : 'its value is in the page';
+  return ` (the field holds something else than typed, ${len} character${len === 1 ? '' : 's'}: the page or the field rewrote it; ${where})`;
 }
 // typedNote for the editor a hidden textarea stands for (TinyMCE's body): its shown text, white space aside (editors draw line
 // breaks as blocks), is the text typed (clear) or ends with it (appended); else a note saying it

@@ -141,6 +141,52 @@ const ROLE_KIND = {
 // Widget roles that win over a <button>'s own (a select drawn as <button role=combobox>, Radix's
 // Select trigger, is the combobox it says it is: named by its label, showing its choice as value).
 const BUTTON_ROLES = new Set(['radio', 'checkbox', 'switch', 'menuitem', 'menuitemradio', 'menuitemcheckbox', 'option', 'tab', 'combobox']);
+// Per document: one selector list of the page's rules that give an element a pointer cursor only
+// while the pointer is over it (vanillajs-datepicker's `.datepicker-cell:not(.disabled):hover`),
+// with :hover taken out; read again when the number of stylesheets changes.
+const hoverPointerCache = new WeakMap();
+function hoverPointerSelector(doc) {
+  const sheets = doc.styleSheets;
+  const c = hoverPointerCache.get(doc);
+  if (c && c.n === sheets.length) return c.sel;
+  const parts = [];
+  let count = 0;
+  const scan = (rules) => {
+    for (const rule of rules) {
+      if (++count > 20_000 || parts.length >= 100) return;
+      if (rule.cssRules && !rule.selectorText) { scan(rule.cssRules); continue; }
+      const sel = rule.selectorText;
+      if (!sel || sel.indexOf(':hover') < 0 || rule.style?.cursor !== 'pointer') continue;
+      for (const part of sel.split(',')) {
+        // the :hover on the element itself (its last compound), not on an ancestor of it
+        if (!/:hover[^\s>+~]*$/.test(part.trim())) continue;
+        const plain = part.replace(/:hover/g, '').trim();
+        try { doc.querySelector(plain); parts.push(plain); } catch { /* a selector this engine cannot match */ }
+      }
+    }
+  };
+  for (const sh of sheets) {
+    let rules;
+    try { rules = sh.cssRules; } catch { continue; } // cross-origin: unreadable
+    if (rules) scan(rules);
+  }
+  const sel = parts.join(',');
+  hoverPointerCache.set(doc, { n: sheets.length, sel });
+  return sel;
+}
+
+// Does the page's CSS give `el`, a leaf (a calendar's day cell, an icon), a pointer cursor when
+// hovered (and not before)? A box of other elements with one (a grid's row that highlights on
+// hover, Tabulator's) is not made a clickable by it: the row is not a control a user reads as one.
+function hoverPointer(el) {
+  const doc = el.ownerDocument;
+  if (!doc || el.childElementCount || el.getRootNode() !== doc) return false;
+  const sel = hoverPointerSelector(doc);
+  try { return !!sel && el.matches(sel); } catch { return false; }
+}
+
+// ARIA composite widgets whose items, not the container, are what a user clicks.
+const CONTAINER_ROLES = new Set(['listbox', 'menu', 'menubar', 'tablist', 'tree', 'radiogroup', 'grid', 'treegrid']);
 const roleOf = (el) => (el.getAttribute('role') || '').trim().split(/\s+/)[0].toLowerCase();
 
 // What, inside a web component's shadow root, is the real control of its host.
@@ -221,18 +267,23 @@ export function controlKind(el, st) {
   if (el.shadowRoot && !role && hiddenPopupControl(el)) return 'combobox';
   if (el.isContentEditable && !el.parentElement?.isContentEditable) return 'editable';
   if (el.hasAttribute('onclick')) return 'clickable';
+  // A container of ARIA items (a listbox of options, a menu) is not itself a click target even
+  // when drawn with a pointer cursor over its whole area (intl-tel-input's country list): its
+  // items are, and a clickable around them would hide their refs.
+  if (CONTAINER_ROLES.has(role)) return null;
   // Heuristic for <div onClick={…}> and clickable images and icons (listeners cannot be read from
   // the page): it shows a pointer cursor that its parent doesn't.
   // A custom element's host whose open shadow root holds the real control (a web component's
   // <button>, <input>, link or role element) is not a control itself: the one inside is, and it
   // is what the walk and targeting find (one element per control, not host and inner twice).
-  if (st && st.cursor === 'pointer' && tag !== 'LABEL' && tag !== 'HTML' && tag !== 'BODY' &&
+  // (or one the page's CSS gives a pointer only while hovered: the cursor a user sees on it)
+  if (st && (st.cursor === 'pointer' || hoverPointer(el)) && tag !== 'LABEL' && tag !== 'HTML' && tag !== 'BODY' &&
       !(el.shadowRoot && el.shadowRoot.querySelector(INNER_CONTROL))) {
     // its parent as rendered: a slotted element's is the <slot> it is shown in (an option's
     // headline slotted into the option's shadow inherits the option's pointer, not a new one)
     const p = el.assignedSlot || el.parentElement || el.parentNode?.host;
     const pst = p ? styleOf(p) : null;
-    if (!pst || pst.cursor !== 'pointer') {
+    if (!pst || (pst.cursor !== 'pointer' && !(p.nodeType === 1 && hoverPointer(p)))) {
       const r = el.getBoundingClientRect();
       const w = winOf(el);
       if (r.width > 0 && r.height > 0 && r.width * r.height < 0.5 * w.innerWidth * w.innerHeight &&
@@ -284,12 +335,25 @@ export function visibleText(el) {
 }
 
 export function labelsText(el) {
-  const labels = el.labels?.length ? Array.from(el.labels) : hostLabels(el);
+  let labels = el.labels?.length ? Array.from(el.labels) : hostLabels(el);
+  if (!labels.length) labels = standInLabels(el);
   const parts = [];
   // the label's text (through slots: a label in a shadow root names its field with slotted text)
   // without the text of controls nested in it
   for (const l of labels) parts.push(flatText(l, true));
   return norm(parts.join(' '));
+}
+
+// The <label>s pointing at the hidden input that `el`, an unlabelled field drawn right after it,
+// stands in for: a picker that shows a formatted copy of its field (flatpickr's altInput) turns
+// the labelled field into type=hidden (or hides it) and inserts the copy a user sees behind it.
+function standInLabels(el) {
+  if (el.tagName !== 'INPUT' || el.type === 'hidden') return [];
+  const prev = el.previousElementSibling;
+  if (!prev || prev.tagName !== 'INPUT' || !prev.id || (prev.type !== 'hidden' && prev.getClientRects().length)) return [];
+  try {
+    return Array.from(prev.getRootNode().querySelectorAll(`label[for="${CSS.escape(prev.id)}"]`));
+  } catch { return []; }
 }
 
 // The <label>s of the custom element whose main control `el` is (the first control in its shadow

@@ -2,9 +2,9 @@
 // would fill it), browser_select_option (a native <select>, a custom drop-down, a radio group) and
 // browser_upload_file (files the daemon read, set on a file input the way a user's pick sets them).
 // Values never appear in messages: a field may be a password (secret.js).
-import { inputType, isEditable, winOf, norm, nameOf, controlKind, styleOf } from './dom.js';
+import { inputType, isEditable, winOf, norm, nameOf, controlKind, styleOf, focusedElement } from './dom.js';
 import { describe, findTarget, refuseUnusable, opensListbox } from './targeting.js';
-import { click, type, nextTurn, aim, pressKey, selectOption } from './actions.js';
+import { click, type, nextTurn, aim, pressKey, selectOption, typedNote, leaveField } from './actions.js';
 import { isSecret } from './secret.js';
 import { chooseInWidget, pickListed, isDropdown, isReadOnlyCombobox, isRadioGroup, radiosOf, selectBehind } from './widgets.js';
 
@@ -166,7 +166,7 @@ async function fillOne(el, value) {
   await type(el, value, { clear: true });
   // a listed option with exactly that text, picked as a user picks the suggestion
   if (await pickListed(el, value, click, describe)) return { desc: describe(el), typed: false };
-  return { desc: describe(el), typed: el.tagName === 'INPUT' && isEditable(el) };
+  return { desc: describe(el), typed: el.tagName === 'INPUT' && isEditable(el), field: el };
 }
 
 export async function fillForm(fields) {
@@ -178,11 +178,20 @@ export async function fillForm(fields) {
     try {
       const { el } = findTarget(target, 'type');
       isSecret(el); // decided before the first key, as type() does
-      const r = await fillOne(el, String(f.value ?? ''));
-      done.push(r.desc);
+      const value = String(f.value ?? '');
+      const r = await fillOne(el, value);
       // A typed field is left with Tab, as a user moves on: a popup it opened over the next field
-      // (a datepicker's calendar) closes.
+      // (a datepicker's calendar) closes. The last one is left too, with no other field focused, as
+      // a user leaves it (actions.leaveField): a page that takes or reformats a value then (a
+      // datepicker parsing what was typed, an input mask) has done so when the answer is read.
       if (r.typed && i < fields.length - 1) pressKey(el, 'Tab');
+      else if (r.typed && focusedElement(el.ownerDocument) === el) leaveField(el);
+      let note = '';
+      if (r.field) {
+        await settleUntil(() => false, 50); // the page's reaction to leaving it (a picker's parse)
+        note = typedNote(r.field, value, true);
+      }
+      done.push(r.desc + note);
     } catch (e) {
       const before = done.length ? ` Filled before it: ${done.join(', ')}.` : ' Nothing was filled before it.';
       const err = new Error(`Field ${i + 1} of ${fields.length} (${JSON.stringify(target.slice(0, 200))}) failed: ${String(e.message || e).replace(/\.$/, '')}.${before}`);

@@ -12,7 +12,12 @@ const EDITABLE_KINDS = new Set(['input', 'textarea', 'editable', 'combobox', 'se
 const FIELD = ['input', 'textarea', 'editable', 'combobox'];
 
 // A select drawn as a button that opens a listbox (aria-haspopup=listbox): fill_form chooses in it.
-export const opensListbox = (el) => el.tagName !== 'INPUT' && (el.getAttribute('aria-haspopup') || '').toLowerCase() === 'listbox';
+export const opensListbox = (el) => {
+  if (el.tagName === 'INPUT') return false;
+  const pop = (el.getAttribute('aria-haspopup') || '').toLowerCase();
+  // or a dialog holding its listbox (a country chooser with a search box over its list)
+  return pop === 'listbox' || (pop === 'dialog' && isDropdown(el));
+};
 const ROLE_WORDS = {
   button: ['button', 'clickable'], link: ['link'], field: FIELD, box: FIELD, input: FIELD, textbox: FIELD,
   textarea: ['textarea', 'editable'], checkbox: ['checkbox'], radio: ['radio'], dropdown: ['select', 'combobox'],

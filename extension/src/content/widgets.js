@@ -610,7 +610,9 @@ export async function chooseInWidget(widget, text, click, describe, sel = null, 
   // (a pop-up control's host: the choice it shows beside its label)
   const host = !!hiddenPopupControl(widget);
   const shows = () => {
-    const now = host ? hostChoice(widget, skip) : faceText(ctx.face, skip);
+    let now = host ? hostChoice(widget, skip) : faceText(ctx.face, skip);
+    // a button drawn as an icon (a flag) tells its choice in its aria-label only
+    if (!now && widget.tagName === 'BUTTON') now = norm(widget.getAttribute('aria-label')).toLowerCase();
     if (!sel) return hasWords(now, want);
     return holds(sel, want) && (hasWords(now, want) || now !== seenBefore);
   };
@@ -686,6 +688,9 @@ export function isDropdown(el) {
   if (role === 'combobox' || role === 'listbox') return true;
   const pop = (el.getAttribute('aria-haspopup') || '').toLowerCase();
   if (pop === 'listbox' || pop === 'menu' || pop === 'true') return true;
+  // a button that opens a dialog holding a listbox (intl-tel-input's country chooser: a search
+  // box over the list of countries) is a drop-down too: a user chooses an option in it
+  if (pop === 'dialog' && popupsOf(el).some((p) => roleOf(p) === 'listbox' || p.querySelector('[role=listbox]'))) return true;
   // a custom element drawn over its visually hidden pop-up control (ion-select)
   return !!el.shadowRoot && !role && !!hiddenPopupControl(el);
 }
