@@ -141,3 +141,14 @@ test('open_url: a part the page loads when it comes into view (an IntersectionOb
     assert.match(r.page.markdown, /Lisbon opens a store/, `read before the part in view was loaded: ${JSON.stringify(r.result?.settle || r.result?.result?.settle)}\n${r.page.markdown}`);
   }
 });
+
+test('open_url and a click on a page that starts observing another element on every frame are answered settled, not at the cap', async () => {
+  let r = await env.call('browser_open_url', { url: env.url('/rdy-observe-loop.html') });
+  assert.equal(r.status, 'success', JSON.stringify(r.result));
+  const s1 = r.result?.settle || r.result?.result?.settle;
+  assert.equal(s1?.reason, 'quiet', `the open waited for the observing to end: ${JSON.stringify(s1)}`);
+  r = await env.call('browser_click', { target: 'Gallery' });
+  assert.equal(r.status, 'success', JSON.stringify(r.result));
+  const s2 = r.result?.settle || r.result?.result?.settle;
+  assert.equal(s2?.reason, 'quiet', `the click waited for the observing to end: ${JSON.stringify(s2)}`);
+});

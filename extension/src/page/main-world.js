@@ -621,12 +621,20 @@ import { BB_CONSOLE_MAX_ENTRIES } from '../shared/limits.js';
     try { apply(dispatch, doc, [new CE(netEvent(secret), { detail: `o+:0:0:${Date.now()}` })]); } catch { /* ignore */ }
     try { realRAF?.call(w, () => { observedSaid = false; }); } catch { observedSaid = false; }
   };
+  const watched = new WeakMap(); // observer -> the elements it was told to observe
   for (const C of [w.IntersectionObserver, w.ResizeObserver]) {
     const realObserve = C?.prototype?.observe;
     if (typeof realObserve !== 'function') continue;
     defineProperty(C.prototype, 'observe', {
       configurable: true, writable: true, enumerable: true,
-      value: disguise({ observe(...a) { const r = apply(realObserve, this, a); observedNow(); return r; } }.observe, realObserve),
+      value: disguise({ observe(...a) {
+        const r = apply(realObserve, this, a);
+        // (an element it observes already is no news: some libraries observe again on each render)
+        let seen = watched.get(this);
+        if (!seen) { seen = new WeakSet(); watched.set(this, seen); }
+        if (a[0] && typeof a[0] === 'object' && !seen.has(a[0])) { seen.add(a[0]); observedNow(); }
+        return r;
+      } }.observe, realObserve),
     });
   }
   const IDB = w.IDBDatabase;

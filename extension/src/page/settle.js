@@ -52,6 +52,7 @@ const MESSAGE_LATE_MS = 250;   // a message the page posted itself is no longer 
 const TIMER_LATE_MS = 2000;    // … a timer (a throttled or lost one)
 const IDLE_LATE_MS = 300;      // … an idle callback (a page too busy to go idle)
 const OBSERVED_LATE_MS = 400;  // … the frame after which an observer's callback has run
+const OBSERVED_ROUNDS = 5;     // new observing waited for in one wait, at most
 // How long after it was due each kind of callback the page set is still waited for.
 const LATE_MS = { timer: TIMER_LATE_MS, frame: FRAME_LATE_MS, message: MESSAGE_LATE_MS, idle: IDLE_LATE_MS };
 const ACTION_ONLY = new Set(['message', 'idle']); // waited for after an action, not for a page that loads (open_url's rule)
@@ -424,6 +425,9 @@ export function createWatch(win) {
       // task (after the load event's handlers), not at the next poll.
       onWake = () => { clearTimeout(tickTimer); dueAt = 0; tickTimer = setTimeout(tick, 0); };
       let checkedUndefAt = 0;
+      // the observing this wait has waited for (a page that observes new elements on every
+      // frame, a carousel cloning its slides, is not waited for past OBSERVED_ROUNDS of it)
+      let observerWaits = 0, lastObserved = 0;
       let undef = [];
       let blank = false; // the page shows nothing of what it holds (nothingShown)
       const tick = () => {
@@ -446,7 +450,8 @@ export function createWatch(win) {
         // an element observed since (for a page that loads: since its start) whose observer's
         // callback has not yet had its frame (not waited for past OBSERVED_LATE_MS: a hidden tab
         // draws no frames)
-        if (!pending && observedAt >= since && roundFor < observedAt && t - observedAt < OBSERVED_LATE_MS) {
+        if (!pending && observedAt >= since && roundFor < observedAt && t - observedAt < OBSERVED_LATE_MS && observerWaits <= OBSERVED_ROUNDS) {
+          if (observedAt !== lastObserved) { lastObserved = observedAt; observerWaits++; }
           observerRound();
           pending = { observers: 1 };
         }
