@@ -281,8 +281,10 @@ test('turbo: a Drive form (POST, 303 redirect) answers with the page it led to',
 
 // A lazy frame (loading="lazy") fetches when it comes into view (an IntersectionObserver): now and
 // then (1 open in 36 in a loop, the first of a fresh browser) the open was answered quiet with the
-// frame's "Loading news…" before its fetch began.
-test('turbo: the answer of open_url holds the lazy frame loaded', { todo: 'settling: an IntersectionObserver-started fetch is sometimes not waited for (page/settle.js)' }, async () => {
+// frame's "Loading news…" before its fetch began. An element observed now holds the wait until
+// its observer's frame has come (page/settle.js; readiness.test.mjs's rdy-lazy fails without it
+// every time).
+test('turbo: the answer of open_url holds the lazy frame loaded', async () => {
   for (const _ of ROUNDS) {
     const o = await open('/turbo/home');
     assert.match(md(o), /News: lamps are 10% off\./, `the lazy frame is not in the answer of the open:\n${md(o)}`);
