@@ -199,6 +199,17 @@ test('fill_form on a search box whose suggestions come late (debounced, then fet
   assert.match(r.page.markdown, /Chosen: nothing/);
 });
 
+test('a target that names two plain-text elements alike is an error whose list gives each a ref to act by', async () => {
+  await open('/cnt-ambig.html');
+  const e = fail(await env.call('browser_click', { target: '5' }));
+  assert.match(e, /matches 2 elements equally well/, e);
+  const refs = [...e.matchAll(/\[td "5" (e\d+)\]/g)].map((m) => m[1]);
+  assert.equal(refs.length, 2, `the candidates have no refs to use: ${e}`);
+  const r = await env.call('browser_click', { target: refs[1] });
+  ok(r);
+  assert.match(r.page.markdown, /Picked: December 5/);
+});
+
 test('a clickable row that holds a checkbox keeps the checkbox in the Markdown (GWT\'s cell list), and it can be checked', async () => {
   let r = await open('/cnt-row.html');
   const line = r.page.markdown.split('\n').find((l) => l.includes('Buy milk')) || '';

@@ -4,7 +4,7 @@ import { allElements, allRoots, controlKind, descriptionsOf, inViewport, isDisab
 import { behindModal, modalName } from './modal.js';
 import { hiddenReason, hoverHost } from './reach.js';
 import { proxyFor, isDropdown, isRadioGroup, groupName } from './widgets.js';
-import { isRefSyntax, parseRef, resolveRef } from './refs.js';
+import { isRefSyntax, parseRef, resolveRef, refFor } from './refs.js';
 import { token } from './describe.js';
 
 const EDITABLE_KINDS = new Set(['input', 'textarea', 'editable', 'combobox', 'select', 'checkbox', 'radio', 'slider']);
@@ -104,8 +104,11 @@ function rankOf(el) {
   return (vis ? 8 : 0) + (direct ? 4 : 0) + (isDisabled(el) || isInert(el) || behindModal(el) ? 0 : 2) + (vis && inViewport(el) ? 1 : 0);
 }
 
+// Candidates as an error lists them, each with a ref to act by: one shown as plain text in the
+// Markdown (a calendar's day cell, a row's text) gets one here, where "Use one of the refs" named
+// none to use.
 function listing(els) {
-  return els.map((el) => describe(el)).join(', ');
+  return els.map((el) => { const d = describe(el); return /\be\d+\]$/.test(d) ? d : d.replace(/\]$/, ` ${refFor(el)}]`); }).join(', ');
 }
 
 // Visible elements whose descriptions come closest to `q` (lowercase): for errors about an
