@@ -254,23 +254,22 @@ export function token(el, kind, opts) {
   return '[' + tokenParts(el, kind, opts).join(' ') + ']';
 }
 
+// The elements `el`'s aria-labelledby points at (null for an id that names none), in its root
+// first, then in its document.
+function labelledBy(el) {
+  const ids = (el.getAttribute('aria-labelledby') || '').trim().split(/\s+/).filter(Boolean);
+  const root = el.getRootNode();
+  return ids.map((id) => root.getElementById?.(id) || el.ownerDocument.getElementById(id));
+}
+
 // The text of the elements `el`'s aria-labelledby points at outside it (its label), when it points
 // at such an element; '' else (no aria-labelledby, or only its own text).
 function labelBesideOwn(el) {
-  const ids = (el.getAttribute('aria-labelledby') || '').trim().split(/\s+/).filter(Boolean);
-  const root = el.getRootNode();
-  const out = [];
-  for (const id of ids) {
-    const x = root.getElementById?.(id) || el.ownerDocument.getElementById(id);
-    if (x && x !== el && !el.contains(x)) out.push(norm(x.textContent));
-  }
-  return norm(out.join(' '));
+  return norm(labelledBy(el).filter((x) => x && x !== el && !el.contains(x)).map((x) => norm(x.textContent)).join(' '));
 }
 
 // Does `el`'s aria-labelledby point only at elements inside it (its own shown text)?
 function labelledByOwn(el) {
-  const ids = (el.getAttribute('aria-labelledby') || '').trim().split(/\s+/).filter(Boolean);
-  if (!ids.length) return false;
-  const root = el.getRootNode();
-  return ids.every((id) => { const x = root.getElementById?.(id) || el.ownerDocument.getElementById(id); return !!x && x !== el && el.contains(x); });
+  const xs = labelledBy(el);
+  return xs.length > 0 && xs.every((x) => !!x && x !== el && el.contains(x));
 }

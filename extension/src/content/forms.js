@@ -6,7 +6,7 @@ import { inputType, isEditable, winOf, norm, nameOf, controlKind, styleOf, focus
 import { describe, findTarget, refuseUnusable, opensListbox } from './targeting.js';
 import { click, type, nextTurn, aim, pressKey, selectOption, typedNote, leaveField } from './actions.js';
 import { isSecret } from './secret.js';
-import { chooseInWidget, pickListed, isDropdown, isReadOnlyCombobox, isRadioGroup, radiosOf, selectBehind } from './widgets.js';
+import { chooseInWidget, pickListed, isDropdown, isReadOnlyCombobox, isRadioGroup, radiosOf, selectBehind, untilSettled } from './widgets.js';
 
 const BOOL = /^(true|false)$/;
 // How long fill_form waits for what covers a field (a datepicker fading out, a toast) to go.
@@ -184,11 +184,14 @@ export async function fillForm(fields) {
       // (a datepicker's calendar) closes. The last one is left too, with no other field focused, as
       // a user leaves it (actions.leaveField): a page that takes or reformats a value then (a
       // datepicker parsing what was typed, an input mask) has done so when the answer is read.
+      const leftAt = Date.now();
       if (r.typed && i < fields.length - 1) pressKey(el, 'Tab');
       else if (r.typed && focusedElement(el.ownerDocument) === el) leaveField(el);
       let note = '';
       if (r.field) {
-        await settleUntil(() => false, 50); // the page's reaction to leaving it (a picker's parse)
+        // the page's reaction to leaving it (a picker's parse, in its handler or a timer it set):
+        // until the page has settled since, as an action's answer is read (at most 500 ms)
+        await untilSettled(() => false, leftAt, 500);
         note = typedNote(r.field, value, true);
       }
       done.push(r.desc + note);

@@ -514,9 +514,9 @@ export async function until(cond, ms = 1000) {
 // that took longer than that.
 // With `minMs`, never given up before that long (what the page shows may come by ways settling
 // does not follow); past it, only while the page is still busy with what began then.
-async function untilSettled(cond, since, ms = 3000, minMs = 0) {
+export async function untilSettled(cond, since, ms = 3000, minMs = 0) {
   const page = globalThis.__bbPage;
-  if (!page?.settle) return until(cond, Math.max(minMs, 1000));
+  if (!page?.settle) return until(cond, Math.min(ms, Math.max(minMs, 1000)));
   let settled = false;
   page.settle({ actionAt: since, quietMs: 50, drainedQuietMs: 20, capMs: ms }).then(() => { settled = true; }, () => { settled = true; });
   const t0 = performance.now();
