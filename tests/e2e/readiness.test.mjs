@@ -80,11 +80,12 @@ test('a page that leaves at DOMContentLoaded, while a script still holds its loa
   assert.match(r.page.markdown, /You made it to the second page/);
 });
 
-test('a response that replaces no page (204): the page still shown', async () => {
+test('a response that replaces no page (204): an error, with the page still shown', async () => {
   let r = await env.call('browser_open_url', { url: env.url('/rdy-links.html') });
   ok(r);
   r = await env.call('browser_open_url', { url: env.url('/obs/status?code=204'), timeout_ms: 15000 });
-  ok(r);
+  assert.equal(r.status, 'error', JSON.stringify(r.result));
+  assert.match(r.result.error, /^Did not open .*: the server sent no page to show .*; the tab still shows .*rdy-links\.html\.$/);
   assert.match(r.page.url, /rdy-links\.html$/, r.page.url);
   assert.match(r.page.markdown, /Readiness links/);
 });

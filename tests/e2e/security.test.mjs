@@ -112,6 +112,27 @@ test('a navigation that fails is an error with its net:: code, and no page is st
   await open('/page2.html');
 });
 
+test('an open that brings no page (204 No Content, a download) is an error saying what the tab still shows', async () => {
+  const before = env.url('/page2.html');
+  await open('/page2.html');
+  for (const p of ['/nocontent', '/download']) {
+    const url = env.url(p);
+    const r = await env.call('browser_open_url', { url });
+    assert.equal(r.http, 200, JSON.stringify(r));
+    assert.equal(r.status, 'error', `${p}: ${JSON.stringify(r.result)}`);
+    assert.equal(r.result.error, `Did not open ${url}: the server sent no page to show (a download, or an empty answer such as 204 No Content); the tab still shows ${before}.`);
+    assert.equal(r.page?.url, before, 'the page sent is the one the tab shows');
+    assert.match(r.page.markdown, /# Page two/);
+  }
+  // In a new tab: nothing came into it.
+  const r = await env.call('browser_open_url', { url: env.url('/nocontent'), new_tab: true });
+  assert.equal(r.status, 'error', JSON.stringify(r.result));
+  assert.match(r.result.error, /^Did not open http:\/\/[^ ]+\/nocontent: the server sent no page to show .*; the tab shows no page\.$/);
+  const tab = resultData(r).tabId;
+  if (Number.isInteger(tab)) await env.call('browser_close_tab', { tab_id: tab }).catch(() => {});
+  await open('/page2.html');
+});
+
 test('a page the extension may not read (chrome://) is an error, not a stored placeholder', async () => {
   const p = await env.browser.context.newPage();
   try {

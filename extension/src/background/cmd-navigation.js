@@ -4,7 +4,7 @@ import { NavTracker, settleAfterAction, waitLoaded, waitTabComplete, tabNavError
 import { resolveTab } from './tabs.js';
 import { refusal, isScriptableUrl } from './url-policy.js';
 import { ensurePageScripts, hasPageScripts } from './page-scripts.js';
-import { CommandError, navError, upper } from './errors.js';
+import { CommandError, navError, noPageError, upper } from './errors.js';
 
 function validUrl(u) {
   if (typeof u !== 'string' || !u.trim()) throw new CommandError('url is required');
@@ -16,6 +16,12 @@ function validUrl(u) {
   const no = refusal(parsed.href);
   if (no) throw new CommandError(upper(no) + '.');
   return parsed.href;
+}
+
+// The error for an open that brought no page into the tab, saying what the tab shows instead.
+async function noPage(url, tabId, started) {
+  const t = await chrome.tabs.get(tabId).catch(() => null);
+  return noPageError(url, tabId, { started, shows: t ? t.url || '' : '' });
 }
 
 export async function openUrl(cmd) {
@@ -33,6 +39,12 @@ export async function openUrl(cmd) {
     if (!report || report.reason === 'navigation') await waitTabComplete(tab.id, deadline);
     const failed = tabNavError(tab.id);
     if (failed) { exp?.cancel(); throw navError(url, failed.error, tab.id); }
+    // No page came (a download, a 204): the new tab is empty, or the browser closed it. Its
+    // document's commit may come before the tracker exists, so the tab itself is looked at.
+    if (!tracker.committed && !/^about:/i.test(url)) {
+      const now = await chrome.tabs.get(tab.id).catch(() => null);
+      if (!now || /^(about:blank)?$/i.test(now.url || '')) { exp?.cancel(); throw noPageError(url, tab.id, { shows: now?.url || '' }); }
+    }
     const settle = exp ? await loadSettle(tab.id, exp, report, t0) : null;
     return { message: `Opened ${url} in a new tab (${tab.id})`, result: { tabId: tab.id, ...(settle ? { settle } : {}) }, pageTabId: tab.id };
   }
@@ -59,6 +71,7 @@ export async function openUrl(cmd) {
     else await waitTabComplete(tab.id, deadline);
     const code = tracker.error && tracker.error !== 'net::ERR_ABORTED' ? tracker.error : !tracker.started ? tabNavError(tab.id)?.error : null;
     if (code) throw navError(url, code, tab.id);
+    if (!tracker.committed && !tracker.sameDoc) throw await noPage(url, tab.id, tracker.started);
   } catch (e) { exp?.cancel(); throw e; } finally { tracker.stop(); }
   const settle = exp ? await loadSettle(tab.id, exp, report, t0) : null;
   return { message: `Opened ${url}`, result: { tabId: tab.id, ...(settle ? { settle: { ...settle, waited_ms: Date.now() - t0 } } : {}) }, pageTabId: tab.id };

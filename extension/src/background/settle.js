@@ -71,6 +71,7 @@ export class NavTracker {
     this.pending = false;   // … and has not finished
     this.parsed = false;    // … and its document has been parsed (DOMContentLoaded)
     this.sameDoc = false;   // history.pushState / #fragment
+    this.committed = false; // a document committed in the top frame since (a page came)
     this.lastEnd = 0;
     this.newTabId = null;
     this.error = null;
@@ -89,7 +90,7 @@ export class NavTracker {
     if (kind === 'start') {
       this.started = true; this.pending = true; this.parsed = false; this.error = null;
       if (this.docId) this.leftDocs.add(this.docId);
-    } else if (kind === 'commit') { if (typeof d.documentId === 'string') this.docId = d.documentId; }
+    } else if (kind === 'commit') { this.committed = true; if (typeof d.documentId === 'string') this.docId = d.documentId; }
     else if (kind === 'parsed') this.parsed = true;
     else if (kind === 'done') { this.pending = false; this.lastEnd = Date.now(); }
     else if (kind === 'error') { this.pending = false; this.lastEnd = Date.now(); this.error = d.error; }
