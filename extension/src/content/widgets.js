@@ -542,6 +542,25 @@ async function quiet(doc, ms = 300) {
   }
 }
 
+// Does a finite CSS animation or transition run anywhere in the document (a popup appearing)?
+function animating(doc) {
+  try {
+    return doc.getAnimations().some((a) => a.playState === 'running' && a.effect?.getComputedTiming?.().endTime !== Infinity);
+  } catch { return false; }
+}
+
+// cond() once it holds, waiting (at most `ms`) while the page animates: what a list drawn in by
+// an animation shows is read when the animation has run (100 ms at least: one that starts a frame late).
+async function whileAnimating(doc, cond, ms = 1500) {
+  const t0 = performance.now();
+  for (;;) {
+    const v = cond();
+    const t = performance.now() - t0;
+    if (v || t > ms || (t > 100 && !animating(doc))) return v || null;
+    await nextTask();
+  }
+}
+
 // Is `el` drawn where it will stay and open to a click: no finite animation or transition runs on
 // it or on a box around it (a popup still opening: Vuetify scales its menu in with pointer-events
 // off), and nothing else is hit at its center. A user waits for an opening list before clicking.
@@ -579,6 +598,9 @@ export async function chooseInWidget(widget, text, click, describe, sel = null, 
     click(widget);
     if (await untilSettled(find, at)) await quiet(doc);
     opt = find();
+    // a list that says it is open but is still fading or sliding in (antd's: opacity 0 as it
+    // starts): a user waits until it is drawn before reading it
+    if (!opt && isOpen(widget) && (opt = await whileAnimating(doc, find))) await quiet(doc);
   }
   if (!opt && type && typeable(widget)) {
     shown = shownOptionTexts(widget, ctx);
