@@ -4,7 +4,7 @@ import { behindModal } from './modal.js';
 import { seenText } from './hidden.js';
 import { refFor } from './refs.js';
 import { isSecret } from './secret.js';
-import { isReadOnlyCombobox, optionsOf, editorFor, selectBehind } from './widgets.js';
+import { isReadOnlyCombobox, optionsOf, editorFor, selectBehind, shownBeside } from './widgets.js';
 import { shownChoiceOf } from './reach.js';
 
 const q = (s) => '"' + String(s).replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n') + '"';
@@ -204,7 +204,12 @@ export function tokenParts(el, kind, { values = true } = {}) {
       if (name) parts.push(q(name));
       if (isSecret(el)) parts.push(filled(el.value));
       else if (el.value && values) parts.push('value=' + q(clip(el.value, 300)));
-      else if (tag !== 'INPUT' && tag !== 'TEXTAREA' && values) {
+      else if (tag === 'INPUT' && values) {
+        // an empty input beside which the box shows the choice (or chosen tags, or a faint placeholder)
+        const b = shownBeside(el);
+        if (b?.value) parts.push('value=' + q(clip(b.value, 300)));
+        else if (b?.placeholder && b.placeholder !== name) parts.push('placeholder=' + q(clip(b.placeholder, 200)));
+      } else if (tag !== 'INPUT' && tag !== 'TEXTAREA' && values) {
         // a custom combobox (jQuery UI selectmenu, Select2) shows its choice as text; a pop-up
         // control's host (ion-select) its placeholder, when nothing is chosen, as such
         const v = (popup && shownChoiceOf(el)) || withoutLabel(seenText(el), name);
