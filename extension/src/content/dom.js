@@ -242,6 +242,23 @@ function popupHostName(el, c) {
   return norm(el.getAttribute('aria-label')) || labelTextOf(el.shadowRoot) || norm(c.getAttribute('aria-label')) || labelsText(c);
 }
 
+// Is `el` (a box with a pointer cursor and no role) only the frame of one control inside it that
+// says what it is by its role, with the same text (antd draws each tab as a pointer <div>, holding
+// the click handler, around its <div role=tab aria-selected>)? The inner control, with its role and
+// state, is what a user acts on and reads; the frame is no control of its own.
+function wrapsRoleControl(el) {
+  if (!el.childElementCount) return false;
+  const text = norm(el.textContent);
+  if (!text) return false;
+  let n = 0;
+  for (const c of el.querySelectorAll('[role]')) {
+    if (++n > 50) return false;
+    const k = ROLE_KIND[roleOf(c)];
+    if (k && k !== 'input' && k !== 'combobox' && norm(c.textContent) === text) return true;
+  }
+  return false;
+}
+
 // What kind of interactive element this is, or null. `st` is its computed style.
 export function controlKind(el, st) {
   const tag = el.tagName;
@@ -278,7 +295,7 @@ export function controlKind(el, st) {
   // is what the walk and targeting find (one element per control, not host and inner twice).
   // (or one the page's CSS gives a pointer only while hovered: the cursor a user sees on it)
   if (st && (st.cursor === 'pointer' || hoverPointer(el)) && tag !== 'LABEL' && tag !== 'HTML' && tag !== 'BODY' &&
-      !(el.shadowRoot && el.shadowRoot.querySelector(INNER_CONTROL))) {
+      !(el.shadowRoot && el.shadowRoot.querySelector(INNER_CONTROL)) && !wrapsRoleControl(el)) {
     // its parent as rendered: a slotted element's is the <slot> it is shown in (an option's
     // headline slotted into the option's shadow inherits the option's pointer, not a new one)
     const p = el.assignedSlot || el.parentElement || el.parentNode?.host;
