@@ -89,6 +89,32 @@ test('antd Select: an option far down a searchable virtual list, tags of a multi
   }
 });
 
+test('antd Select open: its combobox lists no options from the zero-size screen-reader copy of its list (values, a window of three)', async () => {
+  for (const run of RUNS) {
+    await open();
+    const r = await call('browser_click', { target: 'Fruit' });
+    ok(r, `run ${run}: open Fruit`);
+    const line = lineOf(md(r), /combobox "Fruit"/);
+    assert.match(line, /expanded/, `run ${run}: the select did not open`);
+    assert.doesNotMatch(line, /options=/, `run ${run}: the combobox lists the hidden copy's options: ${line}`);
+    assert.match(md(r), /"Durian"/, `run ${run}: the list a user sees is not in the Markdown`);
+    await call('browser_press_key', { key: 'Escape' });
+  }
+});
+
+test('antd DatePicker: "Start date" is the field labelled so, not the range picker whose first field shows it as placeholder', async () => {
+  for (const run of RUNS) {
+    await open();
+    let r = await call('browser_type', { target: 'Start date', text: '2024-03-15' });
+    ok(r, `run ${run}: type into Start date`);
+    assert.match(lineOf(md(r), /input text "Start date"/), /value="2024-03-15"/, `run ${run}`);
+    assert.doesNotMatch(lineOf(md(r), /input text "Stay"/), /value=/, `run ${run}: typed into the range picker`);
+    r = await call('browser_press_key', { key: 'Enter' });
+    ok(r, `run ${run}: Enter`);
+    assert.equal(stateIn(md(r)).date, '2024-03-15', `run ${run}`);
+  }
+});
+
 test('antd Tabs: each tab shows as a tab with the selected one marked, and clicking one selects it', async () => {
   for (const run of RUNS) {
     let r = await open();

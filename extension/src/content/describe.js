@@ -4,7 +4,7 @@ import { behindModal } from './modal.js';
 import { seenText } from './hidden.js';
 import { refFor } from './refs.js';
 import { isSecret } from './secret.js';
-import { isReadOnlyCombobox, optionsOf, editorFor, selectBehind, shownBeside } from './widgets.js';
+import { isReadOnlyCombobox, optionNames, editorFor, selectBehind, shownBeside } from './widgets.js';
 import { shownChoiceOf } from './reach.js';
 
 const q = (s) => '"' + String(s).replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n') + '"';
@@ -217,7 +217,7 @@ export function tokenParts(el, kind, { values = true } = {}) {
       }
       if (el.getAttribute('aria-expanded') === 'true' || popup?.getAttribute('aria-expanded') === 'true') parts.push('expanded');
       if (values && tag === 'INPUT' && isReadOnlyCombobox(el)) {
-        const opts = optionsOf(el).map((o) => norm(o.textContent)).filter(Boolean);
+        const opts = optionNames(el);
         if (opts.length) parts.push('options=[' + opts.slice(0, 30).map((o) => q(clip(o, 60))).join(', ') + (opts.length > 30 ? ', …' : '') + ']');
       }
       break;

@@ -1,6 +1,6 @@
 // Resolve a `target` (ref, CSS selector or plain description) to one element, or
 // throw an Error whose message lists the best candidates with their refs.
-import { allElements, allRoots, controlKind, descriptionsOf, inViewport, isDisabled, isInert, isEditable, styleOf, norm, withStyleCache, modalDialog } from './dom.js';
+import { allElements, allRoots, controlKind, descriptionsOf, inViewport, isDisabled, isInert, isEditable, styleOf, norm, withStyleCache, modalDialog, nameOf } from './dom.js';
 import { behindModal, modalName } from './modal.js';
 import { hiddenReason, hoverHost } from './reach.js';
 import { proxyFor, isDropdown, isRadioGroup, groupName } from './widgets.js';
@@ -194,7 +194,7 @@ export function findTarget(target, purpose = 'any') {
       const descs = descriptionsOf(el, kind);
       const mc = matchClass(descs, q);
       const sim = Math.max(0, ...descs.map((d) => similarity(d.toLowerCase(), q)));
-      scored.push({ el, kind, mc, sim, rank: -1 });
+      scored.push({ el, kind, mc, sim, rank: -1, named: mc === 3 && norm(nameOf(el, kind)).toLowerCase() === q });
     } else if (purpose !== 'type' && purpose !== 'select') {
       // non-interactive element whose own text matches (e.g. a div with a JS handler)
       let own = '';
@@ -225,6 +225,10 @@ export function findTarget(target, purpose = 'any') {
     if (purpose === 'select' && pool.some(isChoice)) pool = pool.filter(isChoice);
     const maxMc = Math.max(...pool.map((c) => c.mc));
     let top = pool.filter((c) => c.mc === maxMc);
+    // the element whose name is the text beats one that only shows it as its placeholder or title
+    // (antd's date field labelled "Start date" and a range picker's first field, whose placeholder
+    // is "Start date"): the Markdown shows the first as [input "Start date"], the other by its own name
+    if (top.some((c) => c.named) && top.some((c) => !c.named)) top = top.filter((c) => c.named);
     for (const c of top) c.rank = rankOf(c.el);
     const maxRank = Math.max(...top.map((c) => c.rank));
     top = top.filter((c) => c.rank === maxRank);

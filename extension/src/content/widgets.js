@@ -267,6 +267,21 @@ export function optionsOf(widget) {
   return out;
 }
 
+// The names of a combobox's options as its `options=` list shows them: each option's accessible
+// name (its aria-label before its text: antd's options say their label there and their value as
+// text). None when the combobox is open but the listbox it names is drawn at no size: a copy for
+// screen readers holding only the options around the active one (antd's), while the list a user
+// sees is drawn beside it, and shows in the page as it is.
+export function optionNames(widget) {
+  const opts = optionsOf(widget);
+  if (!opts.length) return [];
+  if (widget.getAttribute('aria-expanded') === 'true' && !popupsOf(widget).some((p) => {
+    const r = p.getBoundingClientRect();
+    return r.width >= 1 && r.height >= 1;
+  })) return [];
+  return opts.map((o) => norm(o.getAttribute('aria-label')) || norm(o.textContent)).filter(Boolean);
+}
+
 // What a user sees of a widget: the widget itself, or for a field in a box (Tom Select's input
 // beside its chosen item) the box around it (two levels at most) that holds no other field or label.
 function faceOf(widget) {
