@@ -247,12 +247,16 @@ export function tokenParts(el, kind, { values = true } = {}) {
     const i = parts.indexOf(q(name));
     if (i >= 0) parts.splice(i + 1, 0, '(shows ' + q(shows) + ')');
   }
+  // a field the page marked as failing its check (aria-invalid=true: a form library's rule), which
+  // a user sees outlined in red beside its message
+  if (INVALID_KINDS.has(kind) && (el.getAttribute('aria-invalid') || '').trim().toLowerCase() === 'true') parts.push('invalid');
   if (isDisabled(el)) parts.push('disabled');
   else if (isInert(el) || behindModal(el)) parts.push('inert'); // (under a page's own modal: modal.js)
   parts.push(ref);
   return parts;
 }
 
+const INVALID_KINDS = new Set(['input', 'textarea', 'select', 'combobox', 'checkbox', 'radio', 'editable', 'slider']);
 const CURRENT_KINDS = new Set(['link', 'button', 'clickable', 'tab', 'option', 'menuitem', 'treeitem']);
 
 export function token(el, kind, opts) {
