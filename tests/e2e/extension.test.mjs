@@ -112,6 +112,19 @@ test('a link that navigates: the answer is the new page, never the old one', asy
   r = await env.call('browser_reload', {});
   ok(r);
   assert.match(r.page.markdown, /# Page two/);
+  // Forward with no later page: nothing moves, and the answer says so (it said "Went forward to").
+  r = await env.call('browser_forward', {});
+  assert.equal(r.status, 'error', JSON.stringify(r.result));
+  assert.match(r.result.error, /^Did not go forward: the tab has no later page in its history; it still shows http:\/\/[^ ]+\/page2\.html\?via=js\.$/);
+  assert.match(r.page.markdown, /# Page two/);
+  // Back in a tab with no earlier page: the same.
+  r = await env.call('browser_open_url', { url: env.url('/page2.html'), new_tab: true });
+  ok(r);
+  const fresh = resultData(r).tabId;
+  r = await env.call('browser_back', { tab_id: fresh });
+  assert.equal(r.status, 'error', JSON.stringify(r.result));
+  assert.match(r.result.error, /^Did not go back: the tab has no earlier page in its history; it still shows http:\/\/[^ ]+\/page2\.html\.$/);
+  ok(await env.call('browser_close_tab', { tab_id: fresh }));
 });
 
 test('new tab: a target=_blank link returns the new tab\'s page; list, switch and close tabs', async () => {

@@ -102,6 +102,10 @@ async function historyMove(c, cmd) {
     else await historyGo(tab, c === 'back' ? -1 : 1);
     const { tabId: pageTabId, settle } = await settleAfterAction(tracker, { expectNav: true, navWindowMs: 1500 });
     const t = await chrome.tabs.get(pageTabId).catch(() => null);
+    // Nothing moved: no page before (or after) this one in the tab's history.
+    if (c !== 'reload' && !tracker.started && !tracker.sameDoc && !tracker.committed && tracker.newTabId == null) {
+      throw new CommandError(`Did not go ${c}: the tab has no ${c === 'back' ? 'earlier' : 'later'} page in its history; it still shows ${t?.url || tab.url || 'the same page'}.`, { pageTabId });
+    }
     const failed = tabNavError(pageTabId);
     if (failed) throw navError(failed.url || t?.url || '', failed.error, pageTabId, c === 'reload' ? 'Reloaded' : c === 'back' ? 'Went back' : 'Went forward');
     return { message: `${c === 'reload' ? 'Reloaded' : c === 'back' ? 'Went back to' : 'Went forward to'} ${t?.url || ''}`.trim(), result: { tabId: pageTabId, settle }, pageTabId };
