@@ -304,12 +304,20 @@ test('wait_for: text appears, selector disappears, timeout is an error', async (
 });
 
 test('scroll and press_key', async () => {
-  await open('/markdown.html');
+  await open('/big?n=200');
   let r = await env.call('browser_scroll', { direction: 'bottom' });
   ok(r);
   r = await env.call('browser_scroll', { direction: 'top' });
   ok(r);
   assert.match(r.result.message, /at the top/);
+  // At the top already, and on a page that fits the window: nothing scrolls, and the answer says so.
+  r = await env.call('browser_scroll', { direction: 'up' });
+  assert.equal(r.status, 'error', JSON.stringify(r.result));
+  assert.equal(r.result.error, 'The page is already at the top; nothing scrolled up.');
+  await open('/page2.html');
+  r = await env.call('browser_scroll', { direction: 'down' });
+  assert.equal(r.status, 'error', JSON.stringify(r.result));
+  assert.equal(r.result.error, 'The page does not scroll: all of it fits in the window; nothing scrolled.');
   r = await env.call('browser_press_key', { key: 'Tab' });
   ok(r);
 });

@@ -674,6 +674,8 @@ function mainScroller() {
   return best || se;
 }
 
+const upperFirst = (t) => t.charAt(0).toUpperCase() + t.slice(1);
+
 export function scroll(el, direction = 'down', amount) {
   let box = null;
   if (el) {
@@ -684,7 +686,7 @@ export function scroll(el, direction = 'down', amount) {
   const viewH = box === document.scrollingElement ? window.innerHeight : box.clientHeight;
   const dist = Number(amount) > 0 ? Number(amount) : Math.round(viewH * 0.8);
   const dir = String(direction || 'down').toLowerCase();
-  const before = box.scrollTop;
+  const before = box.scrollTop, beforeLeft = box.scrollLeft;
   if (dir === 'up') box.scrollBy({ top: -dist, behavior: 'instant' });
   else if (dir === 'down') box.scrollBy({ top: dist, behavior: 'instant' });
   else if (dir === 'top') box.scrollTo({ top: 0, behavior: 'instant' });
@@ -694,6 +696,16 @@ export function scroll(el, direction = 'down', amount) {
   else throw new Error(`direction must be up, down, top or bottom (got "${direction}")`);
   const atBottom = box.scrollTop + box.clientHeight >= box.scrollHeight - 2;
   const where = box === document.scrollingElement ? 'the page' : describe(box);
+  // Nothing moved: said, not reported as a scroll (an agent scrolling for more learns there is none).
+  const sideways = dir === 'left' || dir === 'right';
+  if ((sideways ? box.scrollLeft : box.scrollTop) === (sideways ? beforeLeft : before)) {
+    const fits = sideways ? box.scrollWidth <= box.clientWidth + 1 : box.scrollHeight <= box.clientHeight + 1;
+    const edge = { down: 'bottom', bottom: 'bottom', up: 'top', top: 'top', left: 'left end', right: 'right end' }[dir];
+    const e = new Error(fits ? `${upperFirst(where)} does not scroll: all of it fits in ${box === document.scrollingElement ? 'the window' : 'its box'}; nothing scrolled.`
+      : `${upperFirst(where)} is already at the ${edge}; nothing scrolled ${dir}.`);
+    e.code = 'unchanged';
+    throw e;
+  }
   return { message: `Scrolled ${where} ${dir} (from ${Math.round(before)} to ${Math.round(box.scrollTop)} px${atBottom ? ', at the bottom' : ''}${box.scrollTop === 0 ? ', at the top' : ''})` };
 }
 
