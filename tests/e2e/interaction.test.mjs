@@ -230,9 +230,17 @@ async function formTruthScenario(m) {
   ok(r);
   assert.match(said(r), /Typed 7 characters into .*\(the field takes at most 5 characters: it holds fewer than typed\)/);
   assert.match(r.page.markdown, /value="12345"/);
+  // A field that took none of it: an error (it was "Typed 3 characters" with a note), and with
+  // submit no Enter; in fill_form, that field fails.
   r = await call('browser_type', { target: 'Age', text: 'abc' });
-  ok(r);
-  assert.match(said(r), /\(the field did not take it and is empty: a number field takes only a number\)/);
+  assert.equal(r.status, 'error', said(r));
+  assert.match(r.result.error, /^Typed 3 characters into \[input number "Age"[^\]]*\], but the field did not take it and is empty: a number field takes only a number\.$/);
+  r = await call('browser_type', { target: 'Age', text: 'xyz', submit: true });
+  assert.equal(r.status, 'error', said(r));
+  assert.match(r.result.error, /but the field did not take it and is empty: a number field takes only a number; Enter was not pressed\.$/);
+  r = await call('browser_fill_form', { fields: [{ target: 'Zip code', value: '54321' }, { target: 'Age', value: 'old' }] });
+  assert.equal(r.status, 'error', said(r));
+  assert.match(r.result.error, /^Field 2 of 2 \("Age"\) failed: Typed 3 characters into \[input number "Age"[^\]]*\], but the field did not take it and is empty: a number field takes only a number\. Filled before it: \[input text "Zip code"/);
   r = await call('browser_type', { target: 'Phone', text: '5551234567' });
   ok(r);
   assert.match(said(r), /\(the field holds something else than typed, 14 characters/);
