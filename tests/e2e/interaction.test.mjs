@@ -121,6 +121,33 @@ test('beforeunload: leaving a page that asks "Leave site?" is reported and does 
   assert.match(r.page.url, /act-leave\.html$|page2\.html$|act-dialogs\.html$/);
 });
 
+// close_tab on a page that asks "Leave site?" when the agent said stay: the close is cancelled
+// (chrome.tabs.remove then never comes back: the call waited its 30 s and the tab stayed); the
+// answer says the tab is still open. Trusted input: a typed key is the user activation the
+// browser asks "Leave site?" only after.
+test('close_tab: a page that asks "Leave site?", answered "stay", keeps its tab, and the answer says so', { skip: !realDaemonAvailable() && 'the daemon is not built' }, async () => {
+  const m = await managedBrowser();
+  let r = await m.call('browser_open_url', { url: env.url('/act-leave.html'), new_tab: true, timeout_ms: 15000 });
+  ok(r);
+  const tab = resultData(r).tabId;
+  ok(await m.call('browser_type', { tab_id: tab, target: 'Notes', text: ' more', timeout_ms: 10000 }));
+  ok(await m.call('browser_handle_dialog', { tab_id: tab, accept: false }));
+  const t0 = Date.now();
+  r = await m.call('browser_close_tab', { tab_id: tab, timeout_ms: 20000 });
+  assert.equal(r.status, 'error', JSON.stringify(r));
+  assert.match(r.result.error, new RegExp(`^Did not close tab ${tab}: its page kept it open`));
+  assert.equal(r.result.dialog?.kind, 'beforeunload', JSON.stringify(r.result));
+  assert.equal(r.result.dialog?.accepted, false);
+  assert.ok(Date.now() - t0 < 10000, `took ${Date.now() - t0} ms`);
+  r = await m.call('browser_list_tabs', {});
+  assert.ok(resultData(r).tabs.some((t) => t.tabId === tab), 'the tab is still open');
+  // The next close is answered by the default (leave): the tab goes.
+  r = await m.call('browser_close_tab', { tab_id: tab, timeout_ms: 20000 });
+  ok(r);
+  r = await m.call('browser_list_tabs', {});
+  assert.ok(!resultData(r).tabs.some((t) => t.tabId === tab), 'the tab is closed');
+});
+
 // The window's beforeunload listeners, whoever added them (DevTools' view: every world).
 async function beforeunloadListeners(url) {
   // The tab that shows it (Playwright may learn of the navigation after the bridge answered).
