@@ -125,12 +125,25 @@ test('beforeunload: leaving a page that asks "Leave site?" is reported and does 
 // (chrome.tabs.remove then never comes back: the call waited its 30 s and the tab stayed); the
 // answer says the tab is still open. Trusted input: a typed key is the user activation the
 // browser asks "Leave site?" only after.
-test('close_tab: a page that asks "Leave site?", answered "stay", keeps its tab, and the answer says so', { skip: !realDaemonAvailable() && 'the daemon is not built' }, async () => {
+// open_url and reload were "Opened"/"Reloaded" with the page never left (open_url after waiting
+// 2 s for a navigation that was cancelled).
+test('a page that asks "Leave site?", answered "stay", keeps its tab: open_url, reload and close_tab say so', { skip: !realDaemonAvailable() && 'the daemon is not built' }, async () => {
   const m = await managedBrowser();
   let r = await m.call('browser_open_url', { url: env.url('/act-leave.html'), new_tab: true, timeout_ms: 15000 });
   ok(r);
   const tab = resultData(r).tabId;
   ok(await m.call('browser_type', { tab_id: tab, target: 'Notes', text: ' more', timeout_ms: 10000 }));
+  const left = env.url('/act-leave.html').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  ok(await m.call('browser_handle_dialog', { tab_id: tab, accept: false }));
+  r = await m.call('browser_open_url', { tab_id: tab, url: env.url('/page2.html'), timeout_ms: 15000 });
+  assert.equal(r.status, 'error', JSON.stringify(r));
+  assert.match(r.result.error, new RegExp(`^Did not open [^ ]+/page2\\.html: the page being left kept the tab \\(it asked "Leave site\\?"\\); the tab still shows ${left}\\.`));
+  assert.equal(r.result.dialog?.accepted, false);
+  assert.match(r.page.markdown, /# Unsaved form/);
+  ok(await m.call('browser_handle_dialog', { tab_id: tab, accept: false }));
+  r = await m.call('browser_reload', { tab_id: tab, timeout_ms: 15000 });
+  assert.equal(r.status, 'error', JSON.stringify(r));
+  assert.match(r.result.error, new RegExp(`^Did not reload: the page kept the tab \\(it asked "Leave site\\?"\\); it still shows ${left}`));
   ok(await m.call('browser_handle_dialog', { tab_id: tab, accept: false }));
   const t0 = Date.now();
   r = await m.call('browser_close_tab', { tab_id: tab, timeout_ms: 20000 });
