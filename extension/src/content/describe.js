@@ -205,10 +205,10 @@ export function tokenParts(el, kind, { values = true } = {}) {
       if (isSecret(el)) parts.push(filled(el.value));
       else if (el.value && values) parts.push('value=' + q(clip(el.value, 300)));
       else if (tag === 'INPUT' && values) {
-        // an empty input beside which the box shows the choice (or chosen tags, or a faint placeholder)
+        // an empty input beside which the box shows the choice (or chosen tags; faint text there is
+        // a placeholder, which stays the plain text it is)
         const b = shownBeside(el);
         if (b?.value) parts.push('value=' + q(clip(b.value, 300)));
-        else if (b?.placeholder && b.placeholder !== name) parts.push('placeholder=' + q(clip(b.placeholder, 200)));
       } else if (tag !== 'INPUT' && tag !== 'TEXTAREA' && values) {
         // a custom combobox (jQuery UI selectmenu, Select2) shows its choice as text; a pop-up
         // control's host (ion-select) its placeholder, when nothing is chosen, as such

@@ -460,13 +460,21 @@ export function nameOf(el, kind = null) {
 const SHOWN_CONTROLS = 'input:not([type=hidden]),select,textarea,[role=slider],[role=spinbutton],[role=combobox],[role=checkbox],[role=switch],[role=radio],[role=textbox]';
 const shownBox = (e) => (e.checkVisibility ? e.checkVisibility({ visibilityProperty: true, opacityProperty: true }) : e.getClientRects().length > 0);
 
-// The label a user reads beside an unnamed ARIA slider: the one shown <label> that points at no
-// field (no for=, nothing inside it) in the nearest box around the slider (four levels at most)
-// that shows no other control (Vuetify's v-slider labels its box, not its thumb). '' if none.
+// The label a user reads beside an unnamed ARIA slider: a shown <label for> pointing at a box
+// around it, or the one shown <label> that points at no field (no for=, nothing inside it), in the
+// nearest box around the slider (four levels at most) that shows no other control (Vuetify's
+// v-slider labels its box, not its thumb). '' if none.
 function strayLabelOf(el) {
   let n = el.parentElement;
   for (let i = 0; n && i < 4 && n.tagName !== 'BODY' && n.tagName !== 'FORM'; i++, n = n.parentElement) {
     if (Array.from(n.querySelectorAll(SHOWN_CONTROLS)).some((c) => c !== el && !c.contains(el) && shownBox(c))) return '';
+    // a <label for> pointing at this box (antd gives its slider's outer <div> the id): it names
+    // the one control the box holds
+    if (n.id) {
+      let l = null;
+      try { l = n.getRootNode().querySelector(`label[for="${CSS.escape(n.id)}"]`); } catch { l = null; }
+      if (l && shownBox(l) && norm(l.textContent)) return norm(flatText(l, true));
+    }
     const labels = Array.from(n.querySelectorAll('label')).filter((l) => !l.htmlFor && !l.querySelector(SHOWN_CONTROLS) && shownBox(l));
     if (labels.length > 1) return '';
     if (labels.length === 1) return norm(labels[0].textContent);
