@@ -238,3 +238,19 @@ test('antd settings: Collapse, Switch, Checkbox.Group, Radio.Group buttons, Inpu
     assert.match(lineOf(md(r), /"Start date"/), /value="2024-03-20"/, `run ${run}`);
   }
 });
+
+test('antd message toast: a button the toast, pinned at the top of the viewport, lies over is scrolled out from under it and clicked', async () => {
+  for (const run of RUNS) {
+    await open();
+    // (scrolled so that the row of buttons is near the top of the viewport, where the toast shows)
+    let r = await call('browser_click', { target: 'Green' });
+    ok(r, `run ${run}: Green`);
+    r = await call('browser_click', { target: 'Save draft' });
+    ok(r, `run ${run}: Save draft`);
+    assert.match(md(r), /Saved the draft/, `run ${run}: the toast is not in the Markdown`);
+    r = await call('browser_click', { target: 'Notify' });
+    ok(r, `run ${run}: Notify, with the toast shown`);
+    assert.match(md(r), /Build finished/, `run ${run}: the notification is not in the Markdown`);
+    assert.match(md(r), /All 12 checks passed\./, `run ${run}`);
+  }
+});

@@ -106,6 +106,16 @@ export function click(el) {
   return { message: `Clicked ${desc}${via}`, newTabUrl: newTab };
 }
 
+// Is `el` inside a box the page pins to the viewport (position fixed or sticky), which stays put
+// while the page scrolls under it?
+function pinned(el) {
+  for (let n = el; n && n.nodeType === 1 && n.tagName !== 'HTML'; n = composedParent(n)) {
+    const p = styleOf(n)?.position;
+    if (p === 'fixed' || p === 'sticky') return true;
+  }
+  return false;
+}
+
 // The visible element a click on `el` goes to, scrolled into view, and where on it: or an error
 // (not visible and no widget for it; covered at its center).
 export function aim(el, desc) {
@@ -113,7 +123,13 @@ export function aim(el, desc) {
   // shown on hover (see visibleFor): no box to aim at while CSS hides it; the element itself
   if (hovered.has(target) && hiddenReason(target)) return { target, pt: { target } };
   scrollIntoView(target);
-  const pt = clickPoint(target);
+  let pt = clickPoint(target);
+  // covered by what the page pins to the viewport (a toast, a sticky header) while it is in view at
+  // an edge: scrolled to the viewport's middle, out from under it, as a user does, and hit again
+  if (pt.coveredBy && pinned(pt.coveredBy)) {
+    try { target.scrollIntoView({ block: 'center', inline: 'nearest', behavior: 'instant' }); } catch { /* ignore */ }
+    pt = clickPoint(target);
+  }
   if (pt.coveredBy) {
     const e = new Error(`${desc} is covered by ${shortDesc(pt.coveredBy)} at its center, so a user's click would land on that; nothing was done. Close or move what covers it first.`);
     e.code = 'covered';
