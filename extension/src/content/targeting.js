@@ -145,6 +145,17 @@ export function hiddenError(el, why, q, purpose) {
   return e;
 }
 
+const CELL_ROLES = new Set(['gridcell', 'cell', 'rowheader', 'columnheader']);
+
+// Is `el` (or the box it is shown in, through slots and shadow roots) a cell of a table or grid?
+function inCell(el) {
+  for (let n = el, i = 0; n && n.nodeType === 1 && i < 8; n = n.assignedSlot || n.parentElement || n.parentNode?.host, i++) {
+    const role = (n.getAttribute('role') || '').toLowerCase();
+    if (CELL_ROLES.has(role) || (!role && (n.tagName === 'TD' || n.tagName === 'TH'))) return true;
+  }
+  return false;
+}
+
 // purpose: 'click' | 'type' | 'select' | 'any'
 export function findTarget(target, purpose = 'any') {
   if (target == null || (typeof target === 'string' && !target.trim())) {
@@ -235,6 +246,13 @@ export function findTarget(target, purpose = 'any') {
 
   let hidden = null;
   let top = pick(scored);
+  // a table or grid cell whose text is exactly the target beats a control that only holds it in its
+  // name (a row's "Delete Person 003" button for "Person 003"): a user clicks the cell they read
+  if (top && top.every((c) => c.mc < 3)) {
+    const cells = texty.filter((c) => c.mc === 3 && inCell(c.el) && !top.some((o) => o.el.contains(c.el)));
+    const exact = cells.length ? pick(cells) : null;
+    if (exact) top = exact;
+  }
   if (!top && texty.length) top = pick(texty);
   if (!top) {
     // "Search box", "Login button", "the Terms checkbox": a role word plus a name
