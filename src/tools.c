@@ -23,6 +23,7 @@
 static const char *normalize_url_param(const struct tools *t, const char *in, char **out);
 static json_t *check_text_or_selector(const struct tool *tool, json_t *params);
 static json_t *check_screenshot(const struct tool *tool, json_t *params);
+static json_t *check_key(const struct tool *tool, json_t *params);
 static json_t *prepare_upload(const struct tools *t, const struct tool *tool, json_t *args);
 
 /* browser_fill_form's fields: which element, and what it gets (kept out of history: a password). */
@@ -124,9 +125,12 @@ static const struct tool catalog[] = {
 	 .description = "Press a keyboard key (Enter, Tab, Escape, ArrowDown, Backspace, a letter...) on the focused "
 	                "element or on a target, and return the page afterwards.",
 	 .done = "Pressed {key}", .attempt = "press {key}", .page_default = 1, .hints = TOOL_DESTRUCTIVE,
+	 .check = check_key,
 	 .params = {{.name = "key", .type = TP_STRING, .flags = TP_REQUIRED | TP_POSITIONAL, TP_MIN(1),
 	             TP_MAX(BB_KEY_NAME_MAX), .meta = "KEY",
-	             .description = "Key name as in KeyboardEvent.key, e.g. Enter, Tab, Escape, ArrowDown, a."},
+	             .description = "One character (a, 7, /) or a key name: Enter, Tab, Escape, Backspace, Delete, "
+                            "ArrowUp, ArrowDown, ArrowLeft, ArrowRight, Home, End, PageUp, PageDown, Space, "
+                            "F1-F12; after modifiers joined by + (Control+a, Shift+Tab, Meta+Shift+z)."},
 	            {.name = "target", .type = TP_STRING, TP_MAX(BB_TARGET_MAX),
 	             .description = "Optional element to focus first (ref, selector or description)."}}},
 	{.name = "browser_scroll", .command = "scroll", .title = "Scroll the page", .cli = "scroll",
@@ -867,6 +871,61 @@ check_text_or_selector(const struct tool *tool, json_t *params)
 	if (json_object_get(params, "text") || json_object_get(params, "selector"))
 		return NULL;
 	return bad_param(tool->name, "text", "text or selector", "%s needs text or selector", tool->name);
+}
+
+/* The named keys the extension presses (content/actions.js KEYS, background/trusted.js NAMED) and the
+ * modifiers it reads; a name outside them would be "pressed" as a key no keyboard has. */
+static const char *const key_names[] = {"Enter", "Tab", "Escape", "Esc", "Backspace", "Delete", "ArrowUp",
+                                        "ArrowDown", "ArrowLeft", "ArrowRight", "Home", "End", "PageUp",
+                                        "PageDown", "Space", "Spacebar", "Shift", "Control", "Alt", "Meta", NULL};
+static const char *const key_modifiers[] = {"Control", "Ctrl", "Shift", "Alt", "Meta", "Cmd", "Command", NULL};
+
+static int
+in_list(const char *const *list, const char *s, size_t n)
+{
+	for (; *list != NULL; list++)
+		if (strlen(*list) == n && strncmp(*list, s, n) == 0)
+			return 1;
+	return 0;
+}
+
+/* One UTF-8 encoded code point exactly (a printable key such as "a", "+", "é"). */
+static int
+one_code_point(const char *s, size_t n)
+{
+	const unsigned char c = (unsigned char)s[0];
+	size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
+	return n > 0 && len == n && (c >= 0x20 && c != 0x7f);
+}
+
+/* browser_press_key: the key is one character or a key name the extension knows, after modifiers
+ * joined by '+' ("Control+a", "Shift+Tab", "Control++"); "Foo" was pressed and reported done. */
+static json_t *
+check_key(const struct tool *tool, json_t *params)
+{
+	const char *key = json_string_value(json_object_get(params, "key"));
+	if (key == NULL)
+		return NULL;
+	const char *last = key, *p;
+	/* modifiers: every '+'-ended part before the last one (a trailing "++" ends in the key '+') */
+	for (p = key; (p = strchr(p, '+')) != NULL && p[1] != '\0'; p++) {
+		if (!in_list(key_modifiers, last, (size_t)(p - last)))
+			return bad_param(tool->name, "key", "a key, with modifiers such as Control+a",
+			                 "\"%.*s\" in \"%s\" is not a modifier: use Control, Shift, Alt or Meta, as in "
+			                 "Control+a or Shift+Tab",
+			                 (int)(p - last), last, key);
+		last = p + 1;
+	}
+	size_t n = strlen(last);
+	if (one_code_point(last, n) || in_list(key_names, last, n) ||
+	    (n >= 2 && n <= 3 && last[0] == 'F' && atoi(last + 1) >= 1 && atoi(last + 1) <= 12 &&
+	     strspn(last + 1, "0123456789") == n - 1 && last[1] != '0'))
+		return NULL;
+	return bad_param(tool->name, "key", "a key name or one character",
+	                 "unknown key \"%s\": use one character (a, 7, /) or one of Enter, Tab, Escape, Backspace, "
+	                 "Delete, ArrowUp, ArrowDown, ArrowLeft, ArrowRight, Home, End, PageUp, PageDown, Space, "
+	                 "F1-F12, with modifiers as in Control+a",
+	                 last);
 }
 
 /* browser_screenshot: quality is a JPEG's; one element or the whole page, not both. */

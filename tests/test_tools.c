@@ -80,6 +80,25 @@ START_TEST(validation)
 	ck_assert_str_eq(field_of("browser_switch_tab", "{\"tab_id\": -4}"), "tab_id");
 	ck_assert_str_eq(field_of("browser_wait_for", "{}"), "text");
 	ck_assert_str_eq(field_of("browser_open_url", "[1, 2]"), "(body)");
+	/* press_key: one character or a key name the extension knows, after known modifiers */
+	const char *keys_ok[] = {"Enter", "a", "+", "/", "\u00e9", "F5", "F12", "Control+a", "Shift+Tab", "Control++",
+	                         "Meta+Shift+z", "ArrowDown", "Space", " "};
+	for (size_t i = 0; i < sizeof keys_ok / sizeof keys_ok[0]; i++) {
+		json_t *k = json_pack("{s:s}", "key", keys_ok[i]);
+		char *txt = json_dumps(k, 0);
+		ck_assert_msg(field_of("browser_press_key", txt) == NULL, "%s was refused", keys_ok[i]);
+		free(txt);
+		json_decref(k);
+	}
+	const char *keys_bad[] = {"Foo", "Enterr", "F13", "F0", "F01", "ab", "Hyper+a", "Control+", "Control+Foo", "\a"};
+	for (size_t i = 0; i < sizeof keys_bad / sizeof keys_bad[0]; i++) {
+		json_t *k = json_pack("{s:s}", "key", keys_bad[i]);
+		char *txt = json_dumps(k, 0);
+		const char *f = field_of("browser_press_key", txt);
+		ck_assert_msg(f != NULL && strcmp(f, "key") == 0, "%s was taken", keys_bad[i]);
+		free(txt);
+		json_decref(k);
+	}
 }
 END_TEST
 

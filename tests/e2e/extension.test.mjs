@@ -112,6 +112,19 @@ test('a link that navigates: the answer is the new page, never the old one', asy
   r = await env.call('browser_reload', {});
   ok(r);
   assert.match(r.page.markdown, /# Page two/);
+  // Forward with no later page: nothing moves, and the answer says so (it said "Went forward to").
+  r = await env.call('browser_forward', {});
+  assert.equal(r.status, 'error', JSON.stringify(r.result));
+  assert.match(r.result.error, /^Did not go forward: the tab has no later page in its history; it still shows http:\/\/[^ ]+\/page2\.html\?via=js\.$/);
+  assert.match(r.page.markdown, /# Page two/);
+  // Back in a tab with no earlier page: the same.
+  r = await env.call('browser_open_url', { url: env.url('/page2.html'), new_tab: true });
+  ok(r);
+  const fresh = resultData(r).tabId;
+  r = await env.call('browser_back', { tab_id: fresh });
+  assert.equal(r.status, 'error', JSON.stringify(r.result));
+  assert.match(r.result.error, /^Did not go back: the tab has no earlier page in its history; it still shows http:\/\/[^ ]+\/page2\.html\.$/);
+  ok(await env.call('browser_close_tab', { tab_id: fresh }));
 });
 
 test('new tab: a target=_blank link returns the new tab\'s page; list, switch and close tabs', async () => {
@@ -291,12 +304,20 @@ test('wait_for: text appears, selector disappears, timeout is an error', async (
 });
 
 test('scroll and press_key', async () => {
-  await open('/markdown.html');
+  await open('/big?n=200');
   let r = await env.call('browser_scroll', { direction: 'bottom' });
   ok(r);
   r = await env.call('browser_scroll', { direction: 'top' });
   ok(r);
   assert.match(r.result.message, /at the top/);
+  // At the top already, and on a page that fits the window: nothing scrolls, and the answer says so.
+  r = await env.call('browser_scroll', { direction: 'up' });
+  assert.equal(r.status, 'error', JSON.stringify(r.result));
+  assert.equal(r.result.error, 'The page is already at the top; nothing scrolled up.');
+  await open('/page2.html');
+  r = await env.call('browser_scroll', { direction: 'down' });
+  assert.equal(r.status, 'error', JSON.stringify(r.result));
+  assert.equal(r.result.error, 'The page does not scroll: all of it fits in the window; nothing scrolled.');
   r = await env.call('browser_press_key', { key: 'Tab' });
   ok(r);
 });

@@ -37,7 +37,11 @@ test('refs hold still across snapshots of the same document', async () => {
   await snap('browser_click', { target: 'Show details' });                   // shows a section
   await snap('browser_click', { target: 'Show details' });                   // hides it
   await snap('browser_click', { target: 'Show details' });                   // shows it again
-  await snap('browser_scroll', { direction: 'bottom' });
+  { // a page that fits the window does not scroll: an error, with the page as it stands
+    const r = await env.call('browser_scroll', { direction: 'bottom', snapshot: 'full' });
+    assert.match(r.result?.error || '', /does not scroll/, JSON.stringify(r.result));
+    steps.push({ what: 'browser_scroll bottom', refs: refs(r.page.markdown), md: r.page.markdown });
+  }
   await snap('browser_get_page', {});
   // Every element seen in two snapshots has the same ref in both; no ref names two elements.
   const first = new Map();

@@ -81,6 +81,11 @@ test('malformed, oversized and hostile parameters are a 400 naming the field', a
   await refused(d, 'browser_upload_file', { target: 'x', paths: path.join(up, 'cv.txt') }, 'paths', /expected an array of strings/);
   await refused(d, 'browser_upload_file', { target: 'x', paths: [3] }, 'paths', /expected a string/);
   await refused(d, 'browser_upload_file', { target: 'x', paths: Array(21).fill(path.join(up, 'cv.txt')) }, 'paths', /1 to 20 items/);
+  // A key no keyboard has, or a modifier that is none, is refused (it was "pressed" and reported done).
+  await refused(d, 'browser_press_key', { key: 'Foo' }, 'key', /^unknown key "Foo": use one character .* or one of Enter, Tab/);
+  await refused(d, 'browser_press_key', { key: 'F13' }, 'key', /unknown key "F13"/);
+  await refused(d, 'browser_press_key', { key: 'Hyper+a' }, 'key', /"Hyper" in "Hyper\+a" is not a modifier/);
+  await refused(d, 'browser_press_key', { key: 'Control+Entr' }, 'key', /unknown key "Entr"/);
   // The daemon keeps serving.
   assert.equal((await api(d, '/api/health', { method: 'GET' })).status, 200);
 });

@@ -465,13 +465,17 @@ export async function type(el, text, { clear = false, submit = false } = {}) {
   }
   let note = '';
   let held = '';
+  const n = [...text].length;
   if (submit) {
     // The page's tasks queued by the typing (a model updated in setTimeout(0)) run before Enter.
     await nextTask();
     held = typedNote(el, text, clear); // before Enter: a submitted form may clear the field
+    const refused = notTaken(held, describe(el), n);
+    if (refused) throw new Error(`${refused}; Enter was not pressed.`);
     note = pressEnter(el);
   } else held = typedNote(el, text, clear);
-  const n = [...text].length;
+  const refused = notTaken(held, describe(el), n);
+  if (refused) throw new Error(`${refused}.`);
   const what = checkedWord ? `${checkedWord} ${describe(el)}` : `Typed ${n} character${n === 1 ? '' : 's'} into ${ed ? desc : describe(el)}`;
   return { message: `${what}${held}${submit ? ' and pressed Enter' : ''}${note ? ' (' + note + ')' : ''}`, desc };
 }
@@ -480,6 +484,18 @@ export async function type(el, text, { clear = false, submit = false } = {}) {
 // maxlength cut it, a number field refused it, or the page rewrote it (an input mask); '' when it
 // holds the text (at its end, when appended). Never the value itself: typed text stays out of
 // messages, which the call log keeps.
+const NOT_TAKEN = ' (the field did not take it and is empty';
+const NUMBER_ONLY = ': a number field takes only a number';
+
+// The sentence for a number field the browser left empty (it takes no letters: typedNote said
+// so), or '' for any other note: then the typing is an error, not "Typed n characters" (nothing
+// the agent meant is in the field). Another field found empty after typing may have been emptied
+// by the page taking it (a tag input making a chip of "red,"): that stays a note.
+export function notTaken(note, desc, n) {
+  if (!note || !note.startsWith(NOT_TAKEN + NUMBER_ONLY)) return '';
+  return `Typed ${n} character${n === 1 ? '' : 's'} into ${desc}, but ${note.slice(2, -1)}`;
+}
+
 export function typedNote(el, text, clear) {
   if (el?.isContentEditable) return editorNote(el, text, clear); // a rich-text editor: its text as shown
   if (!el || (el.tagName !== 'INPUT' && el.tagName !== 'TEXTAREA') || checkable(el) || DATE_TYPES.has(inputType(el))) return '';
@@ -500,7 +516,7 @@ export function typedNote(el, text, clear) {
     }
     return ` (the field takes at most ${el.maxLength} characters: it holds fewer than typed)`;
   }
-  if (!v) return ` (the field did not take it and is empty${inputType(el) === 'number' ? ': a number field takes only a number' : ''})`;
+  if (!v) return `${NOT_TAKEN}${inputType(el) === 'number' ? NUMBER_ONLY : ''})`;
   // a secret field's value is never in the page's Markdown: the note does not send the agent there
   const where = isSecret(el) ? 'its value is secret and not shown' : 'its value is in the page';
   return ` (the field holds something else than typed, ${len} character${len === 1 ? '' : 's'}: the page or the field rewrote it; ${where})`;
@@ -674,6 +690,8 @@ function mainScroller() {
   return best || se;
 }
 
+const upperFirst = (t) => t.charAt(0).toUpperCase() + t.slice(1);
+
 export function scroll(el, direction = 'down', amount) {
   let box = null;
   if (el) {
@@ -686,7 +704,7 @@ export function scroll(el, direction = 'down', amount) {
   const viewH = box === document.scrollingElement ? window.innerHeight : box.clientHeight;
   const dist = Number(amount) > 0 ? Number(amount) : Math.round(viewH * 0.8);
   const dir = String(direction || 'down').toLowerCase();
-  const before = box.scrollTop;
+  const before = box.scrollTop, beforeLeft = box.scrollLeft;
   if (dir === 'up') box.scrollBy({ top: -dist, behavior: 'instant' });
   else if (dir === 'down') box.scrollBy({ top: dist, behavior: 'instant' });
   else if (dir === 'top') box.scrollTo({ top: 0, behavior: 'instant' });
@@ -696,6 +714,16 @@ export function scroll(el, direction = 'down', amount) {
   else throw new Error(`direction must be up, down, top or bottom (got "${direction}")`);
   const atBottom = box.scrollTop + box.clientHeight >= box.scrollHeight - 2;
   const where = box === document.scrollingElement ? 'the page' : describe(box);
+  // Nothing moved: said, not reported as a scroll (an agent scrolling for more learns there is none).
+  const sideways = dir === 'left' || dir === 'right';
+  if ((sideways ? box.scrollLeft : box.scrollTop) === (sideways ? beforeLeft : before)) {
+    const fits = sideways ? box.scrollWidth <= box.clientWidth + 1 : box.scrollHeight <= box.clientHeight + 1;
+    const edge = { down: 'bottom', bottom: 'bottom', up: 'top', top: 'top', left: 'left end', right: 'right end' }[dir];
+    const e = new Error(fits ? `${upperFirst(where)} does not scroll: all of it fits in ${box === document.scrollingElement ? 'the window' : 'its box'}; nothing scrolled.`
+      : `${upperFirst(where)} is already at the ${edge}; nothing scrolled ${dir}.`);
+    e.code = 'unchanged';
+    throw e;
+  }
   return { message: `Scrolled ${where} ${dir} (from ${Math.round(before)} to ${Math.round(box.scrollTop)} px${atBottom ? ', at the bottom' : ''}${box.scrollTop === 0 ? ', at the top' : ''})` };
 }
 
