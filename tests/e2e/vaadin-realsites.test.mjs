@@ -167,6 +167,7 @@ test('grid: a sort header sorts, a row click selects, a button in a cell acts', 
   const name = lineOf(md(r), /^\| Person \d+ \| \d+ \|/).split('|')[1].trim();
   r = await call('browser_click', { target: name });
   ok(r, 'click a row');
+  assert.equal(stateIn(md(r)).deleted, null, `a click on "${name}" pressed the row's Delete button`);
   assert.equal(stateIn(md(r)).selected, name);
   r = await call('browser_click', { target: `Delete ${name}` });
   ok(r, 'click Delete');
