@@ -214,3 +214,26 @@ test('menu bar: a top item opens its sub-menu, hover opens the nested one, a cli
   assert.equal(stateIn(md(r)).menu, 'notes.txt');
   assert.doesNotMatch(md(r), /\[menuitem "New"/, 'the menu is left open');
 });
+
+// ---------------------------------------------------------------- validation
+
+// The required indicator (an asterisk drawn by CSS beside the label) and the invalid state (the
+// error message shown under the field) were nowhere in the field's token: an agent could not tell
+// a field must be filled, nor which field the error shown below belongs to.
+test('text field: required and invalid (with its error message) show on the field, invalid only once the page says so', async () => {
+  let r = await open();
+  assert.match(lineOf(md(r), /input text "Email"/), /\[input text "Email" required e\d+\]/, 'a required field is not shown required, or an untouched one is shown invalid');
+  assert.doesNotMatch(md(r), /Enter a valid email/);
+  r = await call('browser_type', { target: 'Email', text: 'bad' });
+  ok(r, 'type bad');
+  r = await call('browser_press_key', { key: 'Tab' });
+  ok(r, 'leave the field');
+  assert.match(lineOf(md(r), /input text "Email"/), /value="bad" required invalid e\d+\]/, 'the invalid state is not shown');
+  assert.match(md(r), /^Enter a valid email$/m);
+  r = await call('browser_type', { target: 'Email', text: 'ada@example.com' });
+  ok(r, 'type a valid email');
+  r = await call('browser_press_key', { key: 'Tab' });
+  ok(r, 'leave the field');
+  assert.doesNotMatch(lineOf(md(r), /input text "Email"/), /invalid/, 'a valid field is shown invalid');
+  assert.doesNotMatch(md(r), /Enter a valid email/);
+});
