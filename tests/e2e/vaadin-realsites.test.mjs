@@ -119,6 +119,29 @@ test('date picker: a typed date is taken and shown; the calendar opens as a dial
   assert.equal(stateIn(md(r)).date, '2026-03-15');
 });
 
+// The calendar is a <table role=grid> named by its month's title, which the page marks aria-hidden
+// (it names the grid), and it keeps its hidden week-number cells (display: none) in every row: the
+// Markdown showed the days under no month, with a column of week numbers no user sees. The months
+// around the shown one are rendered too, aria-hidden (the Markdown leaves them out): a click on
+// "20", the day the agent read, was ambiguous between three months.
+test('date picker: the open calendar shows its month over the days a user sees, and a click on a day number picks that day', async () => {
+  await open();
+  let r = await call('browser_type', { target: 'Delivery date', text: '3/15/2026', submit: true });
+  ok(r, 'type a date');
+  r = await call('browser_click', { target: 'Delivery date' });
+  ok(r, 'open the calendar');
+  const m = md(r);
+  assert.match(m, /^March 2026$/m, 'the month shown is not named');
+  assert.match(m, /^\| Sun \| Mon \| Tue \| Wed \| Thu \| Fri \| Sat \|$/m, 'a hidden column is shown');
+  assert.match(m, /^\| 15 \| 16 \| 17 \| 18 \| 19 \| 20 \| 21 \|$/m);
+  r = await call('browser_click', { target: '20' });
+  ok(r, 'click 20');
+  assert.match(msg(r), /20 March 2026/);
+  assert.equal(stateIn(md(r)).date, '2026-03-20');
+  assert.match(lineOf(md(r), /combobox "Delivery date"/), /value="3\/20\/2026"/);
+  assert.doesNotMatch(md(r), /\[dialog "Calendar"/, 'the calendar is left open');
+});
+
 test('select: select_option and a click on the overlay item choose, the label shows as the value', async () => {
   await open();
   let r = await call('browser_select_option', { target: 'Size', value: 'Large' });

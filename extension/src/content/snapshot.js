@@ -556,10 +556,14 @@ class Writer {
       this.brk();
       this.raw(cap);
       this.brk();
+    } else {
+      const title = hiddenTitle(el);
+      if (title) { this.brk(); this.raw(escapeMd(title)); this.brk(); }
     }
     const grid = rows.map((r) => {
       const out = [];
-      for (const c of r.cells) {
+      // (a cell the page hides, display: none: a calendar's week numbers, is no column a user sees)
+      for (const c of Array.from(r.cells).filter((x) => styleOf(x)?.display !== 'none')) {
         // a header sorted by (aria-sort on a <th>: DataTables) shows the arrow a user sees by it
         const s = this.cell(c, clickAnc);
         out.push((s && c.tagName === 'TH' ? s + sortMark(c) : s).replace(/\|/g, '\\|'));
@@ -757,3 +761,17 @@ function dialogName(el) {
 }
 
 const matchesSafe = (el, sel) => { try { return el.matches(sel); } catch { return false; } };
+
+// The title a user sees over a table that the walk leaves out: the text its aria-labelledby names
+// when that text is shown but aria-hidden (a calendar's "November 2026" over its grid of days, hidden
+// from assistive technology because it names the grid), else ''.
+function hiddenTitle(table) {
+  const ids = (table.getAttribute('aria-labelledby') || '').trim().split(/\s+/).filter(Boolean);
+  if (!ids.length) return '';
+  const root = table.getRootNode();
+  const els = ids.map((id) => root.getElementById?.(id) || null).filter(Boolean);
+  const skipped = (x) => !!x.closest('[aria-hidden="true"]');
+  const seen = (x) => !x.checkVisibility || x.checkVisibility({ opacityProperty: true, visibilityProperty: true });
+  if (!els.length || !els.every((x) => skipped(x) && seen(x) && !table.contains(x))) return '';
+  return clip(norm(els.map((x) => x.textContent).join(' ')), 200);
+}

@@ -101,7 +101,17 @@ function usable(el) {
 function rankOf(el) {
   const direct = withStyleCache(() => !hiddenReason(el.tagName === 'OPTION' ? el.closest('select') || el : el));
   const vis = direct || usable(el);
-  return (vis ? 8 : 0) + (direct ? 4 : 0) + (isDisabled(el) || isInert(el) || behindModal(el) ? 0 : 2) + (vis && inViewport(el) ? 1 : 0);
+  return (vis ? 16 : 0) + (direct ? 8 : 0) + (isDisabled(el) || isInert(el) || behindModal(el) ? 0 : 4) + (ariaHidden(el) ? 0 : 2) +
+    (vis && inViewport(el) ? 1 : 0);
+}
+
+// Is `el` inside an aria-hidden subtree (through slots and shadow roots)? The Markdown leaves such
+// text out (a calendar hides the months around the one it shows as its grid), so among equal
+// matches the one the agent read comes first.
+function ariaHidden(el) {
+  const up = (n) => n.assignedSlot || n.parentElement || n.parentNode?.host;
+  for (let n = el, i = 0; n && n.nodeType === 1 && i < 80; n = up(n), i++) if (n.getAttribute('aria-hidden') === 'true') return true;
+  return false;
 }
 
 // Candidates as an error lists them, each with a ref to act by: one shown as plain text in the
