@@ -480,10 +480,6 @@ export async function type(el, text, { clear = false, submit = false } = {}) {
   return { message: `${what}${held}${submit ? ' and pressed Enter' : ''}${note ? ' (' + note + ')' : ''}`, desc };
 }
 
-// What a text field holds after typing, when it is not what was typed (a user sees it): its
-// maxlength cut it, a number field refused it, or the page rewrote it (an input mask); '' when it
-// holds the text (at its end, when appended). Never the value itself: typed text stays out of
-// messages, which the call log keeps.
 const NOT_TAKEN = ' (the field did not take it and is empty';
 const NUMBER_ONLY = ': a number field takes only a number';
 
@@ -496,6 +492,10 @@ export function notTaken(note, desc, n) {
   return `Typed ${n} character${n === 1 ? '' : 's'} into ${desc}, but ${note.slice(2, -1)}`;
 }
 
+// What a text field holds after typing, when it is not what was typed (a user sees it): its
+// maxlength cut it, a number field refused it, or the page rewrote it (an input mask); '' when it
+// holds the text (at its end, when appended). Never the value itself: typed text stays out of
+// messages, which the call log keeps.
 export function typedNote(el, text, clear) {
   if (el?.isContentEditable) return editorNote(el, text, clear); // a rich-text editor: its text as shown
   if (!el || (el.tagName !== 'INPUT' && el.tagName !== 'TEXTAREA') || checkable(el) || DATE_TYPES.has(inputType(el))) return '';

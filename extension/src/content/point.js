@@ -15,7 +15,7 @@ const PURPOSE = { click: 'click', type: 'type', select_option: 'select', press_k
 let pointed = null; // the element of the last point(): trusted typing asks what it holds then (typed)
 
 // After trusted typing into the element last pointed at: how what it holds differs from the text
-// typed (actions.typedNote), or ''.
+// typed (`note`: actions.typedNote, or ''), and `refused`, the error's sentence, when it took none.
 export function typed(text, clear) {
   const el = pointed?.deref() || null;
   const note = typedNote(el, String(text ?? ''), !!clear);
