@@ -192,6 +192,9 @@ test('grid: a sort header sorts, a row click selects, a button in a cell acts', 
   ok(r, 'click a row');
   assert.equal(stateIn(md(r)).deleted, null, `a click on "${name}" pressed the row's Delete button`);
   assert.equal(stateIn(md(r)).selected, name);
+  // the selected row (aria-selected on the row) is marked, as its highlight shows a user
+  assert.match(md(r), new RegExp(`^\\| \\(selected\\) ${name} \\|`, 'm'), 'the selected row is not marked');
+  assert.equal(md(r).split('\n').filter((l) => l.includes('(selected)')).length, 1);
   r = await call('browser_click', { target: `Delete ${name}` });
   ok(r, 'click Delete');
   assert.equal(stateIn(md(r)).deleted, name);

@@ -569,6 +569,7 @@ class Writer {
         out.push((s && c.tagName === 'TH' ? s + sortMark(c) : s).replace(/\|/g, '\\|'));
         for (let k = 1; k < Math.min(50, c.colSpan || 1); k++) out.push('');
       }
+      if (out.length && isSelectedRow(r)) out[0] = SELECTED_MARK + out[0];
       return out;
     });
     this.mdTable(grid);
@@ -621,6 +622,7 @@ class Writer {
       }
       let s = c ? this.gridCell(c.el, anc) : this.cell(r.el, anc);
       if (mark) { s = mark + (s ? ' ' + s : ''); mark = ''; }
+      if (r.cells.length ? c === r.cells.find((x) => x.shown) : true) { if (r.els.some(isSelectedRow)) s = SELECTED_MARK + s; }
       return s.replace(/\|/g, '\\|');
     }).filter((r) => r.length); // rows whose every cell is hidden
     if (grid.length) this.mdTable(grid);
@@ -774,4 +776,12 @@ function hiddenTitle(table) {
   const seen = (x) => !x.checkVisibility || x.checkVisibility({ opacityProperty: true, visibilityProperty: true });
   if (!els.length || !els.every((x) => skipped(x) && seen(x) && !table.contains(x))) return '';
   return clip(norm(els.map((x) => x.textContent).join(' ')), 200);
+}
+
+const SELECTED_MARK = '(selected) ';
+
+// Is `row` a selected row of a grid (aria-selected on the row: the ARIA grid pattern's row
+// selection, the highlight a user sees on it)?
+function isSelectedRow(row) {
+  return row.getAttribute?.('aria-selected') === 'true';
 }
