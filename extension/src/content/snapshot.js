@@ -534,7 +534,11 @@ class Writer {
   }
 
   table(el, clickAnc) {
-    const rows = Array.from(el.rows).filter((r) => { const s = styleOf(r); return s && s.display !== 'none'; });
+    // (a row with no box and no text, a grid's empty-state row, is none a user sees)
+    const rows = Array.from(el.rows).filter((r) => {
+      const s = styleOf(r);
+      return s && s.display !== 'none' && !(s.display !== 'contents' && r.getBoundingClientRect().height < 1 && !norm(r.textContent));
+    });
     // A layout table (nested tables, role=presentation, cells holding headings or forms) becomes
     // blocks; a data table whose cells hold paragraphs or lists (Sphinx) stays a table.
     const layout = rows.length === 0 || el.querySelector('table') || /^(presentation|none)$/i.test(el.getAttribute('role') || '') ||
@@ -573,6 +577,7 @@ class Writer {
       return out;
     });
     this.mdTable(grid);
+    this.rowsNote(el, rows);
   }
 
   // Rows of cell Markdown as a Markdown table, the first row its header, short rows padded.
@@ -597,7 +602,7 @@ class Writer {
     const m = gridModel(el);
     if (!m) return false;
     const anc = kind ? el : clickAnc;
-    const g = { ...m, anc, done: false };
+    const g = { ...m, anc, done: false, grid: el };
     for (const r of m.rows) this.gridRows.set(r, g);
     this.brk();
     this.mark(el, kind);
@@ -625,7 +630,25 @@ class Writer {
       if (r.cells.length ? c === r.cells.find((x) => x.shown) : true) { if (r.els.some(isSelectedRow)) s = SELECTED_MARK + s; }
       return s.replace(/\|/g, '\\|');
     }).filter((r) => r.length); // rows whose every cell is hidden
-    if (grid.length) this.mdTable(grid);
+    if (grid.length) { this.mdTable(grid); this.rowsNote(g.grid, g.model.flatMap((r) => r.els)); }
+  }
+
+  // Under a grid that renders only some of its rows (aria-rowcount larger than the rows it has, a
+  // virtualised list), which of them the table shows: "(rows 2–10 of 201)", so that an agent knows
+  // the rest come by scrolling it, as a user sees by its scroll bar.
+  rowsNote(grid, rows) {
+    const total = Number(grid?.getAttribute('aria-rowcount'));
+    if (!Number.isInteger(total) || total <= 0) return;
+    // counted as a user counts them, without the header rows (which aria-rowindex counts)
+    const head = (r) => r.parentElement?.tagName === 'THEAD' || (r.querySelector('[role=columnheader],th') && !r.querySelector('[role=gridcell],[role=cell],td'));
+    const h = rows.filter(head).length;
+    const idx = rows.filter((r) => !head(r)).map((r) => Number(r.getAttribute('aria-rowindex'))).filter((n) => Number.isInteger(n) && n > h);
+    if (!idx.length) return;
+    const lo = Math.min(...idx) - h, hi = Math.max(...idx) - h, all = total - h;
+    if (lo <= 1 && hi >= all) return;
+    this.brk();
+    this.raw(`(rows ${lo}–${hi} of ${all})`);
+    this.brk();
   }
 
   // A grid cell's content on one line, as cell(), but the cell itself is walked: a cell that is a
