@@ -160,12 +160,17 @@ test('select: select_option and a click on the overlay item choose, the label sh
 // ---------------------------------------------------------------- grid
 
 // The grid's cells are light-DOM elements slotted into the scroller of its shadow root: scroll
-// looked for the box that scrolls the target through parentElement only, found none, scrolled
-// the (unscrollable) page by 0 px and said so as a success; the rows below never came.
+// looked for the box that scrolls the target through parentElement only, found none, and scrolled
+// the (unscrollable) page; the rows below never came. Nor did the Markdown say that the grid has
+// 200 rows (aria-rowcount) of which it renders 9, and it showed the grid's empty-state row, which
+// has no height, as an empty row.
 test('grid: scroll with a cell as target scrolls the grid, and rows beyond its viewport come into the Markdown', async () => {
   await open();
   const first = await call('browser_get_page', {});
   assert.doesNotMatch(md(first), /Person 030/);
+  // the grid renders only some of its 200 rows: the Markdown says which, and shows no empty row
+  assert.match(md(first), /^\(rows 1–\d+ of 200\)$/m, 'nothing says the grid has more rows');
+  assert.doesNotMatch(md(first), /^\|( \|)+$/m, 'an empty row no user sees is shown');
   let r = first;
   for (let i = 0; i < 8 && !/Person 030/.test(md(r)); i++) {
     // (a row the grid shows now: the cell an agent reads in the Markdown)
@@ -175,6 +180,8 @@ test('grid: scroll with a cell as target scrolls the grid, and rows beyond its v
     assert.doesNotMatch(msg(r), /the page/, 'the page was scrolled, not the grid');
   }
   assert.match(md(r), /\| Person 030 \| \d+ \| \[button "Delete Person 030" e\d+\] \|/);
+  const [, lo, hi] = md(r).match(/^\(rows (\d+)–(\d+) of 200\)$/m) || [];
+  assert.ok(Number(lo) > 1 && Number(lo) <= 30 && Number(hi) >= 30, `the rows shown are not said: ${lo}–${hi}`);
   r = await call('browser_click', { target: 'Delete Person 030' });
   ok(r, 'click the cell button');
   assert.equal(stateIn(md(r)).deleted, 'Person 030');
