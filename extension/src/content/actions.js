@@ -711,7 +711,9 @@ const upperFirst = (t) => t.charAt(0).toUpperCase() + t.slice(1);
 export function scroll(el, direction = 'down', amount) {
   let box = null;
   if (el) {
-    for (let n = el; n && n.nodeType === 1; n = n.parentElement) if (scrollable(n)) { box = n; break; }
+    // the box that scrolls it as rendered: through the <slot> a slotted element is shown in and out
+    // of shadow roots (a grid's cells are light DOM shown in the scroller of its shadow root)
+    for (let n = el; n && n.nodeType === 1; n = n.assignedSlot || n.parentElement || n.parentNode?.host) if (scrollable(n)) { box = n; break; }
     if (!box && !direction) { scrollIntoView(el); return { message: `Scrolled ${describe(el)} into view` }; }
   }
   box = box || mainScroller();

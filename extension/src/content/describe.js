@@ -247,16 +247,29 @@ export function tokenParts(el, kind, { values = true } = {}) {
     const i = parts.indexOf(q(name));
     if (i >= 0) parts.splice(i + 1, 0, '(shows ' + q(shows) + ')');
   }
-  // a field the page marked as failing its check (aria-invalid=true: a form library's rule), which
-  // a user sees outlined in red beside its message
-  if (INVALID_KINDS.has(kind) && (el.getAttribute('aria-invalid') || '').trim().toLowerCase() === 'true') parts.push('invalid');
+  if (values && FIELD_KINDS.has(kind)) parts.push(...fieldState(el));
   if (isDisabled(el)) parts.push('disabled');
   else if (isInert(el) || behindModal(el)) parts.push('inert'); // (under a page's own modal: modal.js)
   parts.push(ref);
   return parts;
 }
 
-const INVALID_KINDS = new Set(['input', 'textarea', 'select', 'combobox', 'checkbox', 'radio', 'editable', 'slider']);
+const FIELD_KINDS = new Set(['input', 'textarea', 'editable', 'select', 'combobox', 'checkbox', 'radio', 'slider']);
+
+// What a user sees of a field's validation: that it must be filled (the asterisk by its label) and
+// that it holds what the page refuses (its error shown: aria-invalid, or the browser's own check
+// once the user has changed it, :user-invalid; never a required field still untouched).
+function fieldState(el) {
+  const out = [];
+  const aria = (name) => (el.getAttribute(name) || '').trim().toLowerCase();
+  if (el.required || aria('aria-required') === 'true') out.push('required');
+  const inv = aria('aria-invalid');
+  let userInvalid = false;
+  try { userInvalid = el.matches(':user-invalid'); } catch { /* an engine without it */ }
+  if ((inv && inv !== 'false') || userInvalid) out.push('invalid');
+  return out;
+}
+
 const CURRENT_KINDS = new Set(['link', 'button', 'clickable', 'tab', 'option', 'menuitem', 'treeitem']);
 
 export function token(el, kind, opts) {

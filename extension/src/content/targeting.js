@@ -101,7 +101,17 @@ function usable(el) {
 function rankOf(el) {
   const direct = withStyleCache(() => !hiddenReason(el.tagName === 'OPTION' ? el.closest('select') || el : el));
   const vis = direct || usable(el);
-  return (vis ? 8 : 0) + (direct ? 4 : 0) + (isDisabled(el) || isInert(el) || behindModal(el) ? 0 : 2) + (vis && inViewport(el) ? 1 : 0);
+  return (vis ? 16 : 0) + (direct ? 8 : 0) + (isDisabled(el) || isInert(el) || behindModal(el) ? 0 : 4) + (ariaHidden(el) ? 0 : 2) +
+    (vis && inViewport(el) ? 1 : 0);
+}
+
+// Is `el` inside an aria-hidden subtree (through slots and shadow roots)? The Markdown leaves such
+// text out (a calendar hides the months around the one it shows as its grid), so among equal
+// matches the one the agent read comes first.
+function ariaHidden(el) {
+  const up = (n) => n.assignedSlot || n.parentElement || n.parentNode?.host;
+  for (let n = el, i = 0; n && n.nodeType === 1 && i < 80; n = up(n), i++) if (n.getAttribute('aria-hidden') === 'true') return true;
+  return false;
 }
 
 // Candidates as an error lists them, each with a ref to act by: one shown as plain text in the
@@ -143,6 +153,17 @@ export function hiddenError(el, why, q, purpose) {
     (alts.length ? ` Visible candidates: ${listing(alts)}.` : ' No visible element matches it: open what shows it first (a menu, a tab, a dialog), then get the page again.'));
   e.code = 'not_visible';
   return e;
+}
+
+const CELL_ROLES = new Set(['gridcell', 'cell', 'rowheader', 'columnheader']);
+
+// Is `el` (or the box it is shown in, through slots and shadow roots) a cell of a table or grid?
+function inCell(el) {
+  for (let n = el, i = 0; n && n.nodeType === 1 && i < 8; n = n.assignedSlot || n.parentElement || n.parentNode?.host, i++) {
+    const role = (n.getAttribute('role') || '').toLowerCase();
+    if (CELL_ROLES.has(role) || (!role && (n.tagName === 'TD' || n.tagName === 'TH'))) return true;
+  }
+  return false;
 }
 
 // purpose: 'click' | 'type' | 'select' | 'any'
@@ -239,6 +260,13 @@ export function findTarget(target, purpose = 'any') {
 
   let hidden = null;
   let top = pick(scored);
+  // a table or grid cell whose text is exactly the target beats a control that only holds it in its
+  // name (a row's "Delete Person 003" button for "Person 003"): a user clicks the cell they read
+  if (top && top.every((c) => c.mc < 3)) {
+    const cells = texty.filter((c) => c.mc === 3 && inCell(c.el) && !top.some((o) => o.el.contains(c.el)));
+    const exact = cells.length ? pick(cells) : null;
+    if (exact) top = exact;
+  }
   if (!top && texty.length) top = pick(texty);
   if (!top) {
     // "Search box", "Login button", "the Terms checkbox": a role word plus a name

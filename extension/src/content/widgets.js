@@ -380,6 +380,9 @@ const inFace = (el, widget, ctx) => widget.contains(el) || ctx.face.contains(el)
 // whose own displayed text is `text`: the options of an opened popup. The best first: an ARIA
 // option, then a list item, nearest.
 function findShownOption(doc, text, widget, ctx) {
+  // no text names no option: an empty value would match any empty element of the popup (a spacer,
+  // a scroller), and clicking that chose whatever option lay under it
+  if (!norm(text)) return null;
   // the popup the widget names first
   for (const popup of popupsOf(widget)) {
     if (visible(popup)) {
