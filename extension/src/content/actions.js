@@ -9,6 +9,7 @@ import { hiddenReason, clickPoint, composedParent, shortDesc, hoverHost } from '
 import { proxyFor, replacementFor, chooseInWidget, until, editorFor, isDropdown } from './widgets.js';
 import { fieldValue } from './datetime.js';
 import { behindModal } from './modal.js';
+import { seenText } from './hidden.js';
 
 // One macrotask: the page's own queued tasks (a framework's setTimeout(0) model update) run
 // before the next key, as they would between a real keyboard's key presses.
@@ -726,8 +727,20 @@ export function checkPresence({ text, selector }) {
     let t = '';
     if (r.nodeType === 9) t = base.innerText || '';
     else for (const c of base.children) t += ' ' + (c.innerText || '');
-    if (norm(t).toLowerCase().includes(want)) return true;
+    if (norm(t).toLowerCase().includes(want) && seenIn(base, want)) return true;
     // form field values count too (e.g. a field that gets filled in)
   }
   return false;
+}
+
+// Whether text innerText found is also text a user sees, as the snapshot shows it: not in a
+// transparent or aria-hidden part (the page behind a modal that hides it from the Markdown, a
+// tile's message shown only on hover), so that wait_for never says "on the page" about text the
+// page it returns does not show. A very large page keeps innerText's answer (bounded work).
+const SEEN_MAX = 20_000;
+function seenIn(base, want) {
+  if ((base.getElementsByTagName?.('*') || base.querySelectorAll('*')).length > SEEN_MAX) return true;
+  // (compared without spaces: innerText breaks lines at a <br> where seenText puts nothing)
+  const bare = (s) => s.toLowerCase().replace(/\s+/g, '');
+  return bare(withStyleCache(() => seenText(base, SEEN_MAX * 4))).includes(bare(want));
 }

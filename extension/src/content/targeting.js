@@ -145,6 +145,16 @@ export function hiddenError(el, why, q, purpose) {
   return e;
 }
 
+// A clickable area (known only by its pointer cursor: a drop zone, a card) matched because its text
+// contains the target, while a text inside it is exactly the target: that text is what the agent
+// read and means, and the pointer goes there (hovering a file's name in a drop zone shows that
+// file's details; the area's centre may be empty space), the click still reaching the area.
+function textInside([c], texty, pick) {
+  if (c.kind !== 'clickable' || c.mc >= 3) return null;
+  const inner = pick(texty.filter((t) => t.mc === 3 && c.el.contains(t.el)).map((t) => ({ ...t })));
+  return inner?.length === 1 ? inner : null;
+}
+
 // purpose: 'click' | 'type' | 'select' | 'any'
 export function findTarget(target, purpose = 'any') {
   if (target == null || (typeof target === 'string' && !target.trim())) {
@@ -235,6 +245,7 @@ export function findTarget(target, purpose = 'any') {
 
   let hidden = null;
   let top = pick(scored);
+  if (top?.length === 1) top = textInside(top, texty, pick) || top;
   if (!top && texty.length) top = pick(texty);
   if (!top) {
     // "Search box", "Login button", "the Terms checkbox": a role word plus a name
