@@ -240,6 +240,12 @@ test('overlays-dropzone.html: a file uploaded into the drop area shows; a reject
     assert.match(r.result.message, /Set 1 file \("photo\.png"\)/);
     r = await until(async () => { const p = await call('browser_get_page', {}); return /Uploaded: photo\.png/.test(md(p)) && p; }, { what: 'the upload' });
     assert.match(md(r), /!\[photo\.png\]/, 'the file\'s tile (its thumbnail) shows');
+    assert.doesNotMatch(md(r), / KB/, 'the tile\'s details show only while the pointer is over it');
+    // Hovering the thumbnail by its alt text: the pointer goes on the tile (its image, under its
+    // transparent details), not the middle of the drop area, and the details show.
+    r = await call('browser_hover', { target: 'photo.png' });
+    ok(r, 'hover photo.png');
+    assert.match(md(r), /\*\*[\d.]+\*\* KB\s+photo\.png/, md(r));
     // the drop area's message is gone: the area (its ref) opens the next file input
     const area = md(r).match(/\[clickable (e\d+)\]/)?.[1];
     assert.ok(area, md(r));
