@@ -5,7 +5,9 @@
 //     validation, a toast and a timer alert (the page behind a modal alert is out of reach);
 //   - overlays-tippy.html: tippy.js + Popper tooltips (hover, focus), an interactive popover with a
 //     button inside, a click-triggered menu;
-//   - overlays-sortable.html: SortableJS, a list reordered and an item moved between two lists;
+//   - overlays-sortable.html: SortableJS, a list reordered and an item moved between two lists, a
+//     list dragged only by its handles, one in forceFallback (pointer events) mode, and a plain
+//     list no library makes sortable (a drag there moves nothing: an error);
 //   - overlays-leaflet.html: Leaflet with locally drawn tiles: zoom buttons and a popup's close
 //     button are <a href="#" role=button> (buttons to a user, not links), a marker's popup, the
 //     hover-expanded layer control;
@@ -190,6 +192,21 @@ test('overlays-sortable.html: browser_drag reorders a list and moves an item to 
     ok(r, 'drag Fix bug to the other list');
     assert.match(md(r), /Todo: Write report, Review code \| Done: Fix bug, Plan sprint/);
     assert.match(md(r), /- Fix bug\n- Plan sprint/);
+    // A list dragged only by a handle (Sortable's `handle`, shown with a grab cursor): a user grabs
+    // the handle, and so does the drag of the item.
+    r = await call('browser_drag', { source: 'Gamma', target: 'Alpha' });
+    ok(r, 'drag Gamma above Alpha');
+    assert.match(r.result.message, /by its handle/);
+    assert.match(md(r), /Handles: Gamma, Alpha, Beta/);
+    // Sortable's forceFallback: pointer events, no HTML5 drag and drop
+    r = await call('browser_drag', { source: 'Three', target: 'One' });
+    ok(r, 'drag Three above One');
+    assert.match(md(r), /Fallback: Three, One, Two/);
+    // A list nothing makes sortable: the drag changed nothing, which is no success.
+    r = await call('browser_drag', { source: 'Old B', target: 'Old A' });
+    assert.equal(r.status, 'error', `a drag that moved nothing: ${msg(r)}`);
+    assert.match(r.result.error, /nothing on the page changed.*nothing was moved/);
+    assert.match(md(r), /- Old A\n- Old B/);
   }
 });
 
