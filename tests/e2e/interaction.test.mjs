@@ -121,6 +121,46 @@ test('beforeunload: leaving a page that asks "Leave site?" is reported and does 
   assert.match(r.page.url, /act-leave\.html$|page2\.html$|act-dialogs\.html$/);
 });
 
+// close_tab on a page that asks "Leave site?" when the agent said stay: the close is cancelled
+// (chrome.tabs.remove then never comes back: the call waited its 30 s and the tab stayed); the
+// answer says the tab is still open. Trusted input: a typed key is the user activation the
+// browser asks "Leave site?" only after.
+// open_url and reload were "Opened"/"Reloaded" with the page never left (open_url after waiting
+// 2 s for a navigation that was cancelled).
+test('a page that asks "Leave site?", answered "stay", keeps its tab: open_url, reload and close_tab say so', { skip: !realDaemonAvailable() && 'the daemon is not built' }, async () => {
+  const m = await managedBrowser();
+  let r = await m.call('browser_open_url', { url: env.url('/act-leave.html'), new_tab: true, timeout_ms: 15000 });
+  ok(r);
+  const tab = resultData(r).tabId;
+  ok(await m.call('browser_type', { tab_id: tab, target: 'Notes', text: ' more', timeout_ms: 10000 }));
+  const left = env.url('/act-leave.html').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  ok(await m.call('browser_handle_dialog', { tab_id: tab, accept: false }));
+  r = await m.call('browser_open_url', { tab_id: tab, url: env.url('/page2.html'), timeout_ms: 15000 });
+  assert.equal(r.status, 'error', JSON.stringify(r));
+  assert.match(r.result.error, new RegExp(`^Did not open [^ ]+/page2\\.html: the page being left kept the tab \\(it asked "Leave site\\?"\\); the tab still shows ${left}\\.`));
+  assert.equal(r.result.dialog?.accepted, false);
+  assert.match(r.page.markdown, /# Unsaved form/);
+  ok(await m.call('browser_handle_dialog', { tab_id: tab, accept: false }));
+  r = await m.call('browser_reload', { tab_id: tab, timeout_ms: 15000 });
+  assert.equal(r.status, 'error', JSON.stringify(r));
+  assert.match(r.result.error, new RegExp(`^Did not reload: the page kept the tab \\(it asked "Leave site\\?"\\); it still shows ${left}`));
+  ok(await m.call('browser_handle_dialog', { tab_id: tab, accept: false }));
+  const t0 = Date.now();
+  r = await m.call('browser_close_tab', { tab_id: tab, timeout_ms: 20000 });
+  assert.equal(r.status, 'error', JSON.stringify(r));
+  assert.match(r.result.error, new RegExp(`^Did not close tab ${tab}: its page kept it open`));
+  assert.equal(r.result.dialog?.kind, 'beforeunload', JSON.stringify(r.result));
+  assert.equal(r.result.dialog?.accepted, false);
+  assert.ok(Date.now() - t0 < 10000, `took ${Date.now() - t0} ms`);
+  r = await m.call('browser_list_tabs', {});
+  assert.ok(resultData(r).tabs.some((t) => t.tabId === tab), 'the tab is still open');
+  // The next close is answered by the default (leave): the tab goes.
+  r = await m.call('browser_close_tab', { tab_id: tab, timeout_ms: 20000 });
+  ok(r);
+  r = await m.call('browser_list_tabs', {});
+  assert.ok(!resultData(r).tabs.some((t) => t.tabId === tab), 'the tab is closed');
+});
+
 // The window's beforeunload listeners, whoever added them (DevTools' view: every world).
 async function beforeunloadListeners(url) {
   // The tab that shows it (Playwright may learn of the navigation after the bridge answered).
@@ -230,9 +270,17 @@ async function formTruthScenario(m) {
   ok(r);
   assert.match(said(r), /Typed 7 characters into .*\(the field takes at most 5 characters: it holds fewer than typed\)/);
   assert.match(r.page.markdown, /value="12345"/);
+  // A field that took none of it: an error (it was "Typed 3 characters" with a note), and with
+  // submit no Enter; in fill_form, that field fails.
   r = await call('browser_type', { target: 'Age', text: 'abc' });
-  ok(r);
-  assert.match(said(r), /\(the field did not take it and is empty: a number field takes only a number\)/);
+  assert.equal(r.status, 'error', said(r));
+  assert.match(r.result.error, /^Typed 3 characters into \[input number "Age"[^\]]*\], but the field did not take it and is empty: a number field takes only a number\.$/);
+  r = await call('browser_type', { target: 'Age', text: 'xyz', submit: true });
+  assert.equal(r.status, 'error', said(r));
+  assert.match(r.result.error, /but the field did not take it and is empty: a number field takes only a number; Enter was not pressed\.$/);
+  r = await call('browser_fill_form', { fields: [{ target: 'Zip code', value: '54321' }, { target: 'Age', value: 'old' }] });
+  assert.equal(r.status, 'error', said(r));
+  assert.match(r.result.error, /^Field 2 of 2 \("Age"\) failed: Typed 3 characters into \[input number "Age"[^\]]*\], but the field did not take it and is empty: a number field takes only a number\. Filled before it: \[input text "Zip code"/);
   r = await call('browser_type', { target: 'Phone', text: '5551234567' });
   ok(r);
   assert.match(said(r), /\(the field holds something else than typed, 14 characters/);

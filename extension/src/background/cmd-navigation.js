@@ -5,6 +5,7 @@ import { resolveTab } from './tabs.js';
 import { refusal, isScriptableUrl } from './url-policy.js';
 import { ensurePageScripts, hasPageScripts } from './page-scripts.js';
 import { CommandError, navError, noPageError, upper } from './errors.js';
+import { lastBeforeunload, onBeforeunload } from './dialogs.js';
 
 function validUrl(u) {
   if (typeof u !== 'string' || !u.trim()) throw new CommandError('url is required');
@@ -18,10 +19,19 @@ function validUrl(u) {
   return parsed.href;
 }
 
+const STAYED_MS = 300; // after the page being left answered "stay", a navigation not started by then is not coming
+
+// Did the page being left answer "stay" to "Leave site?" since `since`? (The browser cancels the
+// navigation then, unless the page had no user activation: it then asks nothing and goes on.)
+function keptBy(tabId, since) {
+  const d = lastBeforeunload(tabId);
+  return !!d && !d.accepted && d.at >= since;
+}
+
 // The error for an open that brought no page into the tab, saying what the tab shows instead.
-async function noPage(url, tabId, started) {
+async function noPage(url, tabId, started, since) {
   const t = await chrome.tabs.get(tabId).catch(() => null);
-  return noPageError(url, tabId, { started, shows: t ? t.url || '' : '' });
+  return noPageError(url, tabId, { started, shows: t ? t.url || '' : '', kept: !started && keptBy(tabId, since) });
 }
 
 export async function openUrl(cmd) {
@@ -60,19 +70,23 @@ export async function openUrl(cmd) {
   // for then, and no call into it made. Without a report: its DOMContentLoaded, then quiet().
   const exp = needsPage ? expectLoad(tab.id, t0) : null;
   let report = null;
+  // The page being left answering "stay": the navigation is not waited for its 2 s then.
+  let stayedAt = 0;
+  const stopStay = onBeforeunload(tab.id, (rec) => { if (!rec.accepted) { stayedAt = Date.now(); tracker.wake(); } });
   try {
     await chrome.tabs.update(tab.id, { url }).catch((e) => {
       throw /no tab/i.test(e?.message || '') ? new Error(`tab ${tab.id} does not exist (list_tabs shows the open tabs)`) : e;
     });
     const deadline = Date.now() + 20_000;
-    while (!tracker.started && !tracker.sameDoc && Date.now() - t0 < 2000) await tracker.changed(200);
+    const kept = () => stayedAt && Date.now() - stayedAt >= STAYED_MS;
+    while (!tracker.started && !tracker.sameDoc && Date.now() - t0 < 2000 && !kept()) await tracker.changed(stayedAt ? STAYED_MS : 200);
     if (tracker.started && exp) report = await pageReport(exp, tracker, deadline);
     else if (tracker.started) await waitLoaded(tracker, deadline, 0);
     else await waitTabComplete(tab.id, deadline);
     const code = tracker.error && tracker.error !== 'net::ERR_ABORTED' ? tracker.error : !tracker.started ? tabNavError(tab.id)?.error : null;
     if (code) throw navError(url, code, tab.id);
-    if (!tracker.committed && !tracker.sameDoc) throw await noPage(url, tab.id, tracker.started);
-  } catch (e) { exp?.cancel(); throw e; } finally { tracker.stop(); }
+    if (!tracker.committed && !tracker.sameDoc) throw await noPage(url, tab.id, tracker.started, t0);
+  } catch (e) { exp?.cancel(); throw e; } finally { tracker.stop(); stopStay(); }
   const settle = exp ? await loadSettle(tab.id, exp, report, t0) : null;
   return { message: `Opened ${url}`, result: { tabId: tab.id, ...(settle ? { settle: { ...settle, waited_ms: Date.now() - t0 } } : {}) }, pageTabId: tab.id };
 }
@@ -94,6 +108,7 @@ async function historyGo(tab, delta) {
 
 // back, forward or reload: do it, settle, and fail with the net:: code if the page did not load.
 async function historyMove(c, cmd) {
+  const t0 = Date.now();
   const tab = await resolveTab(cmd.tabId);
   const tracker = new NavTracker(tab.id);
   if (isScriptableUrl(tab.url)) await ensurePageScripts(tab.id);
@@ -102,9 +117,14 @@ async function historyMove(c, cmd) {
     else await historyGo(tab, c === 'back' ? -1 : 1);
     const { tabId: pageTabId, settle } = await settleAfterAction(tracker, { expectNav: true, navWindowMs: 1500 });
     const t = await chrome.tabs.get(pageTabId).catch(() => null);
-    // Nothing moved: no page before (or after) this one in the tab's history.
-    if (c !== 'reload' && !tracker.started && !tracker.sameDoc && !tracker.committed && tracker.newTabId == null) {
-      throw new CommandError(`Did not go ${c}: the tab has no ${c === 'back' ? 'earlier' : 'later'} page in its history; it still shows ${t?.url || tab.url || 'the same page'}.`, { pageTabId });
+    // Nothing moved: the page being left kept the tab ("Leave site?" answered "stay"), or there is
+    // no page before (or after) this one in the tab's history.
+    if (!tracker.started && !tracker.sameDoc && !tracker.committed && tracker.newTabId == null) {
+      const verb = c === 'reload' ? 'reload' : `go ${c}`;
+      const shows = t?.url || tab.url || 'the same page';
+      if (keptBy(tab.id, t0)) throw new CommandError(`Did not ${verb}: the page kept the tab (it asked "Leave site?"); it still shows ${shows}`, { pageTabId });
+      if (c !== 'reload') throw new CommandError(`Did not go ${c}: the tab has no ${c === 'back' ? 'earlier' : 'later'} page in its history; it still shows ${shows}.`, { pageTabId });
+      throw new CommandError(`Did not reload: no navigation started; the tab still shows ${shows}.`, { pageTabId });
     }
     const failed = tabNavError(pageTabId);
     if (failed) throw navError(failed.url || t?.url || '', failed.error, pageTabId, c === 'reload' ? 'Reloaded' : c === 'back' ? 'Went back' : 'Went forward');

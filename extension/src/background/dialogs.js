@@ -32,9 +32,18 @@ export async function setDialogPolicy(tabId, accept, promptText) {
   await push(tabId);
 }
 
+const unloadWaiters = new Set(); // (tabId, rec) => void, told of each beforeunload decision
+
+// Call `fn(rec)` at the tab's next beforeunload decision; returns the function that stops it.
+export function onBeforeunload(tabId, fn) {
+  const w = (id, rec) => { if (id === tabId) fn(rec); };
+  unloadWaiters.add(w);
+  return () => unloadWaiters.delete(w);
+}
+
 // A dialog happened on the tab (from the page script or the debugger).
 export function recordDialog(tabId, rec) {
-  if (rec.kind === 'beforeunload') unloads.set(tabId, rec);
+  if (rec.kind === 'beforeunload') { unloads.set(tabId, rec); for (const w of [...unloadWaiters]) w(tabId, rec); }
   let l = logs.get(tabId);
   if (!l) { l = []; logs.set(tabId, l); }
   l.push(rec);

@@ -41,10 +41,12 @@ export function netSentence(url, code) {
 }
 
 // A navigation that brought no page: no document of it came into the tab (an answer with nothing
-// to show, 204 No Content, or a download; or a navigation that never started), so the tab still
-// shows what it showed (`shows`, its URL; '' for an empty new tab). The page sent is that one.
-export function noPageError(url, tabId, { started = true, shows = '' } = {}) {
-  const why = started ? 'the server sent no page to show (a download, or an empty answer such as 204 No Content)' : 'the browser did not start loading it';
+// to show, 204 No Content, or a download; or a navigation that never started: `kept` when the
+// page being left answered "stay" to "Leave site?"), so the tab still shows what it showed
+// (`shows`, its URL; '' for an empty new tab). The page sent is that one.
+export function noPageError(url, tabId, { started = true, shows = '', kept = false } = {}) {
+  const why = kept ? 'the page being left kept the tab (it asked "Leave site?")'
+    : started ? 'the server sent no page to show (a download, or an empty answer such as 204 No Content)' : 'the browser did not start loading it';
   const where = shows && !/^about:blank/i.test(shows) ? `the tab still shows ${shows}` : 'the tab shows no page';
   return new CommandError(`Did not open ${url}: ${why}; ${where}.`, { pageTabId: tabId, result: { tabId, url, shows } });
 }

@@ -238,6 +238,8 @@ export async function trustedAct(tabId, command, params) {
   // come, those run first (Vue's v-model updates its model in a setTimeout(0)), as they would
   // between a person's keys.
   const held = await callContent(tabId, 'typed', { text, clear: !!params.clear, yield: !!params.submit }).catch(() => null);
+  // The field took none of it (a number field and letters): an error, and no Enter.
+  if (held?.refused) return { ok: false, error: `${held.refused}${params.submit ? '; Enter was not pressed' : ''}.` };
   if (params.submit) await pressKeyCdp(tabId, keyFields('Enter'));
   const n = [...text].length;
   return { ok: true, message: `Typed ${n} character${n === 1 ? '' : 's'} into ${pt.desc}${held?.note || ''}${params.submit ? ' and pressed Enter' : ''}`, trusted: true };

@@ -466,15 +466,31 @@ export async function type(el, text, { clear = false, submit = false } = {}) {
   }
   let note = '';
   let held = '';
+  const n = [...text].length;
   if (submit) {
     // The page's tasks queued by the typing (a model updated in setTimeout(0)) run before Enter.
     await nextTask();
     held = typedNote(el, text, clear); // before Enter: a submitted form may clear the field
+    const refused = notTaken(held, describe(el), n);
+    if (refused) throw new Error(`${refused}; Enter was not pressed.`);
     note = pressEnter(el);
   } else held = typedNote(el, text, clear);
-  const n = [...text].length;
+  const refused = notTaken(held, describe(el), n);
+  if (refused) throw new Error(`${refused}.`);
   const what = checkedWord ? `${checkedWord} ${describe(el)}` : `Typed ${n} character${n === 1 ? '' : 's'} into ${ed ? desc : describe(el)}`;
   return { message: `${what}${held}${submit ? ' and pressed Enter' : ''}${note ? ' (' + note + ')' : ''}`, desc };
+}
+
+const NOT_TAKEN = ' (the field did not take it and is empty';
+const NUMBER_ONLY = ': a number field takes only a number';
+
+// The sentence for a number field the browser left empty (it takes no letters: typedNote said
+// so), or '' for any other note: then the typing is an error, not "Typed n characters" (nothing
+// the agent meant is in the field). Another field found empty after typing may have been emptied
+// by the page taking it (a tag input making a chip of "red,"): that stays a note.
+export function notTaken(note, desc, n) {
+  if (!note || !note.startsWith(NOT_TAKEN + NUMBER_ONLY)) return '';
+  return `Typed ${n} character${n === 1 ? '' : 's'} into ${desc}, but ${note.slice(2, -1)}`;
 }
 
 // What a text field holds after typing, when it is not what was typed (a user sees it): its
@@ -501,7 +517,7 @@ export function typedNote(el, text, clear) {
     }
     return ` (the field takes at most ${el.maxLength} characters: it holds fewer than typed)`;
   }
-  if (!v) return ` (the field did not take it and is empty${inputType(el) === 'number' ? ': a number field takes only a number' : ''})`;
+  if (!v) return `${NOT_TAKEN}${inputType(el) === 'number' ? NUMBER_ONLY : ''})`;
   // a secret field's value is never in the page's Markdown: the note does not send the agent there
   const where = isSecret(el) ? 'its value is secret and not shown' : 'its value is in the page';
   return ` (the field holds something else than typed, ${len} character${len === 1 ? '' : 's'}: the page or the field rewrote it; ${where})`;

@@ -4,7 +4,7 @@
 // Values never appear in messages: a field may be a password (secret.js).
 import { inputType, isEditable, winOf, norm, nameOf, controlKind, styleOf, focusedElement } from './dom.js';
 import { describe, findTarget, refuseUnusable, opensListbox } from './targeting.js';
-import { click, type, nextTurn, aim, pressKey, selectOption, typedNote, leaveField } from './actions.js';
+import { click, type, nextTurn, aim, pressKey, selectOption, typedNote, notTaken, leaveField } from './actions.js';
 import { isSecret } from './secret.js';
 import { chooseInWidget, pickListed, isDropdown, isReadOnlyCombobox, isRadioGroup, radiosOf, selectBehind, untilSettled } from './widgets.js';
 
@@ -193,6 +193,8 @@ export async function fillForm(fields) {
         // until the page has settled since, as an action's answer is read (at most 500 ms)
         await untilSettled(() => false, leftAt, 500);
         note = typedNote(r.field, value, true);
+        const refused = notTaken(note, r.desc, [...value].length);
+        if (refused) throw new Error(refused);
       }
       done.push(r.desc + note);
     } catch (e) {

@@ -118,7 +118,7 @@ async function run1(op, args) {
       case 'point': return { ok: true, ...point(args.target, args.command) }; // trusted mode (point.js)
       case 'shot': return { ok: true, ...(await shot(args)) }; // screenshots (shot.js)
       case 'yield': await yieldToPage(); return { ok: true }; // trusted mode: between typed text and Enter
-      case 'typed': if (args.yield) await yieldToPage(); return { ok: true, note: typed(args.text, args.clear) }; // trusted mode: after the text
+      case 'typed': if (args.yield) await yieldToPage(); return { ok: true, ...typed(args.text, args.clear) }; // trusted mode: after the text
       case 'viewport': return { ok: true, width: window.innerWidth, height: window.innerHeight }; // browser_resize
       default: return { ok: false, error: `unknown op ${op}` };
     }

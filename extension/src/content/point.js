@@ -5,7 +5,7 @@
 import { findTarget } from './targeting.js';
 import { inputType, TEXT_INPUT_TYPES } from './dom.js';
 import { isSecret } from './secret.js';
-import { clickPointOf, typedNote } from './actions.js';
+import { clickPointOf, typedNote, notTaken } from './actions.js';
 import { editorFor } from './widgets.js';
 import { describe } from './targeting.js';
 
@@ -15,9 +15,13 @@ const PURPOSE = { click: 'click', type: 'type', select_option: 'select', press_k
 let pointed = null; // the element of the last point(): trusted typing asks what it holds then (typed)
 
 // After trusted typing into the element last pointed at: how what it holds differs from the text
-// typed (actions.typedNote), or ''.
+// typed (`note`: actions.typedNote, or ''), and `refused`, the error's sentence, when it took none.
 export function typed(text, clear) {
-  return typedNote(pointed?.deref() || null, String(text ?? ''), !!clear);
+  const el = pointed?.deref() || null;
+  const note = typedNote(el, String(text ?? ''), !!clear);
+  // the field left empty: the sentence trusted.js answers with as an error
+  const refused = el ? notTaken(note, describe(el), [...String(text ?? '')].length) : '';
+  return { note, ...(refused ? { refused } : {}) };
 }
 
 // A field trusted typing may type into (other targets of `type` go through the content script).
