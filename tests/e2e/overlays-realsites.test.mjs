@@ -9,8 +9,9 @@
 //     list dragged only by its handles, one in forceFallback (pointer events) mode, and a plain
 //     list no library makes sortable (a drag there moves nothing: an error);
 //   - overlays-leaflet.html: Leaflet with locally drawn tiles: zoom buttons and a popup's close
-//     button are <a href="#" role=button> (buttons to a user, not links), a marker's popup, the
-//     hover-expanded layer control;
+//     button are <a href="#" role=button> (buttons to a user, not links), a marker's popup, a
+//     marker drawn over another (the error names it as the Markdown does), the hover-expanded
+//     layer control;
 //   - overlays-dropzone.html: Dropzone: its hidden file input, a file's tile, a rejected type
 //     whose reason shows in the tile while the pointer is over it.
 // The daemon here is given an upload_dir (for browser_upload_file), so it is started as
@@ -233,6 +234,12 @@ test('overlays-leaflet.html: zoom and popup-close links with role=button are but
     r = await call('browser_click', { target: 'Close popup' });
     ok(r, 'close the popup');
     assert.doesNotMatch(md(r), /Capital of England/);
+
+    // a marker under another: the error names what a click there would hit, as the Markdown shows it
+    r = await call('browser_click', { target: 'Museum marker' });
+    assert.equal(r.status, 'error', 'a covered marker is not clicked');
+    assert.match(r.result.error, /\[button image "Museum marker" e\d+\] is covered by \[button image "Gallery marker" e\d+\]/);
+    assert.doesNotMatch(md(r), /\bMuseum\n/, 'no popup opened');
 
     r = await call('browser_hover', { target: 'Layers' });
     ok(r, 'hover the layer control');

@@ -1,7 +1,7 @@
 // What the agent does to the page: click, type, keys, scroll, select.
 // Events are dispatched the way a user's input would produce them so that
 // framework-controlled widgets (React, Vue, Angular…) see the change.
-import { winOf, isDisabled, isInert, isEditable, inputType, norm, isVisibleBox, allRoots, nameOf, withStyleCache, styleOf, focusedElement, TEXT_INPUT_TYPES } from './dom.js';
+import { winOf, isDisabled, isInert, isEditable, inputType, norm, isVisibleBox, allRoots, nameOf, withStyleCache, styleOf, focusedElement, controlKind, TEXT_INPUT_TYPES } from './dom.js';
 import { describe, hiddenError, refuseUnusable } from './targeting.js';
 import { selectedText } from './describe.js';
 import { isSecret } from './secret.js';
@@ -107,6 +107,16 @@ export function click(el) {
   return { message: `Clicked ${desc}${via}`, newTabUrl: newTab };
 }
 
+// How an error names what covers an element: the control it is (or is in), as the Markdown shows
+// it with its ref (another map marker stacked on the one meant: [button image "Paris" e2]), so the
+// agent knows what a click there would do; else its tag and text.
+function coverName(el) {
+  for (let n = el, i = 0; n && n.nodeType === 1 && i < 6; n = composedParent(n), i++) {
+    if (controlKind(n, styleOf(n))) return describe(n);
+  }
+  return shortDesc(el);
+}
+
 // The visible element a click on `el` goes to, scrolled into view, and where on it: or an error
 // (not visible and no widget for it; covered at its center).
 export function aim(el, desc) {
@@ -116,7 +126,7 @@ export function aim(el, desc) {
   scrollIntoView(target);
   const pt = clickPoint(target);
   if (pt.coveredBy) {
-    const e = new Error(`${desc} is covered by ${shortDesc(pt.coveredBy)} at its center, so a user's click would land on that; nothing was done. Close or move what covers it first.`);
+    const e = new Error(`${desc} is covered by ${coverName(pt.coveredBy)} at its center, so a user's click would land on that; nothing was done. Close or move what covers it first.`);
     e.code = 'covered';
     throw e;
   }
