@@ -193,6 +193,16 @@ test('overlays-sortable.html: browser_drag reorders a list and moves an item to 
     ok(r, 'drag Fix bug to the other list');
     assert.match(md(r), /Todo: Write report, Review code \| Done: Fix bug, Plan sprint/);
     assert.match(md(r), /- Fix bug\n- Plan sprint/);
+    // back, and into the list once it is empty (no item to aim at: its selector); the message
+    // names the list as it was, not by the item dropped into it
+    r = await call('browser_drag', { source: 'Fix bug', target: 'Write report' });
+    r = await call('browser_drag', { source: 'Plan sprint', target: 'Write report' });
+    ok(r, 'empty the Done list');
+    assert.match(md(r), /Done:$/m);
+    r = await call('browser_drag', { source: 'Review code', target: '#done' });
+    ok(r, 'drag into the empty list');
+    assert.match(md(r), /Done: Review code$/m);
+    assert.match(r.result.message, /onto \[ul\]/);
     // A list dragged only by a handle (Sortable's `handle`, shown with a grab cursor): a user grabs
     // the handle, and so does the drag of the item.
     r = await call('browser_drag', { source: 'Gamma', target: 'Alpha' });

@@ -144,6 +144,8 @@ export async function drag(src, dst) {
   if (src === dst) throw new Error(`source and target are the same element (${describe(src)})`);
   const hidden = withStyleCache(() => hiddenReason(dst)); // a drop where a user cannot see is no drop
   if (hidden) throw hiddenError(dst, hidden, nameOf(dst) || norm(dst.textContent).slice(0, 60), 'any');
+  // (named as it is before the drop: an empty list is named by the item dropped into it after)
+  const onto = describe(dst);
   const grip = gripOf(src);
   const s = grip ? { ...landing(grip), desc: `${describe(src)} (by its handle ${describe(grip)})` } : landing(src);
   const W = winOf(s.at);
@@ -153,7 +155,7 @@ export async function drag(src, dst) {
   moveOnto(s.at, start);
   const downOk = pointerAt(s.at, 'pointerdown', start, { buttons: 1 }) & pointerAt(s.at, 'mousedown', start, { buttons: 1 });
   const draggable = downOk ? html5Draggable(s.at) : null;
-  if (draggable) { changes.stop(); return html5Drag(W, doc, draggable, s, dst); }
+  if (draggable) { changes.stop(); return html5Drag(W, doc, draggable, s, dst, onto); }
   await nextTurn();
   // Where the target is once the drag has begun (a library may have moved things on pointerdown).
   scrollIntoView(dst);
@@ -176,9 +178,9 @@ export async function drag(src, dst) {
   // Nothing on the page reacted (no element moved, no attribute or text changed): the drag did
   // nothing a user would see, which is no success (a drawing on a <canvas> changes no element).
   if (!changes.stop() && !drawn(src, dst)) {
-    throw new Error(`${s.desc} was dragged onto ${describe(dst)} and released, but nothing on the page changed: the page did not take the drag (the item is not draggable there${grip ? '' : ', or only by a handle'}); nothing was moved`);
+    throw new Error(`${s.desc} was dragged onto ${onto} and released, but nothing on the page changed: the page did not take the drag (the item is not draggable there${grip ? '' : ', or only by a handle'}); nothing was moved`);
   }
-  return { message: `Dragged ${s.desc} onto ${describe(dst)} (pointer events)` };
+  return { message: `Dragged ${s.desc} onto ${onto} (pointer events)` };
 }
 
 function dragEvent(W, el, type, dt, where, cancelable = true) {
@@ -186,7 +188,7 @@ function dragEvent(W, el, type, dt, where, cancelable = true) {
   return { ok: el.dispatchEvent(e), e };
 }
 
-async function html5Drag(W, doc, draggable, s, dst) {
+async function html5Drag(W, doc, draggable, s, dst, onto) {
   const dt = new W.DataTransfer();
   const start = { clientX: s.x, clientY: s.y };
   const began = dragEvent(W, draggable, 'dragstart', dt, start);
@@ -210,6 +212,6 @@ async function html5Drag(W, doc, draggable, s, dst) {
   }
   dragEvent(W, draggable, 'dragend', dt, end, false);
   await nextTurn();
-  if (!dropped) throw new Error(`${describe(dst)} does not accept a drop (its dragover was not cancelled); ${describe(draggable)} was dragged there and released, nothing was dropped`);
-  return { message: `Dragged ${s.desc} onto ${describe(dst)} (HTML5 drag and drop)` };
+  if (!dropped) throw new Error(`${onto} does not accept a drop (its dragover was not cancelled); ${describe(draggable)} was dragged there and released, nothing was dropped`);
+  return { message: `Dragged ${s.desc} onto ${onto} (HTML5 drag and drop)` };
 }
