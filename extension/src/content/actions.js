@@ -1,7 +1,7 @@
 // What the agent does to the page: click, type, keys, scroll, select.
 // Events are dispatched the way a user's input would produce them so that
 // framework-controlled widgets (React, Vue, Angular…) see the change.
-import { winOf, isDisabled, isInert, isEditable, inputType, norm, isVisibleBox, allRoots, nameOf, withStyleCache, styleOf, focusedElement, TEXT_INPUT_TYPES } from './dom.js';
+import { winOf, isDisabled, isInert, isEditable, inputType, norm, isVisibleBox, allRoots, nameOf, withStyleCache, styleOf, focusedElement, controlKind, TEXT_INPUT_TYPES } from './dom.js';
 import { describe, hiddenError, refuseUnusable } from './targeting.js';
 import { selectedText } from './describe.js';
 import { isSecret } from './secret.js';
@@ -9,6 +9,7 @@ import { hiddenReason, clickPoint, composedParent, shortDesc, hoverHost } from '
 import { proxyFor, replacementFor, chooseInWidget, until, editorFor, isDropdown } from './widgets.js';
 import { fieldValue } from './datetime.js';
 import { behindModal } from './modal.js';
+import { seenText } from './hidden.js';
 
 // One macrotask: the page's own queued tasks (a framework's setTimeout(0) model update) run
 // before the next key, as they would between a real keyboard's key presses.
@@ -116,6 +117,16 @@ function pinned(el) {
   return false;
 }
 
+// How an error names what covers an element: the control it is (or is in), as the Markdown shows
+// it with its ref (another map marker stacked on the one meant: [button image "Paris" e2]), so the
+// agent knows what a click there would do; else its tag and text.
+function coverName(el) {
+  for (let n = el, i = 0; n && n.nodeType === 1 && i < 6; n = composedParent(n), i++) {
+    if (controlKind(n, styleOf(n))) return describe(n);
+  }
+  return shortDesc(el);
+}
+
 // The visible element a click on `el` goes to, scrolled into view, and where on it: or an error
 // (not visible and no widget for it; covered at its center).
 export function aim(el, desc) {
@@ -131,7 +142,7 @@ export function aim(el, desc) {
     pt = clickPoint(target);
   }
   if (pt.coveredBy) {
-    const e = new Error(`${desc} is covered by ${shortDesc(pt.coveredBy)} at its center, so a user's click would land on that; nothing was done. Close or move what covers it first.`);
+    const e = new Error(`${desc} is covered by ${coverName(pt.coveredBy)} at its center, so a user's click would land on that; nothing was done. Close or move what covers it first.`);
     e.code = 'covered';
     throw e;
   }
@@ -760,8 +771,20 @@ export function checkPresence({ text, selector }) {
     let t = '';
     if (r.nodeType === 9) t = base.innerText || '';
     else for (const c of base.children) t += ' ' + (c.innerText || '');
-    if (norm(t).toLowerCase().includes(want)) return true;
+    if (norm(t).toLowerCase().includes(want) && seenIn(base, want)) return true;
     // form field values count too (e.g. a field that gets filled in)
   }
   return false;
+}
+
+// Whether text innerText found is also text a user sees, as the snapshot shows it: not in a
+// transparent or aria-hidden part (the page behind a modal that hides it from the Markdown, a
+// tile's message shown only on hover), so that wait_for never says "on the page" about text the
+// page it returns does not show. A very large page keeps innerText's answer (bounded work).
+const SEEN_MAX = 20_000;
+function seenIn(base, want) {
+  if ((base.getElementsByTagName?.('*') || base.querySelectorAll('*')).length > SEEN_MAX) return true;
+  // (compared without spaces: innerText breaks lines at a <br> where seenText puts nothing)
+  const bare = (s) => s.toLowerCase().replace(/\s+/g, '');
+  return bare(withStyleCache(() => seenText(base, SEEN_MAX * 4))).includes(bare(want));
 }

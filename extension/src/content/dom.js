@@ -141,6 +141,8 @@ const ROLE_KIND = {
 // Widget roles that win over a <button>'s own (a select drawn as <button role=combobox>, Radix's
 // Select trigger, is the combobox it says it is: named by its label, showing its choice as value).
 const BUTTON_ROLES = new Set(['radio', 'checkbox', 'switch', 'menuitem', 'menuitemradio', 'menuitemcheckbox', 'option', 'tab', 'combobox']);
+// Widget roles that win over a link's own: all of those but menuitem, and button.
+const LINK_ROLES = new Set([...BUTTON_ROLES, 'button'].filter((r) => r !== 'menuitem'));
 // Per document: one selector list of the page's rules that give an element a pointer cursor only
 // while the pointer is over it (vanillajs-datepicker's `.datepicker-cell:not(.disabled):hover`),
 // with :hover taken out; read again when the number of stylesheets changes.
@@ -263,7 +265,10 @@ function wrapsRoleControl(el) {
 export function controlKind(el, st) {
   const tag = el.tagName;
   switch (tag) {
-    case 'A': if (el.hasAttribute('href')) return 'link'; break;
+    // a link with an explicit widget role is that widget (Leaflet's zoom and close buttons are
+    // <a href="#" role=button>; Bootstrap's tabs <a href role=tab>): a user is shown a button, not
+    // a place to go; a menu item stays a link (its address is where it goes)
+    case 'A': if (el.hasAttribute('href')) return LINK_ROLES.has(roleOf(el)) ? ROLE_KIND[roleOf(el)] : 'link'; break;
     // a button with an explicit widget role is that widget (Ionic's alert draws its radio choices
     // as <button role=radio aria-checked>): its state is what a user sees
     case 'BUTTON': return BUTTON_ROLES.has(roleOf(el)) ? ROLE_KIND[roleOf(el)] : 'button';

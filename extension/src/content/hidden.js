@@ -84,10 +84,9 @@ const NO_TEXT = new Set(['SCRIPT', 'STYLE', 'TEMPLATE', 'NOSCRIPT']);
 
 // The text of `el` a sighted user sees: as flatText (through open shadow roots and slots), but
 // without what the snapshot leaves out as invisible (hidden, transparent, clipped, font-size 0…).
-// Bounded (2,000 nodes): it is for short things like a button's label.
-export function seenText(el) {
+// Bounded (2,000 nodes by default): it is for short things like a button's label.
+export function seenText(el, budget = 2000) {
   const out = [];
-  let budget = 2000;
   const walk = (n, muted) => {
     if (--budget < 0) return;
     if (n.nodeType === 3) { if (!muted) out.push(n.data); return; }

@@ -3,7 +3,7 @@
 // element or the widget that stands for it, scrolled into view, at its visible center; covered is an
 // error). Trusted mode (background/trusted.js) moves the real pointer for hover instead, which also
 // gives CSS :hover; drags always come from here.
-import { winOf, nameOf, norm, withStyleCache } from './dom.js';
+import { winOf, nameOf, norm, withStyleCache, styleOf, allRoots } from './dom.js';
 import { describe, hiddenError } from './targeting.js';
 import { composedParent, hiddenReason } from './reach.js';
 import { aim, mouse, nextTurn, scrollIntoView } from './actions.js';
@@ -92,6 +92,39 @@ function html5Draggable(el) {
   return null;
 }
 
+// Counts the changes to the document (its elements, attributes, text) from now until stop(),
+// which returns that count.
+function watchChanges(doc) {
+  let n = 0;
+  const W = doc.defaultView;
+  const mo = new W.MutationObserver((list) => { n += list.length; });
+  // (each open shadow root too: a web component's slider moves only inside its own)
+  for (const r of [doc, ...[...allRoots()].filter((r) => r.nodeType === 11 && r.host?.ownerDocument === doc)]) {
+    mo.observe(r, { subtree: true, childList: true, attributes: true, characterData: true });
+  }
+  return { stop: () => { n += mo.takeRecords().length; mo.disconnect(); return n; } };
+}
+
+// A drag on or onto a <canvas>: what it draws changes no element.
+const drawn = (src, dst) => [src, dst].some((e) => e.tagName === 'CANVAS' || e.querySelector?.('canvas'));
+
+const GRAB = /^(grab|-webkit-grab|move|grabbing)$/;
+// The drag handle inside an item, where a user grabs it: an element shown with a grab or move cursor
+// its parent does not show, or named as one ("Drag to reorder"), that is visible. A list that
+// drags its items only by a handle (SortableJS's `handle`) ignores a press anywhere else.
+function gripOf(src) {
+  let n = 0;
+  for (const el of src.querySelectorAll('*')) {
+    if (++n > 300) break;
+    const st = styleOf(el);
+    if (!st) continue;
+    const label = `${el.getAttribute('aria-label') || ''} ${el.getAttribute('title') || ''}`;
+    const marked = (GRAB.test(st.cursor) && styleOf(el.parentElement)?.cursor !== st.cursor) || /\b(drag|reorder)\b/i.test(label);
+    if (marked && !withStyleCache(() => hiddenReason(el))) return el;
+  }
+  return null;
+}
+
 const STEPS = 12;
 
 // Where a pointer drag onto dst ends: past dst's middle in the direction of travel (a quarter of its
@@ -111,14 +144,18 @@ export async function drag(src, dst) {
   if (src === dst) throw new Error(`source and target are the same element (${describe(src)})`);
   const hidden = withStyleCache(() => hiddenReason(dst)); // a drop where a user cannot see is no drop
   if (hidden) throw hiddenError(dst, hidden, nameOf(dst) || norm(dst.textContent).slice(0, 60), 'any');
-  const s = landing(src);
+  // (named as it is before the drop: an empty list is named by the item dropped into it after)
+  const onto = describe(dst);
+  const grip = gripOf(src);
+  const s = grip ? { ...landing(grip), desc: `${describe(src)} (by its handle ${describe(grip)})` } : landing(src);
   const W = winOf(s.at);
   const doc = s.at.ownerDocument;
   const start = { clientX: s.x, clientY: s.y };
+  const changes = watchChanges(doc);
   moveOnto(s.at, start);
   const downOk = pointerAt(s.at, 'pointerdown', start, { buttons: 1 }) & pointerAt(s.at, 'mousedown', start, { buttons: 1 });
   const draggable = downOk ? html5Draggable(s.at) : null;
-  if (draggable) return html5Drag(W, doc, draggable, s, dst);
+  if (draggable) { changes.stop(); return html5Drag(W, doc, draggable, s, dst, onto); }
   await nextTurn();
   // Where the target is once the drag has begun (a library may have moved things on pointerdown).
   scrollIntoView(dst);
@@ -138,7 +175,12 @@ export async function drag(src, dst) {
   pointerAt(over, 'pointerup', at);
   pointerAt(over, 'mouseup', at);
   await nextTurn();
-  return { message: `Dragged ${s.desc} onto ${describe(dst)} (pointer events)` };
+  // Nothing on the page reacted (no element moved, no attribute or text changed): the drag did
+  // nothing a user would see, which is no success (a drawing on a <canvas> changes no element).
+  if (!changes.stop() && !drawn(src, dst)) {
+    throw new Error(`${s.desc} was dragged onto ${onto} and released, but nothing on the page changed: the page did not take the drag (the item is not draggable there${grip ? '' : ', or only by a handle'}); nothing was moved`);
+  }
+  return { message: `Dragged ${s.desc} onto ${onto} (pointer events)` };
 }
 
 function dragEvent(W, el, type, dt, where, cancelable = true) {
@@ -146,7 +188,7 @@ function dragEvent(W, el, type, dt, where, cancelable = true) {
   return { ok: el.dispatchEvent(e), e };
 }
 
-async function html5Drag(W, doc, draggable, s, dst) {
+async function html5Drag(W, doc, draggable, s, dst, onto) {
   const dt = new W.DataTransfer();
   const start = { clientX: s.x, clientY: s.y };
   const began = dragEvent(W, draggable, 'dragstart', dt, start);
@@ -170,6 +212,6 @@ async function html5Drag(W, doc, draggable, s, dst) {
   }
   dragEvent(W, draggable, 'dragend', dt, end, false);
   await nextTurn();
-  if (!dropped) throw new Error(`${describe(dst)} does not accept a drop (its dragover was not cancelled); ${describe(draggable)} was dragged there and released, nothing was dropped`);
-  return { message: `Dragged ${s.desc} onto ${describe(dst)} (HTML5 drag and drop)` };
+  if (!dropped) throw new Error(`${onto} does not accept a drop (its dragover was not cancelled); ${describe(draggable)} was dragged there and released, nothing was dropped`);
+  return { message: `Dragged ${s.desc} onto ${onto} (HTML5 drag and drop)` };
 }

@@ -166,6 +166,23 @@ function inCell(el) {
   return false;
 }
 
+// A clickable area (known only by its pointer cursor: a drop zone, a card) matched because its text
+// contains the target, while a text inside it is exactly the target: that text is what the agent
+// read and means (an image by its alt text), and the pointer goes there (hovering a file's name in a drop zone shows that
+// file's details; the area's centre may be empty space), the click still reaching the area.
+function textInside([c], texty, pick, q) {
+  // (an area whose name is the target, a <div> button reading "Save", stays the target)
+  if (c.kind !== 'clickable' || norm(nameOf(c.el, c.kind)).toLowerCase() === q) return null;
+  const inner = pick(texty.filter((t) => t.mc === 3 && c.el.contains(t.el)).map((t) => ({ ...t })));
+  if (!inner) return null;
+  if (inner.length === 1) return inner;
+  // several, in one item of the area (a tile's image and, laid over it, its transparent caption):
+  // that item; in several items (two files of one name), none stands out: the area stays
+  let item = inner[0].el;
+  while (item && item !== c.el && !inner.every((t) => item.contains(t.el))) item = item.parentElement;
+  return item && item !== c.el ? [{ ...inner[0], el: item }] : null;
+}
+
 // purpose: 'click' | 'type' | 'select' | 'any'
 export function findTarget(target, purpose = 'any') {
   if (target == null || (typeof target === 'string' && !target.trim())) {
@@ -220,6 +237,8 @@ export function findTarget(target, purpose = 'any') {
       // non-interactive element whose own text matches (e.g. a div with a JS handler)
       let own = '';
       for (const c of el.childNodes) if (c.nodeType === 3) own += c.data;
+      // an image is named by its alt text, as the Markdown shows it (![photo.png])
+      if (el.tagName === 'IMG') own = el.getAttribute('alt') || '';
       own = norm(own);
       if (own && own.length < 300) {
         const mc = matchClass([own], q);
@@ -267,6 +286,7 @@ export function findTarget(target, purpose = 'any') {
     const exact = cells.length ? pick(cells) : null;
     if (exact) top = exact;
   }
+  if (top?.length === 1) top = textInside(top, texty, pick, q) || top;
   if (!top && texty.length) top = pick(texty);
   if (!top) {
     // "Search box", "Login button", "the Terms checkbox": a role word plus a name
