@@ -115,6 +115,22 @@ test('open_url: custom elements still undefined when the page was answered are n
   assert.equal(settleOf(r)?.pending, undefined, `a page with nothing undefined: ${JSON.stringify(r.result)}`);
 });
 
+// Dashed tag names used as plain containers (Angular's component hosts), on a page that defines no
+// custom element and asks about none: nothing will define them, so they are neither waited for
+// (each open of such a page waited 1 s for definitions) nor named as undefined. A name the page
+// asked about (customElements.get: an autoloader) still is.
+test('open_url: dashed tag names on a page that defines and asks about no custom element are not awaited definitions', async () => {
+  let r = await env.call('browser_open_url', { url: env.url('/rdy-containers.html') });
+  ok(r);
+  assert.match(r.page.markdown, /\[button "Open app-list" e\d+\]/);
+  assert.match(r.page.markdown, /Registry methods native: yes/);
+  assert.equal(settleOf(r)?.reason, 'quiet', JSON.stringify(r.result));
+  assert.equal(settleOf(r)?.pending, undefined, JSON.stringify(r.result));
+  r = await env.call('browser_open_url', { url: env.url('/rdy-containers.html?ask') });
+  ok(r);
+  assert.deepEqual(settleOf(r)?.pending?.undefinedElements, ['x-lazy-card'], JSON.stringify(r.result));
+});
+
 // A page a script animates from its load, forever (a marquee, an SVG redrawn on every frame as
 // lottie-web plays): its DOM is never quiet, and every open used to end at the 5 s cap. A node
 // that changed at least every 50 ms for over a second is animated, like a CSS animation that

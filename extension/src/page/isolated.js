@@ -63,6 +63,7 @@ import { createValidationWatch } from './validation.js';
     else if (d === 'i+' || d === 'i~' || d === 'i-') watch.interval(id, d[1], Number(delay) || 0);
     else if (d === 'w+' || d === 'w-') watch.reply(id, d === 'w+');
     else if (d === 'o+') watch.observed(Number(at) || 0);
+    else if (d === 'e+' || d === 'e?') watch.customElement(d === 'e+', id);
     else if (d === 'v+' || d === 'v-') validation.pageCheck(d === 'v+');
     else if (d === 'p+' || d === 'p-') validation.pageReport(d === 'p+');
     else watch.request(id, d === '+');
@@ -78,6 +79,7 @@ import { createValidationWatch } from './validation.js';
   doc.addEventListener(ackEvent(secret), () => {
     doc.removeEventListener(HELLO_MAIN, onMain, true);
     watch.rescan(); // shadow roots attached before the page side knew the secret
+    watch.hooked(); // what the page does with custom elements is heard from its start
     if (policy) pushPolicy();
   }, { capture: true, once: true });
   doc.addEventListener(HELLO_MAIN, onMain, true);

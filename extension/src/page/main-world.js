@@ -637,6 +637,28 @@ import { BB_CONSOLE_MAX_ENTRIES } from '../shared/limits.js';
       } }.observe, realObserve),
     });
   }
+  // Custom elements the page defines, or asks about (customElements.get, whenDefined: an
+  // autoloader checking what it still has to import): a page that does neither uses dashed tag
+  // names as plain containers (Angular's components, a server's templates), and its undefined
+  // elements are not waited for (settle.js). Said once each, for at most 200 names.
+  const registry = w.CustomElementRegistry?.prototype;
+  if (registry) {
+    const said = new Set();
+    const say = (k, name) => {
+      const key = k === 'e+' ? k : typeof name === 'string' && name.length <= 100 && /^[a-z][a-z0-9._-]*-[a-z0-9._-]*$/.test(name) ? name : '';
+      if (!secret || !key || said.has(key) || said.size >= 200) return;
+      said.add(key);
+      try { apply(dispatch, doc, [new CE(netEvent(secret), { detail: `${k}:${k === 'e+' ? 0 : key}` })]); } catch { /* ignore */ }
+    };
+    for (const [m, k] of [['define', 'e+'], ['get', 'e?'], ['whenDefined', 'e?']]) {
+      const real = registry[m];
+      if (typeof real !== 'function') continue;
+      defineProperty(registry, m, {
+        configurable: true, writable: true, enumerable: true,
+        value: disguise({ [m](...a) { say(k, a[0]); return apply(real, this, a); } }[m], real),
+      });
+    }
+  }
   const IDB = w.IDBDatabase;
   if (IDB && typeof IDB.prototype.transaction === 'function') {
     const realTx = IDB.prototype.transaction;

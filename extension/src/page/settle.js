@@ -284,8 +284,27 @@ export function createWatch(win) {
     }
     return out;
   }
+  // Custom elements (main-world.js): whether the page defined any, which names it asked about,
+  // and whether that is heard from the document's start (else every undefined element counts).
+  let heard = false, definesAny = false;
+  const asked = new Set();
+  function customElement(defined, name) {
+    if (defined) definesAny = true;
+    else if (asked.size < 200) asked.add(name);
+  }
+  // An undefined element a definition may still come for: on a page that defines custom elements,
+  // or one whose name the page asked about. A page that does neither uses dashed tag names as
+  // plain containers (Angular's components), which nothing will define: no wait for them.
+  const awaited = (name) => !heard || definesAny || asked.has(name);
   function undefinedElements() {
-    try { return [...doc.querySelectorAll(':not(:defined)')].slice(0, 5).map((e) => e.localName); } catch { return []; }
+    const out = [];
+    try {
+      for (const e of doc.querySelectorAll(':not(:defined)')) {
+        if (awaited(e.localName)) out.push(e.localName);
+        if (out.length >= 5) break;
+      }
+    } catch { /* an engine without :defined */ }
+    return out;
   }
   // Does the page show nothing of what it holds: no element child of the body rendered (hidden,
   // transparent or not displayed) while the body has text? Ionic (Stencil) keeps its components
@@ -581,6 +600,7 @@ export function createWatch(win) {
 
   return {
     settle, state, request, reply, interval, shadowAttached, observed: observing, rescan: () => scan(doc),
+    customElement, hooked: () => { heard = true; },
     timer: (id, started, delay, chainAt) => timer(id, started, delay, 'timer', chainAt),
     frame: (id, started) => timer(`a${id}`, started, FRAME_MS, 'frame'),
     message: (id, started, chainAt) => timer(`m${id}`, started, 0, 'message', chainAt),
