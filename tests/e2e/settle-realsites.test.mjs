@@ -87,3 +87,18 @@ test('shoelace autoloader: a component the action adds is read once the module i
     assert.match(md(r), /\[button "Add to cart" e\d+\]/, `read before the route's module arrived: ${seen(r)}`);
   } finally { await late.close(); }
 });
+
+// A loop of callbacks on every frame that changes nothing (a ResizeObserver handing a growing
+// click ripple's size to a scheduler through a MessageChannel, as antd's wave does for 2 s) is no
+// effect of the action: the answer is read once the action's own change settled. Each answer
+// waited to the 3 s cap while the ripple grew (antd's "Save draft": 2.2 s).
+test('a loop of callbacks on every frame that changes nothing does not hold the answer to the cap', async () => {
+  let r = await call('browser_open_url', { url: srv.url('/shells/settle-ripple.html') });
+  assert.equal(r.status, 'success', JSON.stringify(r.result));
+  for (const n of [1, 2, 3]) {
+    r = await call('browser_click', { target: 'Save with a ripple' });
+    assert.equal(r.status, 'success', JSON.stringify(r.result));
+    assert.equal((md(r).match(/Saved the draft/g) || []).length, n, md(r));
+    assert.equal(r.result?.settle?.reason ?? r.result?.result?.settle?.reason, 'quiet', JSON.stringify(r.result));
+  }
+});

@@ -53,6 +53,7 @@ const TIMER_LATE_MS = 2000;    // … a timer (a throttled or lost one)
 const IDLE_LATE_MS = 300;      // … an idle callback (a page too busy to go idle)
 const OBSERVED_LATE_MS = 400;  // … the frame after which an observer's callback has run
 const OBSERVED_ROUNDS = 5;     // new observing waited for in one wait, at most
+const FIRINGS_MAX = 20;        // callbacks run in a row with no DOM change that count as changes (a frame's worth each: ≈ 330 ms)
 // How long after it was due each kind of callback the page set is still waited for.
 const LATE_MS = { timer: TIMER_LATE_MS, frame: FRAME_LATE_MS, message: MESSAGE_LATE_MS, idle: IDLE_LATE_MS };
 const ACTION_ONLY = new Set(['message', 'idle']); // waited for after an action, not for a page that loads (open_url's rule)
@@ -437,8 +438,14 @@ export function createWatch(win) {
         resolve({ reason, waited: now() - t0, ...(pending ? { pending } : {}) });
       };
       stop = finish;
-      onChange = (node, t) => { if (counts(node, t)) changed(t); };
-      onTimerFired = (at, t) => { if (at >= since) changed(Math.max(last, t)); };
+      // A callback that ran counts as a change (what it started shows a moment later), but not
+      // past FIRINGS_MAX of them with no DOM change between: a loop of them that changes nothing
+      // (a ResizeObserver re-rendering through React's scheduler on every frame while a 2 s
+      // transition runs: antd's click wave) is no effect of the action to wait for. One still
+      // pending holds the wait all the same (a scheduler's chain posts the next before it returns).
+      let firings = 0;
+      onChange = (node, t) => { if (counts(node, t)) { firings = 0; changed(t); } };
+      onTimerFired = (at, t) => { if (at >= since && ++firings <= FIRINGS_MAX) changed(Math.max(last, t)); };
       onRequestEnded = (at, t) => { if (!ready && at >= since) changed(Math.max(last, t)); };
       // The document completed, a script or stylesheet or a request ended: look again in the next
       // task (after the load event's handlers), not at the next poll.
