@@ -107,6 +107,16 @@ export function click(el) {
   return { message: `Clicked ${desc}${via}`, newTabUrl: newTab };
 }
 
+// Is `el` inside a box the page pins to the viewport (position fixed or sticky), which stays put
+// while the page scrolls under it?
+function pinned(el) {
+  for (let n = el; n && n.nodeType === 1 && n.tagName !== 'HTML'; n = composedParent(n)) {
+    const p = styleOf(n)?.position;
+    if (p === 'fixed' || p === 'sticky') return true;
+  }
+  return false;
+}
+
 // How an error names what covers an element: the control it is (or is in), as the Markdown shows
 // it with its ref (another map marker stacked on the one meant: [button image "Paris" e2]), so the
 // agent knows what a click there would do; else its tag and text.
@@ -124,7 +134,13 @@ export function aim(el, desc) {
   // shown on hover (see visibleFor): no box to aim at while CSS hides it; the element itself
   if (hovered.has(target) && hiddenReason(target)) return { target, pt: { target } };
   scrollIntoView(target);
-  const pt = clickPoint(target);
+  let pt = clickPoint(target);
+  // covered by what the page pins to the viewport (a toast, a sticky header) while it is in view at
+  // an edge: scrolled to the viewport's middle, out from under it, as a user does, and hit again
+  if (pt.coveredBy && pinned(pt.coveredBy)) {
+    try { target.scrollIntoView({ block: 'center', inline: 'nearest', behavior: 'instant' }); } catch { /* ignore */ }
+    pt = clickPoint(target);
+  }
   if (pt.coveredBy) {
     const e = new Error(`${desc} is covered by ${coverName(pt.coveredBy)} at its center, so a user's click would land on that; nothing was done. Close or move what covers it first.`);
     e.code = 'covered';
@@ -706,7 +722,9 @@ const upperFirst = (t) => t.charAt(0).toUpperCase() + t.slice(1);
 export function scroll(el, direction = 'down', amount) {
   let box = null;
   if (el) {
-    for (let n = el; n && n.nodeType === 1; n = n.parentElement) if (scrollable(n)) { box = n; break; }
+    // the box that scrolls it as rendered: through the <slot> a slotted element is shown in and out
+    // of shadow roots (a grid's cells are light DOM shown in the scroller of its shadow root)
+    for (let n = el; n && n.nodeType === 1; n = n.assignedSlot || n.parentElement || n.parentNode?.host) if (scrollable(n)) { box = n; break; }
     if (!box && !direction) { scrollIntoView(el); return { message: `Scrolled ${describe(el)} into view` }; }
   }
   box = box || mainScroller();

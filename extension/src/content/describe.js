@@ -4,7 +4,7 @@ import { behindModal } from './modal.js';
 import { seenText } from './hidden.js';
 import { refFor } from './refs.js';
 import { isSecret } from './secret.js';
-import { isReadOnlyCombobox, optionsOf, editorFor, selectBehind } from './widgets.js';
+import { isReadOnlyCombobox, optionNames, editorFor, selectBehind, shownBeside } from './widgets.js';
 import { shownChoiceOf } from './reach.js';
 
 const q = (s) => '"' + String(s).replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n') + '"';
@@ -204,7 +204,12 @@ export function tokenParts(el, kind, { values = true } = {}) {
       if (name) parts.push(q(name));
       if (isSecret(el)) parts.push(filled(el.value));
       else if (el.value && values) parts.push('value=' + q(clip(el.value, 300)));
-      else if (tag !== 'INPUT' && tag !== 'TEXTAREA' && values) {
+      else if (tag === 'INPUT' && values) {
+        // an empty input beside which the box shows the choice (or chosen tags; faint text there is
+        // a placeholder, which stays the plain text it is)
+        const b = shownBeside(el);
+        if (b?.value) parts.push('value=' + q(clip(b.value, 300)));
+      } else if (tag !== 'INPUT' && tag !== 'TEXTAREA' && values) {
         // a custom combobox (jQuery UI selectmenu, Select2) shows its choice as text; a pop-up
         // control's host (ion-select) its placeholder, when nothing is chosen, as such
         const v = (popup && shownChoiceOf(el)) || withoutLabel(seenText(el), name);
@@ -212,7 +217,7 @@ export function tokenParts(el, kind, { values = true } = {}) {
       }
       if (el.getAttribute('aria-expanded') === 'true' || popup?.getAttribute('aria-expanded') === 'true') parts.push('expanded');
       if (values && tag === 'INPUT' && isReadOnlyCombobox(el)) {
-        const opts = optionsOf(el).map((o) => norm(o.textContent)).filter(Boolean);
+        const opts = optionNames(el);
         if (opts.length) parts.push('options=[' + opts.slice(0, 30).map((o) => q(clip(o, 60))).join(', ') + (opts.length > 30 ? ', …' : '') + ']');
       }
       break;
@@ -242,10 +247,27 @@ export function tokenParts(el, kind, { values = true } = {}) {
     const i = parts.indexOf(q(name));
     if (i >= 0) parts.splice(i + 1, 0, '(shows ' + q(shows) + ')');
   }
+  if (values && FIELD_KINDS.has(kind)) parts.push(...fieldState(el));
   if (isDisabled(el)) parts.push('disabled');
   else if (isInert(el) || behindModal(el)) parts.push('inert'); // (under a page's own modal: modal.js)
   parts.push(ref);
   return parts;
+}
+
+const FIELD_KINDS = new Set(['input', 'textarea', 'editable', 'select', 'combobox', 'checkbox', 'radio', 'slider']);
+
+// What a user sees of a field's validation: that it must be filled (the asterisk by its label) and
+// that it holds what the page refuses (its error shown: aria-invalid, or the browser's own check
+// once the user has changed it, :user-invalid; never a required field still untouched).
+function fieldState(el) {
+  const out = [];
+  const aria = (name) => (el.getAttribute(name) || '').trim().toLowerCase();
+  if (el.required || aria('aria-required') === 'true') out.push('required');
+  const inv = aria('aria-invalid');
+  let userInvalid = false;
+  try { userInvalid = el.matches(':user-invalid'); } catch { /* an engine without it */ }
+  if ((inv && inv !== 'false') || userInvalid) out.push('invalid');
+  return out;
 }
 
 const CURRENT_KINDS = new Set(['link', 'button', 'clickable', 'tab', 'option', 'menuitem', 'treeitem']);

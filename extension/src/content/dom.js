@@ -244,6 +244,23 @@ function popupHostName(el, c) {
   return norm(el.getAttribute('aria-label')) || labelTextOf(el.shadowRoot) || norm(c.getAttribute('aria-label')) || labelsText(c);
 }
 
+// Is `el` (a box with a pointer cursor and no role) only the frame of one control inside it that
+// says what it is by its role, with the same text (antd draws each tab as a pointer <div>, holding
+// the click handler, around its <div role=tab aria-selected>)? The inner control, with its role and
+// state, is what a user acts on and reads; the frame is no control of its own.
+function wrapsRoleControl(el) {
+  if (!el.childElementCount) return false;
+  const text = norm(el.textContent);
+  if (!text) return false;
+  let n = 0;
+  for (const c of el.querySelectorAll('[role]')) {
+    if (++n > 50) return false;
+    const k = ROLE_KIND[roleOf(c)];
+    if (k && k !== 'input' && k !== 'combobox' && norm(c.textContent) === text) return true;
+  }
+  return false;
+}
+
 // What kind of interactive element this is, or null. `st` is its computed style.
 export function controlKind(el, st) {
   const tag = el.tagName;
@@ -283,7 +300,7 @@ export function controlKind(el, st) {
   // is what the walk and targeting find (one element per control, not host and inner twice).
   // (or one the page's CSS gives a pointer only while hovered: the cursor a user sees on it)
   if (st && (st.cursor === 'pointer' || hoverPointer(el)) && tag !== 'LABEL' && tag !== 'HTML' && tag !== 'BODY' &&
-      !(el.shadowRoot && el.shadowRoot.querySelector(INNER_CONTROL))) {
+      !(el.shadowRoot && el.shadowRoot.querySelector(INNER_CONTROL)) && !wrapsRoleControl(el)) {
     // its parent as rendered: a slotted element's is the <slot> it is shown in (an option's
     // headline slotted into the option's shadow inherits the option's pointer, not a new one)
     const p = el.assignedSlot || el.parentElement || el.parentNode?.host;
@@ -448,13 +465,21 @@ export function nameOf(el, kind = null) {
 const SHOWN_CONTROLS = 'input:not([type=hidden]),select,textarea,[role=slider],[role=spinbutton],[role=combobox],[role=checkbox],[role=switch],[role=radio],[role=textbox]';
 const shownBox = (e) => (e.checkVisibility ? e.checkVisibility({ visibilityProperty: true, opacityProperty: true }) : e.getClientRects().length > 0);
 
-// The label a user reads beside an unnamed ARIA slider: the one shown <label> that points at no
-// field (no for=, nothing inside it) in the nearest box around the slider (four levels at most)
-// that shows no other control (Vuetify's v-slider labels its box, not its thumb). '' if none.
+// The label a user reads beside an unnamed ARIA slider: a shown <label for> pointing at a box
+// around it, or the one shown <label> that points at no field (no for=, nothing inside it), in the
+// nearest box around the slider (four levels at most) that shows no other control (Vuetify's
+// v-slider labels its box, not its thumb). '' if none.
 function strayLabelOf(el) {
   let n = el.parentElement;
   for (let i = 0; n && i < 4 && n.tagName !== 'BODY' && n.tagName !== 'FORM'; i++, n = n.parentElement) {
     if (Array.from(n.querySelectorAll(SHOWN_CONTROLS)).some((c) => c !== el && !c.contains(el) && shownBox(c))) return '';
+    // a <label for> pointing at this box (antd gives its slider's outer <div> the id): it names
+    // the one control the box holds
+    if (n.id) {
+      let l = null;
+      try { l = n.getRootNode().querySelector(`label[for="${CSS.escape(n.id)}"]`); } catch { l = null; }
+      if (l && shownBox(l) && norm(l.textContent)) return norm(flatText(l, true));
+    }
     const labels = Array.from(n.querySelectorAll('label')).filter((l) => !l.htmlFor && !l.querySelector(SHOWN_CONTROLS) && shownBox(l));
     if (labels.length > 1) return '';
     if (labels.length === 1) return norm(labels[0].textContent);

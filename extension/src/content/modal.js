@@ -54,6 +54,17 @@ function dialogIn(root, doc) {
   return null;
 }
 
+// The dialog that holds the layer (a dialog component drawing its backdrop and panel in its own
+// shadow root, its content slotted from its light DOM): the nearest dialog above the layer. Its box
+// may be empty (its panel is drawn in the top layer), so the layer being hit at the corners is
+// what tells it is open and on top.
+function dialogAround(layer) {
+  for (let n = composedParent(layer), i = 0; n && n.nodeType === 1 && i < 50; n = composedParent(n), i++) {
+    if (n.matches(DIALOG_SEL)) return n;
+  }
+  return null;
+}
+
 // What the four corners of the viewport hit: the same layer fixed over all of it, at three of them
 // at least (a toast may sit in one), with a dialog in it or beside it (a backdrop of its own).
 function findLayer(doc) {
@@ -71,7 +82,8 @@ function findLayer(doc) {
   let layer = null;
   for (const [c, n] of counts) if (n >= 3) layer = c;
   if (!layer) return null;
-  const dialog = dialogIn(layer, doc) || (layer.parentNode && layer.parentNode !== doc ? dialogIn(layer.parentNode, doc) : null);
+  const dialog = dialogIn(layer, doc) || (layer.parentNode && layer.parentNode !== doc ? dialogIn(layer.parentNode, doc) : null) ||
+    dialogAround(layer);
   if (!dialog) return null;
   const above = new Set(); // the layer's ancestors
   for (let n = composedParent(layer); n; n = composedParent(n)) above.add(n);

@@ -8,10 +8,22 @@ import { styleOf } from './dom.js';
 const secrets = new WeakSet();
 const SECRET_AUTOCOMPLETE = /^(current-password|new-password|one-time-code|cc-[a-z-]+)$/;
 
+// A text input with role=combobox that pops up a list (aria-haspopup listbox, or aria-autocomplete
+// list) whose autocomplete is new-password: the well-known way to turn the browser's autofill off,
+// not a password field (type=password and text-security still make it secret).
+function antiAutofillCombobox(el, ac) {
+  if (el.tagName !== 'INPUT' || ac.trim().toLowerCase() !== 'new-password') return false;
+  if ((el.getAttribute('role') || '').trim().toLowerCase() !== 'combobox') return false;
+  const pop = (el.getAttribute('aria-haspopup') || '').toLowerCase();
+  return pop === 'listbox' || pop === 'tree' || (el.getAttribute('aria-autocomplete') || '').toLowerCase() === 'list';
+}
+
 function secretNow(el, st) {
   if (el.tagName === 'INPUT' && (el.getAttribute('type') || '').toLowerCase() === 'password') return true;
   const ac = el.getAttribute('autocomplete');
-  if (ac && ac.toLowerCase().split(/\s+/).some((t) => SECRET_AUTOCOMPLETE.test(t))) return true;
+  // (a combobox that chooses from its list says new-password only to keep the browser's autofill
+  // away, as rc-select and others do: its choice is no secret)
+  if (ac && !antiAutofillCombobox(el, ac) && ac.toLowerCase().split(/\s+/).some((t) => SECRET_AUTOCOMPLETE.test(t))) return true;
   st = st || styleOf(el);
   const ts = st && (st.webkitTextSecurity || st.getPropertyValue('-webkit-text-security'));
   return !!ts && ts !== 'none';

@@ -535,7 +535,11 @@ class Writer {
   }
 
   table(el, clickAnc) {
-    const rows = Array.from(el.rows).filter((r) => { const s = styleOf(r); return s && s.display !== 'none'; });
+    // (a row with no box and no text, a grid's empty-state row, is none a user sees)
+    const rows = Array.from(el.rows).filter((r) => {
+      const s = styleOf(r);
+      return s && s.display !== 'none' && !(s.display !== 'contents' && r.getBoundingClientRect().height < 1 && !norm(r.textContent));
+    });
     // A layout table (nested tables, role=presentation, cells holding headings or forms) becomes
     // blocks; a data table whose cells hold paragraphs or lists (Sphinx) stays a table.
     const layout = rows.length === 0 || el.querySelector('table') || /^(presentation|none)$/i.test(el.getAttribute('role') || '') ||
@@ -557,18 +561,24 @@ class Writer {
       this.brk();
       this.raw(cap);
       this.brk();
+    } else {
+      const title = hiddenTitle(el);
+      if (title) { this.brk(); this.raw(escapeMd(title)); this.brk(); }
     }
     const grid = rows.map((r) => {
       const out = [];
-      for (const c of r.cells) {
+      // (a cell the page hides, display: none: a calendar's week numbers, is no column a user sees)
+      for (const c of Array.from(r.cells).filter((x) => styleOf(x)?.display !== 'none')) {
         // a header sorted by (aria-sort on a <th>: DataTables) shows the arrow a user sees by it
         const s = this.cell(c, clickAnc);
         out.push((s && c.tagName === 'TH' ? s + sortMark(c) : s).replace(/\|/g, '\\|'));
         for (let k = 1; k < Math.min(50, c.colSpan || 1); k++) out.push('');
       }
+      if (out.length && isSelectedRow(r)) out[0] = SELECTED_MARK + out[0];
       return out;
     });
     this.mdTable(grid);
+    this.rowsNote(el, rows);
   }
 
   // Rows of cell Markdown as a Markdown table, the first row its header, short rows padded.
@@ -593,7 +603,7 @@ class Writer {
     const m = gridModel(el);
     if (!m) return false;
     const anc = kind ? el : clickAnc;
-    const g = { ...m, anc, done: false };
+    const g = { ...m, anc, done: false, grid: el };
     for (const r of m.rows) this.gridRows.set(r, g);
     this.brk();
     this.mark(el, kind);
@@ -618,9 +628,28 @@ class Writer {
       }
       let s = c ? this.gridCell(c.el, anc) : this.cell(r.el, anc);
       if (mark) { s = mark + (s ? ' ' + s : ''); mark = ''; }
+      if (r.cells.length ? c === r.cells.find((x) => x.shown) : true) { if (r.els.some(isSelectedRow)) s = SELECTED_MARK + s; }
       return s.replace(/\|/g, '\\|');
     }).filter((r) => r.length); // rows whose every cell is hidden
-    if (grid.length) this.mdTable(grid);
+    if (grid.length) { this.mdTable(grid); this.rowsNote(g.grid, g.model.flatMap((r) => r.els)); }
+  }
+
+  // Under a grid that renders only some of its rows (aria-rowcount larger than the rows it has, a
+  // virtualised list), which of them the table shows: "(rows 2–10 of 201)", so that an agent knows
+  // the rest come by scrolling it, as a user sees by its scroll bar.
+  rowsNote(grid, rows) {
+    const total = Number(grid?.getAttribute('aria-rowcount'));
+    if (!Number.isInteger(total) || total <= 0) return;
+    // counted as a user counts them, without the header rows (which aria-rowindex counts)
+    const head = (r) => r.parentElement?.tagName === 'THEAD' || (r.querySelector('[role=columnheader],th') && !r.querySelector('[role=gridcell],[role=cell],td'));
+    const h = rows.filter(head).length;
+    const idx = rows.filter((r) => !head(r)).map((r) => Number(r.getAttribute('aria-rowindex'))).filter((n) => Number.isInteger(n) && n > h);
+    if (!idx.length) return;
+    const lo = Math.min(...idx) - h, hi = Math.max(...idx) - h, all = total - h;
+    if (lo <= 1 && hi >= all) return;
+    this.brk();
+    this.raw(`(rows ${lo}–${hi} of ${all})`);
+    this.brk();
   }
 
   // A grid cell's content on one line, as cell(), but the cell itself is walked: a cell that is a
@@ -770,3 +799,25 @@ function dialogName(el) {
 }
 
 const matchesSafe = (el, sel) => { try { return el.matches(sel); } catch { return false; } };
+
+// The title a user sees over a table that the walk leaves out: the text its aria-labelledby names
+// when that text is shown but aria-hidden (a calendar's "November 2026" over its grid of days, hidden
+// from assistive technology because it names the grid), else ''.
+function hiddenTitle(table) {
+  const ids = (table.getAttribute('aria-labelledby') || '').trim().split(/\s+/).filter(Boolean);
+  if (!ids.length) return '';
+  const root = table.getRootNode();
+  const els = ids.map((id) => root.getElementById?.(id) || null).filter(Boolean);
+  const skipped = (x) => !!x.closest('[aria-hidden="true"]');
+  const seen = (x) => !x.checkVisibility || x.checkVisibility({ opacityProperty: true, visibilityProperty: true });
+  if (!els.length || !els.every((x) => skipped(x) && seen(x) && !table.contains(x))) return '';
+  return clip(norm(els.map((x) => x.textContent).join(' ')), 200);
+}
+
+const SELECTED_MARK = '(selected) ';
+
+// Is `row` a selected row of a grid (aria-selected on the row: the ARIA grid pattern's row
+// selection, the highlight a user sees on it)?
+function isSelectedRow(row) {
+  return row.getAttribute?.('aria-selected') === 'true';
+}

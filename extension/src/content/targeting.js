@@ -1,6 +1,6 @@
 // Resolve a `target` (ref, CSS selector or plain description) to one element, or
 // throw an Error whose message lists the best candidates with their refs.
-import { allElements, allRoots, controlKind, descriptionsOf, nameOf, inViewport, isDisabled, isInert, isEditable, styleOf, norm, withStyleCache, modalDialog } from './dom.js';
+import { allElements, allRoots, controlKind, descriptionsOf, inViewport, isDisabled, isInert, isEditable, styleOf, norm, withStyleCache, modalDialog, nameOf } from './dom.js';
 import { behindModal, modalName } from './modal.js';
 import { hiddenReason, hoverHost } from './reach.js';
 import { proxyFor, isDropdown, isRadioGroup, groupName } from './widgets.js';
@@ -101,7 +101,17 @@ function usable(el) {
 function rankOf(el) {
   const direct = withStyleCache(() => !hiddenReason(el.tagName === 'OPTION' ? el.closest('select') || el : el));
   const vis = direct || usable(el);
-  return (vis ? 8 : 0) + (direct ? 4 : 0) + (isDisabled(el) || isInert(el) || behindModal(el) ? 0 : 2) + (vis && inViewport(el) ? 1 : 0);
+  return (vis ? 16 : 0) + (direct ? 8 : 0) + (isDisabled(el) || isInert(el) || behindModal(el) ? 0 : 4) + (ariaHidden(el) ? 0 : 2) +
+    (vis && inViewport(el) ? 1 : 0);
+}
+
+// Is `el` inside an aria-hidden subtree (through slots and shadow roots)? The Markdown leaves such
+// text out (a calendar hides the months around the one it shows as its grid), so among equal
+// matches the one the agent read comes first.
+function ariaHidden(el) {
+  const up = (n) => n.assignedSlot || n.parentElement || n.parentNode?.host;
+  for (let n = el, i = 0; n && n.nodeType === 1 && i < 80; n = up(n), i++) if (n.getAttribute('aria-hidden') === 'true') return true;
+  return false;
 }
 
 // Candidates as an error lists them, each with a ref to act by: one shown as plain text in the
@@ -143,6 +153,17 @@ export function hiddenError(el, why, q, purpose) {
     (alts.length ? ` Visible candidates: ${listing(alts)}.` : ' No visible element matches it: open what shows it first (a menu, a tab, a dialog), then get the page again.'));
   e.code = 'not_visible';
   return e;
+}
+
+const CELL_ROLES = new Set(['gridcell', 'cell', 'rowheader', 'columnheader']);
+
+// Is `el` (or the box it is shown in, through slots and shadow roots) a cell of a table or grid?
+function inCell(el) {
+  for (let n = el, i = 0; n && n.nodeType === 1 && i < 8; n = n.assignedSlot || n.parentElement || n.parentNode?.host, i++) {
+    const role = (n.getAttribute('role') || '').toLowerCase();
+    if (CELL_ROLES.has(role) || (!role && (n.tagName === 'TD' || n.tagName === 'TH'))) return true;
+  }
+  return false;
 }
 
 // A clickable area (known only by its pointer cursor: a drop zone, a card) matched because its text
@@ -211,7 +232,7 @@ export function findTarget(target, purpose = 'any') {
       const descs = descriptionsOf(el, kind);
       const mc = matchClass(descs, q);
       const sim = Math.max(0, ...descs.map((d) => similarity(d.toLowerCase(), q)));
-      scored.push({ el, kind, mc, sim, rank: -1 });
+      scored.push({ el, kind, mc, sim, rank: -1, named: mc === 3 && norm(nameOf(el, kind)).toLowerCase() === q });
     } else if (purpose !== 'type' && purpose !== 'select') {
       // non-interactive element whose own text matches (e.g. a div with a JS handler)
       let own = '';
@@ -244,6 +265,10 @@ export function findTarget(target, purpose = 'any') {
     if (purpose === 'select' && pool.some(isChoice)) pool = pool.filter(isChoice);
     const maxMc = Math.max(...pool.map((c) => c.mc));
     let top = pool.filter((c) => c.mc === maxMc);
+    // the element whose name is the text beats one that only shows it as its placeholder or title
+    // (antd's date field labelled "Start date" and a range picker's first field, whose placeholder
+    // is "Start date"): the Markdown shows the first as [input "Start date"], the other by its own name
+    if (top.some((c) => c.named) && top.some((c) => !c.named)) top = top.filter((c) => c.named);
     for (const c of top) c.rank = rankOf(c.el);
     const maxRank = Math.max(...top.map((c) => c.rank));
     top = top.filter((c) => c.rank === maxRank);
@@ -254,6 +279,13 @@ export function findTarget(target, purpose = 'any') {
 
   let hidden = null;
   let top = pick(scored);
+  // a table or grid cell whose text is exactly the target beats a control that only holds it in its
+  // name (a row's "Delete Person 003" button for "Person 003"): a user clicks the cell they read
+  if (top && top.every((c) => c.mc < 3)) {
+    const cells = texty.filter((c) => c.mc === 3 && inCell(c.el) && !top.some((o) => o.el.contains(c.el)));
+    const exact = cells.length ? pick(cells) : null;
+    if (exact) top = exact;
+  }
   if (top?.length === 1) top = textInside(top, texty, pick, q) || top;
   if (!top && texty.length) top = pick(texty);
   if (!top) {

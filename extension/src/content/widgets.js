@@ -2,7 +2,7 @@
 // visible label or styled box, a hidden <select> replaced by a button and a listbox (jQuery UI
 // selectmenu, Select2, Chosen, bootstrap-select). A user acts on the visible widget, so actions
 // go through it: the widget's own handlers then update both it and the native control.
-import { norm, inputType, flatText, hiddenPopupControl, nameOf, allRoots, focusedElement } from './dom.js';
+import { norm, inputType, flatText, hiddenPopupControl, nameOf, allRoots, focusedElement, styleOf } from './dom.js';
 import { hiddenReason, composedParent, composedContains, flatChildren, shownChoiceOf, clickPoint, deepElementAt } from './reach.js';
 
 const POPUP_ROLES = new Set(['combobox', 'button', 'listbox']);
@@ -267,6 +267,21 @@ export function optionsOf(widget) {
   return out;
 }
 
+// The names of a combobox's options as its `options=` list shows them: each option's accessible
+// name (its aria-label before its text: antd's options say their label there and their value as
+// text). None when the combobox is open but the listbox it names is drawn at no size: a copy for
+// screen readers holding only the options around the active one (antd's), while the list a user
+// sees is drawn beside it, and shows in the page as it is.
+export function optionNames(widget) {
+  const opts = optionsOf(widget);
+  if (!opts.length) return [];
+  if (widget.getAttribute('aria-expanded') === 'true' && !popupsOf(widget).some((p) => {
+    const r = p.getBoundingClientRect();
+    return r.width >= 1 && r.height >= 1;
+  })) return [];
+  return opts.map((o) => norm(o.getAttribute('aria-label')) || norm(o.textContent)).filter(Boolean);
+}
+
 // What a user sees of a widget: the widget itself, or for a field in a box (Tom Select's input
 // beside its chosen item) the box around it (two levels at most) that holds no other field or label.
 function faceOf(widget) {
@@ -279,6 +294,56 @@ function faceOf(widget) {
   }
   // a hidden field in a box that also holds buttons (a multi-select's chosen items): that box
   return visible(f) ? f : fieldBoxOf(widget) || f;
+}
+
+// An rgba() colour's channels, or null.
+function rgba(c) {
+  const m = /rgba?\(([\d.]+),\s*([\d.]+),\s*([\d.]+)(?:,\s*([\d.]+))?\)/.exec(c || '');
+  return m ? { r: +m[1] / 255, g: +m[2] / 255, b: +m[3] / 255, a: m[4] === undefined ? 1 : +m[4] } : null;
+}
+
+// Is text drawn in colour `c` fainter than a field's own text (colour `own`): more transparent,
+// or a grey much lighter or darker than it? It is then the field's placeholder, which is drawn
+// faint by convention (antd's Select shows its placeholder as a grey <div> beside its input).
+function fainter(c, own) {
+  const t = rgba(c), f = rgba(own);
+  if (!t || !f) return false;
+  if (t.a < 0.6 * f.a) return true;
+  const lum = (x) => 0.2126 * x.r + 0.7152 * x.g + 0.0722 * x.b;
+  const grey = Math.max(t.r, t.g, t.b) - Math.min(t.r, t.g, t.b) < 0.1;
+  return grey && Math.abs(lum(t) - lum(f)) > 0.3;
+}
+
+// What a combobox <input> with no value of its own shows as its choice beside it, in the box
+// that is its face (a select that keeps its input empty and draws the chosen label, or the chosen
+// tags, as text next to it: antd's): { value } (tags joined by ", "), { placeholder } for faint
+// text only, or null. The popups it names, aria-hidden parts (a tag's remove icon) and other
+// fields are not its text.
+export function shownBeside(input) {
+  if (input.tagName !== 'INPUT' || input.value) return null;
+  const face = faceOf(input);
+  if (face === input || !face.contains(input)) return null;
+  const skip = popupsOf(input);
+  const own = styleOf(input)?.color;
+  const vals = [], faint = [];
+  let budget = 300;
+  const add = (text, el) => { const t = norm(text); if (t) (fainter(styleOf(el)?.color, own) ? faint : vals).push(t); };
+  const walk = (el) => {
+    for (const c of flatChildren(el)) {
+      if (--budget < 0) return;
+      if (c.nodeType === 3) { add(c.data, el); continue; }
+      if (c.nodeType !== 1 || skip.includes(c) || c.getAttribute('aria-hidden') === 'true' || !visible(c)) continue;
+      if (c.matches('input,select,textarea,button,[role]')) continue;
+      // a box holding the field is walked into; a box of its own (a tag) is one item, in the
+      // colour its text is drawn in
+      if (c.contains(input)) { walk(c); continue; }
+      const tw = c.ownerDocument.createTreeWalker(c, NodeFilter.SHOW_TEXT, { acceptNode: (n) => (n.data.trim() ? 1 : 3) });
+      add(c.innerText, tw.nextNode()?.parentElement || c);
+    }
+  };
+  walk(face);
+  if (vals.length) return { value: vals.join(', ') };
+  return faint.length ? { placeholder: faint.join(' ') } : null;
 }
 
 // The text a user sees in `face` outside the popups in `skip` (an open list's options are not the
@@ -315,6 +380,9 @@ const inFace = (el, widget, ctx) => widget.contains(el) || ctx.face.contains(el)
 // whose own displayed text is `text`: the options of an opened popup. The best first: an ARIA
 // option, then a list item, nearest.
 function findShownOption(doc, text, widget, ctx) {
+  // no text names no option: an empty value would match any empty element of the popup (a spacer,
+  // a scroller), and clicking that chose whatever option lay under it
+  if (!norm(text)) return null;
   // the popup the widget names first
   for (const popup of popupsOf(widget)) {
     if (visible(popup)) {
@@ -542,6 +610,25 @@ async function quiet(doc, ms = 300) {
   }
 }
 
+// Does a finite CSS animation or transition run anywhere in the document (a popup appearing)?
+function animating(doc) {
+  try {
+    return doc.getAnimations().some((a) => a.playState === 'running' && a.effect?.getComputedTiming?.().endTime !== Infinity);
+  } catch { return false; }
+}
+
+// cond() once it holds, waiting (at most `ms`) while the page animates: what a list drawn in by
+// an animation shows is read when the animation has run (100 ms at least: one that starts a frame late).
+async function whileAnimating(doc, cond, ms = 1500) {
+  const t0 = performance.now();
+  for (;;) {
+    const v = cond();
+    const t = performance.now() - t0;
+    if (v || t > ms || (t > 100 && !animating(doc))) return v || null;
+    await nextTask();
+  }
+}
+
 // Is `el` drawn where it will stay and open to a click: no finite animation or transition runs on
 // it or on a box around it (a popup still opening: Vuetify scales its menu in with pointer-events
 // off), and nothing else is hit at its center. A user waits for an opening list before clicking.
@@ -579,6 +666,9 @@ export async function chooseInWidget(widget, text, click, describe, sel = null, 
     click(widget);
     if (await untilSettled(find, at)) await quiet(doc);
     opt = find();
+    // a list that says it is open but is still fading or sliding in (antd's: opacity 0 as it
+    // starts): a user waits until it is drawn before reading it
+    if (!opt && isOpen(widget) && (opt = await whileAnimating(doc, find))) await quiet(doc);
   }
   if (!opt && type && typeable(widget)) {
     shown = shownOptionTexts(widget, ctx);
