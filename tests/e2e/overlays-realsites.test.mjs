@@ -2,7 +2,8 @@
 // and #2: never report what did not happen; the Markdown shows what a user sees). Each shell
 // loads the library's UMD build from npm and sets it up with its documented API only:
 //   - overlays-sweetalert.html: SweetAlert2 alert, confirm, text/email/select inputs with
-//     validation, a toast and a timer alert (the page behind a modal alert is out of reach);
+//     validation, a toast and a timer alert (the page behind a modal alert is out of reach), and
+//     an alert whose closing animation leaves the page aria-hidden a while after it is gone;
 //   - overlays-tippy.html: tippy.js + Popper tooltips (hover, focus), an interactive popover with a
 //     button inside, a click-triggered menu;
 //   - overlays-sortable.html: SortableJS, a list reordered and an item moved between two lists, a
@@ -123,6 +124,7 @@ test('overlays-sweetalert.html: alert, confirm, validated inputs, toast and time
     ok(r, 'OK with a bad email');
     assert.match(md(r), /Please enter a valid email address/);
     r = await call('browser_press_key', { key: 'Escape' });
+    ok(r, 'Escape closes the alert');
     assert.match(md(r), /Result: no email/);
 
     r = await call('browser_click', { target: 'Pick fruit' });
@@ -145,6 +147,17 @@ test('overlays-sweetalert.html: alert, confirm, validated inputs, toast and time
     r = await call('browser_wait_for', { text: 'Result: timer closed (timer)' });
     ok(r, 'the timer alert closes itself');
     assert.doesNotMatch(md(r), /Auto close alert/);
+
+    // A closing animation that makes the popup transparent at once and ends later (hideClass):
+    // until it ends SweetAlert2 keeps the page behind aria-hidden (and inert). A user sees the
+    // page, not an empty one.
+    r = await call('browser_click', { target: 'Show slow notice' });
+    ok(r, 'slow notice');
+    assert.match(md(r), /\[dialog "Notice" modal\]/);
+    r = await call('browser_click', { target: 'OK' });
+    ok(r, 'close the slow notice');
+    assert.match(md(r), /Result: notice closed/, `the page a user sees, not an empty one: ${JSON.stringify(md(r))}`);
+    assert.match(md(r), /\[button "Show alert" /);
   }
 });
 

@@ -98,6 +98,7 @@ class Writer {
     this.editor = false; // inside a rich-text editor's content
     this.gridRows = new Map(); // row element of an ARIA grid being walked -> that grid's {model, anc, done}
     this.ctls = 0; // tokens with a ref written so far
+    this.ariaShown = false; // aria-hidden parts shown (see snapshot())
     this.force = null; // an element to show as a clickable whatever its style (a sortable column header)
   }
 
@@ -210,7 +211,7 @@ class Writer {
     const vis = st.visibility;
     if (vis === 'hidden' || vis === 'collapse' || st.contentVisibility === 'hidden') return;
     if (tag === 'INPUT' && el.type === 'hidden') return;
-    if (!FORM_TAGS.has(tag) && invisible(el, st, true, disp)) return;
+    if (!FORM_TAGS.has(tag) && invisible(el, st, !this.ariaShown, disp)) return;
     // A field no one sees and no keyboard reaches (aria-hidden, tabindex -1: the value input an
     // sl-select keeps for form validation behind its visible combobox) is not the user's to fill.
     if (FORM_TAGS.has(tag) && el.tabIndex < 0 && el.getAttribute('aria-hidden') === 'true' && invisible(el, st, false, disp)) return;
@@ -751,11 +752,23 @@ function selected(selector) {
 
 // The page (or, with a selector, only the first element it matches) as Markdown, refs as always.
 export function snapshot({ maxChars = MAX_PAGE_CHARS, selector } = {}) {
-  const w = new Writer(MAX_NODES);
+  let w = new Writer(MAX_NODES);
   w.nonce = globalThis.crypto?.randomUUID?.() || String(Math.random()).slice(2);
   const body = selector ? selected(selector) : document.body || document.documentElement;
   if (body) w.walk(body, null);
   let md = tidy(w.buf.join(''));
+  // aria-hidden hides from assistive technology, not from the eye: the page behind a modal is
+  // left out while the modal shows, but when nothing else is shown (the modal has faded out and
+  // its script has not yet taken aria-hidden off the page) the page is what a user sees, not an
+  // empty one
+  if (!md.trim() && body && !selector && norm(body.innerText || '')) {
+    const nonce = w.nonce;
+    w = new Writer(MAX_NODES);
+    w.nonce = nonce;
+    w.ariaShown = true;
+    w.walk(body, null);
+    md = tidy(w.buf.join(''));
+  }
   let truncated = false;
   if (w.overflow) {
     truncated = true;
