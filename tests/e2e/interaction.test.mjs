@@ -161,6 +161,23 @@ test('a page that asks "Leave site?", answered "stay", keeps its tab: open_url, 
   assert.ok(!resultData(r).tabs.some((t) => t.tabId === tab), 'the tab is closed');
 });
 
+// A trusted click that opens the browser's file chooser (a button that clicks a hidden file input,
+// a drop zone): the chooser was a window only a person can close, and the answer said "Clicked"
+// only. It is not shown, and the answer says so and what to use instead.
+test('a trusted click that opens a file chooser: not shown, reported with browser_upload_file', { skip: !realDaemonAvailable() && 'the daemon is not built' }, async () => {
+  const m = await managedBrowser();
+  let r = await m.call('browser_open_url', { url: env.url('/act-upload.html'), new_tab: true, timeout_ms: 15000 });
+  ok(r);
+  const tab = resultData(r).tabId;
+  for (const round of [1, 2]) {
+    r = await m.call('browser_click', { tab_id: tab, target: 'Attach photos', timeout_ms: 10000 });
+    ok(r);
+    assert.equal(r.result.dialog?.kind, 'filechooser', `round ${round}: ${JSON.stringify(r.result)}`);
+    assert.match(r.result.message, /the page opened a file chooser for multiple files, which was not shown .*browser_upload_file/);
+  }
+  ok(await m.call('browser_close_tab', { tab_id: tab }));
+});
+
 // The window's beforeunload listeners, whoever added them (DevTools' view: every world).
 async function beforeunloadListeners(url) {
   // The tab that shows it (Playwright may learn of the navigation after the bridge answered).

@@ -6,7 +6,7 @@ import { NavTracker, settleAfterAction, waitTabComplete, quiet, tabNavError, NAV
 import { resolveTab } from './tabs.js';
 import { refusal, isScriptableUrl } from './url-policy.js';
 import { ensurePageScripts } from './page-scripts.js';
-import { trustedAct } from './trusted.js';
+import { trustedAct, actionDone } from './trusted.js';
 import { CommandError, navError, sleep } from './errors.js';
 
 // A page action (the content script's `act`, or trusted input) with its settling: also used by
@@ -69,7 +69,7 @@ export async function pageAction(c, cmd) {
     }
     if (pageTabId !== tab.id) message += `; it opened tab ${pageTabId}`;
     return { message, result, pageTabId };
-  } finally { tracker.stop(); }
+  } finally { tracker.stop(); actionDone(tab.id); }
 }
 
 export const clickAction = (cmd) => pageAction('click', cmd);

@@ -75,6 +75,9 @@ export function takeDialogs(...tabIds) {
 
 // One sentence for the result message: what the page asked, and how it was answered.
 export function dialogSentence(d) {
+  if (d.kind === 'filechooser') {
+    return `the page opened a file chooser${d.message ? ` for ${d.message}` : ''}, which was not shown (only a person can pick files there): put files into the page's file field with browser_upload_file`;
+  }
   const what = d.kind === 'beforeunload' ? 'a "Leave site?" dialog (beforeunload)' : `${d.kind === 'alert' ? 'an' : 'a'} ${d.kind} dialog`;
   const msg = d.message ? ` saying ${JSON.stringify(d.message.length > 300 ? d.message.slice(0, 300) + '…' : d.message)}` : '';
   let ans;

@@ -66,6 +66,27 @@ function onDialog(tabId, d) {
   }
 }
 
+// A file chooser the agent's trusted click or key opened (a Dropzone's area, a button that clicks a
+// hidden file input): not shown while the action runs (an open chooser is a window only a person
+// can close), and reported like a dialog, with what to use instead.
+const choosers = new Set(); // tabs whose file chooser is intercepted for the action under way
+function onFileChooser(tabId, p) {
+  recordDialog(tabId, { kind: 'filechooser', message: p.mode === 'selectMultiple' ? 'multiple files' : '', accepted: false, by: 'default', at: Date.now(), url: '' });
+}
+
+// Intercept the tab's file chooser for an action (on) or stop (off: the user's own clicks in the
+// tab open it again). Never fails.
+async function interceptChooser(tabId, on) {
+  if (on === choosers.has(tabId)) return;
+  if (on) choosers.add(tabId); else choosers.delete(tabId);
+  await cdp(tabId, 'Page.setInterceptFileChooserDialog', { enabled: on }).catch(() => {});
+}
+
+// The action on the tab is over (cmd-input.js): a file chooser it opened has been reported.
+export function actionDone(tabId) {
+  if (choosers.has(tabId)) interceptChooser(tabId, false);
+}
+
 let listening = false;
 function listen() {
   if (listening || !chrome.debugger) return;
@@ -73,6 +94,7 @@ function listen() {
   chrome.debugger.onEvent.addListener((src, method, params) => {
     if (src.tabId == null) return;
     if (method === 'Page.javascriptDialogOpening') onDialog(src.tabId, params || {});
+    else if (method === 'Page.fileChooserOpened') onFileChooser(src.tabId, params || {});
     else if (method.startsWith('Network.')) onNetwork(src.tabId, method, params || {});
   });
   chrome.debugger.onDetach.addListener((src) => { if (src.tabId != null) { attached.delete(src.tabId); forgetScripts(src.tabId); } });
@@ -179,6 +201,7 @@ export async function trustedAct(tabId, command, params) {
   if (command === 'press_key') {
     const f = keyFields(String(params.key || ''));
     if (!f) return null;
+    await interceptChooser(tabId, true);
     await pressKeyCdp(tabId, f);
     return { ok: true, message: `Pressed ${params.key} (trusted input)` };
   }
@@ -192,6 +215,7 @@ export async function trustedAct(tabId, command, params) {
     return { ok: true, message: `Hovered over ${pt.desc}${pt.via ? ` (through ${pt.via}, which is what a user sees of it)` : ''}`, trusted: true };
   }
   if (command === 'type' && !pt.editable) return null;
+  await interceptChooser(tabId, true);
   await clickAt(tabId, pt.x, pt.y);
   if (command === 'click') return { ok: true, message: `Clicked ${pt.desc}`, newTabUrl: pt.newTabUrl, trusted: true };
 
