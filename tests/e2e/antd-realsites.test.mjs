@@ -13,37 +13,17 @@
 //   node --test tests/e2e/antd-realsites.test.mjs
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import path from 'node:path';
-import os from 'node:os';
-import { mkdtemp, rm } from 'node:fs/promises';
-import * as esbuild from 'esbuild';
-import { startManaged, startStaticServer, requirePackages, NODE_MODULES, SHELLS } from './support/realsites.mjs';
+import { startBundled, answerHelpers, requirePackages } from './support/realsites.mjs';
 
-let env, srv, out;
+let bundled, env, srv;
 before(async () => {
   requirePackages(['react', 'react-dom', 'antd']);
-  out = await mkdtemp(path.join(os.tmpdir(), 'bb-antd-'));
-  await esbuild.build({
-    entryPoints: [path.join(SHELLS, 'antd.js')], bundle: true, outdir: out, format: 'iife',
-    define: { 'process.env.NODE_ENV': '"production"' }, nodePaths: [NODE_MODULES], logLevel: 'warning',
-  });
-  srv = await startStaticServer({ roots: { '/shells/': SHELLS + '/', '/bundle/': out + '/' } });
-  env = await startManaged();
+  bundled = await startBundled(['antd'], { define: { 'process.env.NODE_ENV': '"production"' } });
+  ({ env, srv } = bundled);
 });
-after(async () => { await env?.close(); await srv?.close(); if (out) await rm(out, { recursive: true, force: true }); });
+after(async () => { await bundled?.close(); });
 
-const msg = (r) => JSON.stringify(r.result?.error || r.result?.message || r.message || r.status);
-const md = (r) => r.page?.markdown || '';
-const ok = (r, what = 'call') => assert.equal(r.status, 'success', `${what}: expected success, got ${r.http} ${msg(r)}\n${md(r).slice(0, 3000)}`);
-const err = (r) => String(r.result?.error || r.message || '');
-const call = (tool, params) => env.call(tool, params);
-const lineOf = (m, re) => m.split('\n').find((l) => re.test(l)) || '';
-// The page's own React state, as it rendered it into the Markdown.
-function stateIn(m) {
-  const line = lineOf(m, /^State: \{/);
-  assert.ok(line, `no state line in:\n${m}`);
-  return JSON.parse(line.slice('State: '.length).replace(/\\([[\]_])/g, '$1'));
-}
+const { msg, md, ok, err, call, lineOf, stateIn } = answerHelpers(() => env);
 const state = async () => stateIn(md(await call('browser_get_page', {})));
 async function open() {
   const r = await call('browser_open_url', { url: srv.url('/shells/antd.html') });

@@ -8,37 +8,17 @@
 //   node --test tests/e2e/vaadin-realsites.test.mjs
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import path from 'node:path';
-import os from 'node:os';
-import { mkdtemp, rm } from 'node:fs/promises';
-import * as esbuild from 'esbuild';
-import { startManaged, startStaticServer, requirePackages, NODE_MODULES, SHELLS } from './support/realsites.mjs';
+import { startBundled, answerHelpers, requirePackages } from './support/realsites.mjs';
 
-let env, srv, out;
+let bundled, env, srv;
 before(async () => {
   requirePackages(['@vaadin/combo-box', '@vaadin/date-picker', '@vaadin/grid', '@vaadin/dialog', '@vaadin/select', '@vaadin/menu-bar', '@vaadin/button', '@vaadin/text-field']);
-  out = await mkdtemp(path.join(os.tmpdir(), 'bb-vaadin-'));
-  await esbuild.build({
-    entryPoints: [path.join(SHELLS, 'vaadin.js')], bundle: true, outdir: out, format: 'iife',
-    nodePaths: [NODE_MODULES], logLevel: 'warning',
-  });
-  srv = await startStaticServer({ roots: { '/shells/': SHELLS + '/', '/bundle/': out + '/' } });
-  env = await startManaged();
+  bundled = await startBundled(['vaadin']);
+  ({ env, srv } = bundled);
 });
-after(async () => { await env?.close(); await srv?.close(); if (out) await rm(out, { recursive: true, force: true }); });
+after(async () => { await bundled?.close(); });
 
-const msg = (r) => JSON.stringify(r.result?.error || r.result?.message || r.message || r.status);
-const md = (r) => r.page?.markdown || '';
-const ok = (r, what = 'call') => assert.equal(r.status, 'success', `${what}: expected success, got ${r.http} ${msg(r)}\n${md(r).slice(0, 2500)}`);
-const err = (r) => String(r.result?.error || r.message || '');
-const call = (tool, params) => env.call(tool, params);
-const lineOf = (m, re) => m.split('\n').find((l) => re.test(l)) || '';
-// The components' own state, as the page rendered it into the Markdown.
-function stateIn(m) {
-  const line = lineOf(m, /^State: \{/);
-  assert.ok(line, `no state line in:\n${m}`);
-  return JSON.parse(line.slice('State: '.length).replace(/\\([[\]_*])/g, '$1'));
-}
+const { msg, md, ok, err, call, lineOf, stateIn } = answerHelpers(() => env);
 async function open() {
   const r = await call('browser_open_url', { url: srv.url('/shells/vaadin.html') });
   ok(r, 'open vaadin.html');

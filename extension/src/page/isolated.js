@@ -63,7 +63,7 @@ import { createValidationWatch } from './validation.js';
     else if (d === 'i+' || d === 'i~' || d === 'i-') watch.interval(id, d[1], Number(delay) || 0);
     else if (d === 'w+' || d === 'w-') watch.reply(id, d === 'w+');
     else if (d === 'o+') watch.observed(Number(at) || 0);
-    else if (d === 'e+' || d === 'e?') watch.customElement(d === 'e+', id);
+    else if (d === 'e+' || d === 'e?' || d === 'e=') watch.customElement(d[1], id);
     else if (d === 'v+' || d === 'v-') validation.pageCheck(d === 'v+');
     else if (d === 'p+' || d === 'p-') validation.pageReport(d === 'p+');
     else watch.request(id, d === '+');

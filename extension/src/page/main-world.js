@@ -637,19 +637,32 @@ import { BB_CONSOLE_MAX_ENTRIES } from '../shared/limits.js';
       } }.observe, realObserve),
     });
   }
-  // Custom elements the page defines, or asks about (customElements.get, whenDefined: an
-  // autoloader checking what it still has to import): a page that does neither uses dashed tag
-  // names as plain containers (Angular's components, a server's templates), and its undefined
-  // elements are not waited for (settle.js). Said once each, for at most 200 names.
+  // Custom elements the page defines, asks about (customElements.get, whenDefined: an
+  // autoloader checking what it still has to import) or creates itself: on a page that neither
+  // defines nor asks, a dashed element its script made, or one holding elements, is a plain
+  // container (Angular's components), not waited for (settle.js). Said once each, 200 at most.
   const registry = w.CustomElementRegistry?.prototype;
   if (registry) {
     const said = new Set();
     const say = (k, name) => {
-      const key = k === 'e+' ? k : typeof name === 'string' && name.length <= 100 && /^[a-z][a-z0-9._-]*-[a-z0-9._-]*$/.test(name) ? name : '';
+      const key = k === 'e+' ? k : typeof name === 'string' && name.length <= 100 && /^[a-z][a-z0-9._-]*-[a-z0-9._-]*$/.test(name) ? k + name : '';
       if (!secret || !key || said.has(key) || said.size >= 200) return;
       said.add(key);
-      try { apply(dispatch, doc, [new CE(netEvent(secret), { detail: `${k}:${k === 'e+' ? 0 : key}` })]); } catch { /* ignore */ }
+      try { apply(dispatch, doc, [new CE(netEvent(secret), { detail: `${k}:${k === 'e+' ? 0 : name}` })]); } catch { /* ignore */ }
     };
+    // A dashed element the page's script creates (Angular's renderer: its component hosts, an
+    // empty <router-outlet>): one nothing defines is the page's own container ('e=').
+    const realCreate = w.Document?.prototype?.createElement;
+    if (typeof realCreate === 'function') {
+      defineProperty(w.Document.prototype, 'createElement', {
+        configurable: true, writable: true, enumerable: true,
+        value: disguise({ createElement(...a) {
+          const el = apply(realCreate, this, a);
+          if (el && el.localName && el.localName.includes('-')) say('e=', el.localName);
+          return el;
+        } }.createElement, realCreate),
+      });
+    }
     for (const [m, k] of [['define', 'e+'], ['get', 'e?'], ['whenDefined', 'e?']]) {
       const real = registry[m];
       if (typeof real !== 'function') continue;

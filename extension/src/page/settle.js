@@ -285,23 +285,27 @@ export function createWatch(win) {
     }
     return out;
   }
-  // Custom elements (main-world.js): whether the page defined any, which names it asked about,
-  // and whether that is heard from the document's start (else every undefined element counts).
+  // Custom elements (main-world.js): whether the page defined any, the names it asked about and
+  // those its script created, and whether that is heard from the document's start (else every
+  // undefined element counts).
   let heard = false, definesAny = false;
-  const asked = new Set();
-  function customElement(defined, name) {
-    if (defined) definesAny = true;
-    else if (asked.size < 200) asked.add(name);
+  const asked = new Set(), created = new Set();
+  function customElement(op, name) {
+    if (op === '+') definesAny = true;
+    else if (op === '?' && asked.size < 200) asked.add(name);
+    else if (op === '=' && created.size < 200) created.add(name);
   }
   // An undefined element a definition may still come for: on a page that defines custom elements,
-  // or one whose name the page asked about. A page that does neither uses dashed tag names as
-  // plain containers (Angular's components), which nothing will define: no wait for them.
-  const awaited = (name) => !heard || definesAny || asked.has(name);
+  // one whose name the page asked about, or one the parser made that holds no element (raw text
+  // of a component that loads late: `<sl-button>Save</sl-button>`, an empty one). On a page that
+  // neither defines nor asks, one its script made (Angular's hosts, an empty <router-outlet>) or
+  // one holding elements (Angular's <app-root> once rendered) is a plain container: no wait.
+  const awaited = (el) => !heard || definesAny || asked.has(el.localName) || (!created.has(el.localName) && !el.firstElementChild);
   function undefinedElements() {
     const out = [];
     try {
       for (const e of doc.querySelectorAll(':not(:defined)')) {
-        if (awaited(e.localName)) out.push(e.localName);
+        if (awaited(e)) out.push(e.localName);
         if (out.length >= 5) break;
       }
     } catch { /* an engine without :defined */ }

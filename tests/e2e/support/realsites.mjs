@@ -8,7 +8,11 @@
 //     model a slow network (readiness tests). state.inflight counts the requests not yet answered, state.inflightCode those of
 //     scripts, modules and stylesheets.
 //   todomvcApps() -> the TodoMVC examples that the npm package ships in runnable (built) form.
+//   startBundled(entries) -> shells bundled at test time (React, ESM with bare imports), served at
+//     /bundle/ beside /shells/, and the managed browser; answerHelpers(getEnv) -> the helpers the
+//     suites read tool answers with.
 import http from 'node:http';
+import assert from 'node:assert/strict';
 import { readFile, stat, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import { existsSync, readdirSync } from 'node:fs';
@@ -152,4 +156,46 @@ export function refInItem(markdown, text, kind, { after } = {}) {
 export function tokenOf(markdown, ref) {
   const m = markdown.match(new RegExp(`\\[[^\\[\\]]*\\b${ref}\\]`));
   return m ? m[0] : '';
+}
+
+// A suite whose shells need bundling (React and JSX-free entries, ESM with bare imports): each of
+// `entries` (tests/fixtures/realsites/NAME.js) bundled by esbuild into a temporary directory
+// served at /bundle/NAME.js, the shells at /shells/, and the managed browser. close() undoes it.
+export async function startBundled(entries, { define = {} } = {}) {
+  const { build } = await import('esbuild');
+  const out = await mkdtemp(path.join(os.tmpdir(), 'bb-bundled-'));
+  let srv = null;
+  try {
+    await build({
+      entryPoints: entries.map((n) => path.join(SHELLS, n + '.js')), bundle: true, outdir: out, format: 'iife',
+      define, nodePaths: [NODE_MODULES], logLevel: 'warning',
+    });
+    srv = await startStaticServer({ roots: { '/shells/': SHELLS + '/', '/bundle/': out + '/' } });
+    const env = await startManaged();
+    return { env, srv, async close() { await env.close(); await srv.close(); await rm(out, { recursive: true, force: true }); } };
+  } catch (e) {
+    await srv?.close();
+    await rm(out, { recursive: true, force: true });
+    throw e;
+  }
+}
+
+// What the real-site suites read a tool answer with; `getEnv()` gives the managed browser's
+// environment once it is started. stateIn: the page's own state, which its shell renders into the
+// Markdown as a line `State: {json}` (Markdown escapes undone).
+export function answerHelpers(getEnv) {
+  const msg = (r) => JSON.stringify(r.result?.error || r.result?.message || r.message || r.status);
+  const md = (r) => r.page?.markdown || '';
+  const lineOf = (m, re) => m.split('\n').find((l) => re.test(l)) || '';
+  return {
+    msg, md, lineOf,
+    ok: (r, what = 'call') => assert.equal(r.status, 'success', `${what}: expected success, got ${r.http} ${msg(r)}\n${md(r).slice(0, 3000)}`),
+    err: (r) => String(r.result?.error || r.message || ''),
+    call: (tool, params) => getEnv().call(tool, params),
+    stateIn(m) {
+      const line = lineOf(m, /^State: \{/);
+      assert.ok(line, `no state line in:\n${m}`);
+      return JSON.parse(line.slice('State: '.length).replace(/\\([[\]_*])/g, '$1'));
+    },
+  };
 }
