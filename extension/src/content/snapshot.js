@@ -538,7 +538,7 @@ class Writer {
     // (a row with no box and no text, a grid's empty-state row, is none a user sees)
     const rows = Array.from(el.rows).filter((r) => {
       const s = styleOf(r);
-      return s && s.display !== 'none' && !(s.display !== 'contents' && r.getBoundingClientRect().height < 1 && !norm(r.textContent));
+      return s && s.display !== 'none' && !(s.display !== 'contents' && !norm(r.textContent) && r.getBoundingClientRect().height < 1);
     });
     // A layout table (nested tables, role=presentation, cells holding headings or forms) becomes
     // blocks; a data table whose cells hold paragraphs or lists (Sphinx) stays a table.
