@@ -442,14 +442,15 @@ export function createWatch(win) {
         resolve({ reason, waited: now() - t0, ...(pending ? { pending } : {}) });
       };
       stop = finish;
-      // A callback that ran counts as a change (what it started shows a moment later), but not
-      // past FIRINGS_MAX of them with no DOM change between: a loop of them that changes nothing
-      // (a ResizeObserver re-rendering through React's scheduler on every frame while a 2 s
-      // transition runs: antd's click wave) is no effect of the action to wait for. One still
-      // pending holds the wait all the same (a scheduler's chain posts the next before it returns).
-      let firings = 0;
-      onChange = (node, t) => { if (counts(node, t)) { firings = 0; changed(t); } };
-      onTimerFired = (at, t) => { if (at >= since && ++firings <= FIRINGS_MAX) changed(Math.max(last, t)); };
+      // A callback that ran counts as a change (what it started shows a moment later). Of those
+      // whose chain began after the last DOM change, not past FIRINGS_MAX with no DOM change
+      // between: a loop of fresh ones that changes nothing (a ResizeObserver re-rendering through
+      // React's scheduler on every frame while a 2 s transition runs: antd's click wave) is no
+      // effect of the action to wait for. A chain older than the last change (one that changes
+      // the DOM every few steps) counts on, and one still pending holds the wait all the same.
+      let firings = 0, lastDom = 0;
+      onChange = (node, t) => { if (counts(node, t)) { firings = 0; lastDom = t; changed(t); } };
+      onTimerFired = (at, t) => { if (at >= since && (at <= lastDom || ++firings <= FIRINGS_MAX)) changed(Math.max(last, t)); };
       onRequestEnded = (at, t) => { if (!ready && at >= since) changed(Math.max(last, t)); };
       // The document completed, a script or stylesheet or a request ended: look again in the next
       // task (after the load event's handlers), not at the next poll.
