@@ -129,6 +129,10 @@ test('open_url: dashed tag names on a page that defines and asks about no custom
   r = await env.call('browser_open_url', { url: env.url('/rdy-containers.html?ask') });
   ok(r);
   assert.deepEqual(settleOf(r)?.pending?.undefinedElements, ['x-lazy-card'], JSON.stringify(r.result));
+  // a page that defines custom elements after making 210 dashed names: its undefined one is awaited
+  r = await env.call('browser_open_url', { url: env.url('/rdy-containers.html?many') });
+  ok(r);
+  assert.ok(settleOf(r)?.pending?.undefinedElements?.includes('x-never-defined'), JSON.stringify(r.result));
 });
 
 // A page a script animates from its load, forever (a marquee, an SVG redrawn on every frame as
