@@ -22,8 +22,8 @@
 // Rounds are interleaved (bridge, Playwright, bridge, …) so machine noise hits both alike.
 // Prints a Markdown table: medians in ms and the ratio bridge ÷ Playwright (< 1: bridge faster),
 // with issue 14's targets (in-page ≤ 1.2×, navigation ≤ 1×). Judges nothing: bench/ only reports.
-import http from 'node:http';
 import './daemon-bin.mjs'; // sets BB_BIN before the harness is imported
+import { NAV_PAGES, servePages } from './pages.mjs';
 
 const { startDaemon, launchBrowser, CHROMIUM } = await import('../tests/e2e/support/harness.mjs');
 const { chromium } = await import('playwright-core');
@@ -34,18 +34,10 @@ const PAGES = {
 <script>let n=0;document.getElementById('b').onclick=()=>{const li=document.createElement('li');li.textContent='Item '+(++n);document.getElementById('l').append(li);};</script>`,
   '/type.html': `<!doctype html><title>Type</title><h1>Todos</h1><form id="f"><label for="t">New todo</label> <input id="t" autocomplete="off"></form><ul id="l"></ul>
 <script>document.getElementById('f').onsubmit=(e)=>{e.preventDefault();const t=document.getElementById('t');if(!t.value)return;const li=document.createElement('li');li.textContent=t.value;document.getElementById('l').append(li);t.value='';};</script>`,
-  '/page1.html': `<!doctype html><title>Page one</title><h1>Page one</h1><p><a href="/page2.html">Next page</a></p><p>${'Some text. '.repeat(50)}</p>`,
-  '/page2.html': `<!doctype html><title>Page two</title><h1>Page two</h1><p><a href="/page1.html">Back to page one</a></p><p>${'More text. '.repeat(50)}</p>`,
+  ...NAV_PAGES,
 };
 
-const server = http.createServer((req, res) => {
-  const body = PAGES[new URL(req.url, 'http://x').pathname];
-  if (!body) { res.writeHead(404); return res.end(); }
-  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-  res.end(body);
-});
-await new Promise((r) => server.listen(0, '127.0.0.1', r));
-const base = `http://127.0.0.1:${server.address().port}`;
+const { server, base } = await servePages(PAGES);
 
 const median = (a) => { const s = [...a].sort((x, y) => x - y); const m = s.length >> 1; return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2; };
 const now = () => performance.now();

@@ -11,27 +11,16 @@
 // chrome.tabs.update, the webNavigation events, the ask and its answer, the page's report and the
 // WebSocket sends. All in ms after the HTTP call; 'p.' keys are the page's own clock
 // (Navigation Timing and the marks). Judges nothing.
-import http from 'node:http';
 import os from 'node:os';
 import fs from 'node:fs';
 import path from 'node:path';
 import './daemon-bin.mjs';
+import { NAV_PAGES, servePages } from './pages.mjs';
 
 const { startDaemon, buildExtension, ROOT, CHROMIUM } = await import('../tests/e2e/support/harness.mjs');
 const { chromium } = await import('playwright-core');
 const N = Number(process.env.N || 12);
-const PAGES = {
-  '/page1.html': `<!doctype html><title>Page one</title><h1>Page one</h1><p><a href="/page2.html">Next page</a></p><p>${'Some text. '.repeat(50)}</p>`,
-  '/page2.html': `<!doctype html><title>Page two</title><h1>Page two</h1><p><a href="/page1.html">Back to page one</a></p><p>${'More text. '.repeat(50)}</p>`,
-};
-const server = http.createServer((req, res) => {
-  const b = PAGES[new URL(req.url, 'http://x').pathname];
-  if (!b) { res.writeHead(404); return res.end(); }
-  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
-  res.end(b);
-});
-await new Promise((r) => server.listen(0, '127.0.0.1', r));
-const base = `http://127.0.0.1:${server.address().port}`;
+const { server, base } = await servePages(NAV_PAGES);
 
 // The extension, with marks. A mark is kept in memory (a sessionStorage write at each would cost
 // more than the scripts measured) and written to sessionStorage once, before the page's report.
