@@ -2,7 +2,8 @@
 // Each runs in the content script (or through the debugger when trusted input is granted), in the
 // top frame first, then in cross-origin frames by ref (frames.js), and settles the page after it.
 import { actAnywhere } from './frames.js';
-import { NavTracker, settleAfterAction, waitTabComplete, quiet, tabNavError, NAV_WINDOW_MS, ACTION_SETTLE } from './settle.js';
+import { settleAfterAction, waitTabComplete, quiet, NAV_WINDOW_MS, ACTION_SETTLE } from './settle.js';
+import { NavTracker, tabNavError } from './nav-tracker.js';
 import { resolveTab } from './tabs.js';
 import { refusal, isScriptableUrl } from './url-policy.js';
 import { ensurePageScripts } from './page-scripts.js';

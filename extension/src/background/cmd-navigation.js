@@ -1,6 +1,7 @@
 // Handlers of the navigation commands: open_url, back, forward, reload (see handlers.js).
 import { callContent } from './content-bridge.js';
-import { NavTracker, settleAfterAction, waitLoaded, waitTabComplete, tabNavError, expectLoad, pageReport, loadSettle } from './settle.js';
+import { settleAfterAction, waitLoaded, waitTabComplete, expectLoad, pageReport, loadSettle } from './settle.js';
+import { NavTracker, tabNavError } from './nav-tracker.js';
 import { resolveTab } from './tabs.js';
 import { refusal, isScriptableUrl } from './url-policy.js';
 import { ensurePageScripts, hasPageScripts } from './page-scripts.js';

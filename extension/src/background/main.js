@@ -3,7 +3,7 @@ import * as conn from './connection.js';
 import { handleCommand } from './commands.js';
 import { cancelCommand } from './cancel.js';
 import { CAPABILITIES } from './handlers.js';
-import { installNavListeners } from './settle.js';
+import { installNavListeners } from './nav-tracker.js';
 import { installTabListeners, reportTabsNow } from './tabs.js';
 import { setPolicyFromWelcome } from './url-policy.js';
 import { installPageScriptListeners } from './page-scripts.js';

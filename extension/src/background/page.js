@@ -3,7 +3,8 @@
 import { callContent, takeLoadedSnapshot } from './content-bridge.js';
 import { fillFrames } from './frames.js';
 import { MAX_PAGE_CHARS } from '../shared/limits.js';
-import { waitTabComplete, tabNavError } from './settle.js';
+import { waitTabComplete } from './settle.js';
+import { tabNavError } from './nav-tracker.js';
 import { getMaxMessageBytes, messageBytes } from './connection.js';
 import { isScriptableUrl } from './url-policy.js';
 import { netSentence, sleep } from './errors.js';

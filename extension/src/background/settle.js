@@ -15,8 +15,8 @@ import { pageCharBudget } from './page.js';
 import { ensurePageScripts } from './page-scripts.js';
 import { expectReady } from './ready.js';
 import { scriptsArrived } from './trusted.js';
+import { NavTracker } from './nav-tracker.js';
 
-const trackers = new Set();
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 export const NAV_WINDOW_MS = 400;     // a navigation starting within this window counts as caused by the action
@@ -31,85 +31,6 @@ export const LOAD_CAP_MS = 5000;
 const NAV_CONFIRM_MS = 1000;          // the page said it unloads: the navigation's start is this close
 export const ACTION_SETTLE = { quietMs: ACTION_QUIET_MS, drainedQuietMs: ACTION_DRAINED_QUIET_MS, capMs: ACTION_CAP_MS };
 const TAB_LOOK_MS = 500;              // waitTabComplete looks at the tab this often, in case an event was missed
-
-// The last failed main-frame navigation of each tab ({error, url}), until the next one starts:
-// a tab that shows Chrome's error page holds no page of the site, only this error.
-const navErrors = new Map();
-
-export function tabNavError(tabId) {
-  return navErrors.get(tabId) || null;
-}
-
-export function forgetNavError(tabId) {
-  navErrors.delete(tabId);
-}
-
-function dispatch(kind, d) {
-  if (d && d.frameId === 0) {
-    if (kind === 'start') navErrors.delete(d.tabId);
-    else if (kind === 'error' && d.error && d.error !== 'net::ERR_ABORTED') navErrors.set(d.tabId, { error: d.error, url: d.url });
-  }
-  for (const t of trackers) t.on(kind, d);
-}
-// Registered at top level (see main.js) so the listeners exist whenever the worker runs.
-export function installNavListeners() {
-  chrome.webNavigation.onBeforeNavigate.addListener((d) => dispatch('start', d));
-  chrome.webNavigation.onCommitted.addListener((d) => dispatch('commit', d));
-  chrome.webNavigation.onDOMContentLoaded.addListener((d) => dispatch('parsed', d));
-  chrome.webNavigation.onCompleted.addListener((d) => dispatch('done', d));
-  chrome.webNavigation.onErrorOccurred.addListener((d) => dispatch('error', d));
-  chrome.webNavigation.onHistoryStateUpdated.addListener((d) => dispatch('same', d));
-  chrome.webNavigation.onReferenceFragmentUpdated.addListener((d) => dispatch('same', d));
-  chrome.tabs.onCreated.addListener((tab) => dispatch('tab', tab));
-}
-
-// Watches one tab's main frame (and tabs it opens) from before an action.
-export class NavTracker {
-  constructor(tabId) {
-    this.tabId = tabId;
-    this.started = false;   // a cross-document navigation started
-    this.pending = false;   // … and has not finished
-    this.parsed = false;    // … and its document has been parsed (DOMContentLoaded)
-    this.sameDoc = false;   // history.pushState / #fragment
-    this.committed = false; // a document committed in the top frame since (a page came)
-    this.lastEnd = 0;
-    this.newTabId = null;
-    this.error = null;
-    this.docId = null;      // the top frame's document as last committed
-    this.leftDocs = new Set(); // documents a later navigation of the top frame started to replace
-    this.stopped = false;
-    this.waiters = [];
-    trackers.add(this);
-  }
-  on(kind, d) {
-    if (kind === 'tab') {
-      if (d.openerTabId === this.tabId && this.newTabId == null) { this.newTabId = d.id; this.wake(); }
-      return;
-    }
-    if (d.tabId !== this.tabId || d.frameId !== 0) return;
-    if (kind === 'start') {
-      this.started = true; this.pending = true; this.parsed = false; this.error = null;
-      if (this.docId) this.leftDocs.add(this.docId);
-    } else if (kind === 'commit') { this.committed = true; if (typeof d.documentId === 'string') this.docId = d.documentId; }
-    else if (kind === 'parsed') this.parsed = true;
-    else if (kind === 'done') { this.pending = false; this.lastEnd = Date.now(); }
-    else if (kind === 'error') { this.pending = false; this.lastEnd = Date.now(); this.error = d.error; }
-    else if (kind === 'same') { this.sameDoc = true; this.lastEnd = Date.now(); }
-    this.wake();
-  }
-  wake() { const w = this.waiters; this.waiters = []; w.forEach((f) => f()); }
-  changed(ms) { return new Promise((r) => { const t = setTimeout(r, ms); this.waiters.push(() => { clearTimeout(t); r(); }); }); }
-  // Resolves 'moved' once a navigation starts or a tab opens (never when neither happens).
-  moved() {
-    return new Promise((r) => {
-      const check = () => { if (this.started || this.newTabId != null) r('moved'); else this.waiters.push(check); };
-      check();
-    });
-  }
-  stop() { this.stopped = true; trackers.delete(this); this.wake(); }
-  // A tracker for a tab whose navigation is already under way (a tab just opened).
-  static loading(tabId) { const t = new NavTracker(tabId); t.started = true; t.pending = true; t.opened = true; return t; }
-}
 
 async function tabStatus(tabId) {
   try { const t = await chrome.tabs.get(tabId); return t.status; } catch { return 'gone'; }

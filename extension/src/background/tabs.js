@@ -1,7 +1,7 @@
 // The browser's tabs, as the daemon sees them; reported on welcome and on change.
 import { send, isConnected } from './connection.js';
 import { forgetTab } from './frames.js';
-import { forgetNavError } from './settle.js';
+import { forgetNavError } from './nav-tracker.js';
 
 export function tabInfo(t, focusedWindowId) {
   const info = { tabId: t.id, windowId: t.windowId, url: t.url || t.pendingUrl || '', title: t.title || '', active: !!t.active };
