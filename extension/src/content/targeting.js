@@ -148,11 +148,50 @@ export function visibleAlternatives(q, purpose = 'any', skip = null) {
 
 // The error for acting on an element a user cannot see: why, and the visible candidates.
 export function hiddenError(el, why, q, purpose) {
+  const opener = closedOpener(el);
+  if (opener) return closedError(opener, describe(el));
   const alts = visibleAlternatives(norm(q).toLowerCase(), purpose, el);
   const e = new Error(`${describe(el)} is not visible to a user (${why}); nothing was done.` +
     (alts.length ? ` Visible candidates: ${listing(alts)}.` : ' No visible element matches it: open what shows it first (a menu, a tab, a dialog), then get the page again.'));
   e.code = 'not_visible';
   return e;
+}
+
+// The opener of the closed disclosure holding `el`: the <summary> of a <details> that is not open,
+// or the aria-expanded=false control whose aria-controls names a region around it; of nested ones
+// the outermost a user can click (what they open first). Null if `el` is in no closed section.
+function closedOpener(el) {
+  let found = null;
+  for (let n = el, i = 0; n && i < 200; n = n.assignedSlot || n.parentElement || n.parentNode?.host, i++) {
+    if (n.nodeType !== 1) continue;
+    let opener = null;
+    if (n.tagName === 'DETAILS' && !n.open) opener = Array.from(n.children).find((c) => c.tagName === 'SUMMARY') || null;
+    else if (n.id) {
+      try {
+        opener = n.getRootNode().querySelector?.(`[aria-controls~="${CSS.escape(n.id)}" i][aria-expanded="false" i]`) || null;
+      } catch { opener = null; }
+    }
+    if (opener && !opener.contains(el) && usable(opener)) found = opener;
+  }
+  return found;
+}
+
+// The error for a target a user knows is in a closed section: the section's opener to click first.
+function closedError(opener, what) {
+  const d = describe(opener);
+  const ref = (d.match(/\b(e\d+)\]$/) || [])[1] || refFor(opener);
+  const shown = /\be\d+\]$/.test(d) ? d : d.replace(/\]$/, ` ${ref}]`);
+  const e = new Error(`${what} is inside the closed section ${shown}: open it first (click ${ref}), then get the page again; nothing was done.`);
+  e.code = 'not_visible';
+  return e;
+}
+
+// Text of an element inside a closed section, which is not rendered (so its visible text is
+// empty): its DOM text and label attributes, to find a target a user knows is in there.
+function closedTexts(el) {
+  return [el.textContent, el.getAttribute('aria-label'), el.getAttribute('placeholder'), el.getAttribute('title'),
+    el.getAttribute('label'), ...Array.from(el.labels || [], (l) => l.textContent)]
+    .map((t) => norm(t || '')).filter((t) => t && t.length < 300);
 }
 
 const CELL_ROLES = new Set(['gridcell', 'cell', 'rowheader', 'columnheader']);
@@ -311,8 +350,18 @@ export function findTarget(target, purpose = 'any') {
     throw e;
   }
   if (hidden && hidden.length) {
-    const best = hidden.sort((a, b) => b.mc - a.mc)[0].el;
+    hidden.sort((a, b) => b.mc - a.mc);
+    // one in a closed section (a <details>, a collapsed panel): the section to open first
+    for (const c of hidden) { const o = closedOpener(c.el); if (o) throw closedError(o, JSON.stringify(raw)); }
+    const best = hidden[0].el;
     throw hiddenError(best, hiddenReason(best) || 'it cannot be reached', raw, purpose);
+  }
+  // nothing matched as rendered: a control in a closed section (not rendered, so its text is
+  // empty) whose DOM text is the target is what the agent means: name the section to open
+  for (const c of scored) {
+    if (c.mc > 0 || matchClass(closedTexts(c.el), q) < 2) continue;
+    const o = closedOpener(c.el);
+    if (o) throw closedError(o, JSON.stringify(raw));
   }
   // nothing matched: list the closest ones
   const closest = scored
