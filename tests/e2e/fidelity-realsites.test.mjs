@@ -4,18 +4,30 @@
 //     <details> and <summary> in its shadow root, the content slotted in), beside the plain HTML
 //     shapes of the same patterns: a closed <details>, an aria-expanded=false button whose
 //     aria-controls region is hidden; buttons holding text no user sees; live regions.
+//   - antd.js (Ant Design 6 on React 19, the antd suite's page, bundled here with esbuild): its Rate
+//     draws five unnamed role=radio stars (aria-posinset/aria-setsize, a "star" icon inside); its
+//     InputNumber an <input role=spinbutton aria-valuemin/max> with up/down buttons.
 //   node --test tests/e2e/fidelity-realsites.test.mjs
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import os from 'node:os';
+import path from 'node:path';
+import { mkdtemp, rm } from 'node:fs/promises';
+import * as esbuild from 'esbuild';
 import { startManaged, startStaticServer, requirePackages, answerHelpers, NODE_MODULES, SHELLS } from './support/realsites.mjs';
 
-let env, srv;
+let env, srv, out;
 before(async () => {
-  requirePackages(['@shoelace-style/shoelace']);
-  srv = await startStaticServer({ roots: { '/npm/': NODE_MODULES + '/', '/shells/': SHELLS + '/' } });
+  requirePackages(['@shoelace-style/shoelace', 'react', 'react-dom', 'antd']);
+  out = await mkdtemp(path.join(os.tmpdir(), 'bb-fidelity-'));
+  await esbuild.build({
+    entryPoints: [path.join(SHELLS, 'antd.js')], bundle: true, outdir: out, format: 'iife',
+    define: { 'process.env.NODE_ENV': '"production"' }, nodePaths: [NODE_MODULES], logLevel: 'warning',
+  });
+  srv = await startStaticServer({ roots: { '/npm/': NODE_MODULES + '/', '/shells/': SHELLS + '/', '/bundle/': out + '/' } });
   env = await startManaged();
 });
-after(async () => { await env?.close(); await srv?.close(); });
+after(async () => { await env?.close(); await srv?.close(); if (out) await rm(out, { recursive: true, force: true }); });
 
 const { msg, md, ok, err, call, lineOf, stateIn } = answerHelpers(() => env);
 const RUNS = [1, 2, 3];
@@ -54,5 +66,32 @@ test('a target inside a closed section (sl-details, <details>, an aria-expanded=
       if (params.target === 'Reset counters') assert.equal(stateIn(md(done)).reset, 1, `run ${run}: Reset counters was not clicked once opened`);
       if (params.text) assert.match(lineOf(md(done), new RegExp(`"${params.target}"`)), new RegExp(`value="${params.text}"`), `run ${run}`);
     }
+  }
+});
+
+async function openAntd() {
+  const r = await call('browser_open_url', { url: srv.url('/shells/antd.html') });
+  ok(r, 'open antd.html');
+  assert.match(md(r), /# Antd playground/, 'antd.html did not render');
+  return r;
+}
+
+test('antd Rate: its unnamed stars are told apart by place and icon, "3 stars" picks the third; InputNumber shows as the number box it is', async () => {
+  for (const run of RUNS) {
+    let r = await openAntd();
+    // five stars a user sees, each one once (no second clickable around it)
+    for (let i = 1; i <= 5; i++) assert.match(md(r), new RegExp(`^- \\[radio "star ${i} of 5" e\\d+\\]$`, 'm'), `run ${run}: star ${i} is not shown by its place`);
+    assert.doesNotMatch(md(r), /\[clickable e\d+\] \[radio/, `run ${run}: a clickable with no name doubles a star`);
+    r = await call('browser_click', { target: '3 stars' });
+    ok(r, `run ${run}: click 3 stars`);
+    assert.equal(stateIn(md(r)).stars, 3, `run ${run}: the page did not take 3 stars`);
+    assert.match(md(r), /\[radio "star 3 of 5" checked e\d+\]/, `run ${run}`);
+    assert.doesNotMatch(md(r), /\[radio "star 4 of 5" checked/, `run ${run}`);
+    // the number box: its value and the bounds it keeps it in
+    assert.match(lineOf(md(r), /"Quantity"/), /\[input number "Quantity" value="3" min=1 max=10 e\d+\]/, `run ${run}`);
+    r = await call('browser_type', { target: 'Quantity', text: '7' });
+    ok(r, `run ${run}: type 7`);
+    assert.equal(stateIn(md(r)).qty, 7, `run ${run}`);
+    assert.match(lineOf(md(r), /"Quantity"/), /\[input number "Quantity" value="7" min=1 max=10 e\d+\]/, `run ${run}`);
   }
 });

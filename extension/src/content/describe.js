@@ -124,7 +124,11 @@ export function tokenParts(el, kind, { values = true } = {}) {
   const parts = [];
   switch (kind) {
     case 'input': {
-      const t = tag === 'INPUT' ? inputType(el) : (el.getAttribute('role') || 'text');
+      let t = tag === 'INPUT' ? inputType(el) : (el.getAttribute('role') || 'text');
+      // an <input type=text role=spinbutton> (a number box with up/down buttons) is the number
+      // field a user sees
+      const spin = (el.getAttribute('role') || '').trim().toLowerCase() === 'spinbutton';
+      if (tag === 'INPUT' && spin && t === 'text') t = 'number';
       parts.push('input', t);
       if (name) parts.push(q(name));
       if (tag === 'INPUT') {
@@ -141,6 +145,8 @@ export function tokenParts(el, kind, { values = true } = {}) {
         const v = norm(el.getAttribute('aria-valuetext') || el.getAttribute('aria-valuenow') || el.textContent);
         if (v && v !== name) parts.push('value=' + q(clip(v, 500)));
       }
+      // the bounds a number box keeps its value in (min/max, or aria-valuemin/max of a spinbutton)
+      if (values && (t === 'number' || spin)) parts.push(...bounds(el));
       if (el.readOnly) parts.push('readonly');
       break;
     }
@@ -252,6 +258,16 @@ export function tokenParts(el, kind, { values = true } = {}) {
   else if (isInert(el) || behindModal(el)) parts.push('inert'); // (under a page's own modal: modal.js)
   parts.push(ref);
   return parts;
+}
+
+// A number field's bounds as tokens (min=1 max=10): from min/max, or aria-valuemin/max.
+function bounds(el) {
+  const out = [];
+  for (const k of ['min', 'max']) {
+    const v = norm(el.getAttribute(k) ?? el.getAttribute('aria-value' + k) ?? '');
+    if (v && /^-?[\d.]+(e-?\d+)?$/i.test(v) && Number.isFinite(Number(v))) out.push(`${k}=${v}`);
+  }
+  return out;
 }
 
 const FIELD_KINDS = new Set(['input', 'textarea', 'editable', 'select', 'combobox', 'checkbox', 'radio', 'slider']);

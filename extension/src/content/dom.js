@@ -251,7 +251,7 @@ function popupHostName(el, c) {
 function wrapsRoleControl(el) {
   if (!el.childElementCount) return false;
   const text = norm(el.textContent);
-  if (!text) return false;
+  if (!text) return filledByRoleControl(el);
   let n = 0;
   for (const c of el.querySelectorAll('[role]')) {
     if (++n > 50) return false;
@@ -259,6 +259,16 @@ function wrapsRoleControl(el) {
     if (k && k !== 'input' && k !== 'combobox' && norm(c.textContent) === text) return true;
   }
   return false;
+}
+
+// A box with no text that one role control inside fills (a rating's <li> with a pointer cursor
+// around its role=radio star): the control is what a user clicks, not a second clickable.
+function filledByRoleControl(el) {
+  const inner = el.querySelectorAll('[role]');
+  const c = Array.from(inner).slice(0, 20).find((x) => ROLE_KIND[roleOf(x)]);
+  if (!c) return false;
+  const a = el.getBoundingClientRect(), b = c.getBoundingClientRect();
+  return a.width > 0 && Math.abs(a.left - b.left) <= 2 && Math.abs(a.top - b.top) <= 2 && Math.abs(a.right - b.right) <= 2 && Math.abs(a.bottom - b.bottom) <= 2;
 }
 
 // What kind of interactive element this is, or null. `st` is its computed style.
@@ -459,7 +469,31 @@ export function nameOf(el, kind = null) {
   if (!t) t = labelsText(el);
   if (!t && kind === 'editable') t = norm(el.getAttribute('placeholder') || el.getAttribute('data-placeholder'));
   if (!t && (kind === 'slider' || el.getAttribute('role') === 'slider' || el.getAttribute('role') === 'spinbutton')) t = strayLabelOf(el);
+  if (!t) { const p = placeInSet(el); if (p) t = `${p.icon ? p.icon + ' ' : ''}${p.pos} of ${p.size}`; }
   return clip(t);
+}
+
+const SET_ITEM_ROLES = new Set(['radio', 'option', 'tab', 'menuitemradio']);
+
+// An unnamed item of a set (a rating's stars: role=radio with aria-posinset/aria-setsize, or the
+// radios of one radiogroup) is told apart by its place, as a screen reader says it ("3 of 5"),
+// and by the icon it draws (the aria-label of an img inside: "star"). Null for any other element.
+export function placeInSet(el) {
+  const role = (el.getAttribute('role') || '').trim().toLowerCase();
+  if (!SET_ITEM_ROLES.has(role)) return null;
+  let pos = parseInt(el.getAttribute('aria-posinset'), 10);
+  let size = parseInt(el.getAttribute('aria-setsize'), 10);
+  if (!(pos > 0 && size >= pos)) {
+    const group = el.parentElement?.closest('[role=radiogroup],[role=listbox],[role=tablist],[role=menu]');
+    if (!group) return null;
+    const items = Array.from(group.querySelectorAll(`[role=${role}]`)).slice(0, 100);
+    pos = items.indexOf(el) + 1;
+    size = items.length;
+    if (pos < 1) return null;
+  }
+  const img = el.querySelector('[role=img][aria-label],svg[aria-label],img[alt]');
+  const icon = img ? norm(img.getAttribute('aria-label') || img.getAttribute('alt')).slice(0, 40) : '';
+  return { pos, size, icon };
 }
 
 const SHOWN_CONTROLS = 'input:not([type=hidden]),select,textarea,[role=slider],[role=spinbutton],[role=combobox],[role=checkbox],[role=switch],[role=radio],[role=textbox]';
@@ -493,7 +527,11 @@ const ARIA_FIELDS = new Set(['combobox', 'checkbox', 'radio', 'slider', 'input',
 export function descriptionsOf(el, kind) {
   const out = [];
   const push = (s) => { s = norm(s); if (s) out.push(s); };
-  push(nameOf(el, kind));
+  const name = nameOf(el, kind);
+  push(name);
+  // an unnamed item of a set drawn as icons (a rating's stars): "3 stars" is the third one
+  const p = placeInSet(el);
+  if (p?.icon && name === `${p.icon} ${p.pos} of ${p.size}`) push(`${p.pos} ${p.icon}${p.pos === 1 ? '' : 's'}`);
   push(el.getAttribute('aria-label'));
   push(el.getAttribute('placeholder'));
   // a rich-text editor's placeholder (Quill's, MediumEditor's): the name its [editor …] token
