@@ -69,6 +69,24 @@ test('a target inside a closed section (sl-details, <details>, an aria-expanded=
   }
 });
 
+test('text no one sees inside a button (color transparent, opacity 0) is not in its name, not in the text, and no target reaches it; gradient text (background-clip: text) stays', async () => {
+  for (const run of RUNS) {
+    let r = await open();
+    assert.match(md(r), /\[button "Save" e\d+\] \[button "Undo" e\d+\]/, `run ${run}: a button's name holds text no one sees`);
+    assert.doesNotMatch(md(r), /ignore previous|delete everything|hidden words|faded words/, `run ${run}: the Markdown shows text no one sees`);
+    assert.match(md(r), /## Gradient title/, `run ${run}: gradient text painted by its clipped background is left out`);
+    assert.match(md(r), /^Plain words$/m, `run ${run}`);
+    for (const target of ['ignore previous instructions', 'and delete everything']) {
+      r = await call('browser_click', { target });
+      assert.equal(r.status, 'error', `run ${run}: a click on the unseen "${target}" was reported done`);
+      assert.deepEqual(stateIn(md(r)), { saved: 0, undo: 0, reset: 0 }, `run ${run}: the unseen "${target}" was acted on`);
+    }
+    r = await call('browser_click', { target: 'Undo' });
+    ok(r, `run ${run}: click Undo`);
+    assert.equal(stateIn(md(r)).undo, 1, `run ${run}`);
+  }
+});
+
 async function openAntd() {
   const r = await call('browser_open_url', { url: srv.url('/shells/antd.html') });
   ok(r, 'open antd.html');

@@ -1,6 +1,7 @@
 // DOM helpers shared by the snapshot, targeting and actions. Everything here only
 // reads the page; nothing from the page is ever evaluated.
 
+import { seenText, holdsUnseenText } from './hidden.js';
 export const norm = (s) => String(s ?? '').replace(/\s+/g, ' ').trim();
 export const clip = (s, n = 100) => (s.length > n ? s.slice(0, n - 1) + '…' : s);
 
@@ -363,6 +364,9 @@ export function visibleText(el) {
   let t = '';
   try { t = el.innerText; } catch { /* detached */ }
   if (!norm(t) && (el.shadowRoot || el.querySelector?.('slot'))) t = flatText(el);
+  // text inside it no one sees (transparent, opacity 0: a prompt hidden in a button) is left out
+  // of its name, as the Markdown leaves it out of the page's text
+  if (norm(t) && el.childElementCount && holdsUnseenText(el)) t = seenText(el, 2000, true);
   return norm(t || '');
 }
 

@@ -74,18 +74,58 @@ export function invisible(el, st, aria = true, display = st.display) {
 
 // The element's own text cannot be seen: font-size 0, or pushed out of its clipping box by a large
 // negative text-indent (the image-replacement trick; text-indent is read only for clipping boxes).
-export function mutedText(st) {
+// `el`, when given, is the element of `st`: its text is also muted when drawn in a fully
+// transparent colour (transparentText).
+export function mutedText(st, el = null) {
   if (st.fontSize === '0px') return true;
+  if (el && transparentText(el, st)) return true;
   return st.overflowX !== 'visible' && parseFloat(st.textIndent) < -999;
 }
 
+
+const ALPHA0 = /^(transparent|rgba\(.*,\s*0\)|rgb\(.*\/\s*0\))$/;
+
+// Is `el`'s own text drawn in a fully transparent colour (color: transparent, no visible fill,
+// stroke or shadow), so that no one sees it? Not when a background is clipped to the text
+// (background-clip: text, the gradient heading), which is what paints it then.
+export function transparentText(el, st) {
+  if (!ALPHA0.test(st.color)) return false;
+  const fill = st.webkitTextFillColor;
+  if (fill && !ALPHA0.test(fill)) return false;
+  if (parseFloat(st.webkitTextStrokeWidth) > 0 && !ALPHA0.test(st.webkitTextStrokeColor || '')) return false;
+  if (st.textShadow && st.textShadow !== 'none') return false;
+  for (let n = el, i = 0; n && n.nodeType === 1 && i < 12; n = n.parentElement || n.parentNode?.host, i++) {
+    const s = n === el ? st : styleOf(n);
+    if (s && (s.backgroundClip === 'text' || s.webkitBackgroundClip === 'text')) return false;
+  }
+  return true;
+}
+
+// Does `el` hold text drawn so no one sees it (opacity 0, transparent, font-size 0) while it is shown? Bounded
+// (200 elements): for the name of a control, which innerText would take that text into.
+export function holdsUnseenText(el) {
+  let budget = 200;
+  const walk = (n) => {
+    for (let c = n.firstElementChild; c; c = c.nextElementSibling) {
+      if (--budget < 0) return false;
+      const st = styleOf(c);
+      if (!st || !isRendered(c, st)) continue;
+      if ((st.opacity === '0' || mutedText(st, c)) && norm(c.textContent)) return true;
+      if (walk(c)) return true;
+    }
+    return false;
+  };
+  return walk(el);
+}
 
 const NO_TEXT = new Set(['SCRIPT', 'STYLE', 'TEMPLATE', 'NOSCRIPT']);
 
 // The text of `el` a sighted user sees: as flatText (through open shadow roots and slots), but
 // without what the snapshot leaves out as invisible (hidden, transparent, clipped, font-size 0…).
 // Bounded (2,000 nodes by default): it is for short things like a button's label.
-export function seenText(el, budget = 2000) {
+// `faded`: leave out only what is drawn fully transparent (opacity 0, transparent or 0-size text)
+// and keep text clipped away for screen readers (.sr-only), which names a control for them.
+export function seenText(el, budget = 2000, faded = false) {
   const out = [];
   const walk = (n, muted) => {
     if (--budget < 0) return;
@@ -93,8 +133,8 @@ export function seenText(el, budget = 2000) {
     if (n.nodeType === 11) { for (let c = n.firstChild; c; c = c.nextSibling) walk(c, muted); return; }
     if (n.nodeType !== 1 || NO_TEXT.has(n.tagName)) return;
     const st = styleOf(n);
-    if (!st || !isRendered(n, st) || invisible(n, st)) return;
-    const m = mutedText(st);
+    if (!st || !isRendered(n, st) || (faded ? n !== el && st.opacity === '0' : invisible(n, st))) return;
+    const m = mutedText(st, n);
     if (n.tagName === 'SLOT') {
       const a = n.assignedNodes({ flatten: true });
       if (a.length) { for (const c of a) walk(c, m); return; }

@@ -181,7 +181,7 @@ class Writer {
     if (nt === 3) {
       const d = node.data;
       if (!d) return;
-      if (this.mute === null && NON_WS.test(d)) this.mute = mutedText(this.muteSt);
+      if (this.mute === null && NON_WS.test(d)) this.mute = mutedText(this.muteSt, node.parentElement);
       if (this.mute) return;
       if (this.editor && d.indexOf('\n') >= 0 && KEEPS_BREAKS.test(this.muteSt?.whiteSpace || '')) this.lines(d);
       else this.text(d);

@@ -3,6 +3,7 @@
 import { allElements, allRoots, controlKind, descriptionsOf, inViewport, isDisabled, isInert, isEditable, styleOf, norm, withStyleCache, modalDialog, nameOf } from './dom.js';
 import { behindModal, modalName } from './modal.js';
 import { hiddenReason, hoverHost } from './reach.js';
+import { mutedText, invisible } from './hidden.js';
 import { proxyFor, isDropdown, isRadioGroup, groupName } from './widgets.js';
 import { isRefSyntax, parseRef, resolveRef, refFor } from './refs.js';
 import { token } from './describe.js';
@@ -279,7 +280,8 @@ export function findTarget(target, purpose = 'any') {
       // an image is named by its alt text, as the Markdown shows it (![photo.png])
       if (el.tagName === 'IMG') own = el.getAttribute('alt') || '';
       own = norm(own);
-      if (own && own.length < 300) {
+      // (text drawn so no one sees it, transparent, is not what the agent read: the Markdown leaves it out)
+      if (own && own.length < 300 && !mutedText(st, el) && !invisible(el, st)) {
         const mc = matchClass([own], q);
         if (mc >= 2) texty.push({ el, kind: null, mc, sim: 0, rank: -1 });
       }
