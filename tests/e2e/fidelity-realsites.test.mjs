@@ -87,6 +87,41 @@ test('text no one sees inside a button (color transparent, opacity 0) is not in 
   }
 });
 
+test('toasts, alerts and tooltips are marked for what they are (SweetAlert2 toast, antd message, tippy.js tooltip, role=status/alert), once; a tippy popover holding controls is no tooltip', async () => {
+  for (const run of RUNS) {
+    // plain live regions
+    let r = await open();
+    assert.doesNotMatch(md(r), /\[(status|alert)\]/, `run ${run}: an empty live region is shown`);
+    r = await call('browser_click', { target: 'Save' });
+    ok(r, `run ${run}: click Save`);
+    assert.match(md(r), /^\[status\] Saved the draft$/m, `run ${run}: the status message is not marked`);
+    r = await call('browser_click', { target: 'Undo' });
+    assert.match(md(r), /^\[alert\] Nothing to undo$/m, `run ${run}: the alert is not marked`);
+    assert.equal(md(r).split('Saved the draft').length, 2, `run ${run}: the message is shown twice`);
+    // SweetAlert2's toast: its title a line of the alert, not a heading
+    r = await call('browser_open_url', { url: srv.url('/shells/overlays-sweetalert.html') });
+    ok(r, 'open overlays-sweetalert.html');
+    r = await call('browser_click', { target: 'Show toast' });
+    ok(r, `run ${run}: show toast`);
+    assert.match(md(r), /^\[alert\] Signed in successfully$/m, `run ${run}: the toast is not marked`);
+    // tippy.js: a tooltip on hover is marked; its interactive menu popover (role=tooltip too) is not
+    r = await call('browser_open_url', { url: srv.url('/shells/overlays-tippy.html') });
+    ok(r, 'open overlays-tippy.html');
+    r = await call('browser_hover', { target: 'Hover me' });
+    ok(r, `run ${run}: hover`);
+    assert.match(md(r), /^\[tooltip\] This is a friendly tooltip$/m, `run ${run}: the tooltip is not marked`);
+    r = await call('browser_click', { target: 'Actions' });
+    ok(r, `run ${run}: open the menu`);
+    assert.match(md(r), /\[menuitem "Rename" e\d+\]/, `run ${run}`);
+    assert.doesNotMatch(md(r), /\[tooltip\] \[menuitem/, `run ${run}: a menu is marked as a tooltip`);
+    // antd's message (role=alert)
+    r = await openAntd();
+    r = await call('browser_click', { target: 'Save draft' });
+    ok(r, `run ${run}: Save draft`);
+    assert.match(md(r), /^\[alert\] Saved the draft$/m, `run ${run}: antd's message is not marked`);
+  }
+});
+
 async function openAntd() {
   const r = await call('browser_open_url', { url: srv.url('/shells/antd.html') });
   ok(r, 'open antd.html');

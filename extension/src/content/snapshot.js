@@ -74,6 +74,19 @@ function mdUrl(u) {
   return u.replace(/[()\s]/g, (c) => encodeURIComponent(c));
 }
 
+const LIVE_ROLES = new Set(['status', 'alert', 'tooltip']);
+
+// What a live region or tooltip is marked as in the Markdown ('status', 'alert', 'tooltip'), from
+// its explicit role or its aria-live politeness; '' for any other element (an <output>, whose
+// implicit status role is the page's own text, is not marked).
+function liveKind(el, role) {
+  const r = (role || '').trim().toLowerCase();
+  if (LIVE_ROLES.has(r)) return r;
+  if (r) return '';
+  const live = (el.getAttribute('aria-live') || '').trim().toLowerCase();
+  return live === 'assertive' ? 'alert' : live === 'polite' ? 'status' : '';
+}
+
 // Markdown writer. Output goes to `buf` (an array, joined once); block boundaries are
 // "pending newlines" (max of what both sides ask for, at most 2 — turndown's join),
 // written only when more text follows. `sp`: the last thing written ends a word
@@ -100,6 +113,7 @@ class Writer {
     this.ctls = 0; // tokens with a ref written so far
     this.ariaShown = false; // aria-hidden parts shown (see snapshot())
     this.force = null; // an element to show as a clickable whatever its style (a sortable column header)
+    this.live = false; // inside a live region or tooltip already marked (see liveRegion)
   }
 
   raw(s) {
@@ -272,6 +286,10 @@ class Writer {
     const anc = kind ? el : clickAnc;
     const role = el.getAttribute('role');
     if (!this.editor && (tag === 'DIALOG' || role === 'dialog' || role === 'alertdialog')) return this.dialog(el, kind, anc, role === 'alertdialog');
+    if (!this.editor && !kind && !this.live) {
+      const what = liveKind(el, role);
+      if (what) return this.liveRegion(el, what, anc);
+    }
     const h = HEADINGS[tag] || (el.getAttribute('role') === 'heading' ? Math.min(6, Math.max(1, Number(el.getAttribute('aria-level')) || 2)) : 0);
     if (h) return this.heading(el, h, kind, anc);
     switch (tag) {
@@ -314,6 +332,24 @@ class Writer {
     this.kids(el, anc);
     this.brk();
     this.raw('[end of dialog]');
+    this.brk();
+  }
+
+  // A live region (a toast, a status line, an alert) or a tooltip: its text, marked for what it
+  // is ([status] Saved), once (a region inside it is not marked again); an empty one shows nothing.
+  liveRegion(el, what, anc) {
+    this.live = true;
+    let s;
+    try { [s] = this.sub(() => { this.sp = true; this.kids(el, anc); }); } finally { this.live = false; }
+    s = s.replace(/^\s+|\s+$/g, '');
+    if (!s) return;
+    // an aria-live area around controls (a results list, a form) is the page, not a message, and
+    // a "tooltip" holding controls (tippy's interactive popover, a menu) is a popup, not a tip
+    if ((what === 'tooltip' || !el.hasAttribute('role')) && /\be\d+\]/.test(s)) { this.brk(); this.raw(s); this.brk(); return; }
+    // a message without controls reads as one line (its title a heading no more: SweetAlert2's toast)
+    if (!/\be\d+\]/.test(s)) s = s.split(/\n+/).map((l) => l.replace(/^#{1,6} /, '').trim()).filter(Boolean).join(' ');
+    this.brk();
+    this.raw(`[${what}] ` + s);
     this.brk();
   }
 
