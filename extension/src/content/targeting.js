@@ -212,7 +212,8 @@ function inCell(el) {
 // file's details; the area's centre may be empty space), the click still reaching the area.
 function textInside([c], texty, pick, q) {
   // (an area whose name is the target, a <div> button reading "Save", stays the target)
-  if (c.kind !== 'clickable' || norm(nameOf(c.el, c.kind)).toLowerCase() === q) return null;
+  // (a name taken from an image inside, a tile's alt text, is that image's: it is the text inside)
+  if (c.kind !== 'clickable' || (norm(nameOf(c.el, c.kind)).toLowerCase() === q && norm(c.el.querySelector('img[alt]')?.alt).toLowerCase() !== q)) return null;
   const inner = pick(texty.filter((t) => t.mc === 3 && c.el.contains(t.el)).map((t) => ({ ...t })));
   if (!inner) return null;
   if (inner.length === 1) return inner;
