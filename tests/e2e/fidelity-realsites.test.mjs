@@ -122,6 +122,18 @@ test('toasts, alerts and tooltips are marked for what they are (SweetAlert2 toas
   }
 });
 
+test('Choices.js: its <div role=combobox> is named by the label of the select it stands for, its choice its value (not the faded option texts in its name)', async () => {
+  for (const run of RUNS) {
+    let r = await call('browser_open_url', { url: srv.url('/shells/select-choices.html') });
+    ok(r, 'open select-choices.html');
+    assert.match(lineOf(md(r), /^Box size/), /^Box size \[combobox "Box size" value="Small" e\d+\]$/, `run ${run}`);
+    r = await call('browser_select_option', { target: 'Box size', value: 'Large' });
+    ok(r, `run ${run}: choose Large`);
+    assert.match(md(r), /Size chosen: l\b/, `run ${run}: the page did not take Large`);
+    assert.match(lineOf(md(r), /^Box size/), /^Box size \[combobox "Box size" value="Large" e\d+\]$/, `run ${run}`);
+  }
+});
+
 async function openAntd() {
   const r = await call('browser_open_url', { url: srv.url('/shells/antd.html') });
   ok(r, 'open antd.html');

@@ -117,6 +117,12 @@ export function tokenParts(el, kind, { values = true } = {}) {
     const sel = selectBehind(el);
     const l = sel ? labelsText(sel) || norm(sel.getAttribute('aria-label')) : '';
     name = l ? clip(l) : '';
+  } else if (kind === 'combobox' && tag !== 'INPUT' && !ownName(el)) {
+    // one named by nothing but its content (Choices.js's <div role=combobox>) shows its choice
+    // there: the label of the native select it stands for is its name
+    const sel = selectBehind(el);
+    const l = sel ? labelsText(sel) || norm(sel.getAttribute('aria-label')) : '';
+    if (l) name = clip(l);
   }
   // An editable element's name defaults to its content: without values (or for a secret), only a
   // name that is not its content.
