@@ -7,6 +7,8 @@
 //   - antd.js (Ant Design 6 on React 19, the antd suite's page, bundled here with esbuild): its Rate
 //     draws five unnamed role=radio stars (aria-posinset/aria-setsize, a "star" icon inside); its
 //     InputNumber an <input role=spinbutton aria-valuemin/max> with up/down buttons.
+//   - vaadin.js (the Vaadin suite's page, bundled here too): its <vaadin-menu-bar>'s top items are
+//     role=menuitem buttons with aria-haspopup and aria-expanded.
 //   node --test tests/e2e/fidelity-realsites.test.mjs
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -18,10 +20,10 @@ import { startManaged, startStaticServer, requirePackages, answerHelpers, NODE_M
 
 let env, srv, out;
 before(async () => {
-  requirePackages(['@shoelace-style/shoelace', 'react', 'react-dom', 'antd']);
+  requirePackages(['@shoelace-style/shoelace', 'react', 'react-dom', 'antd', '@vaadin/menu-bar']);
   out = await mkdtemp(path.join(os.tmpdir(), 'bb-fidelity-'));
   await esbuild.build({
-    entryPoints: [path.join(SHELLS, 'antd.js')], bundle: true, outdir: out, format: 'iife',
+    entryPoints: ['antd', 'vaadin'].map((n) => path.join(SHELLS, n + '.js')), bundle: true, outdir: out, format: 'iife',
     define: { 'process.env.NODE_ENV': '"production"' }, nodePaths: [NODE_MODULES], logLevel: 'warning',
   });
   srv = await startStaticServer({ roots: { '/npm/': NODE_MODULES + '/', '/shells/': SHELLS + '/', '/bundle/': out + '/' } });
@@ -158,5 +160,25 @@ test('antd Rate: its unnamed stars are told apart by place and icon, "3 stars" p
     ok(r, `run ${run}: type 7`);
     assert.equal(stateIn(md(r)).qty, 7, `run ${run}`);
     assert.match(lineOf(md(r), /"Quantity"/), /\[input number "Quantity" value="7" min=1 max=10 e\d+\]/, `run ${run}`);
+  }
+});
+
+test('Vaadin menu bar: the item whose sub-menu is open is marked expanded (and the nested one too), closed ones are not', async () => {
+  for (const run of RUNS) {
+    let r = await call('browser_open_url', { url: srv.url('/shells/vaadin.html') });
+    ok(r, 'open vaadin.html');
+    assert.match(md(r), /^Ready$/m, 'the components did not load');
+    assert.match(md(r), /\[menuitem "File" e\d+\] \[menuitem "Edit" e\d+\]/, `run ${run}: a closed menu is marked open`);
+    r = await call('browser_click', { target: 'File' });
+    ok(r, `run ${run}: open File`);
+    assert.match(md(r), /\[menuitem "File" expanded e\d+\] \[menuitem "Edit" e\d+\]/, `run ${run}: the open File is not marked expanded`);
+    r = await call('browser_hover', { target: 'Open recent' });
+    ok(r, `run ${run}: hover Open recent`);
+    assert.match(md(r), /\[menuitem "Open recent" expanded e\d+\]/, `run ${run}`);
+    assert.match(md(r), /\[menuitem "notes\.txt" e\d+\]/, `run ${run}`);
+    r = await call('browser_click', { target: 'notes.txt' });
+    ok(r, `run ${run}: click notes.txt`);
+    assert.equal(stateIn(md(r)).menu, 'notes.txt', `run ${run}`);
+    assert.match(md(r), /\[menuitem "File" e\d+\]/, `run ${run}: File is still marked expanded once its menu closed`);
   }
 });

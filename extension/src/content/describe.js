@@ -208,6 +208,8 @@ export function tokenParts(el, kind, { values = true } = {}) {
       if (el.getAttribute('aria-selected') === 'true') parts.push('selected');
       // the one the keyboard is on (Enter takes it): what a user sees highlighted in an open list
       if ((kind === 'option' || kind === 'menuitem') && isKeyboardActive(el)) parts.push('active');
+      // a menu item whose sub-menu is open (a menu bar's top item), a tree node shown open
+      if ((kind === 'menuitem' || kind === 'treeitem') && (el.getAttribute('aria-expanded') || '').trim().toLowerCase() === 'true') parts.push('expanded');
       break;
     case 'combobox': {
       // a pop-up control's host (ion-select: dom.js hiddenPopupControl), looked for once
