@@ -179,6 +179,7 @@ test('Vaadin menu bar: the item whose sub-menu is open is marked expanded (and t
     r = await call('browser_click', { target: 'notes.txt' });
     ok(r, `run ${run}: click notes.txt`);
     assert.equal(stateIn(md(r)).menu, 'notes.txt', `run ${run}`);
-    assert.match(md(r), /\[menuitem "File" e\d+\]/, `run ${run}: File is still marked expanded once its menu closed`);
+    // (the keyboard is back on File: active, not expanded)
+    assert.match(md(r), /\[menuitem "File"(?: active)? e\d+\]/, `run ${run}: File is still marked expanded once its menu closed`);
   }
 });
