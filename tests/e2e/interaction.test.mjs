@@ -436,6 +436,35 @@ test('trusted input: in the managed headless browser (debugger granted) clicks a
   assert.equal(r.result.dialog?.kind, 'beforeunload');
 });
 
+// Back and forward to a page the browser kept whole (the back-forward cache, on in the managed
+// browser; Playwright turns it off): no load happens, only a commit; the page comes back with
+// what the agent did in it, and the answer says so.
+test('back and forward through the back-forward cache: the page comes back as it was left', { skip: !realDaemonAvailable() && 'the daemon is not built' }, async () => {
+  const m = await managedBrowser();
+  let restored = 0;
+  for (let i = 0; i < 3; i++) {
+    let r = await m.call('browser_open_url', { url: env.url(`/bf-a.html?i=${i}`), timeout_ms: 15000 });
+    ok(r);
+    r = await m.call('browser_click', { target: 'Add a note', timeout_ms: 10000 });
+    ok(r);
+    assert.match(r.page.markdown, /Note made in this document/);
+    r = await m.call('browser_click', { target: 'Continue to page two', timeout_ms: 10000 });
+    ok(r);
+    assert.match(r.page.markdown, /# Page two/);
+    r = await m.call('browser_back', { timeout_ms: 10000 });
+    ok(r);
+    assert.match(r.result.message, new RegExp(`^Went back to http://[^ ]+/bf-a\\.html\\?i=${i}$`));
+    assert.match(r.page.markdown, /# Kept page/);
+    // The page as the tab shows it: a restored document still holds its note; a reloaded one not.
+    if (r.page.title === 'Kept page (restored)') { restored++; assert.match(r.page.markdown, /Note made in this document/); }
+    else assert.doesNotMatch(r.page.markdown, /Note made in this document/);
+    r = await m.call('browser_forward', { timeout_ms: 10000 });
+    ok(r);
+    assert.match(r.page.markdown, /# Page two/);
+  }
+  assert.ok(restored > 0, 'no back came from the back-forward cache: this test did not test it');
+});
+
 test('trusted input is off until the user allows it in the options page; until then clicks are the content script\'s', async () => {
   const p = await env.browser.context.newPage();
   try {

@@ -119,7 +119,7 @@ test('open_url: custom elements still undefined when the page was answered are n
 // custom element and asks about none: nothing will define them, so they are neither waited for
 // (each open of such a page waited 1 s for definitions) nor named as undefined. A name the page
 // asked about (customElements.get: an autoloader) still is.
-test('open_url: dashed tag names on a page that defines and asks about no custom element are not awaited definitions', async () => {
+test('open_url: dashed tag names used as containers, or as the parts a defined component makes, are not awaited definitions', async () => {
   let r = await env.call('browser_open_url', { url: env.url('/rdy-containers.html') });
   ok(r);
   assert.match(r.page.markdown, /\[button "Open app-list" e\d+\]/);
@@ -133,6 +133,11 @@ test('open_url: dashed tag names on a page that defines and asks about no custom
   r = await env.call('browser_open_url', { url: env.url('/rdy-containers.html?many') });
   ok(r);
   assert.ok(settleOf(r)?.pending?.undefinedElements?.includes('x-never-defined'), JSON.stringify(r.result));
+  // the parts a defined component makes in its light DOM are not awaited; a parser-made child is
+  r = await env.call('browser_open_url', { url: env.url('/rdy-parts.html') });
+  ok(r);
+  assert.match(r.page.markdown, /Cell South/);
+  assert.deepEqual(settleOf(r)?.pending?.undefinedElements, ['x-parser-child'], JSON.stringify(r.result));
 });
 
 // A page a script animates from its load, forever (a marquee, an SVG redrawn on every frame as

@@ -300,7 +300,11 @@ export function createWatch(win) {
   // of a component that loads late: `<sl-button>Save</sl-button>`, an empty one). On a page that
   // neither defines nor asks, one its script made (Angular's hosts, an empty <router-outlet>) or
   // one holding elements (Angular's <app-root> once rendered) is a plain container: no wait.
-  const awaited = (el) => !heard || definesAny || asked.has(el.localName) || (!created.has(el.localName) && !el.firstElementChild);
+  // On a page that defines them, one that a defined custom element's script made in its own light
+  // DOM is that component's part, never defined (Vaadin's grid cells: every open waited 1 s more).
+  const partOfDefined = (el) => { const p = el.parentElement; return !!p && p.localName.includes('-') && p.matches(':defined'); };
+  const awaited = (el) => !heard || asked.has(el.localName) ||
+    (definesAny ? !(created.has(el.localName) && partOfDefined(el)) : !created.has(el.localName) && !el.firstElementChild);
   function undefinedElements() {
     const out = [];
     try {
