@@ -4,6 +4,8 @@
 //     <details> and <summary> in its shadow root, the content slotted in), beside the plain HTML
 //     shapes of the same patterns: a closed <details>, an aria-expanded=false button whose
 //     aria-controls region is hidden; buttons holding text no user sees; live regions.
+//   - pickers-bootstrap.html (the pickers suite's page): Bootstrap 5's accordion, a collapsed panel
+//     named by its button's aria-controls, aria-expanded=false;
 //   - antd.js (Ant Design 6 on React 19, the antd suite's page, bundled here with esbuild): its Rate
 //     draws five unnamed role=radio stars (aria-posinset/aria-setsize, a "star" icon inside); its
 //     InputNumber an <input role=spinbutton aria-valuemin/max> with up/down buttons.
@@ -20,7 +22,7 @@ import { startManaged, startStaticServer, requirePackages, answerHelpers, NODE_M
 
 let env, srv, out;
 before(async () => {
-  requirePackages(['@shoelace-style/shoelace', 'react', 'react-dom', 'antd', '@vaadin/menu-bar']);
+  requirePackages(['bootstrap', '@shoelace-style/shoelace', 'react', 'react-dom', 'antd', '@vaadin/menu-bar']);
   out = await mkdtemp(path.join(os.tmpdir(), 'bb-fidelity-'));
   await esbuild.build({
     entryPoints: ['antd', 'vaadin'].map((n) => path.join(SHELLS, n + '.js')), bundle: true, outdir: out, format: 'iife',
@@ -68,6 +70,20 @@ test('a target inside a closed section (sl-details, <details>, an aria-expanded=
       if (params.target === 'Reset counters') assert.equal(stateIn(md(done)).reset, 1, `run ${run}: Reset counters was not clicked once opened`);
       if (params.text) assert.match(lineOf(md(done), new RegExp(`"${params.target}"`)), new RegExp(`value="${params.text}"`), `run ${run}`);
     }
+  }
+});
+
+test('Bootstrap 5 accordion: a link in a collapsed panel (aria-expanded=false, aria-controls) names the panel\'s button to open', async () => {
+  for (const run of RUNS) {
+    let r = await call('browser_open_url', { url: srv.url('/shells/pickers-bootstrap.html') });
+    ok(r, 'open pickers-bootstrap.html');
+    r = await call('browser_click', { target: 'Return form' });
+    assert.equal(r.status, 'error', `run ${run}: the link in the collapsed panel was clicked`);
+    const m = err(r).match(/^"Return form" is inside the closed section \[button "Returns" (e\d+)\]: open it first \(click (e\d+)\)/);
+    assert.ok(m && m[1] === m[2], `run ${run}: ${msg(r)}`);
+    r = await call('browser_click', { target: m[1] });
+    ok(r, `run ${run}: open Returns`);
+    assert.match(md(r), /\[button "Returns" expanded[\s\S]*Return form/, `run ${run}`);
   }
 });
 

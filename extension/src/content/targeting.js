@@ -182,7 +182,7 @@ function closedError(opener, what) {
   const d = describe(opener);
   const ref = (d.match(/\b(e\d+)\]$/) || [])[1] || refFor(opener);
   const shown = /\be\d+\]$/.test(d) ? d : d.replace(/\]$/, ` ${ref}]`);
-  const e = new Error(`${what} is inside the closed section ${shown}: open it first (click ${ref}), then get the page again; nothing was done.`);
+  const e = new Error(`${what} is inside the closed section ${shown}: open it first (click ${ref}), then get the page again; it is not visible until then, and nothing was done.`);
   e.code = 'not_visible';
   return e;
 }
