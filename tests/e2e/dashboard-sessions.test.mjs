@@ -31,6 +31,9 @@ test('dashboard: approve, decline and stop agent sessions; their events, expiry 
   await page.goto(daemon.loginUrl);
   await page.waitForURL(`${daemon.base}/#/live`);
   await page.waitForSelector('#sessions');
+  // The event log shows what the live stream brought: the sessions start once it is open (under
+  // load it opened after the first two had started, and their "started" events were not shown).
+  await page.waitForSelector('.conn[title="Live event stream connected"]');
 
   const yes = agentCall(daemon, 'agent-yes', 'browser_get_page');
   const no = agentCall(daemon, 'agent-no', 'browser_get_page');
