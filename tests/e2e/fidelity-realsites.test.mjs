@@ -64,7 +64,10 @@ test('a target inside a closed section (sl-details, <details>, an aria-expanded=
       assert.deepEqual(stateIn(md(r)), before, `run ${run}: something was done`);
       // the ref named is the opener the Markdown shows, and clicking it opens the section
       assert.match(md(r), new RegExp(`\\[button "${section}"[^\\]]* ${m[1]}\\]`), `run ${run}: the opener's ref is not in the Markdown`);
-      ok(await call('browser_click', { target: m[1] }), `run ${run}: open ${section}`);
+      const opened = await call('browser_click', { target: m[1] });
+      ok(opened, `run ${run}: open ${section}`);
+      // the opener shows the section open, as its triangle or arrow does for a user
+      assert.match(lineOf(md(opened), new RegExp(`\\[button "${section}"`)), new RegExp(`\\[button "${section}"[^\\]]* expanded ${m[1]}\\]`), `run ${run}: ${section} not shown open`);
       const done = await call(tool, params);
       ok(done, `run ${run}: ${tool} ${params.target} once ${section} is open`);
       if (params.target === 'Reset counters') assert.equal(stateIn(md(done)).reset, 1, `run ${run}: Reset counters was not clicked once opened`);

@@ -250,7 +250,9 @@ export function tokenParts(el, kind, { values = true } = {}) {
       }
       if (name) parts.push(q(name));
       if (el.getAttribute('aria-pressed') === 'true') parts.push('pressed');
-      if (el.getAttribute('aria-expanded') === 'true') parts.push('expanded');
+      // (a <details>' own <summary> says so by the <details> being open, as its triangle shows)
+      if (el.getAttribute('aria-expanded') === 'true' || (tag === 'SUMMARY' && el.parentElement?.tagName === 'DETAILS' && el.parentElement.open &&
+        el.parentElement.querySelector(':scope > summary') === el)) parts.push('expanded');
   }
   // the current one of a set (aria-current: the page a pager shows, the step a wizard is at),
   // which a user sees highlighted among its like
