@@ -198,8 +198,16 @@ test('antd settings: Collapse, Switch, Checkbox.Group, Radio.Group buttons, Inpu
     r = await call('browser_press_key', { target: 'Level', key: 'ArrowRight' });
     ok(r, `run ${run}: ArrowRight on Level`);
     assert.equal(stateIn(md(r)).level, 21, `run ${run}`);
+    // the number box's arrows show only under the pointer (opacity 0): a click needs no hover
+    // first (it said "could not be scrolled into view" with trusted input), nor is it lost
+    r = await call('browser_click', { target: 'Increase Value' });
+    ok(r, `run ${run}: + without a hover first`);
+    assert.equal(stateIn(md(r)).qty, 4, `run ${run}`);
     r = await call('browser_hover', { target: 'Quantity' });
     ok(r, `run ${run}: hover Quantity`);
+    r = await call('browser_click', { target: 'Decrease Value' });
+    ok(r, `run ${run}: -`);
+    assert.equal(stateIn(md(r)).qty, 3, `run ${run}`);
     r = await call('browser_click', { target: 'Increase Value' });
     ok(r, `run ${run}: +`);
     assert.equal(stateIn(md(r)).qty, 4, `run ${run}`);

@@ -187,7 +187,9 @@ async function clickAt(tabId, x, y) {
 }
 
 const HANDLED = new Set(['click', 'type', 'press_key', 'hover']);
-const POINT_FALLBACK = new Set(['stale_ref', 'target_not_found']); // may be in another frame: the usual path says
+// may be in another frame: the usual path says; or shown only under the pointer: the usual path
+// hovers what holds it first
+const POINT_FALLBACK = new Set(['stale_ref', 'target_not_found', 'hover_only']);
 
 // Act with trusted input. Returns the action's result ({ok, message, ...} like the content
 // script's), or null when this action goes through the content script instead.
