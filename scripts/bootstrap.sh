@@ -16,10 +16,11 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 	# What the daemon needs to build and run (Chromium for `serve --headless`, sqlite3 for reading
 	# the history); the test mode adds the test tools: Check (C unit tests), nginx (FastCGI tests),
 	# systemd and man-db (`systemd-analyze verify` of the unit checks its man: link with man), clang
-	# and its runtime (the libFuzzer targets run a few seconds each in make check).
+	# and its runtime (the libFuzzer targets run a few seconds each in make check), and the Python
+	# and SQLite HTML documentation (real Sphinx and sqlite.org pages the real-site tests act on).
 	pkgs="build-essential autoconf automake pkg-config libmicrohttpd-dev libwebsockets-dev
 	      libjansson-dev libsqlite3-dev libssl-dev sqlite3 chromium ca-certificates"
-	if [ "$mode" = test ]; then pkgs="$pkgs check nginx-light systemd man-db clang libclang-rt-dev"; fi
+	if [ "$mode" = test ]; then pkgs="$pkgs check nginx-light systemd man-db clang libclang-rt-dev python3-doc sqlite3-doc"; fi
 	command -v node >/dev/null 2>&1 || pkgs="$pkgs nodejs"
 	command -v npm >/dev/null 2>&1 || pkgs="$pkgs npm"
 	need=""
