@@ -44,7 +44,7 @@ export async function pageAction(c, cmd) {
     let pageTabId = tab.id;
     let settled = null;
     if (needsPage) {
-      ({ tabId: pageTabId, settle: settled } = await settleAfterAction(tracker, { actionAt }));
+      ({ tabId: pageTabId, settle: settled } = await settleAfterAction(tracker, { actionAt, external: !!r.externalUrl }));
     } else {
       await sleep(50);
     }
@@ -69,6 +69,8 @@ export async function pageAction(c, cmd) {
       message += invalid.reported ? `; the page showed that ${why}` : `; the browser did not submit the form: ${why}`;
     }
     if (pageTabId !== tab.id) message += `; it opened tab ${pageTabId}`;
+    // A mailto:, tel: or app link: what the click does happens outside the browser.
+    else if (r.externalUrl && !tracker.started) message += `; its address ${r.externalUrl} is not a web page: a browser hands it to another application (such as an email program), and the tab stays on this page`;
     return { message, result, pageTabId };
   } finally { tracker.stop(); actionDone(tab.id); }
 }

@@ -29,6 +29,7 @@ export const ACTION_CAP_MS = 3000;
 export const LOAD_QUIET_MS = 20;      // a page that loaded has settled after this long without a change
 export const LOAD_CAP_MS = 5000;
 const NAV_CONFIRM_MS = 1000;          // the page said it unloads: the navigation's start is this close
+const NAV_EXTERNAL_MS = 150;          // the same after a click on a link handed to another application (mailto:), which starts none
 export const ACTION_SETTLE = { quietMs: ACTION_QUIET_MS, drainedQuietMs: ACTION_DRAINED_QUIET_MS, capMs: ACTION_CAP_MS };
 const TAB_LOOK_MS = 500;              // waitTabComplete looks at the tab this often, in case an event was missed
 
@@ -208,7 +209,7 @@ const settleInfo = (t0, r) => ({ waited_ms: Date.now() - t0, reason: r?.reason |
 // After an action in `tracker.tabId`: returns { tabId, settle } — the tab whose page should be
 // sent, and how the wait ended. `actionAt`: when the action started (Date.now()). `expectNav`
 // (back, forward, reload): a navigation is coming; give it `navWindowMs` to start.
-export async function settleAfterAction(tracker, { actionAt = Date.now(), expectNav = false, navWindowMs = NAV_WINDOW_MS } = {}) {
+export async function settleAfterAction(tracker, { actionAt = Date.now(), expectNav = false, navWindowMs = NAV_WINDOW_MS, external = false } = {}) {
   const t0 = actionAt;
   const deadline = Date.now() + NAV_TIMEOUT_MS;
   if (expectNav) {
@@ -238,8 +239,11 @@ export async function settleAfterAction(tracker, { actionAt = Date.now(), expect
     } else if (r?.reason === 'navigation' && !tracker.started && tracker.newTabId == null) {
       // The page is unloading: the navigation's start follows within moments (or never: a
       // download, a 204, a navigation a beforeunload handler cancelled).
+      // A click on a mailto: link unloads nothing, but the page is told it may (beforeunload):
+      // the start of a navigation the page's own handler made is waited for, not a second.
       const t1 = Date.now();
-      while (!tracker.started && tracker.newTabId == null && Date.now() - t1 < NAV_CONFIRM_MS) await tracker.changed(NAV_CONFIRM_MS - (Date.now() - t1));
+      const confirmMs = external ? NAV_EXTERNAL_MS : NAV_CONFIRM_MS;
+      while (!tracker.started && tracker.newTabId == null && Date.now() - t1 < confirmMs) await tracker.changed(confirmMs - (Date.now() - t1));
       if (!tracker.started && tracker.newTabId == null) {
         r = await pageSettle(tracker.tabId, { actionAt: Date.now(), ...ACTION_SETTLE }, true) || { reason: 'quiet' };
       }

@@ -179,11 +179,20 @@ async function pressKeyCdp(tabId, f, extra = {}) {
   await cdp(tabId, 'Input.dispatchKeyEvent', { type: 'keyUp', key: f.key, code: f.code, windowsVirtualKeyCode: f.windowsVirtualKeyCode, ...(extra.modifiers ? { modifiers: extra.modifiers } : {}) });
 }
 
+// The debugger left the tab while a command was under way: the tab closed, the browser replaced
+// what it debugs (seen as a mailto: link's click is handled, reason target_closed, about 1 first
+// click in 2 in a fresh tab), or the user cancelled debugging from the bar. Chrome's own message
+// ("Detached while handling command.") says nothing an agent can use.
+const detached = (e) => /detached|not attached|target closed|no tab with given id/i.test(e?.message || '');
+
+// A click: a pressed button, whose error says (`pressed`) whether the press had been sent.
 async function clickAt(tabId, x, y) {
   const at = { x: Math.round(x), y: Math.round(y) };
   await cdp(tabId, 'Input.dispatchMouseEvent', { type: 'mouseMoved', ...at, button: 'none' });
   await cdp(tabId, 'Input.dispatchMouseEvent', { type: 'mousePressed', ...at, button: 'left', buttons: 1, clickCount: 1 });
-  await cdp(tabId, 'Input.dispatchMouseEvent', { type: 'mouseReleased', ...at, button: 'left', buttons: 0, clickCount: 1 });
+  try {
+    await cdp(tabId, 'Input.dispatchMouseEvent', { type: 'mouseReleased', ...at, button: 'left', buttons: 0, clickCount: 1 });
+  } catch (e) { e.pressed = true; throw e; }
 }
 
 const HANDLED = new Set(['click', 'type', 'press_key', 'hover']);
@@ -192,8 +201,19 @@ const HANDLED = new Set(['click', 'type', 'press_key', 'hover']);
 const POINT_FALLBACK = new Set(['stale_ref', 'target_not_found', 'hover_only']);
 
 // Act with trusted input. Returns the action's result ({ok, message, ...} like the content
-// script's), or null when this action goes through the content script instead.
+// script's), or null when this action goes through the content script instead. The debugger
+// leaving the tab midway is said as such, with what may have been done.
 export async function trustedAct(tabId, command, params) {
+  try {
+    return await actTrusted(tabId, command, params);
+  } catch (e) {
+    if (!detached(e)) throw e;
+    const doing = { type: 'typing', press_key: 'pressing the key', hover: 'moving the pointer' }[command] || 'acting';
+    return { ok: false, error: `The browser stopped the debugger's input to the tab while ${doing} (${e.message.replace(/\.$/, '')}); part of it may have been done, so get the page before acting again` };
+  }
+}
+
+async function actTrusted(tabId, command, params) {
   if (!HANDLED.has(command)) return null;
   const hasTarget = params.target != null && params.target !== '';
   if (command === 'press_key' && (hasTarget || /.\+/.test(String(params.key || '')))) return null;
@@ -218,8 +238,16 @@ export async function trustedAct(tabId, command, params) {
   }
   if (command === 'type' && !pt.editable) return null;
   await interceptChooser(tabId, true);
-  await clickAt(tabId, pt.x, pt.y);
-  if (command === 'click') return { ok: true, message: `Clicked ${pt.desc}`, newTabUrl: pt.newTabUrl, trusted: true };
+  try {
+    await clickAt(tabId, pt.x, pt.y);
+  } catch (e) {
+    if (!detached(e)) throw e;
+    // Before the press nothing reached the page: the content script acts instead. After it, the
+    // release was sent and answered no more because what the click did ended the debugging.
+    if (!e.pressed) return null;
+    if (command !== 'click') return { ok: false, error: `Clicked ${pt.desc} to type into it, and the browser then stopped the debugger's input to the tab (${e.message.replace(/\.$/, '')}); nothing was typed` };
+  }
+  if (command === 'click') return { ok: true, message: `Clicked ${pt.desc}`, newTabUrl: pt.newTabUrl, externalUrl: pt.externalUrl, trusted: true };
 
   // type: the click put the caret in the field; replace its content or go to its end, then insert.
   const text = String(params.text ?? '');

@@ -1,7 +1,7 @@
 // What the agent does to the page: click, type, keys, scroll, select.
 // Events are dispatched the way a user's input would produce them so that
 // framework-controlled widgets (React, Vue, Angular…) see the change.
-import { winOf, isDisabled, isInert, isEditable, inputType, norm, isVisibleBox, allRoots, nameOf, withStyleCache, styleOf, focusedElement, controlKind, TEXT_INPUT_TYPES } from './dom.js';
+import { externalLink, winOf, isDisabled, isInert, isEditable, inputType, norm, isVisibleBox, allRoots, nameOf, withStyleCache, styleOf, focusedElement, controlKind, TEXT_INPUT_TYPES } from './dom.js';
 import { describe, hiddenError, refuseUnusable } from './targeting.js';
 import { selectedText } from './describe.js';
 import { isSecret } from './secret.js';
@@ -104,7 +104,7 @@ export function click(el) {
   const host = hovered.get(target);
   const via = target !== el ? ` through ${describe(target)}, which is what a user sees of it`
     : host ? ` (shown while the pointer is over ${describe(host)}, which it was moved over first)` : '';
-  return { message: `Clicked ${desc}${via}`, newTabUrl: newTab };
+  return { message: `Clicked ${desc}${via}`, newTabUrl: newTab, externalUrl: externalLink(at) || externalLink(el) };
 }
 
 // Is `el` inside a box the page pins to the viewport (position fixed or sticky), which stays put
@@ -608,7 +608,7 @@ export async function selectOption(el, value, { typed = false, option = null } =
     await nextTask();
     const shown = norm(widget.innerText || widget.textContent).toLowerCase();
     if (el.selectedIndex === opt.index && shown.includes(text.toLowerCase())) {
-      return { message: `Selected "${selectedText(el)}" in ${describe(el)} (its widget ${wdesc} shows it)` };
+      return { message: `Selected "${el.multiple ? text : selectedText(el)}" in ${describe(el)} (its widget ${wdesc} shows it)` };
     }
     throw new Error(`Selecting "${text}" in ${describe(el)} did not take: its widget ${describe(widget)} still shows "${norm(widget.innerText || widget.textContent).slice(0, 60)}"`);
   }
@@ -623,7 +623,8 @@ export async function selectOption(el, value, { typed = false, option = null } =
     e.code = 'refused';
     throw e;
   }
-  return { message: `Selected "${selectedText(el)}" in ${describe(el)}` };
+  // a multiple select: the option just chosen (the others stay chosen; the token lists them all)
+  return { message: `Selected "${el.multiple ? norm(opt.label || opt.textContent) : selectedText(el)}" in ${describe(el)}` };
 }
 
 export function pressKey(el, keySpec) {

@@ -175,8 +175,9 @@ export function tokenParts(el, kind, { values = true } = {}) {
       parts.push('select');
       if (name) parts.push(q(name));
       if (el.multiple) {
+        // a list box where several options can be chosen: each select_option adds one
         const vals = Array.from(el.selectedOptions).map((o) => norm(o.label || o.textContent));
-        parts.push('value=' + q(vals.join(', ')));
+        parts.push('multiple', 'value=' + q(vals.join(', ')));
       } else {
         parts.push('value=' + q(selectedText(el)));
       }

@@ -5,6 +5,20 @@ import { seenText, holdsUnseenText } from './hidden.js';
 export const norm = (s) => String(s ?? '').replace(/\s+/g, ' ').trim();
 export const clip = (s, n = 100) => (s.length > n ? s.slice(0, n - 1) + '…' : s);
 
+// Schemes a browser shows in the tab itself; a link to any other (mailto:, tel:, sms:, an app's
+// own such as zoommtg:) is handed to another application, and the tab stays on its page.
+const TAB_SCHEMES = new Set(['http:', 'https:', 'file:', 'ftp:', 'about:', 'data:', 'blob:', 'javascript:', 'chrome:',
+  'chrome-extension:', 'edge:', 'view-source:', 'filesystem:']);
+
+// The address of the link holding `el` when the browser hands it to another application, else null.
+export function externalLink(el) {
+  const a = el?.closest?.('a[href], area[href]');
+  if (!a) return null;
+  let u;
+  try { u = new URL(a.href); } catch { return null; }
+  return TAB_SCHEMES.has(u.protocol) ? null : u.href.slice(0, 2000);
+}
+
 export function winOf(el) {
   return el.ownerDocument?.defaultView || window;
 }

@@ -3,7 +3,7 @@
 // a click (visible, reachable, not covered -- reach.js via actions.clickPointOf), plus what
 // trusted.js needs to decide how to act on it.
 import { findTarget } from './targeting.js';
-import { inputType, TEXT_INPUT_TYPES } from './dom.js';
+import { inputType, TEXT_INPUT_TYPES, externalLink } from './dom.js';
 import { isSecret } from './secret.js';
 import { clickPointOf, typedNote, notTaken } from './actions.js';
 import { editorFor } from './widgets.js';
@@ -51,5 +51,6 @@ export function point(target, command = 'click') {
     editable: textField(el),
     maxLength: (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA') && el.maxLength >= 0 ? el.maxLength : -1,
     newTabUrl: a && (a.target === '_blank' || a.target === '_new') ? a.href : null,
+    externalUrl: command === 'click' ? externalLink(el) : null,
   };
 }
