@@ -80,6 +80,21 @@ function focusTargetOf(at, el) {
 // control), at its visible center, dispatched to the deepest element there (through open shadow
 // roots: a click on a custom element's host reaches the control inside it). An element covered
 // at its center by another is an error naming what covers it.
+// An agent's click on a link handed to another application (mailto:, tel:, an app's own scheme such
+// as vscode: or ms-msdt:) is not followed: a page must not get the agent to start programs on the
+// user's machine, and the browser's "Open xdg-open?" prompt it would raise blocks the tab's input
+// (with trusted input every later click of the tab was lost). The click's events still reach the
+// page; only the link's default action is cancelled. Returns the function that ends the hold.
+export function holdExternal(el) {
+  const href = externalLink(el);
+  if (!href) return () => {};
+  const W = winOf(el);
+  const stop = (e) => { if (e.composedPath().some((n) => n.nodeType === 1 && n.matches?.('a[href], area[href]') && externalLink(n))) e.preventDefault(); };
+  W.addEventListener('click', stop, true);
+  const timer = setTimeout(() => W.removeEventListener('click', stop, true), 5000); // a trusted click never confirmed
+  return () => { clearTimeout(timer); W.removeEventListener('click', stop, true); };
+}
+
 export function click(el) {
   refuseUnusable(el);
   if (el.tagName === 'OPTION' && el.closest('select')) {
@@ -97,8 +112,11 @@ export function click(el) {
   mouse(at, 'pointerup', where); mouse(at, 'mouseup', where);
   // click event + activation behaviour (follow link, toggle checkbox, submit form); an SVG
   // element has no click(): the same event, dispatched (activation happens on dispatch too)
-  if (typeof at.click === 'function') at.click();
-  else mouse(at, 'click', where);
+  const release = holdExternal(at);
+  try {
+    if (typeof at.click === 'function') at.click();
+    else mouse(at, 'click', where);
+  } finally { release(); }
   const a = at.closest?.('a[href]') || el.closest?.('a[href]');
   const newTab = a && (a.target === '_blank' || a.target === '_new') ? a.href : null;
   const host = hovered.get(target);

@@ -9,7 +9,7 @@ import { clickCommand, type, pressKey, scroll, checkPresence } from './actions.j
 import { startObserving, waitQuiet } from './quiet.js';
 import { pruneRefs, raiseFloor, refCounter } from './refs.js';
 import { rememberPasswordFields } from './secret.js';
-import { point, typed } from './point.js';
+import { point, typed, landed } from './point.js';
 import { shot } from './shot.js';
 import { hover, drag } from './pointer.js';
 import { fillForm, setFiles, chooseOption } from './forms.js';
@@ -117,6 +117,7 @@ async function run1(op, args) {
       case 'describe': return { ok: true, text: describe(findTarget(args.target).el) };
       case 'point': return { ok: true, ...point(args.target, args.command) }; // trusted mode (point.js)
       case 'shot': return { ok: true, ...(await shot(args)) }; // screenshots (shot.js)
+      case 'landed': return { ok: true, ...landed() }; // trusted mode: after a click (point.js)
       case 'yield': await yieldToPage(); return { ok: true }; // trusted mode: between typed text and Enter
       case 'typed': if (args.yield) await yieldToPage(); return { ok: true, ...typed(args.text, args.clear) }; // trusted mode: after the text
       case 'viewport': return { ok: true, width: window.innerWidth, height: window.innerHeight }; // browser_resize
