@@ -15,10 +15,13 @@ const PURPOSE = { click: 'click', type: 'type', select_option: 'select', press_k
 let pointed = null; // the element of the last point(): trusted typing asks what it holds then (typed)
 
 // Trusted presses this document got, for trusted.js to check that its click arrived: a prompt of
-// the browser's own over the tab swallows them, and such a click was said "Clicked" with nothing done.
-let presses = 0;
+// the browser's own over the tab swallows them, and such a click was said "Clicked" with nothing
+// done. Counted by the page script, which hears them before any of the page's listeners; here only
+// where it could not run (a page open before the extension could script it).
+let ownPresses = 0;
+addEventListener('pointerdown', (e) => { if (e.isTrusted) ownPresses++; }, true);
+const pressCount = () => globalThis.__bbPage?.presses?.() ?? ownPresses;
 const docId = Math.random().toString(36).slice(2);
-addEventListener('pointerdown', (e) => { if (e.isTrusted) presses++; }, true);
 let releaseHold = () => {};
 
 // After a trusted click: how many trusted presses this document has had (and which document it
@@ -26,7 +29,7 @@ let releaseHold = () => {};
 export function landed() {
   releaseHold();
   releaseHold = () => {};
-  return { presses, doc: docId };
+  return { presses: pressCount(), doc: docId };
 }
 
 // After trusted typing into the element last pointed at: how what it holds differs from the text
@@ -63,7 +66,7 @@ export function point(target, command = 'click') {
   releaseHold = command === 'click' ? holdExternal(el) : () => {};
   return {
     ...p,
-    presses,
+    presses: pressCount(),
     doc: docId,
     desc,
     tag: el.tagName.toLowerCase(),
