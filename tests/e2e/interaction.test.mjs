@@ -415,6 +415,17 @@ async function outsideLinksScenario(m) {
     ok(r);
     assert.match(said(r), /^Selected "Blue" in \[select "Colors" multiple value="Green, Blue" options=/);
     assert.match(r.page.markdown, /\[select "Colors" multiple value="Green, Blue"/);
+    // values: exactly those chosen, the others unchosen; [] unchooses all; an unknown one changes nothing.
+    r = await call('browser_select_option', { target: 'Colors', values: ['red', 'Blue'], tab_id: tab });
+    ok(r);
+    assert.match(said(r), /^Selected "Red", "Blue" in \[select "Colors" multiple value="Red, Blue" .*\], and no other option$/);
+    r = await call('browser_select_option', { target: 'Colors', values: ['Green', 'Purple'], tab_id: tab });
+    assert.equal(r.status, 'error', said(r));
+    assert.match(r.result.error, /has no option "Purple"\. Options: "Red", "Green", "Blue"/);
+    assert.match((await call('browser_get_page', { tab_id: tab })).page.markdown, /\[select "Colors" multiple value="Red, Blue"/);
+    r = await call('browser_select_option', { target: 'Colors', values: [], tab_id: tab });
+    ok(r);
+    assert.match(said(r), /^Unchose every option of \[select "Colors" multiple value="" /);
     ok(await call('browser_close_tab', { tab_id: tab }));
   }
 }

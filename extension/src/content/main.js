@@ -39,7 +39,7 @@ async function act(command, p) {
       break;
     case 'select_option':
       el = findTarget(p.target, 'select').el;
-      r = await chooseOption(el, p.value);
+      r = await chooseOption(el, p.value, p.values);
       break;
     case 'hover':
       el = findTarget(p.target, 'any').el;
