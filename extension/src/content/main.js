@@ -13,6 +13,7 @@ import { point, typed, landed } from './point.js';
 import { shot } from './shot.js';
 import { hover, drag } from './pointer.js';
 import { fillForm, setFiles, chooseOption } from './forms.js';
+import { shadowOf } from './dom.js';
 
 const PURPOSE = { click: 'click', type: 'type', select_option: 'select', press_key: 'any', scroll: 'any' };
 
@@ -80,7 +81,7 @@ function locate(target, command) {
 function deepActive() {
   let a = document.activeElement;
   for (;;) {
-    if (a && a.shadowRoot && a.shadowRoot.activeElement) { a = a.shadowRoot.activeElement; continue; }
+    if (a && shadowOf(a) && shadowOf(a).activeElement) { a = shadowOf(a).activeElement; continue; }
     if (a && (a.tagName === 'IFRAME' || a.tagName === 'FRAME')) {
       try { const d = a.contentDocument; if (d && d.activeElement && d.activeElement !== d.body) { a = d.activeElement; continue; } } catch { /* ignore */ }
     }
