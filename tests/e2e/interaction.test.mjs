@@ -407,6 +407,9 @@ async function outsideLinksScenario(m) {
       ok(k);
       assert.match(k.page.markdown, new RegExp(`\\] ${n} clicks`), said(k));
     }
+    const typed = await call('browser_type', { target: 'Note', text: 'call back', tab_id: tab });
+    ok(typed);
+    assert.match(typed.page.markdown, /\[input text "Note" value="call back"/, said(typed));
     // A select of several choices says so; each choice is added, and the message names it.
     let r = await call('browser_select_option', { target: 'Colors', value: 'Green', tab_id: tab });
     ok(r);

@@ -27,7 +27,7 @@ export async function pageAction(c, cmd) {
     const settle = needsPage ? { actionAt, ...ACTION_SETTLE } : undefined;
     const t = await trustedAct(tab.id, c, params);
     const r = (t?.lost ? null : t) ?? await actAnywhere(tab.id, { command: c, params, settle });
-    if (t?.lost && r.ok) r.message += ' (the browser did not pass its trusted click on to the page, so the page got the content script\'s click events instead)';
+    if (t?.lost && r.ok) r.message += ' (the browser did not pass its trusted input on to the page, so the content script acted instead)';
     if (!r.ok) throw new CommandError(r.error, { pageTabId: tab.id, noPage: !!r.unresponsive });
     // A target=_blank link whose URL open_url would refuse (file:, data:, javascript: …): the
     // extension does not open it, and a tab Chrome opened for it (left empty, as Chrome blocks

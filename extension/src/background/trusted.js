@@ -260,12 +260,13 @@ async function actTrusted(tabId, command, params) {
     if (!e.pressed) return null;
     if (command !== 'click') return { ok: false, error: `Clicked ${pt.desc} to type into it, and the browser then stopped the debugger's input to the tab (${e.message.replace(/\.$/, '')}); nothing was typed` };
   }
+  // The press must have reached the page: a prompt of the browser's own over the tab (the one a
+  // tel: link raised in the managed browser) swallowed every later click, each said "Clicked",
+  // and typing after it went nowhere. Then the content script acts. A click that replaced the
+  // document cannot be checked: it did.
+  const seen = await callContent(tabId, 'landed').catch(() => null);
+  if (seen?.ok && seen.doc === pt.doc && seen.presses <= pt.presses) return { lost: true };
   if (command === 'click') {
-    // The press must have reached the page: a prompt of the browser's own over the tab (the one a
-    // tel: link raised in the managed browser) swallowed every later click, each said "Clicked".
-    // Then the content script clicks. A click that replaced the document cannot be checked: it did.
-    const seen = await callContent(tabId, 'landed').catch(() => null);
-    if (seen?.ok && seen.doc === pt.doc && seen.presses <= pt.presses) return { lost: true };
     const w = pt.words || { verb: 'Clicked', held: '' };
     // a new tab the browser opens itself (middle button, Control held) is not opened again
     const plain = how.button === 'left' && !how.modifiers.length;
