@@ -491,6 +491,30 @@ test('double-click, right and middle buttons, keys held, in the managed headless
   await clickKindsScenario(await managedBrowser());
 });
 
+test('downloads, in the managed headless browser (trusted input): a click that downloads says which file and how big; one that opens a page says none', { skip: !realDaemonAvailable() && 'the daemon is not built' }, async () => {
+  const m = await managedBrowser();
+  const call = (tool, params) => m.call(tool, { timeout_ms: 10000, ...params });
+  const said = (r) => String(r.result?.message ?? r.result?.error ?? r.message ?? '');
+  const o = await call('browser_open_url', { url: env.url('/act-download.html'), new_tab: true, timeout_ms: 15000 });
+  ok(o);
+  const tab = o.result.tabId;
+  for (let round = 0; round < 2; round++) {
+    let r = await call('browser_click', { target: 'Save the sales report', tab_id: tab });
+    ok(r);
+    assert.match(said(r), /; it downloaded "sales-2026\.csv" \(30 bytes\) into the browser's downloads$/, said(r));
+    assert.deepEqual(r.result.downloads.map((d) => [d.name, d.state, d.bytes]), [['sales-2026.csv', 'completed', 30]]);
+    assert.match(r.page.markdown, /^# Reports$/m);
+    r = await call('browser_click', { target: 'Export as CSV', tab_id: tab });
+    ok(r);
+    assert.match(said(r), /; it downloaded "act-download\.csv" \(30 bytes\)/, said(r));
+  }
+  const r = await call('browser_click', { target: 'The second page', tab_id: tab });
+  ok(r);
+  assert.doesNotMatch(said(r), /download/);
+  assert.equal(r.result.downloads, undefined);
+  ok(await call('browser_close_tab', { tab_id: tab }));
+});
+
 test('readiness: open_url waits for the components a page loads late, and says how long', async () => {
   const r = await open('/act-slow-module.html', { timeout_ms: 15000 });
   assert.match(r.page.markdown, /Card rendered by its component/, r.page.markdown);

@@ -7,7 +7,7 @@ import { NavTracker, tabNavError } from './nav-tracker.js';
 import { resolveTab } from './tabs.js';
 import { refusal, isScriptableUrl } from './url-policy.js';
 import { ensurePageScripts } from './page-scripts.js';
-import { trustedAct, actionDone } from './trusted.js';
+import { trustedAct, actionDone, downloadsSince } from './trusted.js';
 import { CommandError, navError, sleep } from './errors.js';
 
 // A page action (the content script's `act`, or trusted input) with its settling: also used by
@@ -70,11 +70,25 @@ export async function pageAction(c, cmd) {
       const why = `the field ${JSON.stringify(invalid.field)} is not valid${invalid.message ? ` (${JSON.stringify(invalid.message)})` : ''}`;
       message += invalid.reported ? `; the page showed that ${why}` : `; the browser did not submit the form: ${why}`;
     }
+    // What the action downloaded (known with trusted input): said, each file once it is in.
+    const files = await downloadsSince(tab.id, actionAt, DOWNLOAD_WAIT_MS);
+    if (files.length) { result.downloads = files; message += `; ${files.map(downloadWords).join('; ')}`; }
     if (pageTabId !== tab.id) message += `; it opened tab ${pageTabId}`;
     // A mailto:, tel: or app link: not followed for an agent (content/actions.js holdExternal).
     else if (r.externalUrl && !tracker.started) message += `; its link was not followed: its address ${r.externalUrl} opens another application (such as an email program), which an agent's click does not start, and the tab stays on this page`;
     return { message, result, pageTabId };
   } finally { tracker.stop(); actionDone(tab.id); }
+}
+
+const DOWNLOAD_WAIT_MS = 3000; // a download the action began is waited for this long to be in
+
+// One download as the answer says it.
+function downloadWords(d) {
+  const name = JSON.stringify(d.name || d.url);
+  const size = (n) => (n < 1024 ? `${n} bytes` : n < 1048576 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1048576).toFixed(1)} MB`);
+  if (d.state === 'completed') return `it downloaded ${name} (${size(d.bytes)}) into the browser's downloads`;
+  if (d.state === 'canceled') return `the browser began downloading ${name}, and the download was cancelled`;
+  return `it is downloading ${name} (${size(d.bytes)}${d.total ? ` of ${size(d.total)}` : ''} so far)`;
 }
 
 export const clickAction = (cmd) => pageAction('click', cmd);
