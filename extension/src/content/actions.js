@@ -460,10 +460,10 @@ export async function type(el, text, { clear = false, submit = false } = {}) {
   let desc = describe(el);
   // A hidden textarea whose editor is another element (TinyMCE's iframe, CKEditor's region): the
   // text goes where a user types it, the editor's editable content.
-  const ed = el.tagName === 'TEXTAREA' && hiddenReason(el) ? editorFor(el) : null;
-  if (ed && ed.input !== el) {
-    desc = `${desc} through ${describe(ed.input)}, the editor a user sees`;
-    el = ed.input;
+  const ed = shownEditor(el);
+  if (ed) {
+    desc = `${desc} through ${describe(ed)}, the editor a user sees`;
+    el = ed;
   }
   const isBox = el.tagName === 'INPUT' && (inputType(el) === 'checkbox' || inputType(el) === 'radio');
   // a hidden field: only a checkbox or a <select> may go through its visible widget
@@ -627,7 +627,20 @@ export async function selectOption(el, value, { typed = false, option = null } =
   return { message: `Selected "${el.multiple ? norm(opt.label || opt.textContent) : selectedText(el)}" in ${describe(el)}` };
 }
 
+// The editable element a user sees for a hidden textarea that an editor replaces (TinyMCE's
+// iframe, CKEditor's region), or null: where a user's typing and keys for that textarea go.
+export function shownEditor(el) {
+  const ed = el?.tagName === 'TEXTAREA' && hiddenReason(el) ? editorFor(el) : null;
+  return ed && ed.input !== el ? ed.input : null;
+}
+
 export function pressKey(el, keySpec) {
+  // a hidden textarea's editor: the keys go to the editor a user sees, as typing does
+  const ed = shownEditor(el);
+  if (ed) {
+    const r = pressKey(ed, keySpec);
+    return { message: r.message.replace(` on ${describe(ed)}`, ` on ${describe(el)} through ${describe(ed)}, the editor a user sees`) };
+  }
   const parts = String(keySpec || '').split('+');
   let key = parts.pop();
   if (key === '' && parts.length) key = '+';
@@ -659,6 +672,23 @@ function caretIn(el) {
   return { root, sel };
 }
 
+// The browser's own caret movement for an arrow, Home or End key (Shift extends the selection,
+// Control goes by words or to the document's ends) in a contenteditable region: a user selects
+// text with these before Bold or Delete; untrusted key events do not move the caret themselves.
+const MOVES = {
+  ArrowLeft: ['backward', 'character', 'word'], ArrowRight: ['forward', 'character', 'word'],
+  ArrowUp: ['backward', 'line', 'paragraph'], ArrowDown: ['forward', 'line', 'paragraph'],
+  Home: ['backward', 'lineboundary', 'documentboundary'], End: ['forward', 'lineboundary', 'documentboundary'],
+};
+function moveKey(el, k, mods) {
+  const m = MOVES[k];
+  if (!m || mods.alt || mods.meta) return false;
+  const { sel } = caretIn(el);
+  if (typeof sel.modify !== 'function') return false;
+  sel.modify(mods.shift ? 'extend' : 'move', m[0], mods.ctrl ? m[2] : m[1]);
+  return true;
+}
+
 // The browser's own action for an editing key in a contenteditable region whose page did not
 // cancel it (CodeMirror, a plain contenteditable): Ctrl+A selects its content, Backspace and
 // Delete delete, a printable key inserts itself, each through the editing commands that give the
@@ -668,6 +698,7 @@ function editKey(el, info, mods) {
   const plain = !mods.ctrl && !mods.alt && !mods.meta;
   const doc = el.ownerDocument;
   if ((mods.ctrl || mods.meta) && !mods.alt && k.toLowerCase() === 'a') { const { root, sel } = caretIn(el); sel.selectAllChildren(root); return true; }
+  if (moveKey(el, k, mods)) return true;
   if (!plain) return false;
   if (k === 'Backspace' || k === 'Delete') { caretIn(el); doc.execCommand(k === 'Delete' ? 'forwardDelete' : 'delete'); return true; }
   if (info.printable || k === ' ') { caretIn(el); doc.execCommand('insertText', false, k); return true; }
