@@ -3,7 +3,7 @@
 // framework-controlled widgets (React, Vue, Angular…) see the change.
 import { externalLink, winOf, isDisabled, isInert, isEditable, inputType, norm, isVisibleBox, allRoots, nameOf, withStyleCache, styleOf, focusedElement, controlKind, TEXT_INPUT_TYPES } from './dom.js';
 import { describe, hiddenError, refuseUnusable } from './targeting.js';
-import { selectedText } from './describe.js';
+import { selectedText, readOnlyBox } from './describe.js';
 import { isSecret } from './secret.js';
 import { hiddenReason, clickPoint, composedParent, shortDesc, hoverHost } from './reach.js';
 import { proxyFor, replacementFor, chooseInWidget, until, editorFor, isDropdown } from './widgets.js';
@@ -494,6 +494,8 @@ export async function type(el, text, { clear = false, submit = false } = {}) {
     // a drop-down drawn as a button or a read-only combobox (MUI's and Radix's Select): it is the
     // field, and a user chooses in it, never types into it
     throw new Error(`${desc} is a drop-down, not a text field: choose in it with browser_select_option (or browser_fill_form); nothing was typed`);
+  } else if (readOnlyBox(el)) {
+    throw new Error(`${desc} is read-only: the page lets no one change its text now, so nothing was typed`);
   } else {
     throw new Error(`${desc} is not a text field, checkbox or select; target the field itself (its ref)`);
   }

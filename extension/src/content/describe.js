@@ -153,7 +153,7 @@ export function tokenParts(el, kind, { values = true } = {}) {
       }
       // the bounds a number box keeps its value in (min/max, or aria-valuemin/max of a spinbutton)
       if (values && (t === 'number' || spin)) parts.push(...bounds(el));
-      if (el.readOnly) parts.push('readonly');
+      if (el.readOnly || (tag !== 'INPUT' && readOnlyBox(el))) parts.push('readonly');
       break;
     }
     case 'textarea':
@@ -321,4 +321,12 @@ function labelBesideOwn(el) {
 function labelledByOwn(el) {
   const xs = labelledBy(el);
   return xs.length > 0 && xs.every((x) => !!x && x !== el && el.contains(x));
+}
+
+// A text box drawn by the page (role=textbox, not a form field) that says it is read-only: a
+// rich-text editor switched to read-only (CKEditor's setReadOnly turns contenteditable off and
+// sets aria-readonly), whose content a user still reads but cannot change.
+export function readOnlyBox(el) {
+  return el.tagName !== 'INPUT' && el.tagName !== 'TEXTAREA' && !el.isContentEditable &&
+    (el.getAttribute('role') || '').trim().toLowerCase() === 'textbox' && el.getAttribute('aria-readonly') === 'true';
 }

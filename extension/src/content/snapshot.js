@@ -6,7 +6,7 @@
 // collapsing); see extension/README.md ("Snapshot speed") for why it no longer goes
 // through turndown.
 import { controlKind, isRendered, styleOf, frameDoc, norm, nameOf, clip } from './dom.js';
-import { token, tokenParts, ownName, shownText } from './describe.js';
+import { token, tokenParts, ownName, shownText, readOnlyBox } from './describe.js';
 import { isSecret } from './secret.js';
 import { refFor, documentId } from './refs.js';
 import { MAX_PAGE_CHARS } from '../shared/limits.js';
@@ -248,7 +248,7 @@ class Writer {
       // inside a rich-text editor: its content, as Markdown, without refs
       if (tag === 'A' && el.hasAttribute('href')) return this.link(el, false);
       kind = null;
-    } else if (kind && el.isContentEditable && (kind === 'editable' || kind === 'input')) {
+    } else if (kind && (el.isContentEditable || readOnlyBox(el)) && (kind === 'editable' || kind === 'input')) {
       return this.editorBlock(el, kind);
     }
 
@@ -456,7 +456,7 @@ class Writer {
     this.sp = !!trail;
   }
 
-  // A rich-text editor (contenteditable, role=textbox): its content as Markdown, each line quoted
+  // A rich-text editor (contenteditable, role=textbox; or one made read-only): its content as Markdown, each line quoted
   // under its marker, without a length cut (the page cap bounds it):
   //   [editor "Body" e12]
   //   > ## Heading
