@@ -80,6 +80,25 @@ test('ckeditor: press_key by the label selects with Shift+Control+Arrow in the e
   }
 });
 
+// Bold with nothing selected: CKEditor puts an empty <strong> at the caret holding seven zero-width
+// spaces (its filler), which a user does not see; the Markdown showed "> Hello**\u200b…**", an
+// empty emphasis with invisible characters. What is typed next is bold, as for a user.
+test('ckeditor: Bold with no selection shows only the pressed button, not an empty emphasis of invisible characters', async () => {
+  for (let run = 0; run < 3; run++) {
+    let r = await openCk();
+    const bold = refIn(between(md(r), 'Summary', 'Summary data:'), /\[button "Bold" (e\d+)\]/, 'Bold button of the summary');
+    ok(await call('browser_type', { target: 'Summary', text: 'Hello' }), 'type');
+    r = await call('browser_click', { target: bold });
+    ok(r, 'Bold');
+    assert.match(md(r), new RegExp(`\\[button "Bold" pressed ${bold}\\]`), md(r));
+    assert.match(md(r), /\[input textbox "Editor, summary" value="Hello" e\d+\]/, md(r));
+    assert.doesNotMatch(md(r), /[\u200B\u2060\uFEFF]/, 'invisible characters in the Markdown');
+    r = await call('browser_press_key', { target: 'Summary', key: 'x' });
+    ok(r, 'a key');
+    assert.equal(summaryData(md(r)), '<p>Hello<strong>x</strong></p>', md(r));
+  }
+});
+
 // CKEditor's setReadOnly() turns the editable body's contenteditable off and sets aria-readonly: the
 // Markdown showed [input textbox "Editor, summary" value="First draft of the summary"], its bold
 // and its state lost, and typing into it said only that it was "not a text field".

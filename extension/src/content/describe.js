@@ -126,7 +126,9 @@ export function tokenParts(el, kind, { values = true } = {}) {
   }
   // An editable element's name defaults to its content: without values (or for a secret), only a
   // name that is not its content.
-  if ((kind === 'editable' || (kind === 'input' && tag !== 'INPUT')) && (!values || isSecret(el))) name = ownName(el);
+  // One that has a name of its own (aria-label, title, its placeholder) is named by it, its content
+  // its value: a short one-line editor was shown named by what was typed into it, its name lost.
+  if ((kind === 'editable' || (kind === 'input' && tag !== 'INPUT')) && (!values || isSecret(el) || ownName(el))) name = ownName(el);
   const parts = [];
   switch (kind) {
     case 'input': {

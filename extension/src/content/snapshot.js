@@ -60,6 +60,7 @@ function escapeMd(s) {
 }
 
 const WS = /[ \r\n\t]+/g;
+const ZERO_WIDTH = /[\u200B\u2060\uFEFF]/g; // zero-width space, word joiner, zero-width no-break space
 const KEEPS_BREAKS = /^(pre|pre-wrap|pre-line|break-spaces)$/;
 const NON_WS = /[^ \r\n\t]/;
 const oneLine = (s) => (s.indexOf('\n') >= 0 ? s.replace(/\s*\n+\s*/g, ' ') : s);
@@ -130,8 +131,11 @@ class Writer {
     this.sp = true;
   }
 
+  // Zero-width characters show nothing (CKEditor keeps seven U+200B at the caret as a filler, in
+  // an empty bold it inserts): dropped, so that no empty emphasis "**" or invisible
+  // characters reach the text an agent reads and matches.
   text(data) {
-    let s = data.replace(WS, ' ');
+    let s = data.replace(ZERO_WIDTH, '').replace(WS, ' ');
     if (this.sp && s.charCodeAt(0) === 32) s = s.slice(1);
     if (!s) return;
     this.sp = s.charCodeAt(s.length - 1) === 32;
