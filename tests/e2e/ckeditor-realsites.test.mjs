@@ -102,7 +102,7 @@ test('ckeditor: Bold with no selection shows only the pressed button, not an emp
 // CKEditor's setReadOnly() turns the editable body's contenteditable off and sets aria-readonly: the
 // Markdown showed [input textbox "Editor, summary" value="First draft of the summary"], its bold
 // and its state lost, and typing into it said only that it was "not a text field".
-test('ckeditor: an editor made read-only shows its content marked readonly, and typing into it is an error that says so', async () => {
+test('ckeditor: an editor made read-only shows its content marked readonly, and typing or an editing key into it is an error that says so', async () => {
   for (let run = 0; run < 3; run++) {
     await openCk();
     let r = await call('browser_click', { target: 'Lock the summary' });
@@ -110,6 +110,9 @@ test('ckeditor: an editor made read-only shows its content marked readonly, and 
     assert.match(md(r), /\[editor "Editor, summary" readonly e\d+\]\n> First \*\*draft\*\* of the summary/, md(r));
     r = await call('browser_type', { target: 'Summary', text: 'changed' });
     assert.equal(r.status, 'error', `typing into a read-only editor succeeded: ${msg(r)}`);
+    assert.match(err(r), /read-only/, err(r));
+    r = await call('browser_press_key', { target: 'Editor, summary', key: 'Backspace' });
+    assert.equal(r.status, 'error', `a key that edits a read-only editor was pressed: ${msg(r)}`);
     assert.match(err(r), /read-only/, err(r));
     r = await call('browser_get_page', {});
     assert.equal(summaryData(md(r)), '<p>First <strong>draft</strong> of the summary</p>', md(r));

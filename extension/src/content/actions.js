@@ -651,6 +651,10 @@ export function pressKey(el, keySpec) {
   if (!key) throw new Error('key is required, e.g. "Enter", "Tab", "ArrowDown", "Control+a"');
   const info = keyInfo(key);
   const noMods = !mods.ctrl && !mods.alt && !mods.meta;
+  // a key that edits text, on an editor made read-only: it changes nothing, as typing would not
+  if (noMods && (info.printable || info.key === 'Backspace' || info.key === 'Delete') && readOnlyBox(el)) {
+    throw new Error(`${describe(el)} is read-only: the page lets no one change its text now, so ${keySpec} was not pressed`);
+  }
   if (info.key === 'Enter' && noMods) {
     const note = pressEnter(el);
     return { message: `Pressed Enter on ${describe(el)}${note ? ' (' + note + ')' : ''}` };
