@@ -126,6 +126,40 @@ test('ckeditor: an editor made read-only shows its content marked readonly, and 
   }
 });
 
+// Maximize puts the editor over the whole window (absolutely placed at the origin, the page's root
+// element fixed at 0 × 0 so that nothing scrolls): every button of the maximized editor, and typing
+// by its label, were refused as "inside an element that is clipped, shrunk or moved off the page"
+// (that 0 × 0 root), so that not even Maximize could be clicked again; and the page under it was
+// listed as if a user could use it. Now the editor acts as for a user, what it covers is inert,
+// and a click there says what covers it.
+test('ckeditor: a maximized editor takes typing and its toolbar, what it covers is inert, and Maximize again gives the page back', async () => {
+  for (let run = 0; run < 3; run++) {
+    let r = await openCk();
+    const part = between(md(r), 'Summary', 'Summary data:');
+    const max = refIn(part, /\[button "Maximize" (e\d+)\]/, 'Maximize button of the summary');
+    const bold = refIn(part, /\[button "Bold" (e\d+)\]/, 'Bold button of the summary');
+    r = await call('browser_click', { target: max });
+    ok(r, 'Maximize');
+    assert.match(md(r), new RegExp(`\\[button "Maximize" pressed ${max}\\]`), md(r));
+    assert.match(md(r), /\[button "Lock the summary" inert e\d+\]/, `the page under the maximized editor is shown usable:\n${md(r)}`);
+    assert.match(between(md(r), 'Details', 'Details data:'), /\[button "Bold" inert e\d+\]/, 'the other editor\'s toolbar is shown usable');
+    r = await call('browser_type', { target: 'Summary', text: 'while big' });
+    ok(r, 'type into the maximized editor');
+    ok(await call('browser_press_key', { target: 'Summary', key: 'Control+a' }), 'Ctrl+A');
+    r = await call('browser_click', { target: bold });
+    ok(r, 'Bold in the maximized editor');
+    assert.equal(summaryData(md(r)), '<p><strong>while big</strong></p>', md(r));
+    r = await call('browser_click', { target: 'Lock the summary' });
+    assert.equal(r.status, 'error', `a click under the maximized editor succeeded: ${msg(r)}`);
+    assert.match(err(r), /"Rich Text Editor, summary", shown over the whole window/, err(r));
+    r = await call('browser_click', { target: max });
+    ok(r, 'Maximize again');
+    assert.match(md(r), new RegExp(`\\[button "Maximize" ${max}\\]`), md(r));
+    assert.doesNotMatch(md(r), /inert/, 'the page is still shown covered');
+    ok(await call('browser_click', { target: 'Lock the summary' }), 'lock, once the page is back');
+  }
+});
+
 // ---------------------------------------------------------------- MediumEditor
 
 // MediumEditor shows its toolbar only on a selection: selecting the last word with Shift+Control+
