@@ -86,6 +86,7 @@
 #define BB_TAB_ID_MAX 2147483647
 /* browser_fill_form: fields per call. browser_resize: the window's width and height, in pixels. */
 #define BB_FORM_FIELDS_MAX 100
+#define BB_SELECT_VALUES_MAX 100 /* browser_select_option's values: the options of one multiple select */
 #define BB_WINDOW_MIN_PX 200
 #define BB_WINDOW_MAX_PX 10000
 

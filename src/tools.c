@@ -24,6 +24,7 @@ static const char *normalize_url_param(const struct tools *t, const char *in, ch
 static json_t *check_text_or_selector(const struct tool *tool, json_t *params);
 static json_t *check_screenshot(const struct tool *tool, json_t *params);
 static json_t *check_key(const struct tool *tool, json_t *params);
+static json_t *check_value_or_values(const struct tool *tool, json_t *params);
 static json_t *prepare_upload(const struct tools *t, const struct tool *tool, json_t *args);
 
 /* browser_fill_form's fields: which element, and what it gets (kept out of history: a password). */
@@ -146,12 +147,17 @@ static const struct tool catalog[] = {
 	             .description = "Optional scrollable element."}}},
 	{.name = "browser_select_option", .command = "select_option", .title = "Choose an option", .cli = "select",
 	 .description = "Choose an option in a <select> element by its value or visible text, firing the events a "
-	                "user's choice would, and return the page afterwards.",
-	 .done = "Selected \"{value}\" in \"{target}\"", .attempt = "select \"{value}\" in \"{target}\"",
-	 .page_default = 1, .hints = TOOL_IDEMPOTENT,
+	                "user's choice would, and return the page afterwards. In a select where several options "
+	                "can be chosen, value adds one; values makes exactly those the chosen ones.",
+	 .done = "Selected \"{value}{values}\" in \"{target}\"", .attempt = "select \"{value}{values}\" in \"{target}\"",
+	 .page_default = 1, .hints = TOOL_IDEMPOTENT, .check = check_value_or_values,
 	 .params = {TARGET_PARAM,
-	            {.name = "value", .type = TP_STRING, .flags = TP_REQUIRED | TP_POSITIONAL, TP_MAX(BB_TARGET_MAX),
-	             .meta = "VALUE", .description = "The option's value or visible text."}}},
+	            {.name = "value", .type = TP_STRING, .flags = TP_POSITIONAL, TP_MAX(BB_TARGET_MAX),
+	             .meta = "VALUE", .description = "The option's value or visible text."},
+	            {.name = "values", .type = TP_ARRAY, TP_MAX(BB_SELECT_VALUES_MAX),
+	             .description = "Instead of value, for a select where several options can be chosen: the values or "
+	                            "visible texts of all the options to have chosen; the others are unchosen ([] "
+	                            "unchooses all)."}}},
 	{.name = "browser_back", .command = "back", .title = "Go back", .cli = "back",
 	 .description = "Go back one step in the tab's history, like the browser's Back button, and return the page "
 	                "once it has loaded.",
@@ -873,6 +879,26 @@ check_text_or_selector(const struct tool *tool, json_t *params)
 	return bad_param(tool->name, "text", "text or selector", "%s needs text or selector", tool->name);
 }
 
+/* browser_select_option chooses by value or by values, never both or neither; each of values is as long as a
+ * value may be (TP_ARRAY bounds only the number of items). */
+static json_t *
+check_value_or_values(const struct tool *tool, json_t *params)
+{
+	json_t *value = json_object_get(params, "value"), *values = json_object_get(params, "values"), *v;
+	size_t i;
+	if ((value == NULL) == (values == NULL))
+		return bad_param(tool->name, value ? "values" : "value", "value or values",
+		                 "%s needs value (one option) or values (all the options to have chosen), not %s",
+		                 tool->name, value ? "both" : "neither");
+	json_array_foreach(values, i, v)
+	{
+		if (json_string_length(v) > BB_TARGET_MAX)
+			return bad_param(tool->name, "values", "shorter string", "values[%zu]: at most %d bytes, got %zu", i,
+			                 BB_TARGET_MAX, json_string_length(v));
+	}
+	return NULL;
+}
+
 /* The named keys the extension presses (content/actions.js KEYS, background/trusted.js NAMED) and the
  * modifiers it reads; a name outside them would be "pressed" as a key no keyboard has. */
 static const char *const key_names[] = {"Enter", "Tab", "Escape", "Esc", "Backspace", "Delete", "ArrowUp",
@@ -1279,6 +1305,15 @@ expand(struct buf *b, const struct tool *tool, const char *tpl, json_t *params)
 			buf_printf(b, "%.200s", json_string_value(v));
 		else if (json_is_integer(v))
 			buf_printf(b, "%lld", (long long)json_integer_value(v));
+		else if (json_is_array(v)) { /* an array of strings: its items joined, as short as a string */
+			size_t i, start = b->len;
+			json_t *e;
+			json_array_foreach(v, i, e)
+			{
+				if (json_is_string(e) && b->len - start < 200)
+					buf_printf(b, "%s%.200s", i ? "\", \"" : "", json_string_value(e));
+			}
+		}
 		json_decref(v);
 		p = close + 1;
 	}

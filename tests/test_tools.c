@@ -79,6 +79,33 @@ START_TEST(validation)
 	ck_assert_str_eq(field_of("browser_switch_tab", "{}"), "tab_id");
 	ck_assert_str_eq(field_of("browser_switch_tab", "{\"tab_id\": -4}"), "tab_id");
 	ck_assert_str_eq(field_of("browser_wait_for", "{}"), "text");
+	/* select_option: one value, or all the values of a multiple select; never both or neither */
+	ck_assert_ptr_null(field_of("browser_select_option", "{\"target\": \"Size\", \"value\": \"M\"}"));
+	ck_assert_ptr_null(field_of("browser_select_option", "{\"target\": \"Colors\", \"values\": [\"Red\", \"Blue\"]}"));
+	ck_assert_ptr_null(field_of("browser_select_option", "{\"target\": \"Colors\", \"values\": []}"));
+	ck_assert_str_eq(field_of("browser_select_option", "{\"target\": \"Colors\"}"), "value");
+	ck_assert_str_eq(field_of("browser_select_option", "{\"target\": \"C\", \"value\": \"a\", \"values\": [\"a\"]}"),
+	                 "values");
+	ck_assert_str_eq(field_of("browser_select_option", "{\"target\": \"C\", \"values\": \"Red\"}"), "values");
+	ck_assert_str_eq(field_of("browser_select_option", "{\"target\": \"C\", \"values\": [1]}"), "values");
+	{
+		json_t *many = json_array(), *p = json_pack("{s:s}", "target", "C");
+		for (int i = 0; i <= BB_SELECT_VALUES_MAX; i++) json_array_append_new(many, json_string("x"));
+		json_object_set_new(p, "values", many);
+		char *txt = json_dumps(p, 0);
+		ck_assert_str_eq(field_of("browser_select_option", txt), "values");
+		free(txt);
+		json_decref(p);
+		char *long_value = malloc(BB_TARGET_MAX + 2);
+		memset(long_value, 'x', BB_TARGET_MAX + 1);
+		long_value[BB_TARGET_MAX + 1] = '\0';
+		p = json_pack("{s:s, s:[s]}", "target", "C", "values", long_value);
+		txt = json_dumps(p, 0);
+		ck_assert_str_eq(field_of("browser_select_option", txt), "values");
+		free(txt);
+		free(long_value);
+		json_decref(p);
+	}
 	ck_assert_str_eq(field_of("browser_open_url", "[1, 2]"), "(body)");
 	/* press_key: one character or a key name the extension knows, after known modifiers */
 	const char *keys_ok[] = {"Enter", "a", "+", "/", "\u00e9", "F5", "F12", "Control+a", "Shift+Tab", "Control++",

@@ -144,6 +144,20 @@ test('web component: a host with a pointer cursor whose shadow root holds the re
   assert.match(r.page.markdown, /draft saved/, 'the page\'s handler on the host ran');
 });
 
+test('web component: the controls inside closed shadow roots are shown, named (also by slotted text) and acted on', async () => {
+  let r = await open('/cnt-closed.html');
+  assert.match(r.page.markdown, /\[input text "User name" e\d+\] \[button "Sign in" e\d+\]/, r.page.markdown);
+  assert.match(r.page.markdown, /\[checkbox "Remember me" e\d+\]/);
+  ok(await env.call('browser_type', { target: 'User name', text: 'ada' }));
+  r = await env.call('browser_click', { target: 'Sign in' });
+  ok(r);
+  assert.match(r.page.markdown, /signed in as ada/);
+  r = await env.call('browser_click', { target: 'Remember me' });
+  ok(r);
+  assert.match(r.page.markdown, /signed in as ada, remembered/);
+  assert.match(r.page.markdown, /\[checkbox "Remember me" checked e\d+\]/);
+});
+
 test('a click whose effect a polling page renders at its interval\'s second tick (Polymer 0.x) returns the page with it', async () => {
   await open('/cnt-poll.html');
   const r = await env.call('browser_click', { target: 'Mark done' });

@@ -181,6 +181,22 @@ test('select2: two choices in a multiple select both hold, each reported as the 
   assert.deepEqual(shownOptions(md(r)), [], `the list is still shown:\n${md(r)}`);
 });
 
+test('select2: values makes exactly those the choices through the widget: the missing ones are chosen there, one to take out is an error that changes nothing', async () => {
+  await open('vuejq-select2.html');
+  let r = await env.call('browser_select_option', { target: 'Colors', values: ['Green', 'Yellow'] });
+  ok(r, 'two colors at once');
+  assert.match(String(r.result?.message), /^Selected "Green", "Yellow" in \[.*\] through .*, the widget a user sees$/, msg(r));
+  assert.match(md(r), /Colors chosen: green, yellow/);
+  assert.deepEqual(shownOptions(md(r)), [], `the list is still shown:\n${md(r)}`);
+  r = await env.call('browser_select_option', { target: 'Colors', values: ['Yellow', 'Green', 'Red'] });
+  ok(r, 'one more');
+  assert.match(md(r), /Colors chosen: red, green, yellow/);
+  r = await env.call('browser_select_option', { target: 'Colors', values: ['Red'] });
+  assert.equal(r.status, 'error', msg(r));
+  assert.match(err(r), /has "Green", "Yellow" chosen, which values does not name: take them out in .*, the widget a user sees, then select again; nothing was changed/, err(r));
+  assert.match(await page(), /Colors chosen: red, green, yellow/);
+});
+
 test('select2: single and searchable selects by the label, and an unknown option is an error', async () => {
   await open('vuejq-select2.html');
   const r = await fill([{ target: 'Fruit', value: 'Cherry' }, { target: 'City', value: 'Lisbon' }]);

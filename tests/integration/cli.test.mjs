@@ -239,6 +239,12 @@ test('flags become parameters: type, press, scroll, select, switch-tab, wait-for
   r = await cli(['select', 'Country', 'France']);
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual([lastCommand().command, lastCommand().value], ['select_option', 'France']);
+  r = await cli(['select', 'Colors', '--values', 'Red,Blue']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual([lastCommand().command, lastCommand().values, lastCommand().value], ['select_option', ['Red', 'Blue'], undefined]);
+  r = await cli(['select', 'Colors']);
+  assert.notEqual(r.code, 0, 'neither value nor values');
+  assert.match(r.stderr, /needs value \(one option\) or values/);
   r = await cli(['switch-tab', '7']);
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual([lastCommand().command, lastCommand().tabId], ['switch_tab', 7]);

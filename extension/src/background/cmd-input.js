@@ -25,7 +25,9 @@ export async function pageAction(c, cmd) {
     // Trusted input (the debugger) when the user granted it, else the content script's events.
     // The wait after it begins in the action's own call (content-bridge.js), when it is read next.
     const settle = needsPage ? { actionAt, ...ACTION_SETTLE } : undefined;
-    const r = (await trustedAct(tab.id, c, params)) ?? await actAnywhere(tab.id, { command: c, params, settle });
+    const t = await trustedAct(tab.id, c, params);
+    const r = (t?.lost ? null : t) ?? await actAnywhere(tab.id, { command: c, params, settle });
+    if (t?.lost && r.ok) r.message += ' (the browser did not pass its trusted click on to the page, so the page got the content script\'s click events instead)';
     if (!r.ok) throw new CommandError(r.error, { pageTabId: tab.id, noPage: !!r.unresponsive });
     // A target=_blank link whose URL open_url would refuse (file:, data:, javascript: …): the
     // extension does not open it, and a tab Chrome opened for it (left empty, as Chrome blocks
@@ -69,8 +71,8 @@ export async function pageAction(c, cmd) {
       message += invalid.reported ? `; the page showed that ${why}` : `; the browser did not submit the form: ${why}`;
     }
     if (pageTabId !== tab.id) message += `; it opened tab ${pageTabId}`;
-    // A mailto:, tel: or app link: what the click does happens outside the browser.
-    else if (r.externalUrl && !tracker.started) message += `; its address ${r.externalUrl} is not a web page: a browser hands it to another application (such as an email program), and the tab stays on this page`;
+    // A mailto:, tel: or app link: not followed for an agent (content/actions.js holdExternal).
+    else if (r.externalUrl && !tracker.started) message += `; its link was not followed: its address ${r.externalUrl} opens another application (such as an email program), which an agent's click does not start, and the tab stays on this page`;
     return { message, result, pageTabId };
   } finally { tracker.stop(); actionDone(tab.id); }
 }

@@ -201,7 +201,8 @@ const HANDLED = new Set(['click', 'type', 'press_key', 'hover']);
 const POINT_FALLBACK = new Set(['stale_ref', 'target_not_found', 'hover_only']);
 
 // Act with trusted input. Returns the action's result ({ok, message, ...} like the content
-// script's), or null when this action goes through the content script instead. The debugger
+// script's), or null when this action goes through the content script instead ({lost: true}: the
+// browser did not pass the trusted click on to the page, and it should be done so). The debugger
 // leaving the tab midway is said as such, with what may have been done.
 export async function trustedAct(tabId, command, params) {
   try {
@@ -231,12 +232,14 @@ async function actTrusted(tabId, command, params) {
   let pt;
   try { pt = await callContent(tabId, 'point', { target: params.target, command }); } catch { return null; }
   if (!pt.ok) return POINT_FALLBACK.has(pt.code) ? null : pt;
-  if (pt.inFrame || pt.x == null) return null;
+  // the content script acts instead; the hold point() put on an external link's default action ends
+  const release = () => callContent(tabId, 'landed').then(() => null, () => null);
+  if (pt.inFrame || pt.x == null) return release();
   if (command === 'hover') { // the real pointer: the page's events, and CSS :hover
     await cdp(tabId, 'Input.dispatchMouseEvent', { type: 'mouseMoved', x: Math.round(pt.x), y: Math.round(pt.y), button: 'none' });
     return { ok: true, message: `Hovered over ${pt.desc}${pt.via ? ` (through ${pt.via}, which is what a user sees of it)` : ''}`, trusted: true };
   }
-  if (command === 'type' && !pt.editable) return null;
+  if (command === 'type' && !pt.editable) return release();
   await interceptChooser(tabId, true);
   try {
     await clickAt(tabId, pt.x, pt.y);
@@ -247,7 +250,14 @@ async function actTrusted(tabId, command, params) {
     if (!e.pressed) return null;
     if (command !== 'click') return { ok: false, error: `Clicked ${pt.desc} to type into it, and the browser then stopped the debugger's input to the tab (${e.message.replace(/\.$/, '')}); nothing was typed` };
   }
-  if (command === 'click') return { ok: true, message: `Clicked ${pt.desc}`, newTabUrl: pt.newTabUrl, externalUrl: pt.externalUrl, trusted: true };
+  if (command === 'click') {
+    // The press must have reached the page: a prompt of the browser's own over the tab (the one a
+    // tel: link raised in the managed browser) swallowed every later click, each said "Clicked".
+    // Then the content script clicks. A click that replaced the document cannot be checked: it did.
+    const seen = await callContent(tabId, 'landed').catch(() => null);
+    if (seen?.ok && seen.doc === pt.doc && seen.presses <= pt.presses) return { lost: true };
+    return { ok: true, message: `Clicked ${pt.desc}`, newTabUrl: pt.newTabUrl, externalUrl: pt.externalUrl, trusted: true };
+  }
 
   // type: the click put the caret in the field; replace its content or go to its end, then insert.
   const text = String(params.text ?? '');

@@ -80,6 +80,21 @@ function focusTargetOf(at, el) {
 // control), at its visible center, dispatched to the deepest element there (through open shadow
 // roots: a click on a custom element's host reaches the control inside it). An element covered
 // at its center by another is an error naming what covers it.
+// An agent's click on a link handed to another application (mailto:, tel:, an app's own scheme such
+// as vscode: or ms-msdt:) is not followed: a page must not get the agent to start programs on the
+// user's machine, and the browser's "Open xdg-open?" prompt it would raise blocks the tab's input
+// (with trusted input every later click of the tab was lost). The click's events still reach the
+// page; only the link's default action is cancelled. Returns the function that ends the hold.
+export function holdExternal(el) {
+  const href = externalLink(el);
+  if (!href) return () => {};
+  const W = winOf(el);
+  const stop = (e) => { if (e.composedPath().some((n) => n.nodeType === 1 && n.matches?.('a[href], area[href]') && externalLink(n))) e.preventDefault(); };
+  W.addEventListener('click', stop, true);
+  const timer = setTimeout(() => W.removeEventListener('click', stop, true), 5000); // a trusted click never confirmed
+  return () => { clearTimeout(timer); W.removeEventListener('click', stop, true); };
+}
+
 export function click(el) {
   refuseUnusable(el);
   if (el.tagName === 'OPTION' && el.closest('select')) {
@@ -97,8 +112,11 @@ export function click(el) {
   mouse(at, 'pointerup', where); mouse(at, 'mouseup', where);
   // click event + activation behaviour (follow link, toggle checkbox, submit form); an SVG
   // element has no click(): the same event, dispatched (activation happens on dispatch too)
-  if (typeof at.click === 'function') at.click();
-  else mouse(at, 'click', where);
+  const release = holdExternal(at);
+  try {
+    if (typeof at.click === 'function') at.click();
+    else mouse(at, 'click', where);
+  } finally { release(); }
   const a = at.closest?.('a[href]') || el.closest?.('a[href]');
   const newTab = a && (a.target === '_blank' || a.target === '_new') ? a.href : null;
   const host = hovered.get(target);
@@ -577,24 +595,76 @@ const checkable = (el) => el.tagName === 'INPUT' && (inputType(el) === 'checkbox
 // typed: the value is text given to `type`, which no message may repeat.
 // A hidden <select> whose visible replacement exists is operated through the replacement (opened,
 // its option clicked, then checked); custom drop-downs and radio groups are forms.js's chooseOption.
-export async function selectOption(el, value, { typed = false, option = null } = {}) {
-  if (el.tagName !== 'SELECT') {
-    const inner = el.querySelector?.('select');
-    if (inner) el = inner;
-    else throw new Error(`${describe(el)} is not a <select>; click it to open it, then click the option`);
-  }
-  refuseUnusable(el);
+// The <select> an action means: the element, or the one select inside it.
+function selectOf(el) {
+  if (el.tagName === 'SELECT') return el;
+  const inner = el.querySelector?.('select');
+  if (inner) return inner;
+  throw new Error(`${describe(el)} is not a <select>; click it to open it, then click the option`);
+}
+
+// The option of `sel` a value names (its value, its text exactly, then ignoring case, then a part
+// of it); an error listing the options when none, or saying it is greyed out.
+function optionFor(sel, value, typed = false) {
   const v = String(value ?? '');
-  const opts = Array.from(el.options);
+  const opts = Array.from(sel.options);
   const nv = norm(v).toLowerCase();
   const opt = opts.find((o) => o.value === v) || opts.find((o) => norm(o.label || o.textContent) === norm(v)) ||
     opts.find((o) => norm(o.label || o.textContent).toLowerCase() === nv) ||
     opts.find((o) => norm(o.label || o.textContent).toLowerCase().includes(nv) && nv);
   if (!opt) {
     const what = typed ? 'matching the text typed' : `"${v}"`;
-    throw new Error(`${describe(el)} has no option ${what}. Options: ${opts.slice(0, 20).map((o) => JSON.stringify(norm(o.label || o.textContent))).join(', ')}`);
+    throw new Error(`${describe(sel)} has no option ${what}. Options: ${opts.slice(0, 20).map((o) => JSON.stringify(norm(o.label || o.textContent))).join(', ')}`);
   }
-  if (opt.disabled || (opt.parentElement?.tagName === 'OPTGROUP' && opt.parentElement.disabled)) throw new Error(`option "${norm(opt.textContent)}" of ${describe(el)} is disabled`);
+  if (opt.disabled || (opt.parentElement?.tagName === 'OPTGROUP' && opt.parentElement.disabled)) throw new Error(`option "${norm(opt.textContent)}" of ${describe(sel)} is disabled`);
+  return opt;
+}
+
+const optionText = (o) => norm(o.label || o.textContent);
+const optionList = (os) => os.map((o) => JSON.stringify(optionText(o))).join(', ');
+
+// browser_select_option's `values`: exactly these options chosen in a select of several choices
+// (one of a single choice takes one). A hidden select is chosen in through the widget a user sees:
+// the missing ones are chosen there, and one to unchoose is an error saying where (a widget's
+// remove mark is its own, not a choice to make).
+export async function selectOptions(el, values) {
+  el = selectOf(el);
+  if (!el.multiple) {
+    if (values.length === 1) return selectOption(el, values[0]);
+    throw new Error(`${describe(el)} takes one option, and ${values.length} were given: choose it with value`);
+  }
+  refuseUnusable(el);
+  const want = [...new Set(values.map((v) => optionFor(el, v)))];
+  const why = withStyleCache(() => hiddenReason(el));
+  if (why) {
+    const widget = withStyleCache(() => replacementFor(el));
+    if (!widget) throw hiddenError(el, why, nameOf(el) || values.join(', '), 'select');
+    const extra = Array.from(el.selectedOptions).filter((o) => !want.includes(o));
+    if (extra.length) throw new Error(`${describe(el)} has ${optionList(extra)} chosen, which values does not name: take ${extra.length > 1 ? 'them' : 'it'} out in ${describe(widget)}, the widget a user sees, then select again; nothing was changed`);
+    for (const o of want) {
+      if (o.selected) continue;
+      if (!(await chooseInWidget(widget, optionText(o), click, describe, el))) throw new Error(`Choosing "${optionText(o)}" in ${describe(el)} through ${describe(widget)} did not take${o === want[0] ? '' : ` (chosen before it: ${optionList(want.slice(0, want.indexOf(o)))})`}`);
+    }
+    return { message: `Selected ${optionList(want)} in ${describe(el)} through ${describe(widget)}, the widget a user sees` };
+  }
+  el.focus();
+  for (const o of el.options) o.selected = want.includes(o);
+  inputEvent(el, 'insertReplacementText');
+  changeEvent(el);
+  await nextTurn(); // the page's revert, as for one option (selectOption)
+  const now = Array.from(el.selectedOptions);
+  if (now.length !== want.length || now.some((o) => !want.includes(o))) {
+    const e = new Error(`${want.length ? optionList(want) : 'No option'} ${want.length > 1 ? 'were' : 'was'} chosen in ${describe(el)}, but the page changed it to ${now.length ? optionList(now) : 'none'}; the page may say why.`);
+    e.code = 'refused';
+    throw e;
+  }
+  return { message: want.length ? `Selected ${optionList(want)} in ${describe(el)}, and no other option` : `Unchose every option of ${describe(el)}` };
+}
+
+export async function selectOption(el, value, { typed = false, option = null } = {}) {
+  el = selectOf(el);
+  refuseUnusable(el);
+  const opt = optionFor(el, value, typed);
   const why = withStyleCache(() => hiddenReason(el));
   if (why) {
     // The user sees a replacement widget: choose there, so its own handlers update it.

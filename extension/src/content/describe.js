@@ -1,5 +1,5 @@
 // The inline token for an interactive element, e.g. [button "Sign in" e13].
-import { nameOf, inputType, isDisabled, isInert, norm, clip, hiddenPopupControl, labelsText, focusedElement } from './dom.js';
+import { nameOf, inputType, isDisabled, isInert, norm, clip, hiddenPopupControl, labelsText, focusedElement, shadowOf } from './dom.js';
 import { behindModal } from './modal.js';
 import { seenText } from './hidden.js';
 import { refFor } from './refs.js';
@@ -75,8 +75,8 @@ function withoutLabel(v, name) {
 // element in its shadow root marked as the placeholder (part or class "placeholder"), or its
 // placeholder attribute while it has no value.
 function showsPlaceholder(el, v) {
-  if (!el.shadowRoot) return false;
-  for (const p of el.shadowRoot.querySelectorAll('[part~=placeholder],[class*=placeholder]')) {
+  if (!shadowOf(el)) return false;
+  for (const p of shadowOf(el).querySelectorAll('[part~=placeholder],[class*=placeholder]')) {
     if (norm(p.textContent) === v) return true;
   }
   return norm(el.getAttribute('placeholder')) === v && !el.getAttribute('value') && !(typeof el.value === 'string' && el.value);
@@ -216,7 +216,7 @@ export function tokenParts(el, kind, { values = true } = {}) {
       break;
     case 'combobox': {
       // a pop-up control's host (ion-select: dom.js hiddenPopupControl), looked for once
-      const popup = el.shadowRoot ? hiddenPopupControl(el) : null;
+      const popup = shadowOf(el) ? hiddenPopupControl(el) : null;
       parts.push('combobox');
       if (name) parts.push(q(name));
       if (isSecret(el)) parts.push(filled(el.value));

@@ -4,7 +4,7 @@
 // Values never appear in messages: a field may be a password (secret.js).
 import { inputType, isEditable, winOf, norm, nameOf, controlKind, styleOf, focusedElement } from './dom.js';
 import { describe, findTarget, refuseUnusable, opensListbox } from './targeting.js';
-import { click, type, nextTurn, aim, pressKey, selectOption, typedNote, notTaken, leaveField } from './actions.js';
+import { click, type, nextTurn, aim, pressKey, selectOption, selectOptions, typedNote, notTaken, leaveField } from './actions.js';
 import { isSecret } from './secret.js';
 import { chooseInWidget, pickListed, isDropdown, isReadOnlyCombobox, isRadioGroup, radiosOf, selectBehind, untilSettled } from './widgets.js';
 
@@ -68,7 +68,8 @@ function notDropdown(el) {
 // select_option on what targeting found: a native <select> (or a wrapper holding one), a custom
 // drop-down (opened, its option clicked, its shown value checked: never the hidden native control
 // behind it), a radio group (its radio checked by label), else an error saying what it is.
-export async function chooseOption(el, value) {
+export async function chooseOption(el, value, values = null) {
+  if (Array.isArray(values)) return chooseOptions(el, values);
   if (el.tagName === 'SELECT' || el.tagName === 'OPTION') return selectOption(el, value);
   if (isRadioGroup(el)) return chooseRadio(el, String(value ?? ''));
   if (isDropdown(el)) {
@@ -83,6 +84,16 @@ export async function chooseOption(el, value) {
   const inner = el.querySelectorAll?.('select');
   if (inner && inner.length === 1) return selectOption(inner[0], value);
   throw notDropdown(el);
+}
+
+// select_option with `values`: all the options to have chosen, in a native select (or the one a
+// wrapper holds); a custom drop-down or radio group takes one value at a time.
+function chooseOptions(el, values) {
+  const sel = el.tagName === 'SELECT' ? el : el.tagName === 'OPTION' ? el.closest('select') : null;
+  const inner = sel ? null : el.querySelectorAll?.('select');
+  if (sel || inner?.length === 1) return selectOptions(sel || inner[0], values);
+  if (values.length === 1) return chooseOption(el, values[0]);
+  throw new Error(`${describe(el)} is not a select where several options can be chosen; choose one option at a time with value`);
 }
 
 // Wait (at most COVERED_RETRY_MS) while something covers the field where a user would click it;

@@ -1,6 +1,6 @@
 // What a sighted user cannot see: shared by the snapshot (which leaves such text out, issue 12)
 // and by targeting and actions (which refuse to act on such an element, issue 14).
-import { winOf, styleOf, isRendered, norm } from './dom.js';
+import { winOf, styleOf, isRendered, norm, shadowOf } from './dom.js';
 
 // ---- what a sighted user cannot see ------------------------------------------------------------
 // Text that is rendered but invisible is the usual way to show a prompt injection to the agent
@@ -145,7 +145,7 @@ export function seenText(el, budget = 2000, faded = false) {
     // a box of its own (block, flex item, chip) reads apart from its neighbours, as innerText does
     const apart = n !== el && !/^(inline|contents)$/.test(st.display);
     if (apart) out.push(' ');
-    if (n.shadowRoot) walk(n.shadowRoot, m);
+    if (shadowOf(n)) walk(shadowOf(n), m);
     else for (let c = n.firstChild; c; c = c.nextSibling) walk(c, m);
     if (apart) out.push(' ');
   };

@@ -9,10 +9,11 @@ import { clickCommand, type, pressKey, scroll, checkPresence } from './actions.j
 import { startObserving, waitQuiet } from './quiet.js';
 import { pruneRefs, raiseFloor, refCounter } from './refs.js';
 import { rememberPasswordFields } from './secret.js';
-import { point, typed } from './point.js';
+import { point, typed, landed } from './point.js';
 import { shot } from './shot.js';
 import { hover, drag } from './pointer.js';
 import { fillForm, setFiles, chooseOption } from './forms.js';
+import { shadowOf } from './dom.js';
 
 const PURPOSE = { click: 'click', type: 'type', select_option: 'select', press_key: 'any', scroll: 'any' };
 
@@ -39,7 +40,7 @@ async function act(command, p) {
       break;
     case 'select_option':
       el = findTarget(p.target, 'select').el;
-      r = await chooseOption(el, p.value);
+      r = await chooseOption(el, p.value, p.values);
       break;
     case 'hover':
       el = findTarget(p.target, 'any').el;
@@ -80,7 +81,7 @@ function locate(target, command) {
 function deepActive() {
   let a = document.activeElement;
   for (;;) {
-    if (a && a.shadowRoot && a.shadowRoot.activeElement) { a = a.shadowRoot.activeElement; continue; }
+    if (a && shadowOf(a) && shadowOf(a).activeElement) { a = shadowOf(a).activeElement; continue; }
     if (a && (a.tagName === 'IFRAME' || a.tagName === 'FRAME')) {
       try { const d = a.contentDocument; if (d && d.activeElement && d.activeElement !== d.body) { a = d.activeElement; continue; } } catch { /* ignore */ }
     }
@@ -117,6 +118,7 @@ async function run1(op, args) {
       case 'describe': return { ok: true, text: describe(findTarget(args.target).el) };
       case 'point': return { ok: true, ...point(args.target, args.command) }; // trusted mode (point.js)
       case 'shot': return { ok: true, ...(await shot(args)) }; // screenshots (shot.js)
+      case 'landed': return { ok: true, ...landed() }; // trusted mode: after a click (point.js)
       case 'yield': await yieldToPage(); return { ok: true }; // trusted mode: between typed text and Enter
       case 'typed': if (args.yield) await yieldToPage(); return { ok: true, ...typed(args.text, args.clear) }; // trusted mode: after the text
       case 'viewport': return { ok: true, width: window.innerWidth, height: window.innerHeight }; // browser_resize

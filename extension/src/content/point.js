@@ -5,7 +5,7 @@
 import { findTarget } from './targeting.js';
 import { inputType, TEXT_INPUT_TYPES, externalLink } from './dom.js';
 import { isSecret } from './secret.js';
-import { clickPointOf, typedNote, notTaken } from './actions.js';
+import { clickPointOf, typedNote, notTaken, holdExternal } from './actions.js';
 import { editorFor } from './widgets.js';
 import { describe } from './targeting.js';
 
@@ -13,6 +13,24 @@ import { describe } from './targeting.js';
 const PURPOSE = { click: 'click', type: 'type', select_option: 'select', press_key: 'any', scroll: 'any' };
 
 let pointed = null; // the element of the last point(): trusted typing asks what it holds then (typed)
+
+// Trusted presses this document got, for trusted.js to check that its click arrived: a prompt of
+// the browser's own over the tab swallows them, and such a click was said "Clicked" with nothing
+// done. Counted by the page script, which hears them before any of the page's listeners; here only
+// where it could not run (a page open before the extension could script it).
+let ownPresses = 0;
+addEventListener('pointerdown', (e) => { if (e.isTrusted) ownPresses++; }, true);
+const pressCount = () => globalThis.__bbPage?.presses?.() ?? ownPresses;
+const docId = Math.random().toString(36).slice(2);
+let releaseHold = () => {};
+
+// After a trusted click: how many trusted presses this document has had (and which document it
+// is); the hold on an external link's default action ends.
+export function landed() {
+  releaseHold();
+  releaseHold = () => {};
+  return { presses: pressCount(), doc: docId };
+}
 
 // After trusted typing into the element last pointed at: how what it holds differs from the text
 // typed (`note`: actions.typedNote, or ''), and `refused`, the error's sentence, when it took none.
@@ -44,8 +62,12 @@ export function point(target, command = 'click') {
   // typed through the editor a user sees for a hidden textarea (widgets.js editorFor): said so
   const ed = command === 'type' && p.via ? editorFor(el) : null;
   const desc = ed ? `${p.desc} through ${ed.input !== el ? describe(ed.input) : 'the editor box around it'}, the editor a user sees` : p.desc;
+  releaseHold();
+  releaseHold = command === 'click' ? holdExternal(el) : () => {};
   return {
     ...p,
+    presses: pressCount(),
+    doc: docId,
     desc,
     tag: el.tagName.toLowerCase(),
     editable: textField(el),

@@ -3,7 +3,7 @@
 // element or the widget that stands for it, scrolled into view, at its visible center; covered is an
 // error). Trusted mode (background/trusted.js) moves the real pointer for hover instead, which also
 // gives CSS :hover; drags always come from here.
-import { winOf, nameOf, norm, withStyleCache, styleOf, allRoots } from './dom.js';
+import { winOf, nameOf, norm, withStyleCache, styleOf, allRoots, shadowOf } from './dom.js';
 import { describe, hiddenError } from './targeting.js';
 import { composedParent, hiddenReason } from './reach.js';
 import { aim, mouse, nextTurn, scrollIntoView } from './actions.js';
@@ -68,8 +68,8 @@ export function hover(el) {
 // The deepest element at a point of the viewport (through open shadow roots), or null.
 function hitAt(doc, x, y) {
   let el = doc.elementFromPoint(x, y);
-  while (el && el.shadowRoot) {
-    const inner = el.shadowRoot.elementFromPoint(x, y);
+  while (el && shadowOf(el)) {
+    const inner = shadowOf(el).elementFromPoint(x, y);
     if (!inner || inner === el) break;
     el = inner;
   }

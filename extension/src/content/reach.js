@@ -2,7 +2,7 @@
 // to act on what a user cannot see (issue 14: a hidden menu item clicked, a hidden <select>
 // changed, and success reported), and dispatch a click where the user's click would go: the
 // deepest element at the element's visible center, through open shadow roots.
-import { styleOf, winOf, norm, controlKind } from './dom.js';
+import { styleOf, winOf, norm, controlKind, shadowOf } from './dom.js';
 import { invisible } from './hidden.js';
 
 // The parent in the composed tree: a shadow root's host, a same-origin frame's element.
@@ -101,7 +101,7 @@ function shownChild(el) {
 // The child nodes of `n` as rendered: a shadow root's, a slot's assigned nodes (flattened) or else
 // its fallback content, or its own.
 export function flatChildren(n) {
-  if (n.shadowRoot) return Array.from(n.shadowRoot.childNodes);
+  if (shadowOf(n)) return Array.from(shadowOf(n).childNodes);
   if (n.tagName === 'SLOT') {
     const a = n.assignedNodes({ flatten: true });
     if (a.length) return a;
@@ -121,13 +121,13 @@ function onTop(el) {
 // from the light DOM (which hit-tests as its host), the slot it is shown in.
 export function deepElementAt(doc, x, y) {
   let e = doc.elementFromPoint(x, y);
-  while (e && e.shadowRoot) {
-    const inner = e.shadowRoot.elementFromPoint(x, y);
+  while (e && shadowOf(e)) {
+    const inner = shadowOf(e).elementFromPoint(x, y);
     if (inner && inner !== e) { e = inner; continue; }
     // Slotted text hit-tests as the host: the caret position names the text node.
     let node = null;
     try {
-      const cp = doc.caretPositionFromPoint?.(x, y, { shadowRoots: [e.shadowRoot] });
+      const cp = doc.caretPositionFromPoint?.(x, y, { shadowRoots: [shadowOf(e)] });
       node = cp?.offsetNode || null;
     } catch { node = null; }
     const slot = node && (node.nodeType === 3 ? node.assignedSlot : null);
@@ -254,7 +254,7 @@ export function hoverRevealer(el) {
 // aria-hidden (the label is named by the control; the shown value beside it is hidden from
 // assistive technology, but it is what a user sees).
 export function shownChoiceOf(host) {
-  const sr = host?.shadowRoot;
+  const sr = shadowOf(host);
   if (!sr) return '';
   const parts = [];
   for (const p of sr.querySelectorAll('[aria-hidden=true]')) {

@@ -5,7 +5,7 @@
 // produced for the same content (same rules, same escaping, same whitespace
 // collapsing); see extension/README.md ("Snapshot speed") for why it no longer goes
 // through turndown.
-import { controlKind, isRendered, styleOf, frameDoc, norm, nameOf, clip } from './dom.js';
+import { controlKind, isRendered, styleOf, frameDoc, norm, nameOf, clip, shadowOf } from './dom.js';
 import { token, tokenParts, ownName, shownText, readOnlyBox } from './describe.js';
 import { isSecret } from './secret.js';
 import { refFor, documentId } from './refs.js';
@@ -40,10 +40,10 @@ const CONTROL_SEL = FIELD_SEL + ',[role=checkbox],[role=switch],[role=radio],[ro
 // or in the shadow root of a custom element in it (its first 200 elements)? Then it is no atomic
 // clickable: the control inside shows, with its state.
 function holdsControl(el) {
-  if (el.querySelector(CONTROL_SEL) || el.shadowRoot?.querySelector(CONTROL_SEL)) return true;
+  if (el.querySelector(CONTROL_SEL) || shadowOf(el)?.querySelector(CONTROL_SEL)) return true;
   const list = el.querySelectorAll('*');
   for (let i = 0; i < list.length && i < 200; i++) {
-    if (list[i].shadowRoot?.querySelector(CONTROL_SEL)) return true;
+    if (shadowOf(list[i])?.querySelector(CONTROL_SEL)) return true;
   }
   return false;
 }
@@ -177,7 +177,7 @@ class Writer {
   }
 
   kids(el, clickAnc) {
-    const sr = el.shadowRoot;
+    const sr = shadowOf(el);
     if (sr) {
       for (let c = sr.firstChild; c; c = c.nextSibling) this.walk(c, clickAnc);
       return;
@@ -834,7 +834,7 @@ function dialogName(el) {
     if (n) return clip(n, 80);
   }
   const sel = 'h1,h2,h3,h4,h5,h6,[role=heading]';
-  const h = el.querySelector(sel) || el.shadowRoot?.querySelector(sel);
+  const h = el.querySelector(sel) || shadowOf(el)?.querySelector(sel);
   return h ? clip(norm(h.textContent), 80) : '';
 }
 

@@ -2,7 +2,7 @@
 // visible label or styled box, a hidden <select> replaced by a button and a listbox (jQuery UI
 // selectmenu, Select2, Chosen, bootstrap-select). A user acts on the visible widget, so actions
 // go through it: the widget's own handlers then update both it and the native control.
-import { norm, inputType, flatText, hiddenPopupControl, nameOf, allRoots, focusedElement, styleOf } from './dom.js';
+import { norm, inputType, flatText, hiddenPopupControl, nameOf, allRoots, focusedElement, styleOf, shadowOf } from './dom.js';
 import { hiddenReason, composedParent, composedContains, flatChildren, shownChoiceOf, clickPoint, deepElementAt } from './reach.js';
 
 const POPUP_ROLES = new Set(['combobox', 'button', 'listbox']);
@@ -42,7 +42,7 @@ export function proxyFor(el) {
   let n = composedParent(el);
   for (let depth = 0; n && n.nodeType === 1 && depth < 3; depth++, n = composedParent(n)) {
     if (n.tagName === 'BODY' || n.tagName === 'FORM') break;
-    const inner = (n.shadowRoot || n).querySelectorAll('input:not([type=hidden]),select,textarea,button');
+    const inner = (shadowOf(n) || n).querySelectorAll('input:not([type=hidden]),select,textarea,button');
     if (inner.length > 1) break;
     if (visible(n)) return n;
   }
@@ -102,7 +102,7 @@ export function editorFor(ta) {
     let n = composedParent(ta);
     for (let depth = 0; n && n.nodeType === 1 && depth < 3; depth++, n = composedParent(n)) {
       if (n.tagName === 'BODY' || n.tagName === 'FORM') break;
-      if ((n.shadowRoot || n).querySelectorAll('input:not([type=hidden]),select,textarea,[contenteditable]').length > 1) break;
+      if ((shadowOf(n) || n).querySelectorAll('input:not([type=hidden]),select,textarea,[contenteditable]').length > 1) break;
       const r = n.getBoundingClientRect();
       if (r.width >= 40 && r.height >= 16 && visible(n)) return { face: n, input: ta };
     }
@@ -225,7 +225,7 @@ const OPTIONISH = new Set(['option', 'menuitem', 'menuitemradio', 'treeitem', 'g
 // The element children of `el` as composed for display: a shadow root's, a <slot>'s assigned
 // elements (Shoelace's sl-options are slotted into the listbox in sl-select's shadow root).
 function composedChildren(el) {
-  if (el.shadowRoot) return Array.from(el.shadowRoot.children);
+  if (shadowOf(el)) return Array.from(shadowOf(el).children);
   if (el.tagName === 'SLOT') {
     const a = el.assignedElements({ flatten: true });
     if (a.length) return a;
@@ -245,7 +245,7 @@ function composedDescendants(root) {
 // The popups `widget` names (aria-controls / aria-owns, on it or inside it), looked up in its own
 // root first (a listbox in the same shadow root as its combobox), then in the document.
 function popupsOf(widget) {
-  const inner = [widget, ...(widget.shadowRoot || widget).querySelectorAll('[aria-owns],[aria-controls]')];
+  const inner = [widget, ...(shadowOf(widget) || widget).querySelectorAll('[aria-owns],[aria-controls]')];
   const out = [];
   for (const e of inner) {
     const ids = `${e.getAttribute('aria-owns') || ''} ${e.getAttribute('aria-controls') || ''}`.split(/\s+/).filter(Boolean);
@@ -782,7 +782,7 @@ export function isDropdown(el) {
   // box over the list of countries) is a drop-down too: a user chooses an option in it
   if (pop === 'dialog' && popupsOf(el).some((p) => roleOf(p) === 'listbox' || p.querySelector('[role=listbox]'))) return true;
   // a custom element drawn over its visually hidden pop-up control (ion-select)
-  return !!el.shadowRoot && !role && !!hiddenPopupControl(el);
+  return !!shadowOf(el) && !role && !!hiddenPopupControl(el);
 }
 
 // A combobox a user cannot type into, only choose in (Shoelace's sl-select: an <input readonly>

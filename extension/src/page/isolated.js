@@ -34,6 +34,10 @@ import { createValidationWatch } from './validation.js';
   globalThis.navigation?.addEventListener?.('navigate', (e) => {
     if (e.isTrusted && !e.destination?.sameDocument && e.downloadRequest == null) navigating = true; // a download (even an unnamed one: '') leaves nothing
   }, true);
+  // Trusted presses this document got, heard first on their path (the window, capturing, before
+  // any of the page's listeners, which may stop them): the check that a trusted click arrived.
+  let presses = 0;
+  window.addEventListener('pointerdown', (e) => { if (e.isTrusted) presses++; }, true);
   const observer = createObserver(doc, secret); // console messages and requests (browser_console_messages, browser_network_requests)
   let policy = null; // the agent's answer for the next dialog, as last sent to the page
   let begun = null;  // { actionAt, p }: the wait an action's call began (begin, below)
@@ -134,6 +138,7 @@ import { createValidationWatch } from './validation.js';
         return actionSettle(opts || {});
       },
       state: () => watch.state(),
+      presses: () => presses,
       observed: (what, opts) => (what === 'network' ? observer.network(opts) : observer.console(opts)),
     }),
   });
