@@ -160,6 +160,25 @@ test('ckeditor: a maximized editor takes typing and its toolbar, what it covers 
   }
 });
 
+// The package's Code Snippet sample: code blocks in an editor (an iframe one and an inline one)
+// are fenced code quoted under the editor's marker ("> ```"); the page's last tidying, which keeps
+// code as it is only between fences at the start of a line, collapsed their runs of spaces, so
+// that the ASCII-art cow of the sample lost its shape ("/ \\" for "/                \\").
+test('ckeditor: code blocks inside an editor keep their spaces in the Markdown (the Code Snippet sample)', async () => {
+  for (let run = 0; run < 3; run++) {
+    let r = await call('browser_open_url', { url: srv.url('/npm/ckeditor4-oss/samples/old/codesnippet/codesnippet.html') });
+    ok(r, 'open the sample');
+    if (!/\[editor "Editor, editor1"/.test(md(r))) r = await call('browser_wait_for', { text: 'How about moo' });
+    const m = md(r);
+    // both editors (the classic one in its iframe, the inline one) show the cow as the page does
+    for (const line of ['/                \\', '| How about moo? |  ^__^', '                  \\ (__)\\       )\\/\\', '                        ||     ||']) {
+      const quoted = m.split('\n').filter((l) => l === '> ' + line);
+      assert.equal(quoted.length, 2, `the code line ${JSON.stringify(line)} is not shown as the editors hold it:\n${m.slice(0, 6000)}`);
+    }
+    assert.match(m, /^> \t\tif \( object\.hasOwnProperty\( i \) \)$/m, 'the JavaScript snippet lost its indentation');
+  }
+});
+
 // ---------------------------------------------------------------- MediumEditor
 
 // MediumEditor shows its toolbar only on a selection: selecting the last word with Shift+Control+

@@ -765,11 +765,15 @@ function codeText(el) {
 }
 
 // Collapse turndown-style list padding ("-   item") and trailing spaces, outside code fences.
+// (A fence may be quoted: the code block of an editor's content, or of a blockquote, is "> ```";
+// its lines were tidied as text, and the runs of spaces of its code collapsed.)
+// (A fence may be quoted: the code block of an editor's content, or of a blockquote, is "> ```";
+// its lines were tidied as text, and the runs of spaces of its code collapsed.)
 function tidy(md) {
   let fence = false;
   const out = [];
   for (let line of md.split('\n')) {
-    if (/^\s*(```|~~~)/.test(line)) fence = !fence;
+    if (/^\s*(?:> ?)*(```|~~~)/.test(line)) fence = !fence;
     if (!fence) line = line.replace(/^(\s*)([-*+]|\d+\.)\s{2,}/, '$1$2 ').replace(/(\S) {2,}/g, '$1 ').replace(/^ (?=\S)/, '').replace(/\s+$/, '');
     out.push(line);
   }
