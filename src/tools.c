@@ -25,6 +25,7 @@ static json_t *check_text_or_selector(const struct tool *tool, json_t *params);
 static json_t *check_screenshot(const struct tool *tool, json_t *params);
 static json_t *check_key(const struct tool *tool, json_t *params);
 static json_t *check_value_or_values(const struct tool *tool, json_t *params);
+static json_t *check_modifiers(const struct tool *tool, json_t *params);
 static json_t *prepare_upload(const struct tools *t, const struct tool *tool, json_t *args);
 
 /* browser_fill_form's fields: which element, and what it gets (kept out of history: a password). */
@@ -106,7 +107,17 @@ static const struct tool catalog[] = {
 	                "settle, and return the page as it is after the click. If the target is ambiguous or missing, "
 	                "the error lists the closest candidates with their refs.",
 	 .done = "Clicked \"{target}\"", .attempt = "click \"{target}\"", .page_default = 1, .hints = TOOL_DESTRUCTIVE,
-	 .params = {TARGET_PARAM}},
+	 .check = check_modifiers,
+	 .params = {TARGET_PARAM,
+	            {.name = "button", .type = TP_ENUM, .enums = (const char *const[]){"left", "right", "middle", NULL},
+	             TP_DEFAULT_STR("left"),
+	             .description = "The mouse button: right opens the page's context menu, middle opens a link in a new "
+	                            "tab."},
+	            {.name = "double_click", .type = TP_BOOLEAN, TP_DEFAULT(0),
+	             .description = "Click twice, as a double-click (opens a grid cell's editor, selects a word)."},
+	            {.name = "modifiers", .type = TP_ARRAY, TP_MAX(4),
+	             .description = "Keys held during the click: any of Alt, Control, Meta, Shift (Control or Shift adds "
+	                            "rows to a selection; Control opens a link in a new tab)."}}},
 	{.name = "browser_type", .command = "type", .title = "Type text into a field", .cli = "type",
 	 .description = "Type text into an input, textarea, contenteditable element or select, the way a user would "
 	                "(works with React, Vue and other framework-controlled fields); a slider is set to the number typed, "
@@ -895,6 +906,30 @@ check_value_or_values(const struct tool *tool, json_t *params)
 		if (json_string_length(v) > BB_TARGET_MAX)
 			return bad_param(tool->name, "values", "shorter string", "values[%zu]: at most %d bytes, got %zu", i,
 			                 BB_TARGET_MAX, json_string_length(v));
+	}
+	return NULL;
+}
+
+/* browser_click's modifiers: keys a mouse click can be made with (content/actions.js and
+ * background/trusted.js hold them), each once. */
+static json_t *
+check_modifiers(const struct tool *tool, json_t *params)
+{
+	static const char *const names[] = {"Alt", "Control", "Meta", "Shift", NULL};
+	json_t *mods = json_object_get(params, "modifiers"), *m;
+	size_t i, j;
+	json_array_foreach(mods, i, m)
+	{
+		const char *name = json_string_value(m);
+		int known = 0;
+		for (j = 0; names[j] != NULL; j++)
+			known |= strcmp(name, names[j]) == 0;
+		for (j = 0; j < i; j++)
+			known &= strcmp(name, json_string_value(json_array_get(mods, j))) != 0;
+		if (!known)
+			return bad_param(tool->name, "modifiers", "Alt, Control, Meta or Shift, each once",
+			                 "modifiers[%zu]: \"%.32s\" is not one of Alt, Control, Meta, Shift (each once)", i,
+			                 name);
 	}
 	return NULL;
 }

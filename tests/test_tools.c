@@ -79,6 +79,13 @@ START_TEST(validation)
 	ck_assert_str_eq(field_of("browser_switch_tab", "{}"), "tab_id");
 	ck_assert_str_eq(field_of("browser_switch_tab", "{\"tab_id\": -4}"), "tab_id");
 	ck_assert_str_eq(field_of("browser_wait_for", "{}"), "text");
+	/* click: a button, a double-click, keys held (each known key once) */
+	ck_assert_ptr_null(field_of("browser_click", "{\"target\": \"x\", \"button\": \"right\", \"double_click\": true, "
+	                                             "\"modifiers\": [\"Control\", \"Shift\"]}"));
+	ck_assert_str_eq(field_of("browser_click", "{\"target\": \"x\", \"button\": \"back\"}"), "button");
+	ck_assert_str_eq(field_of("browser_click", "{\"target\": \"x\", \"modifiers\": [\"Ctrl\"]}"), "modifiers");
+	ck_assert_str_eq(field_of("browser_click", "{\"target\": \"x\", \"modifiers\": [\"Shift\", \"Shift\"]}"), "modifiers");
+	ck_assert_str_eq(field_of("browser_click", "{\"target\": \"x\", \"modifiers\": \"Shift\"}"), "modifiers");
 	/* select_option: one value, or all the values of a multiple select; never both or neither */
 	ck_assert_ptr_null(field_of("browser_select_option", "{\"target\": \"Size\", \"value\": \"M\"}"));
 	ck_assert_ptr_null(field_of("browser_select_option", "{\"target\": \"Colors\", \"values\": [\"Red\", \"Blue\"]}"));

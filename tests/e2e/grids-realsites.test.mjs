@@ -110,3 +110,15 @@ test('AG Grid: its grid is a Markdown table, each cell under its header; a sort 
   assert.equal(tableAt(await page(), '| [clickable "Make"'), [head.replace('"Price" eN]', '"Price" eN] ↑'), '| --- | --- | --- | --- |', ...cars([
     ['Fiat', 500, 15774, false], ['Toyota', 'Corolla', 29600, false], ['Ford', 'F-Series', 33850, false], ['Tesla', 'Model Y', 64950, true]])].join('\n'));
 });
+
+test('AG Grid: a double-click opens a cell\'s editor, and what is typed there with Enter is the cell\'s new value', async () => {
+  await open(srv.url('/shells/grid-aggrid-edit.html'));
+  let r = await env.call('browser_click', { target: 'Corolla', double_click: true });
+  ok(r, 'double-click Corolla');
+  assert.match(String(r.result?.message), /^Double-clicked /);
+  assert.match(r.page.markdown, /\| Toyota \| \[input text "[^"]*" value="Corolla" e\d+\] \| 29600 \|/, r.page.markdown);
+  r = await env.call('browser_type', { target: refOf(r.page.markdown, /\[input text "[^"]*" value="Corolla"/), text: 'Camry', submit: true });
+  ok(r, 'type Camry');
+  assert.match(r.page.markdown, /\| Toyota \| Camry \| 29600 \|/);
+  assert.match(r.page.markdown, /Last edit: Model: Corolla -> Camry/);
+});

@@ -438,6 +438,56 @@ test('links outside the browser and a multiple select, in the managed headless b
   await outsideLinksScenario(await managedBrowser());
 });
 
+// Double-clicks, the right and middle buttons, and keys held: a file list that opens on a
+// double-click, has its own context menu, adds to its selection with Control and selects a range
+// with Shift; a link opened in a new tab by the middle button or with Control held.
+async function clickKindsScenario(m) {
+  const call = (tool, params) => m.call(tool, { timeout_ms: 10000, ...params });
+  const said = (r) => String(r.result?.message ?? r.result?.error ?? r.message ?? '');
+  const o = await call('browser_open_url', { url: env.url('/act-clicks.html'), new_tab: true, timeout_ms: 15000 });
+  ok(o);
+  const tab = o.result.tabId;
+  let r = await call('browser_click', { target: 'budget.xlsx', double_click: true, tab_id: tab });
+  ok(r);
+  assert.match(said(r), /^Double-clicked /);
+  assert.match(r.page.markdown, /Opened: budget\.xlsx/);
+  r = await call('browser_click', { target: 'photo.jpg', button: 'right', tab_id: tab });
+  ok(r);
+  assert.match(said(r), /^Right-clicked /);
+  assert.match(r.page.markdown, /Context menu for: photo\.jpg/);
+  r = await call('browser_click', { target: 'Rename', tab_id: tab });
+  ok(r);
+  assert.match(r.page.markdown, /Opened: renaming photo\.jpg/);
+  ok(await call('browser_click', { target: 'notes.txt', tab_id: tab }));
+  r = await call('browser_click', { target: 'photo.jpg', modifiers: ['Control'], tab_id: tab });
+  ok(r);
+  assert.match(said(r), / with Control held$/);
+  assert.match(r.page.markdown, /Selected: notes\.txt, photo\.jpg/);
+  r = await call('browser_click', { target: 'report.pdf', modifiers: ['Shift'], tab_id: tab });
+  ok(r);
+  assert.match(r.page.markdown, /Selected: photo\.jpg, report\.pdf/);
+  // A link by the middle button, then with Control held: a new tab each, this one left as it was.
+  for (const how of [{ button: 'middle' }, { modifiers: ['Control'] }]) {
+    r = await call('browser_click', { target: 'The second page', tab_id: tab, ...how });
+    ok(r);
+    assert.notEqual(r.result.tabId, tab, said(r));
+    assert.match(said(r), /; it opened tab \d+$/);
+    assert.match(r.page.markdown, /^# The second page$/m);
+    const back = await call('browser_get_page', { tab_id: tab });
+    assert.match(back.page.markdown, /^# Files$/m, 'the first tab was left as it was');
+    ok(await call('browser_close_tab', { tab_id: r.result.tabId }));
+  }
+  ok(await call('browser_close_tab', { tab_id: tab }));
+}
+
+test('double-click, right and middle buttons, keys held: a file list and a link act as for a user (content script)', { skip: !realDaemonAvailable() && 'the daemon is not built' }, async () => {
+  await clickKindsScenario(await plainBrowser());
+});
+
+test('double-click, right and middle buttons, keys held, in the managed headless browser (trusted input): the same', { skip: !realDaemonAvailable() && 'the daemon is not built' }, async () => {
+  await clickKindsScenario(await managedBrowser());
+});
+
 test('readiness: open_url waits for the components a page loads late, and says how long', async () => {
   const r = await open('/act-slow-module.html', { timeout_ms: 15000 });
   assert.match(r.page.markdown, /Card rendered by its component/, r.page.markdown);

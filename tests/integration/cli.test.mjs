@@ -239,6 +239,12 @@ test('flags become parameters: type, press, scroll, select, switch-tab, wait-for
   r = await cli(['select', 'Country', 'France']);
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual([lastCommand().command, lastCommand().value], ['select_option', 'France']);
+  r = await cli(['click', 'notes.txt', '--button', 'right', '--double-click', '--modifiers', 'Control,Shift']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.deepEqual([lastCommand().button, lastCommand().double_click, lastCommand().modifiers], ['right', true, ['Control', 'Shift']]);
+  r = await cli(['click', 'notes.txt', '--modifiers', 'Hyper']);
+  assert.notEqual(r.code, 0, 'an unknown key');
+  assert.match(r.stderr, /"Hyper" is not one of Alt, Control, Meta, Shift/);
   r = await cli(['select', 'Colors', '--values', 'Red,Blue']);
   assert.equal(r.code, 0, r.stderr);
   assert.deepEqual([lastCommand().command, lastCommand().values, lastCommand().value], ['select_option', ['Red', 'Blue'], undefined]);

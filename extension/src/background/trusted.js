@@ -185,14 +185,23 @@ async function pressKeyCdp(tabId, f, extra = {}) {
 // ("Detached while handling command.") says nothing an agent can use.
 const detached = (e) => /detached|not attached|target closed|no tab with given id/i.test(e?.message || '');
 
-// A click: a pressed button, whose error says (`pressed`) whether the press had been sent.
-async function clickAt(tabId, x, y) {
+// browser_click's button and modifiers in CDP's terms: the button, its `buttons` bit; the keys' bits.
+const CDP_BUTTON = { left: ['left', 1], right: ['right', 2], middle: ['middle', 4] };
+const MOD_BITS = { Alt: 1, Control: 2, Meta: 4, Shift: 8 };
+
+// A click (`how`: browser_click's button, double_click, modifiers; a double-click's second press
+// counts 2, and the browser fires dblclick), whose error says (`pressed`) whether a press was sent.
+async function clickAt(tabId, x, y, how = {}) {
   const at = { x: Math.round(x), y: Math.round(y) };
-  await cdp(tabId, 'Input.dispatchMouseEvent', { type: 'mouseMoved', ...at, button: 'none' });
-  await cdp(tabId, 'Input.dispatchMouseEvent', { type: 'mousePressed', ...at, button: 'left', buttons: 1, clickCount: 1 });
-  try {
-    await cdp(tabId, 'Input.dispatchMouseEvent', { type: 'mouseReleased', ...at, button: 'left', buttons: 0, clickCount: 1 });
-  } catch (e) { e.pressed = true; throw e; }
+  const [button, buttons] = CDP_BUTTON[how.button] || CDP_BUTTON.left;
+  const modifiers = (how.modifiers || []).reduce((n, m) => n | (MOD_BITS[m] || 0), 0);
+  await cdp(tabId, 'Input.dispatchMouseEvent', { type: 'mouseMoved', ...at, button: 'none', modifiers });
+  for (let n = 1; n <= (how.double_click ? 2 : 1); n++) {
+    await cdp(tabId, 'Input.dispatchMouseEvent', { type: 'mousePressed', ...at, button, buttons, clickCount: n, modifiers });
+    try {
+      await cdp(tabId, 'Input.dispatchMouseEvent', { type: 'mouseReleased', ...at, button, buttons: 0, clickCount: n, modifiers });
+    } catch (e) { e.pressed = true; throw e; }
+  }
 }
 
 const HANDLED = new Set(['click', 'type', 'press_key', 'hover']);
@@ -230,7 +239,8 @@ async function actTrusted(tabId, command, params) {
   }
 
   let pt;
-  try { pt = await callContent(tabId, 'point', { target: params.target, command }); } catch { return null; }
+  const how = command === 'click' ? { button: params.button || 'left', double_click: !!params.double_click, modifiers: Array.isArray(params.modifiers) ? params.modifiers : [] } : {};
+  try { pt = await callContent(tabId, 'point', { target: params.target, command, how }); } catch { return null; }
   if (!pt.ok) return POINT_FALLBACK.has(pt.code) ? null : pt;
   // the content script acts instead; the hold point() put on an external link's default action ends
   const release = () => callContent(tabId, 'landed').then(() => null, () => null);
@@ -242,7 +252,7 @@ async function actTrusted(tabId, command, params) {
   if (command === 'type' && !pt.editable) return release();
   await interceptChooser(tabId, true);
   try {
-    await clickAt(tabId, pt.x, pt.y);
+    await clickAt(tabId, pt.x, pt.y, how);
   } catch (e) {
     if (!detached(e)) throw e;
     // Before the press nothing reached the page: the content script acts instead. After it, the
@@ -256,7 +266,10 @@ async function actTrusted(tabId, command, params) {
     // Then the content script clicks. A click that replaced the document cannot be checked: it did.
     const seen = await callContent(tabId, 'landed').catch(() => null);
     if (seen?.ok && seen.doc === pt.doc && seen.presses <= pt.presses) return { lost: true };
-    return { ok: true, message: `Clicked ${pt.desc}`, newTabUrl: pt.newTabUrl, externalUrl: pt.externalUrl, trusted: true };
+    const w = pt.words || { verb: 'Clicked', held: '' };
+    // a new tab the browser opens itself (middle button, Control held) is not opened again
+    const plain = how.button === 'left' && !how.modifiers.length;
+    return { ok: true, message: `${w.verb} ${pt.desc}${w.held}`, newTabUrl: plain ? pt.newTabUrl : null, externalUrl: pt.externalUrl, trusted: true };
   }
 
   // type: the click put the caret in the field; replace its content or go to its end, then insert.

@@ -95,7 +95,26 @@ export function holdExternal(el) {
   return () => { clearTimeout(timer); W.removeEventListener('click', stop, true); };
 }
 
-export function click(el) {
+// How a click is made (browser_click's button, double_click, modifiers), as MouseEvent fields:
+// the button's number and the `buttons` bit while it is down, and the keys held.
+const BUTTON = { left: [0, 1], middle: [1, 4], right: [2, 2] };
+const MOD_KEYS = { Alt: 'altKey', Control: 'ctrlKey', Meta: 'metaKey', Shift: 'shiftKey' };
+
+// What a click's message says it was ("Double-clicked", "Right-clicked") and the keys held
+// (" with Control+Shift held"); also used by trusted input (background/trusted.js via point).
+export function clickWords({ button = 'left', double_click: dbl = false, modifiers = [] } = {}) {
+  const b = button === 'right' ? 'right-' : button === 'middle' ? 'middle-' : '';
+  const verb = (dbl ? 'double-' + b : b) + 'clicked';
+  return { verb: verb[0].toUpperCase() + verb.slice(1), held: modifiers?.length ? ` with ${modifiers.join('+')} held` : '' };
+}
+
+// A link the click opens in a new tab, as a browser would: target=_blank, the middle button, or
+// Control/Meta held (the content script's events cannot open it: the service worker does).
+function newTabLink(a, b, keys) {
+  return a && (a.target === '_blank' || a.target === '_new' || b === 1 || keys.ctrlKey || keys.metaKey) ? a.href : null;
+}
+
+export function click(el, how = {}) {
   refuseUnusable(el);
   if (el.tagName === 'OPTION' && el.closest('select')) {
     throw new Error(`${describe(el.closest('select'))}: choose its options with select_option`);
@@ -103,26 +122,49 @@ export function click(el) {
   const desc = describe(el);
   const { target, pt } = aim(el, desc);
   const at = pt.target;
-  const where = pt.x !== undefined ? { clientX: pt.x, clientY: pt.y } : {};
+  const [b, bs] = BUTTON[how.button] || BUTTON.left;
+  const keys = {};
+  for (const m of how.modifiers || []) if (MOD_KEYS[m]) keys[MOD_KEYS[m]] = true;
+  const plain = b === 0 && !how.double_click && !Object.keys(keys).length;
+  const where = { ...(pt.x !== undefined ? { clientX: pt.x, clientY: pt.y } : {}), ...keys };
+  const a = at.closest?.('a[href]') || el.closest?.('a[href]');
+  const newTab = newTabLink(a, b, keys);
   mouse(at, 'pointerover', where); mouse(at, 'mouseover', where);
   mouse(at, 'pointermove', where); mouse(at, 'mousemove', where);
-  const downOk = mouse(at, 'pointerdown', where) & mouse(at, 'mousedown', where);
-  const f = downOk ? focusTargetOf(at, target) : null;
-  if (f) { try { f.focus({ preventScroll: true }); } catch { /* ignore */ } }
-  mouse(at, 'pointerup', where); mouse(at, 'mouseup', where);
-  // click event + activation behaviour (follow link, toggle checkbox, submit form); an SVG
-  // element has no click(): the same event, dispatched (activation happens on dispatch too)
-  const release = holdExternal(at);
-  try {
-    if (typeof at.click === 'function') at.click();
-    else mouse(at, 'click', where);
-  } finally { release(); }
-  const a = at.closest?.('a[href]') || el.closest?.('a[href]');
-  const newTab = a && (a.target === '_blank' || a.target === '_new') ? a.href : null;
+  // Each press as a user's: down (with the context menu's event for the right button, as
+  // Chrome fires it on Linux), up, then the click (left) or auxclick; a double-click's second
+  // press counts 2 (detail), and dblclick follows.
+  for (let n = 1; n <= (how.double_click ? 2 : 1); n++) {
+    const ev = { ...where, button: b, detail: n };
+    const downOk = mouse(at, 'pointerdown', { ...ev, buttons: bs }) & mouse(at, 'mousedown', { ...ev, buttons: bs });
+    const f = downOk && n === 1 ? focusTargetOf(at, target) : null;
+    if (f) { try { f.focus({ preventScroll: true }); } catch { /* ignore */ } }
+    if (b === 2) mouse(at, 'contextmenu', { ...ev, buttons: bs });
+    mouse(at, 'pointerup', { ...ev, buttons: 0 }); mouse(at, 'mouseup', { ...ev, buttons: 0 });
+    if (b !== 0) { mouse(at, 'auxclick', { ...ev, buttons: 0 }); continue; }
+    // click event + activation behaviour (follow link, toggle checkbox, submit form); an SVG
+    // element has no click(): the same event, dispatched (activation happens on dispatch too).
+    // A link to open in a new tab is not followed here (the service worker opens it).
+    const release = newTab && !plain ? holdLink(a) : holdExternal(at);
+    try {
+      if (plain && typeof at.click === 'function') at.click();
+      else mouse(at, 'click', { ...ev, buttons: 0 });
+    } finally { release(); }
+  }
+  if (how.double_click && b === 0) mouse(at, 'dblclick', { ...where, button: 0, buttons: 0, detail: 2 });
   const host = hovered.get(target);
   const via = target !== el ? ` through ${describe(target)}, which is what a user sees of it`
     : host ? ` (shown while the pointer is over ${describe(host)}, which it was moved over first)` : '';
-  return { message: `Clicked ${desc}${via}`, newTabUrl: newTab, externalUrl: externalLink(at) || externalLink(el) };
+  const w = clickWords(how);
+  return { message: `${w.verb} ${desc}${via}${w.held}`, newTabUrl: newTab, externalUrl: b === 0 ? externalLink(at) || externalLink(el) : null };
+}
+
+// Keep the link `a` from being followed in this tab by the click under way (it opens in a new one).
+function holdLink(a) {
+  const W = winOf(a);
+  const stop = (e) => { if (e.composedPath().includes(a)) e.preventDefault(); };
+  W.addEventListener('click', stop, true);
+  return () => W.removeEventListener('click', stop, true);
 }
 
 // Is `el` inside a box the page pins to the viewport (position fixed or sticky), which stays put
@@ -206,12 +248,12 @@ export function clickPointOf(el) {
 }
 
 // click for the `click` command: an <option> of a <select> is chosen as select_option would.
-export async function clickCommand(el) {
+export async function clickCommand(el, how = {}) {
   if (el.tagName === 'OPTION') {
     const sel = el.closest('select');
     if (sel) return selectOption(sel, norm(el.label || el.textContent), { option: el });
   }
-  return click(el);
+  return click(el, how);
 }
 
 // ---- keys ------------------------------------------------------------------

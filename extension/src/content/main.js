@@ -24,7 +24,7 @@ async function act(command, p) {
   switch (command) {
     case 'click':
       el = findTarget(p.target, 'click').el;
-      r = await clickCommand(el);
+      r = await clickCommand(el, { button: p.button, double_click: !!p.double_click, modifiers: Array.isArray(p.modifiers) ? p.modifiers : [] });
       break;
     case 'type':
       el = findTarget(p.target, 'type').el;
@@ -116,7 +116,7 @@ async function run1(op, args) {
       case 'check': return { ok: true, present: checkPresence(args) };
       case 'locate': return { ok: true, ...locate(args.target, args.command) };
       case 'describe': return { ok: true, text: describe(findTarget(args.target).el) };
-      case 'point': return { ok: true, ...point(args.target, args.command) }; // trusted mode (point.js)
+      case 'point': return { ok: true, ...point(args.target, args.command, args.how || {}) }; // trusted mode (point.js)
       case 'shot': return { ok: true, ...(await shot(args)) }; // screenshots (shot.js)
       case 'landed': return { ok: true, ...landed() }; // trusted mode: after a click (point.js)
       case 'yield': await yieldToPage(); return { ok: true }; // trusted mode: between typed text and Enter

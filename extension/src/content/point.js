@@ -5,7 +5,7 @@
 import { findTarget } from './targeting.js';
 import { inputType, TEXT_INPUT_TYPES, externalLink } from './dom.js';
 import { isSecret } from './secret.js';
-import { clickPointOf, typedNote, notTaken, holdExternal } from './actions.js';
+import { clickPointOf, typedNote, notTaken, holdExternal, clickWords } from './actions.js';
 import { editorFor } from './widgets.js';
 import { describe } from './targeting.js';
 
@@ -60,7 +60,7 @@ function textField(el) {
   return !!el.isContentEditable;
 }
 
-export function point(target, command = 'click') {
+export function point(target, command = 'click', how = {}) {
   const { el } = findTarget(target, PURPOSE[command] || 'any');
   pointed = new WeakRef(el);
   if (command === 'type') isSecret(el); // decided before the first key, as type() does
@@ -74,10 +74,12 @@ export function point(target, command = 'click') {
   const ed = command === 'type' && p.via ? editorFor(el) : null;
   const desc = ed ? `${p.desc} through ${ed.input !== el ? describe(ed.input) : 'the editor box around it'}, the editor a user sees` : p.desc;
   releaseHold();
-  releaseHold = command === 'click' ? holdExternal(el) : () => {};
+  const plainLeft = (how.button || 'left') === 'left';
+  releaseHold = command === 'click' && plainLeft ? holdExternal(el) : () => {};
   watchFrame(el.ownerDocument);
   return {
     ...p,
+    words: command === 'click' ? clickWords(how) : null,
     presses: pressCount(),
     doc: docId,
     desc,
@@ -85,6 +87,6 @@ export function point(target, command = 'click') {
     editable: textField(el),
     maxLength: (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA') && el.maxLength >= 0 ? el.maxLength : -1,
     newTabUrl: a && (a.target === '_blank' || a.target === '_new') ? a.href : null,
-    externalUrl: command === 'click' ? externalLink(el) : null,
+    externalUrl: command === 'click' && plainLeft ? externalLink(el) : null,
   };
 }
