@@ -3,7 +3,7 @@
 // framework-controlled widgets (React, Vue, Angular…) see the change.
 import { externalLink, winOf, isDisabled, isInert, isEditable, inputType, norm, isVisibleBox, allRoots, nameOf, withStyleCache, styleOf, focusedElement, controlKind, TEXT_INPUT_TYPES } from './dom.js';
 import { describe, hiddenError, refuseUnusable } from './targeting.js';
-import { selectedText } from './describe.js';
+import { selectedText, readOnlyBox } from './describe.js';
 import { isSecret } from './secret.js';
 import { hiddenReason, clickPoint, composedParent, shortDesc, hoverHost } from './reach.js';
 import { proxyFor, replacementFor, chooseInWidget, until, editorFor, isDropdown } from './widgets.js';
@@ -520,10 +520,10 @@ export async function type(el, text, { clear = false, submit = false } = {}) {
   let desc = describe(el);
   // A hidden textarea whose editor is another element (TinyMCE's iframe, CKEditor's region): the
   // text goes where a user types it, the editor's editable content.
-  const ed = el.tagName === 'TEXTAREA' && hiddenReason(el) ? editorFor(el) : null;
-  if (ed && ed.input !== el) {
-    desc = `${desc} through ${describe(ed.input)}, the editor a user sees`;
-    el = ed.input;
+  const ed = shownEditor(el);
+  if (ed) {
+    desc = `${desc} through ${describe(ed)}, the editor a user sees`;
+    el = ed;
   }
   const isBox = el.tagName === 'INPUT' && (inputType(el) === 'checkbox' || inputType(el) === 'radio');
   // a hidden field: only a checkbox or a <select> may go through its visible widget
@@ -554,6 +554,8 @@ export async function type(el, text, { clear = false, submit = false } = {}) {
     // a drop-down drawn as a button or a read-only combobox (MUI's and Radix's Select): it is the
     // field, and a user chooses in it, never types into it
     throw new Error(`${desc} is a drop-down, not a text field: choose in it with browser_select_option (or browser_fill_form); nothing was typed`);
+  } else if (readOnlyBox(el)) {
+    throw new Error(`${desc} is read-only: the page lets no one change its text now, so nothing was typed`);
   } else {
     throw new Error(`${desc} is not a text field, checkbox or select; target the field itself (its ref)`);
   }
@@ -739,7 +741,20 @@ export async function selectOption(el, value, { typed = false, option = null } =
   return { message: `Selected "${el.multiple ? norm(opt.label || opt.textContent) : selectedText(el)}" in ${describe(el)}` };
 }
 
+// The editable element a user sees for a hidden textarea that an editor replaces (TinyMCE's
+// iframe, CKEditor's region), or null: where a user's typing and keys for that textarea go.
+export function shownEditor(el) {
+  const ed = el?.tagName === 'TEXTAREA' && hiddenReason(el) ? editorFor(el) : null;
+  return ed && ed.input !== el ? ed.input : null;
+}
+
 export function pressKey(el, keySpec) {
+  // a hidden textarea's editor: the keys go to the editor a user sees, as typing does
+  const ed = shownEditor(el);
+  if (ed) {
+    const r = pressKey(ed, keySpec);
+    return { message: r.message.replace(` on ${describe(ed)}`, ` on ${describe(el)} through ${describe(ed)}, the editor a user sees`) };
+  }
   const parts = String(keySpec || '').split('+');
   let key = parts.pop();
   if (key === '' && parts.length) key = '+';
@@ -748,6 +763,10 @@ export function pressKey(el, keySpec) {
   if (!key) throw new Error('key is required, e.g. "Enter", "Tab", "ArrowDown", "Control+a"');
   const info = keyInfo(key);
   const noMods = !mods.ctrl && !mods.alt && !mods.meta;
+  // a key that edits text, on an editor made read-only: it changes nothing, as typing would not
+  if (noMods && (info.printable || info.key === 'Backspace' || info.key === 'Delete') && readOnlyBox(el)) {
+    throw new Error(`${describe(el)} is read-only: the page lets no one change its text now, so ${keySpec} was not pressed`);
+  }
   if (info.key === 'Enter' && noMods) {
     const note = pressEnter(el);
     return { message: `Pressed Enter on ${describe(el)}${note ? ' (' + note + ')' : ''}` };
@@ -771,6 +790,23 @@ function caretIn(el) {
   return { root, sel };
 }
 
+// The browser's own caret movement for an arrow, Home or End key (Shift extends the selection,
+// Control goes by words or to the document's ends) in a contenteditable region: a user selects
+// text with these before Bold or Delete; untrusted key events do not move the caret themselves.
+const MOVES = {
+  ArrowLeft: ['backward', 'character', 'word'], ArrowRight: ['forward', 'character', 'word'],
+  ArrowUp: ['backward', 'line', 'paragraph'], ArrowDown: ['forward', 'line', 'paragraph'],
+  Home: ['backward', 'lineboundary', 'documentboundary'], End: ['forward', 'lineboundary', 'documentboundary'],
+};
+function moveKey(el, k, mods) {
+  const m = MOVES[k];
+  if (!m || mods.alt || mods.meta) return false;
+  const { sel } = caretIn(el);
+  if (typeof sel.modify !== 'function') return false;
+  sel.modify(mods.shift ? 'extend' : 'move', m[0], mods.ctrl ? m[2] : m[1]);
+  return true;
+}
+
 // The browser's own action for an editing key in a contenteditable region whose page did not
 // cancel it (CodeMirror, a plain contenteditable): Ctrl+A selects its content, Backspace and
 // Delete delete, a printable key inserts itself, each through the editing commands that give the
@@ -780,6 +816,7 @@ function editKey(el, info, mods) {
   const plain = !mods.ctrl && !mods.alt && !mods.meta;
   const doc = el.ownerDocument;
   if ((mods.ctrl || mods.meta) && !mods.alt && k.toLowerCase() === 'a') { const { root, sel } = caretIn(el); sel.selectAllChildren(root); return true; }
+  if (moveKey(el, k, mods)) return true;
   if (!plain) return false;
   if (k === 'Backspace' || k === 'Delete') { caretIn(el); doc.execCommand(k === 'Delete' ? 'forwardDelete' : 'delete'); return true; }
   if (info.printable || k === ' ') { caretIn(el); doc.execCommand('insertText', false, k); return true; }

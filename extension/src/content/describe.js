@@ -126,7 +126,9 @@ export function tokenParts(el, kind, { values = true } = {}) {
   }
   // An editable element's name defaults to its content: without values (or for a secret), only a
   // name that is not its content.
-  if ((kind === 'editable' || (kind === 'input' && tag !== 'INPUT')) && (!values || isSecret(el))) name = ownName(el);
+  // One that has a name of its own (aria-label, title, its placeholder) is named by it, its content
+  // its value: a short one-line editor was shown named by what was typed into it, its name lost.
+  if ((kind === 'editable' || (kind === 'input' && tag !== 'INPUT')) && (!values || isSecret(el) || ownName(el))) name = ownName(el);
   const parts = [];
   switch (kind) {
     case 'input': {
@@ -153,7 +155,7 @@ export function tokenParts(el, kind, { values = true } = {}) {
       }
       // the bounds a number box keeps its value in (min/max, or aria-valuemin/max of a spinbutton)
       if (values && (t === 'number' || spin)) parts.push(...bounds(el));
-      if (el.readOnly) parts.push('readonly');
+      if (el.readOnly || (tag !== 'INPUT' && readOnlyBox(el))) parts.push('readonly');
       break;
     }
     case 'textarea':
@@ -321,4 +323,12 @@ function labelBesideOwn(el) {
 function labelledByOwn(el) {
   const xs = labelledBy(el);
   return xs.length > 0 && xs.every((x) => !!x && x !== el && el.contains(x));
+}
+
+// A text box drawn by the page (role=textbox, not a form field) that says it is read-only: a
+// rich-text editor switched to read-only (CKEditor's setReadOnly turns contenteditable off and
+// sets aria-readonly), whose content a user still reads but cannot change.
+export function readOnlyBox(el) {
+  return el.tagName !== 'INPUT' && el.tagName !== 'TEXTAREA' && !el.isContentEditable &&
+    (el.getAttribute('role') || '').trim().toLowerCase() === 'textbox' && el.getAttribute('aria-readonly') === 'true';
 }

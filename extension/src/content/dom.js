@@ -2,7 +2,9 @@
 // reads the page; nothing from the page is ever evaluated.
 
 import { seenText, holdsUnseenText } from './hidden.js';
-export const norm = (s) => String(s ?? '').replace(/\s+/g, ' ').trim();
+// Text as a user reads it: white space collapsed, zero-width characters (which show nothing: an
+// editor's caret filler, a word joiner) dropped.
+export const norm = (s) => String(s ?? '').replace(/[\u200B\u2060\uFEFF]/g, '').replace(/\s+/g, ' ').trim();
 export const clip = (s, n = 100) => (s.length > n ? s.slice(0, n - 1) + '…' : s);
 
 // Schemes a browser shows in the tab itself; a link to any other (mailto:, tel:, sms:, an app's

@@ -60,10 +60,13 @@ export function invisible(el, st, aria = true, display = st.display) {
   if (clipsOverflow && (r.width <= 1 || r.height <= 1)) return true;
   if (pos !== 'static') {
     // Moved where no scrolling reaches: left of or above the page (left: -9999px).
+    // A box of no size at the page's origin is not moved anywhere: what it holds overflows it onto
+    // the page (CKEditor's maximized editor fixes the root element at 0 × 0 at the origin).
     const W = winOf(el);
+    const offLeft = (x) => r.left + x < 0 && r.right + x <= 0, offTop = (y) => r.top + y < 0 && r.bottom + y <= 0;
     if (pos === 'fixed') {
-      if (r.right <= 0 || r.bottom <= 0 || r.left >= W.innerWidth || r.top >= W.innerHeight) return true;
-    } else if (r.right + W.scrollX <= 0 || r.bottom + W.scrollY <= 0) {
+      if (offLeft(0) || offTop(0) || r.left >= W.innerWidth || r.top >= W.innerHeight) return true;
+    } else if (offLeft(W.scrollX) || offTop(W.scrollY)) {
       // … unless what it holds overflows back onto the page: a carousel's track (Swiper's, one
       // slide wide) moved left by a transform, whose current slide overflows it onto the screen.
       if (clipsOverflow || r.left + el.scrollWidth + W.scrollX <= 0 || r.top + el.scrollHeight + W.scrollY <= 0) return true;

@@ -7,7 +7,7 @@
 import { styleOf, nameOf } from './dom.js';
 import { composedParent, composedContains, deepElementAt, visibleCenter } from './reach.js';
 
-const DIALOG_SEL = '[aria-modal="true"], [role="dialog"], [role="alertdialog"], dialog[open]';
+export const DIALOG_SEL = '[aria-modal="true"], [role="dialog"], [role="alertdialog"], dialog[open]';
 const layers = new Map(); // document -> { layer, dialog } | null, until the current task ends
 
 // The document's modal layer and its dialog, or null: looked up once per task (a snapshot asks
@@ -29,12 +29,15 @@ function viewportOf(doc, W) {
   return { w: Math.min(W.innerWidth, de?.clientWidth || W.innerWidth), h: Math.min(W.innerHeight, de?.clientHeight || W.innerHeight) };
 }
 
-// The outermost element of `doc` that `hit` is in and that is fixed over the whole viewport.
-function coverOf(hit, doc, vp) {
+// The outermost element of `doc` that `hit` is in and that is fixed over the whole viewport (or,
+// in a document that does not scroll, placed absolutely over all of it: CKEditor's maximized
+// editor, which also fixes the page's root so that nothing scrolls out from under it).
+function coverOf(hit, doc, vp, still) {
   let out = null;
   for (let n = hit, i = 0; n && n.nodeType === 1 && n.ownerDocument === doc && i < 200; n = composedParent(n), i++) {
     if (n === doc.body || n === doc.documentElement) break;
-    if (styleOf(n)?.position !== 'fixed') continue;
+    const pos = styleOf(n)?.position;
+    if (pos !== 'fixed' && !(still && pos === 'absolute')) continue;
     const r = n.getBoundingClientRect();
     if (r.left <= 1 && r.top <= 1 && r.right >= vp.w - 1 && r.bottom >= vp.h - 1) out = n;
   }
@@ -73,21 +76,39 @@ function findLayer(doc) {
   const vp = viewportOf(doc, W);
   if (vp.w < 40 || vp.h < 40) return null;
   const pts = [[3, 3], [vp.w - 4, 3], [3, vp.h - 4], [vp.w - 4, vp.h - 4]];
+  const se = doc.scrollingElement || doc.documentElement;
+  const still = !!se && se.scrollHeight <= se.clientHeight + 1 && se.scrollWidth <= se.clientWidth + 1;
   const counts = new Map();
+  const hits = [];
   for (const [x, y] of pts) {
     const hit = deepElementAt(doc, x, y);
-    const c = hit ? coverOf(hit, doc, vp) : null;
-    if (c) counts.set(c, (counts.get(c) || 0) + 1);
+    const c = hit ? coverOf(hit, doc, vp, still) : null;
+    if (c) { counts.set(c, (counts.get(c) || 0) + 1); hits.push([hit, c]); }
   }
   let layer = null;
   for (const [c, n] of counts) if (n >= 3) layer = c;
   if (!layer) return null;
-  const dialog = dialogIn(layer, doc) || (layer.parentNode && layer.parentNode !== doc ? dialogIn(layer.parentNode, doc) : null) ||
-    dialogAround(layer);
-  if (!dialog) return null;
   const above = new Set(); // the layer's ancestors
   for (let n = composedParent(layer); n; n = composedParent(n)) above.add(n);
-  return { layer, dialog, above };
+  const dialog = dialogIn(layer, doc) || (layer.parentNode && layer.parentNode !== doc ? dialogIn(layer.parentNode, doc) : null) ||
+    dialogAround(layer);
+  if (dialog) return { layer, dialog, above };
+  // No dialog: a layer over the whole window that hides what is under it (opaque at all four
+  // corners: an editor maximized, a full-window viewer) covers the page all the same.
+  if (counts.get(layer) === 4 && hits.every(([hit, c]) => c === layer && opaqueUpTo(hit, layer))) return { layer, dialog: layer, cover: true, above };
+  return null;
+}
+
+// Whether something between `hit` and `layer` (both included) paints an opaque background there:
+// what lies under the layer at that point cannot be seen through it.
+function opaqueUpTo(hit, layer) {
+  for (let n = hit, i = 0; n && n.nodeType === 1 && i < 50; n = composedParent(n), i++) {
+    const st = styleOf(n);
+    if (st && parseFloat(st.opacity) < 1) return false;
+    if (st && (st.backgroundImage !== 'none' || /^rgb\(|^rgba\([^)]*,\s*1\)$/.test(st.backgroundColor))) return true;
+    if (n === layer) break;
+  }
+  return false;
 }
 
 // Is `node` (or something inside it) what a user's click at its visible center lands on?
@@ -105,6 +126,8 @@ export function behindModal(el) {
   if (!doc) return null;
   const found = layerOf(doc);
   if (!found || composedContains(found.layer, el) || composedContains(found.dialog, el)) return null;
+  // not drawn at all (the hidden <textarea> an editor in the layer stands for): under nothing
+  if (found.cover && (!el.getClientRects().length || styleOf(el)?.visibility === 'hidden')) return null;
   if (onTop(el, doc)) return null;
   // Its branch of the page beside the layer (the outermost ancestor not holding the layer): a
   // list the dialog appended to <body> is on top there even where its own options are scrolled
@@ -115,8 +138,16 @@ export function behindModal(el) {
   return found.dialog;
 }
 
-// How an error names that dialog: 'the open dialog "Edit profile"'.
+// How an error names that dialog: 'the open dialog "Edit profile"'; a layer that is no dialog, by
+// the label of the nearest element around it that has one (a maximized editor's).
 export function modalName(dialog) {
+  if (!dialog.matches(DIALOG_SEL)) {
+    let label = '';
+    for (let n = dialog, i = 0; n && n.nodeType === 1 && !label && i < 10; n = composedParent(n), i++) {
+      if (n.hasAttribute('aria-label') || n.hasAttribute('aria-labelledby')) label = (nameOf(n) || '').trim().slice(0, 80);
+    }
+    return label ? `"${label}", shown over the whole window` : 'a layer shown over the whole window';
+  }
   const n = (nameOf(dialog) || '').trim().slice(0, 80);
   return n ? `the open dialog "${n}"` : 'an open dialog';
 }

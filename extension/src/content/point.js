@@ -20,7 +20,18 @@ let pointed = null; // the element of the last point(): trusted typing asks what
 // where it could not run (a page open before the extension could script it).
 let ownPresses = 0;
 addEventListener('pointerdown', (e) => { if (e.isTrusted) ownPresses++; }, true);
-const pressCount = () => globalThis.__bbPage?.presses?.() ?? ownPresses;
+// Trusted presses in the same-origin frames a pointed element was in (an editor's iframe body, the
+// floating iframe panel of its Styles list): a click there is not heard by this document, and was
+// taken for a click the browser swallowed, then done a second time by the content script.
+let framePresses = 0;
+const watchedFrames = new WeakSet();
+function watchFrame(doc) {
+  const W = doc?.defaultView;
+  if (!W || doc === document || watchedFrames.has(doc)) return;
+  watchedFrames.add(doc);
+  W.addEventListener('pointerdown', (e) => { if (e.isTrusted) framePresses++; }, true);
+}
+const pressCount = () => (globalThis.__bbPage?.presses?.() ?? ownPresses) + framePresses;
 const docId = Math.random().toString(36).slice(2);
 let releaseHold = () => {};
 
@@ -65,6 +76,7 @@ export function point(target, command = 'click', how = {}) {
   releaseHold();
   const plainLeft = (how.button || 'left') === 'left';
   releaseHold = command === 'click' && plainLeft ? holdExternal(el) : () => {};
+  watchFrame(el.ownerDocument);
   return {
     ...p,
     words: command === 'click' ? clickWords(how) : null,

@@ -6,7 +6,7 @@
 // collapsing); see extension/README.md ("Snapshot speed") for why it no longer goes
 // through turndown.
 import { controlKind, isRendered, styleOf, frameDoc, norm, nameOf, clip, shadowOf } from './dom.js';
-import { token, tokenParts, ownName, shownText } from './describe.js';
+import { token, tokenParts, ownName, shownText, readOnlyBox } from './describe.js';
 import { isSecret } from './secret.js';
 import { refFor, documentId } from './refs.js';
 import { MAX_PAGE_CHARS } from '../shared/limits.js';
@@ -60,6 +60,7 @@ function escapeMd(s) {
 }
 
 const WS = /[ \r\n\t]+/g;
+const ZERO_WIDTH = /[\u200B\u2060\uFEFF]/g; // zero-width space, word joiner, zero-width no-break space
 const KEEPS_BREAKS = /^(pre|pre-wrap|pre-line|break-spaces)$/;
 const NON_WS = /[^ \r\n\t]/;
 const oneLine = (s) => (s.indexOf('\n') >= 0 ? s.replace(/\s*\n+\s*/g, ' ') : s);
@@ -130,8 +131,11 @@ class Writer {
     this.sp = true;
   }
 
+  // Zero-width characters show nothing (CKEditor keeps seven U+200B at the caret as a filler, in
+  // an empty bold it inserts): dropped, so that no empty emphasis "**" or invisible
+  // characters reach the text an agent reads and matches.
   text(data) {
-    let s = data.replace(WS, ' ');
+    let s = data.replace(ZERO_WIDTH, '').replace(WS, ' ');
     if (this.sp && s.charCodeAt(0) === 32) s = s.slice(1);
     if (!s) return;
     this.sp = s.charCodeAt(s.length - 1) === 32;
@@ -248,7 +252,7 @@ class Writer {
       // inside a rich-text editor: its content, as Markdown, without refs
       if (tag === 'A' && el.hasAttribute('href')) return this.link(el, false);
       kind = null;
-    } else if (kind && el.isContentEditable && (kind === 'editable' || kind === 'input')) {
+    } else if (kind && (el.isContentEditable || readOnlyBox(el)) && (kind === 'editable' || kind === 'input')) {
       return this.editorBlock(el, kind);
     }
 
@@ -456,7 +460,7 @@ class Writer {
     this.sp = !!trail;
   }
 
-  // A rich-text editor (contenteditable, role=textbox): its content as Markdown, each line quoted
+  // A rich-text editor (contenteditable, role=textbox; or one made read-only): its content as Markdown, each line quoted
   // under its marker, without a length cut (the page cap bounds it):
   //   [editor "Body" e12]
   //   > ## Heading
@@ -761,11 +765,15 @@ function codeText(el) {
 }
 
 // Collapse turndown-style list padding ("-   item") and trailing spaces, outside code fences.
+// (A fence may be quoted: the code block of an editor's content, or of a blockquote, is "> ```";
+// its lines were tidied as text, and the runs of spaces of its code collapsed.)
+// (A fence may be quoted: the code block of an editor's content, or of a blockquote, is "> ```";
+// its lines were tidied as text, and the runs of spaces of its code collapsed.)
 function tidy(md) {
   let fence = false;
   const out = [];
   for (let line of md.split('\n')) {
-    if (/^\s*(```|~~~)/.test(line)) fence = !fence;
+    if (/^\s*(?:> ?)*(```|~~~)/.test(line)) fence = !fence;
     if (!fence) line = line.replace(/^(\s*)([-*+]|\d+\.)\s{2,}/, '$1$2 ').replace(/(\S) {2,}/g, '$1 ').replace(/^ (?=\S)/, '').replace(/\s+$/, '');
     out.push(line);
   }

@@ -1,7 +1,7 @@
 // Resolve a `target` (ref, CSS selector or plain description) to one element, or
 // throw an Error whose message lists the best candidates with their refs.
 import { allElements, allRoots, controlKind, descriptionsOf, inViewport, isDisabled, isInert, isEditable, styleOf, norm, withStyleCache, modalDialog, nameOf } from './dom.js';
-import { behindModal, modalName } from './modal.js';
+import { behindModal, modalName, DIALOG_SEL } from './modal.js';
 import { hiddenReason, hoverHost } from './reach.js';
 import { mutedText, invisible } from './hidden.js';
 import { proxyFor, isDropdown, isRadioGroup, groupName } from './widgets.js';
@@ -384,5 +384,5 @@ export function refuseUnusable(el, of = '') {
   if (isDisabled(el)) throw new Error(`${describe(el)}${of} is disabled`);
   if (isInert(el)) throw new Error(`${describe(el)}${of} is inert (${modalDialog(el) ? 'behind an open modal dialog' : 'inside an element with the inert attribute'}): the page lets no one use it now; nothing was done`);
   const d = behindModal(el);
-  if (d) throw new Error(`${describe(el)}${of} is behind ${modalName(d)}, which covers the rest of the page: no user can reach it until the dialog is closed; nothing was done`);
+  if (d) throw new Error(`${describe(el)}${of} is behind ${modalName(d)}, which covers the rest of the page: no user can reach it until ${d.matches(DIALOG_SEL) ? 'the dialog' : 'that'} is closed; nothing was done`);
 }
