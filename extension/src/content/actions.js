@@ -1,7 +1,7 @@
 // What the agent does to the page: click, type, keys, scroll, select.
 // Events are dispatched the way a user's input would produce them so that
 // framework-controlled widgets (React, Vue, Angular…) see the change.
-import { externalLink, winOf, isDisabled, isInert, isEditable, inputType, norm, isVisibleBox, allRoots, nameOf, withStyleCache, styleOf, focusedElement, controlKind, TEXT_INPUT_TYPES } from './dom.js';
+import { externalLink, winOf, isDisabled, isInert, isEditable, inputType, norm, isVisibleBox, allRoots, nameOf, withStyleCache, styleOf, focusedElement, controlKind, TEXT_INPUT_TYPES, thumbPosition } from './dom.js';
 import { describe, hiddenError, refuseUnusable } from './targeting.js';
 import { selectedText, readOnlyBox } from './describe.js';
 import { isSecret } from './secret.js';
@@ -218,6 +218,43 @@ export function aim(el, desc) {
     throw e;
   }
   return { target, pt };
+}
+
+// The tooltip (role=tooltip) around `n`, through shadow roots, or null.
+function tooltipAround(n) {
+  for (let i = 0; n && n.nodeType === 1 && n.tagName !== 'BODY' && i < 12; n = composedParent(n), i++) {
+    if ((n.getAttribute('role') || '').trim().toLowerCase() === 'tooltip') return n;
+  }
+  return null;
+}
+
+// A tooltip shown for another element (one the pointer rests on, or the focus is in: a link's
+// title tooltip after a hover) that covers `el` goes away as the user's pointer moves off that
+// element to `el`: so that acting on `el` is not refused as covered by it (nor a trusted press
+// lands on it), the elements it describes (aria-describedby) and the one under the pointer get the
+// pointer's leave events and, when focused, lose the focus, and the tooltip is waited for (bounded)
+// until it no longer covers `el`. A tooltip that stays is left for aim() to name as the cover.
+export async function leaveTooltips(el) {
+  if (!el?.isConnected || withStyleCache(() => hiddenReason(el))) return;
+  const covering = () => { const c = clickPoint(el).coveredBy; const t = c && tooltipAround(c); return t && !t.contains(el) ? t : null; };
+  scrollIntoView(el);
+  const tip = covering();
+  if (!tip) return;
+  const doc = tip.ownerDocument;
+  const triggers = new Set();
+  if (tip.id) {
+    try { for (const t of doc.querySelectorAll(`[aria-describedby~="${CSS.escape(tip.id)}"]`)) triggers.add(t); } catch { /* ignore */ }
+  }
+  const under = Array.from(doc.querySelectorAll(':hover')).pop();
+  if (under && !tip.contains(under)) triggers.add(under);
+  for (const t of triggers) {
+    if (t === el || t.contains(el)) continue;
+    for (const type of ['pointerout', 'pointerleave', 'mouseout', 'mouseleave']) {
+      mouse(t, type, { relatedTarget: el, ...(type.endsWith('leave') ? { bubbles: false } : {}) });
+    }
+    if (focusedElement(t.ownerDocument) === t) t.blur();
+  }
+  await until(() => !covering(), 2000);
 }
 
 // For trusted (CDP) input: the point, in this frame's top-level viewport coordinates when all
@@ -447,16 +484,26 @@ const SLIDER_STEPS_MAX = 1000; // arrow presses at most (a 0-100 slider in steps
 async function setSlider(el, text) {
   const desc = describe(el);
   const want = Number(String(text).trim().replace(/[%\s]/g, ''));
-  const num = (a) => { const v = el.getAttribute(a); return v == null || v === '' ? NaN : Number(v); };
+  // a thumb drawn without ARIA (dom.js thumbPosition) tells only where it stands: in percent of
+  // its track, from 0 to 100, which is what its token shows and what is typed to set it
+  const thumb = el.getAttribute('role') !== 'slider' && thumbPosition(el);
+  const attr = (a) => { const v = el.getAttribute(a); return v == null || v === '' ? NaN : Number(v); };
+  const num = (a) => {
+    if (!thumb) return attr(a);
+    if (a === 'aria-valuemin') return 0;
+    if (a === 'aria-valuemax') return 100;
+    const t = thumbPosition(el);
+    return t ? Math.round(t.pct * 10) / 10 : NaN;
+  };
   const min = num('aria-valuemin'), max = num('aria-valuemax');
-  if (!Number.isFinite(want)) throw new Error(`${desc} is a slider: type the number to set it to`);
+  if (!Number.isFinite(want)) throw new Error(`${desc} is a slider: type the number to set it to${thumb ? ' (in percent of its track: it says no value of its own)' : ''}`);
   if ((Number.isFinite(min) && want < min) || (Number.isFinite(max) && want > max)) {
-    throw new Error(`${desc} goes from ${min} to ${max}: ${want} is out of its range`);
+    throw new Error(`${desc} goes from ${min} to ${max}${thumb ? '% of its track' : ''}: ${want} is out of its range`);
   }
   if (!Number.isFinite(num('aria-valuenow'))) throw new Error(`${desc} does not say its value (aria-valuenow), so it cannot be set by number`);
   scrollIntoView(el);
   el.focus();
-  const vertical = el.getAttribute('aria-orientation') === 'vertical';
+  const vertical = thumb ? thumb.vertical : el.getAttribute('aria-orientation') === 'vertical';
   // One key; the value after it (read again after a task when it has not changed yet).
   const press = async (key) => {
     const before = num('aria-valuenow');
@@ -479,8 +526,10 @@ async function setSlider(el, text) {
     v = next;
     if (past) break;
   }
-  if (v !== want) throw new Error(`${desc} did not reach ${want} by its keys: it shows ${Number.isFinite(v) ? v : 'no value'}`);
-  return v;
+  // (a thumb's steps need not fall on whole percents: the nearest it stands to is taken, said as is)
+  if (thumb && Number.isFinite(v) && Math.abs(v - want) < 1) return `${v}% of its track`;
+  if (v !== want) throw new Error(`${desc} did not reach ${want}${thumb ? '%' : ''} by its keys: it shows ${Number.isFinite(v) ? v + (thumb ? '%' : '') : 'no value'}`);
+  return thumb ? `${v}% of its track` : v;
 }
 
 // Check or uncheck as a user does, with a click; then the box must show it (a component may
@@ -539,7 +588,7 @@ export async function type(el, text, { clear = false, submit = false } = {}) {
     checkedWord = want ? 'Checked' : 'Unchecked';
   } else if (el.tagName === 'SELECT') {
     return selectOption(el, text, { typed: true });
-  } else if (el.getAttribute?.('role') === 'slider') {
+  } else if (el.getAttribute?.('role') === 'slider' || (!el.getAttribute?.('role') && thumbPosition(el))) {
     return { message: `Set ${desc} to ${await setSlider(el, text)}` };
   } else if (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA') {
     // a read-only field takes no keys: a picker's field (flatpickr) is set in what clicking it opens

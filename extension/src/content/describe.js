@@ -1,5 +1,5 @@
 // The inline token for an interactive element, e.g. [button "Sign in" e13].
-import { nameOf, inputType, isDisabled, isInert, norm, clip, hiddenPopupControl, labelsText, focusedElement, shadowOf } from './dom.js';
+import { nameOf, inputType, isDisabled, isInert, norm, clip, hiddenPopupControl, labelsText, focusedElement, shadowOf, thumbPosition } from './dom.js';
 import { behindModal } from './modal.js';
 import { seenText } from './hidden.js';
 import { refFor } from './refs.js';
@@ -242,7 +242,8 @@ export function tokenParts(el, kind, { values = true } = {}) {
     case 'slider':
       parts.push('slider');
       if (name) parts.push(q(name));
-      parts.push('value=' + q(el.getAttribute('aria-valuenow') || el.value || ''));
+      { const th = el.getAttribute('aria-valuenow') == null && el.value === undefined ? thumbPosition(el) : null;
+        parts.push('value=' + q(th ? `${Math.round(th.pct * 10) / 10}%` : el.getAttribute('aria-valuenow') || el.value || '')); }
       break;
     default: // button, clickable
       parts.push(kind === 'clickable' ? 'clickable' : 'button');

@@ -327,6 +327,7 @@ export function controlKind(el, st) {
   const role = roleOf(el);
   if (role && ROLE_KIND[role]) return ROLE_KIND[role];
   if (shadowOf(el) && !role && hiddenPopupControl(el)) return 'combobox';
+  if (!role && thumbPosition(el, st)) return 'slider';
   if (el.isContentEditable && !el.parentElement?.isContentEditable) return 'editable';
   if (el.hasAttribute('onclick')) return 'clickable';
   // A container of ARIA items (a listbox of options, a menu) is not itself a click target even
@@ -354,6 +355,26 @@ export function controlKind(el, st) {
     }
   }
   return null;
+}
+
+// A slider's thumb drawn without ARIA (jQuery UI's slider: an empty <span tabindex=0> that the
+// script places along its track by an inline `left: N%`, or `bottom: N%` when vertical): a
+// focusable, empty, absolutely placed box of no role, far smaller than its parent along the axis
+// its percentage runs. Returns { pct, vertical }, where it stands along its track, or null.
+export function thumbPosition(el, st = styleOf(el)) {
+  const inline = el.style;
+  if (!inline || el.tabIndex < 0 || el.childElementCount || norm(el.textContent) || roleOf(el)) return null;
+  const m = /^(-?[\d.]+)%$/;
+  const left = m.exec(inline.left || inline.insetInlineStart || ''), bottom = m.exec(inline.bottom || '');
+  if (!left && !bottom) return null;
+  if (!st || (st.position !== 'absolute' && st.position !== 'relative')) return null;
+  const p = el.parentElement;
+  if (!p) return null;
+  const r = el.getBoundingClientRect(), pr = p.getBoundingClientRect();
+  const vertical = !left;
+  const along = vertical ? [r.height, pr.height] : [r.width, pr.width];
+  if (!(along[1] >= 3 * along[0] && along[1] > 0)) return null;
+  return { pct: Number((left || bottom)[1]), vertical };
 }
 
 const NO_TEXT = new Set(['SCRIPT', 'STYLE', 'TEMPLATE', 'NOSCRIPT']);

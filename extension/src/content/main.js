@@ -5,7 +5,7 @@
 // first one's API and keeps it (and with it the element refs).
 import { snapshot } from './snapshot.js';
 import { findTarget, describe } from './targeting.js';
-import { clickCommand, type, pressKey, scroll, checkPresence } from './actions.js';
+import { clickCommand, type, pressKey, scroll, checkPresence, leaveTooltips } from './actions.js';
 import { startObserving, waitQuiet } from './quiet.js';
 import { pruneRefs, raiseFloor, refCounter } from './refs.js';
 import { rememberPasswordFields } from './secret.js';
@@ -24,10 +24,12 @@ async function act(command, p) {
   switch (command) {
     case 'click':
       el = findTarget(p.target, 'click').el;
+      await leaveTooltips(el);
       r = await clickCommand(el, { button: p.button, double_click: !!p.double_click, modifiers: Array.isArray(p.modifiers) ? p.modifiers : [] });
       break;
     case 'type':
       el = findTarget(p.target, 'type').el;
+      await leaveTooltips(el);
       r = await type(el, p.text, { clear: !!p.clear, submit: !!p.submit });
       break;
     case 'press_key':
@@ -44,6 +46,7 @@ async function act(command, p) {
       break;
     case 'hover':
       el = findTarget(p.target, 'any').el;
+      await leaveTooltips(el);
       r = hover(el);
       break;
     case 'drag':
@@ -116,7 +119,7 @@ async function run1(op, args) {
       case 'check': return { ok: true, present: checkPresence(args) };
       case 'locate': return { ok: true, ...locate(args.target, args.command) };
       case 'describe': return { ok: true, text: describe(findTarget(args.target).el) };
-      case 'point': return { ok: true, ...point(args.target, args.command, args.how || {}) }; // trusted mode (point.js)
+      case 'point': return { ok: true, ...(await point(args.target, args.command, args.how || {})) }; // trusted mode (point.js)
       case 'shot': return { ok: true, ...(await shot(args)) }; // screenshots (shot.js)
       case 'landed': return { ok: true, ...landed() }; // trusted mode: after a click (point.js)
       case 'yield': await yieldToPage(); return { ok: true }; // trusted mode: between typed text and Enter

@@ -5,7 +5,7 @@
 import { findTarget } from './targeting.js';
 import { inputType, TEXT_INPUT_TYPES, externalLink } from './dom.js';
 import { isSecret } from './secret.js';
-import { clickPointOf, typedNote, notTaken, holdExternal, clickWords } from './actions.js';
+import { clickPointOf, typedNote, notTaken, holdExternal, clickWords, leaveTooltips } from './actions.js';
 import { editorFor } from './widgets.js';
 import { describe } from './targeting.js';
 
@@ -60,8 +60,9 @@ function textField(el) {
   return !!el.isContentEditable;
 }
 
-export function point(target, command = 'click', how = {}) {
+export async function point(target, command = 'click', how = {}) {
   const { el } = findTarget(target, PURPOSE[command] || 'any');
+  await leaveTooltips(el);
   pointed = new WeakRef(el);
   if (command === 'type') isSecret(el); // decided before the first key, as type() does
   const p = clickPointOf(el); // throws, saying why, when a user could not click it

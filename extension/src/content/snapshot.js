@@ -290,6 +290,7 @@ class Writer {
     const anc = kind ? el : clickAnc;
     const role = el.getAttribute('role');
     if (!this.editor && (tag === 'DIALOG' || role === 'dialog' || role === 'alertdialog')) return this.dialog(el, kind, anc, role === 'alertdialog');
+    if (!this.editor && !kind && (tag === 'PROGRESS' || tag === 'METER' || role === 'progressbar' || role === 'meter')) return this.gauge(el, tag, role);
     if (!this.editor && !kind && !this.live) {
       const what = liveKind(el, role);
       if (what) return this.liveRegion(el, what, anc);
@@ -337,6 +338,31 @@ class Writer {
     this.brk();
     this.raw('[end of dialog]');
     this.brk();
+  }
+
+  // A progress bar or meter (<progress>, <meter>, role=progressbar/meter: jQuery UI's
+  // progressbar is an empty box whose fill a user sees) shows its value, which its drawing alone
+  // does not tell an agent: [progressbar "Upload" value=37%], `busy` when indeterminate.
+  gauge(el, tag, role) {
+    const native = tag === 'PROGRESS' || tag === 'METER';
+    const what = tag === 'METER' || role === 'meter' ? 'meter' : 'progressbar';
+    const num = (v, d) => { const n = parseFloat(v); return Number.isFinite(n) ? n : d; };
+    const text = norm(el.getAttribute('aria-valuetext') || '');
+    const rawNow = native ? (tag === 'PROGRESS' && !el.hasAttribute('value') ? null : el.value) : el.getAttribute('aria-valuenow');
+    const now = rawNow == null || rawNow === '' ? null : num(rawNow, null);
+    const min = native ? (tag === 'METER' ? el.min : 0) : num(el.getAttribute('aria-valuemin'), 0);
+    const max = native ? el.max : num(el.getAttribute('aria-valuemax'), 100);
+    let value = '';
+    if (text) value = 'value=' + JSON.stringify(clip(text, 80));
+    else if (now !== null) {
+      const pct = max > min ? Math.round(((now - min) / (max - min)) * 100) : 0;
+      value = min === 0 && max === 100 ? `value=${Math.round(now * 100) / 100}%` : `value=${Math.round(now * 100) / 100} of ${max} (${pct}%)`;
+    } else value = 'busy';
+    let name = el.getAttribute('aria-labelledby') || el.getAttribute('aria-label') || (native && el.labels?.length) ? nameOf(el) : '';
+    if (!name) { const [inner] = this.sub(() => { this.sp = true; this.kids(el, null); }); name = norm(inner.replace(/\be\d+\]/g, '')); }
+    if (name && /^[\d.]+ ?%$/.test(name)) name = ''; // a bar that writes its value inside it
+    this.raw((this.sp ? '' : ' ') + `[${what}${name ? ' ' + JSON.stringify(clip(name, 80)) : ''} ${value}] `);
+    this.sp = true;
   }
 
   // A live region (a toast, a status line, an alert) or a tooltip: its text, marked for what it

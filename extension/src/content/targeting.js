@@ -8,6 +8,10 @@ import { proxyFor, isDropdown, isRadioGroup, groupName } from './widgets.js';
 import { isRefSyntax, parseRef, resolveRef, refFor } from './refs.js';
 import { token } from './describe.js';
 
+// The kinds of control the snapshot writes as one token, nothing inside it shown (snapshot.js
+// ATOMIC_KINDS, less the fields, whose options and editors' content are targets of their own, and
+// the items that may hold sub-items: menu items, tree items).
+const WHOLE_TOKEN_KINDS = new Set(['button', 'checkbox', 'radio', 'slider', 'tab', 'option']);
 const EDITABLE_KINDS = new Set(['input', 'textarea', 'editable', 'combobox', 'select', 'checkbox', 'radio', 'slider']);
 
 const FIELD = ['input', 'textarea', 'editable', 'combobox'];
@@ -314,7 +318,10 @@ export function findTarget(target, purpose = 'any') {
     for (const c of top) c.rank = rankOf(c.el);
     const maxRank = Math.max(...top.map((c) => c.rank));
     top = top.filter((c) => c.rank === maxRank);
-    // drop candidates that contain another candidate (keep the innermost)
+    // drop candidates that contain another candidate (keep the innermost), except inside a control
+    // the Markdown shows as one token (a tab whose <a> holds its text: jQuery UI's tabs): only that
+    // token, and its ref, is what the agent read, so it is what is meant
+    top = top.filter((c) => !top.some((o) => o !== c && o.el.contains(c.el) && WHOLE_TOKEN_KINDS.has(o.kind)));
     top = top.filter((c) => !top.some((o) => o !== c && c.el.contains(o.el)));
     return top;
   };
