@@ -58,19 +58,23 @@ export function invisible(el, st, aria = true, display = st.display) {
   if ((pos === 'absolute' || pos === 'fixed') && st.clip !== 'auto' && zeroClip(st.clip)) return true;
   const r = el.getBoundingClientRect();
   if (clipsOverflow && (r.width <= 1 || r.height <= 1)) return true;
-  if (pos !== 'static') {
-    // Moved where no scrolling reaches: left of or above the page (left: -9999px).
-    // A box of no size at the page's origin is not moved anywhere: what it holds overflows it onto
-    // the page (CKEditor's maximized editor fixes the root element at 0 × 0 at the origin).
-    const W = winOf(el);
-    const offLeft = (x) => r.left + x < 0 && r.right + x <= 0, offTop = (y) => r.top + y < 0 && r.bottom + y <= 0;
-    if (pos === 'fixed') {
-      if (offLeft(0) || offTop(0) || r.left >= W.innerWidth || r.top >= W.innerHeight) return true;
-    } else if (offLeft(W.scrollX) || offTop(W.scrollY)) {
-      // … unless what it holds overflows back onto the page: a carousel's track (Swiper's, one
-      // slide wide) moved left by a transform, whose current slide overflows it onto the screen.
-      if (clipsOverflow || r.left + el.scrollWidth + W.scrollX <= 0 || r.top + el.scrollHeight + W.scrollY <= 0) return true;
-    }
+  return movedOff(el, st, r, pos, clipsOverflow);
+}
+
+// Is the element, positioned (not static), moved where no scrolling reaches: left of or above the
+// page (left: -9999px; jQuery UI's modal form keeps an <input type=submit> at top: -1000px, for
+// Enter to submit it)?
+// A box of no size at the page's origin is not moved anywhere: what it holds overflows it onto
+// the page (CKEditor's maximized editor fixes the root element at 0 × 0 at the origin).
+export function movedOff(el, st, r = el.getBoundingClientRect(), pos = st.position, clipsOverflow = st.overflowX !== 'visible' || st.overflowY !== 'visible') {
+  if (pos === 'static') return false;
+  const W = winOf(el);
+  const offLeft = (x) => r.left + x < 0 && r.right + x <= 0, offTop = (y) => r.top + y < 0 && r.bottom + y <= 0;
+  if (pos === 'fixed') return offLeft(0) || offTop(0) || r.left >= W.innerWidth || r.top >= W.innerHeight;
+  if (offLeft(W.scrollX) || offTop(W.scrollY)) {
+    // … unless what it holds overflows back onto the page: a carousel's track (Swiper's, one
+    // slide wide) moved left by a transform, whose current slide overflows it onto the screen.
+    return clipsOverflow || r.left + el.scrollWidth + W.scrollX <= 0 || r.top + el.scrollHeight + W.scrollY <= 0;
   }
   return false;
 }

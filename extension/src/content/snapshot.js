@@ -10,7 +10,7 @@ import { token, tokenParts, ownName, shownText, readOnlyBox } from './describe.j
 import { isSecret } from './secret.js';
 import { refFor, documentId } from './refs.js';
 import { MAX_PAGE_CHARS } from '../shared/limits.js';
-import { invisible, mutedText } from './hidden.js';
+import { invisible, mutedText, movedOff } from './hidden.js';
 import { isAriaTable, isSortHeader, sortMark, gridModel, layout } from './grid.js';
 
 const MAX_NODES = 300_000;
@@ -233,6 +233,9 @@ class Writer {
     // A field no one sees and no keyboard reaches (aria-hidden, tabindex -1: the value input an
     // sl-select keeps for form validation behind its visible combobox) is not the user's to fill.
     if (FORM_TAGS.has(tag) && el.tabIndex < 0 && el.getAttribute('aria-hidden') === 'true' && invisible(el, st, false, disp)) return;
+    // Nor one no keyboard reaches that is moved where no scrolling reaches (a submit button kept
+    // at top: -1000px for Enter to submit the form): no one sees or reaches it.
+    if (FORM_TAGS.has(tag) && el.tabIndex < 0 && movedOff(el, st)) return;
     const mute = this.mute, muteSt = this.muteSt;
     this.mute = null;
     this.muteSt = st;
