@@ -5,7 +5,7 @@
 // produced for the same content (same rules, same escaping, same whitespace
 // collapsing); see extension/README.md ("Snapshot speed") for why it no longer goes
 // through turndown.
-import { controlKind, isRendered, styleOf, frameDoc, norm, nameOf, clip, shadowOf } from './dom.js';
+import { controlKind, isRendered, styleOf, frameDoc, norm, nameOf, clip, shadowOf, childItems } from './dom.js';
 import { token, tokenParts, ownName, shownText, readOnlyBox } from './describe.js';
 import { isSecret } from './secret.js';
 import { refFor, documentId } from './refs.js';
@@ -115,6 +115,7 @@ class Writer {
     this.ariaShown = false; // aria-hidden parts shown (see snapshot())
     this.force = null; // an element to show as a clickable whatever its style (a sortable column header)
     this.live = false; // inside a live region or tooltip already marked (see liveRegion)
+    this.tree = false; // inside a tree item (see treeItem)
   }
 
   raw(s) {
@@ -274,6 +275,7 @@ class Writer {
     if (!this.editor && isAriaTable(el) && this.ariaTable(el, kind, clickAnc)) return;
 
     if (kind === 'link') return this.link(el);
+    if (kind === 'treeitem' && (this.tree || childItems(el).length || el.closest('[role=tree]'))) return this.treeItem(el);
     if (kind && (ATOMIC_KINDS.has(kind) || (kind === 'clickable' && !this.hasBlockText(el) && !holdsControl(el)))) {
       this.ctl(token(el, kind));
       return;
@@ -497,10 +499,29 @@ class Writer {
     return t.trim().includes('\n') || t.length > 120;
   }
 
+  // An item of a tree (a file tree, a docs outline): one a line, its token named by its own
+  // words, and under it, indented, the items it shows (those of a collapsed one are not rendered,
+  // which their own style does not say when a shadow root's closed box holds them: Shoelace); they
+  // were one token named by all their words, the children without refs.
+  treeItem(el) {
+    const tree = this.tree;
+    this.tree = true;
+    const [s] = this.sub(() => {
+      this.sp = true;
+      this.ctl(token(el, 'treeitem'));
+      for (const k of childItems(el)) if (k.checkVisibility({ visibilityProperty: true })) { this.brk(1); this.walk(k, el); }
+    });
+    this.tree = tree;
+    this.brk(1);
+    this.raw('-   ' + s.trim().replace(/\n+/g, '\n').replace(/\n/g, '\n    '));
+    this.brk(1);
+    this.sp = true;
+  }
+
   // A clickable inside a clickable: no ref unless it is a form control, has its own
-  // aria-label, is a checkbox-like role, or sticks out of its parent.
+  // aria-label, is a checkbox-like role, a tree's item, or sticks out of its parent.
   keepNested(el, kind, anc) {
-    if (NESTED_KEEP.has(kind)) return true;
+    if (NESTED_KEEP.has(kind) || kind === 'treeitem') return true;
     if (el.hasAttribute('aria-label')) return true;
     const role = el.getAttribute('role');
     if (role === 'checkbox' || role === 'switch' || role === 'radio') return true;
