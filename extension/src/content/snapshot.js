@@ -48,6 +48,21 @@ function holdsControl(el) {
   return false;
 }
 
+// The words an <svg> draws: its rendered <text> elements in document order (not those in <defs>,
+// symbols, masks or markers, which are drawn only where used), at most 300.
+function svgWords(svg) {
+  const out = [];
+  for (const t of svg.querySelectorAll('text')) {
+    if (t.closest('defs,symbol,clipPath,mask,pattern,marker')) continue;
+    const st = styleOf(t);
+    if (!st || !isRendered(t, st) || st.opacity === '0') continue;
+    const s = norm(t.textContent);
+    if (s) out.push(s);
+    if (out.length >= 300) break;
+  }
+  return out.join(' ');
+}
+
 // turndown's markdownEscapes, applied per text node as turndown does.
 const ESCAPES = [[/\\/g, '\\\\'], [/\*/g, '\\*'], [/^-/g, '\\-'], [/^\+ /g, '\\+ '], [/^(=+)/g, '\\$1'],
   [/^(#{1,6}) /g, '\\$1 '], [/`/g, '\\`'], [/^~~~/g, '\\~~~'], [/\[/g, '\\['], [/\]/g, '\\]'], [/^>/g, '\\>'],
@@ -216,6 +231,7 @@ class Writer {
         const sst = styleOf(el);
         const kind = sst && isRendered(el, sst) && !invisible(el, sst) ? controlKind(el, sst) : null;
         if (kind && !(clickAnc && !this.keepNested(el, kind, clickAnc))) this.ctl(token(el, kind));
+        else if (!kind && !clickAnc && sst && isRendered(el, sst) && !invisible(el, sst)) this.svgImage(el);
       }
       return;
     }
@@ -540,6 +556,19 @@ class Writer {
     const src = safeUrl(el.currentSrc || el.src);
     const a = alt.replace(/([[\]])/g, '\\$1');
     this.raw(src && src.length < 500 ? `![${a}](${mdUrl(src)})` : `![${a}]`);
+    this.sp = false;
+  }
+
+  // An inline <svg> that draws words (a syntax diagram, a chart's labels) is an image whose text a
+  // user reads: `![its words]`, as an <img> shows its alt (SQLite's syntax diagrams showed
+  // nothing); an icon that draws none shows nothing.
+  svgImage(el) {
+    if (this.editor) return;
+    const words = svgWords(el);
+    if (!words) return;
+    const box = el.getBoundingClientRect();
+    if (box.width <= 1 || box.height <= 1) return;
+    this.raw(`${this.sp ? '' : ' '}![${clip(words, 1000).replace(/([[\]\\])/g, '\\$1')}]`);
     this.sp = false;
   }
 
