@@ -158,6 +158,19 @@ test('web component: the controls inside closed shadow roots are shown, named (a
   assert.match(r.page.markdown, /\[checkbox "Remember me" checked e\d+\]/);
 });
 
+test('an ARIA tree (li treeitems holding a group): one item a line, named by its own label, collapsed or expanded; a hidden child names the item to expand', async () => {
+  let r = await open('/cnt-tree.html');
+  assert.match(r.page.markdown, /^- \[treeitem "Projects" expanded e\d+\]\n {4}- \[treeitem "project-1.docx" e\d+\]\n {4}- \[treeitem "Archive" collapsed (e\d+)\]\n- \[treeitem "notes.txt" e\d+\]$/m, r.page.markdown);
+  assert.doesNotMatch(r.page.markdown, /old\.docx/);
+  const archive = r.page.markdown.match(/\[treeitem "Archive" collapsed (e\d+)\]/)[1];
+  r = await env.call('browser_click', { target: 'old.docx' });
+  assert.equal(r.status, 'error');
+  assert.match(r.result.error, new RegExp(`inside the collapsed tree item .*Archive.* ${archive}\\]: expand it first`));
+  r = await env.call('browser_press_key', { target: 'Archive', key: 'ArrowRight' });
+  ok(r);
+  assert.match(r.page.markdown, /^ {4}- \[treeitem "Archive" expanded e\d+\]\n {8}- \[treeitem "old.docx" e\d+\]$/m, r.page.markdown);
+});
+
 test('a click whose effect a polling page renders at its interval\'s second tick (Polymer 0.x) returns the page with it', async () => {
   await open('/cnt-poll.html');
   const r = await env.call('browser_click', { target: 'Mark done' });

@@ -156,6 +156,28 @@ test('web components: a click on the sl-checkbox host reaches the control in its
   assert.match(md(r), /\[checkbox "Send me the newsletter" checked/);
 });
 
+test('web components: a Shoelace tree shows one item a line, named by its own label, collapsed or expanded; a hidden child names the item to expand, ArrowRight on it expands it', async () => {
+  let r = await open(srv.url('/shells/shoelace-tree.html'));
+  // the top items only, each named by its label (not its children's too), and which hold more
+  assert.match(md(r), /^- \[treeitem "Deciduous" collapsed e\d+\]$/m, md(r));
+  assert.match(md(r), /^- \[treeitem "Bamboo" e\d+\]$/m, md(r));
+  assert.doesNotMatch(md(r), /Birch|Red maple/, 'the children of a collapsed item are not shown');
+  const deciduous = md(r).match(/\[treeitem "Deciduous" collapsed (e\d+)\]/)[1];
+  r = await env.call('browser_click', { target: 'Red maple' });
+  assert.equal(r.status, 'error', 'a child of a collapsed item is not clicked');
+  assert.match(msg(r), new RegExp(`inside the collapsed tree item \\[treeitem \\\\"Deciduous\\\\" collapsed ${deciduous}\\]: expand it first \\(press_key ArrowRight with target ${deciduous}`), msg(r));
+  r = await env.call('browser_press_key', { target: deciduous, key: 'ArrowRight' });
+  ok(r, 'ArrowRight on Deciduous');
+  assert.match(md(r), /^- \[treeitem "Deciduous" expanded e\d+\]\n {4}- \[treeitem "Birch" e\d+\]\n {4}- \[treeitem "Maple" collapsed e\d+\]\n {4}- \[treeitem "Oak" e\d+\]$/m, md(r));
+  r = await env.call('browser_press_key', { target: 'Maple', key: 'ArrowRight' });
+  ok(r, 'ArrowRight on Maple');
+  assert.match(md(r), /^ {4}- \[treeitem "Maple" expanded e\d+\]\n {8}- \[treeitem "Field maple" e\d+\]\n {8}- \[treeitem "Red maple" e\d+\]$/m, md(r));
+  r = await env.call('browser_click', { target: 'Red maple' });
+  ok(r, 'click Red maple');
+  assert.match(md(r), /Selected: Red maple/);
+  assert.match(md(r), /\[treeitem "Red maple" selected e\d+\]/);
+});
+
 test('web components: a Shoelace dropdown opens and its menu item is chosen', async () => {
   let r = await open(srv.url('/shells/shoelace.html'));
   assert.doesNotMatch(md(r), /\bPaste\b/, 'the closed menu\'s items are shown');

@@ -265,9 +265,11 @@ export async function trustedAct(tabId, command, params) {
 async function actTrusted(tabId, command, params) {
   if (!HANDLED.has(command)) return null;
   const hasTarget = params.target != null && params.target !== '';
-  if (command === 'press_key' && (hasTarget || /.\+/.test(String(params.key || '')))) return null;
+  const keyByContent = command === 'press_key' && (hasTarget || /.\+/.test(String(params.key || '')));
   if (!(await trustedEnabled())) return null;
-  if (!(await attach(tabId))) return null;
+  // Keys on a target are pressed by the content script, which focuses it first; attached, the tab
+  // has focus emulation, so the page sees it focused (:focus, which a tree checks on ArrowRight).
+  if (!(await attach(tabId)) || keyByContent) return null;
 
   if (command === 'press_key') {
     const f = keyFields(String(params.key || ''));

@@ -797,6 +797,29 @@ export function shownEditor(el) {
   return ed && ed.input !== el ? ed.input : null;
 }
 
+// Put the keyboard focus on the element a key is pressed on (or the nearest one around it that
+// takes focus), unless it already holds it, as a user's click or Tab there would: pages handle keys
+// for what is focused (a tree expands the item that matches :focus on ArrowRight; Shoelace's
+// sl-tree ignored the key, which was said to be pressed).
+export function focusForKeys(el) {
+  const doc = el.ownerDocument;
+  const now = focusedElement(doc);
+  if (now && now !== doc.body && (el === now || el.contains(now) || shadowContains(el, now))) return;
+  for (let n = el; n && n !== doc.body && n !== doc.documentElement; n = composedParent(n)) {
+    if (n.nodeType !== 1 || !focusable(n) || isDisabled(n)) continue;
+    if (n.tabIndex >= 0 || n.hasAttribute('tabindex') || n.isContentEditable) {
+      if (n !== now) { try { n.focus({ preventScroll: true }); } catch { /* ignore */ } }
+      return;
+    }
+  }
+}
+
+// Is `inner` inside `host`'s shadow tree (at any depth of nested shadow roots)?
+function shadowContains(host, inner) {
+  for (let n = inner; n; n = composedParent(n)) if (n === host) return true;
+  return false;
+}
+
 export function pressKey(el, keySpec) {
   // a hidden textarea's editor: the keys go to the editor a user sees, as typing does
   const ed = shownEditor(el);

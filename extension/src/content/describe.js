@@ -213,6 +213,8 @@ export function tokenParts(el, kind, { values = true } = {}) {
       if ((kind === 'option' || kind === 'menuitem') && isKeyboardActive(el)) parts.push('active');
       // a menu item whose sub-menu is open (a menu bar's top item), a tree node shown open
       if ((kind === 'menuitem' || kind === 'treeitem') && (el.getAttribute('aria-expanded') || '').trim().toLowerCase() === 'true') parts.push('expanded');
+      // a tree item with children it does not show (a closed folder): a user sees its closed arrow
+      else if (kind === 'treeitem' && (el.getAttribute('aria-expanded') || '').trim().toLowerCase() === 'false') parts.push('collapsed');
       break;
     case 'combobox': {
       // a pop-up control's host (ion-select: dom.js hiddenPopupControl), looked for once

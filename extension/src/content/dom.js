@@ -410,6 +410,30 @@ function textOfIds(el, ids) {
   }).join(' '));
 }
 
+const ITEM_SEL = '[role=treeitem],[role=group]';
+
+// The rendered text of a tree item outside the items and groups nested in it (its label, a
+// count beside it): what a user reads on its row.
+export function ownItemText(el) {
+  const out = [];
+  const w = el.ownerDocument.createTreeWalker(el, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
+    acceptNode: (n) => (n.nodeType === 1 && (n.matches(ITEM_SEL) || !n.checkVisibility?.({ visibilityProperty: true })) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
+  });
+  for (let n = w.nextNode(), i = 0; n && i < 5000; n = w.nextNode(), i++) if (n.nodeType === 3) out.push(n.data);
+  return norm(out.join(' '));
+}
+
+// The tree items directly under the tree item `el` (through any group between): its children.
+export function childItems(el) {
+  const out = [];
+  for (const k of el.querySelectorAll('[role=treeitem]')) {
+    let p = k.parentElement;
+    while (p && p !== el && p.getAttribute('role') !== 'treeitem') p = p.parentElement;
+    if (p === el) out.push(k);
+  }
+  return out;
+}
+
 export function visibleText(el) {
   let t = '';
   try { t = el.innerText; } catch { /* detached */ }
@@ -510,6 +534,8 @@ export function nameOf(el, kind = null) {
     const lab = ownLabelIn(el);
     if (lab) return clip(lab);
   }
+  // a tree item holding others (a folder): its own words, not those of the items under it
+  if (el.getAttribute('role') === 'treeitem' && el.querySelector?.(ITEM_SEL)) { const own = ownItemText(el); if (own) return clip(own); }
   let t = visibleText(el);
   if (!t) {
     const img = el.querySelector?.('img[alt]');

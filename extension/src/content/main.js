@@ -5,7 +5,7 @@
 // first one's API and keeps it (and with it the element refs).
 import { snapshot } from './snapshot.js';
 import { findTarget, describe } from './targeting.js';
-import { clickCommand, type, pressKey, scroll, checkPresence, leaveTooltips } from './actions.js';
+import { clickCommand, type, pressKey, focusForKeys, shownEditor, scroll, checkPresence, leaveTooltips } from './actions.js';
 import { startObserving, waitQuiet } from './quiet.js';
 import { pruneRefs, raiseFloor, refCounter } from './refs.js';
 import { rememberPasswordFields } from './secret.js';
@@ -33,7 +33,7 @@ async function act(command, p) {
       r = await type(el, p.text, { clear: !!p.clear, submit: !!p.submit });
       break;
     case 'press_key':
-      el = p.target != null && p.target !== '' ? findTarget(p.target, 'any').el : (deepActive() || document.body);
+      if (p.target != null && p.target !== '') { el = findTarget(p.target, 'any').el; if (!shownEditor(el)) focusForKeys(el); } else el = deepActive() || document.body;
       r = pressKey(el, p.key);
       break;
     case 'scroll':

@@ -5,7 +5,7 @@
 // produced for the same content (same rules, same escaping, same whitespace
 // collapsing); see extension/README.md ("Snapshot speed") for why it no longer goes
 // through turndown.
-import { controlKind, isRendered, styleOf, frameDoc, norm, nameOf, clip, shadowOf } from './dom.js';
+import { controlKind, isRendered, styleOf, frameDoc, norm, nameOf, clip, shadowOf, childItems } from './dom.js';
 import { token, tokenParts, ownName, shownText, readOnlyBox } from './describe.js';
 import { isSecret } from './secret.js';
 import { refFor, documentId } from './refs.js';
@@ -46,6 +46,21 @@ function holdsControl(el) {
     if (shadowOf(list[i])?.querySelector(CONTROL_SEL)) return true;
   }
   return false;
+}
+
+// The words an <svg> draws: its rendered <text> elements in document order (not those in <defs>,
+// symbols, masks or markers, which are drawn only where used), at most 300.
+function svgWords(svg) {
+  const out = [];
+  for (const t of svg.querySelectorAll('text')) {
+    if (t.closest('defs,symbol,clipPath,mask,pattern,marker')) continue;
+    const st = styleOf(t);
+    if (!st || !isRendered(t, st) || st.opacity === '0') continue;
+    const s = norm(t.textContent);
+    if (s) out.push(s);
+    if (out.length >= 300) break;
+  }
+  return out.join(' ');
 }
 
 // turndown's markdownEscapes, applied per text node as turndown does.
@@ -115,6 +130,7 @@ class Writer {
     this.ariaShown = false; // aria-hidden parts shown (see snapshot())
     this.force = null; // an element to show as a clickable whatever its style (a sortable column header)
     this.live = false; // inside a live region or tooltip already marked (see liveRegion)
+    this.tree = false; // inside a tree item (see treeItem)
   }
 
   raw(s) {
@@ -215,6 +231,7 @@ class Writer {
         const sst = styleOf(el);
         const kind = sst && isRendered(el, sst) && !invisible(el, sst) ? controlKind(el, sst) : null;
         if (kind && !(clickAnc && !this.keepNested(el, kind, clickAnc))) this.ctl(token(el, kind));
+        else if (!kind && !clickAnc && sst && isRendered(el, sst) && !invisible(el, sst)) this.svgImage(el);
       }
       return;
     }
@@ -277,6 +294,7 @@ class Writer {
     if (!this.editor && isAriaTable(el) && this.ariaTable(el, kind, clickAnc)) return;
 
     if (kind === 'link') return this.link(el);
+    if (kind === 'treeitem' && (this.tree || childItems(el).length || el.closest('[role=tree]'))) return this.treeItem(el);
     if (kind && (ATOMIC_KINDS.has(kind) || (kind === 'clickable' && !this.hasBlockText(el) && !holdsControl(el)))) {
       this.ctl(token(el, kind));
       return;
@@ -526,10 +544,29 @@ class Writer {
     return t.trim().includes('\n') || t.length > 120;
   }
 
+  // An item of a tree (a file tree, a docs outline): one a line, its token named by its own
+  // words, and under it, indented, the items it shows (those of a collapsed one are not rendered,
+  // which their own style does not say when a shadow root's closed box holds them: Shoelace); they
+  // were one token named by all their words, the children without refs.
+  treeItem(el) {
+    const tree = this.tree;
+    this.tree = true;
+    const [s] = this.sub(() => {
+      this.sp = true;
+      this.ctl(token(el, 'treeitem'));
+      for (const k of childItems(el)) if (k.checkVisibility({ visibilityProperty: true })) { this.brk(1); this.walk(k, el); }
+    });
+    this.tree = tree;
+    this.brk(1);
+    this.raw('-   ' + s.trim().replace(/\n+/g, '\n').replace(/\n/g, '\n    '));
+    this.brk(1);
+    this.sp = true;
+  }
+
   // A clickable inside a clickable: no ref unless it is a form control, has its own
-  // aria-label, is a checkbox-like role, or sticks out of its parent.
+  // aria-label, is a checkbox-like role, a tree's item, or sticks out of its parent.
   keepNested(el, kind, anc) {
-    if (NESTED_KEEP.has(kind)) return true;
+    if (NESTED_KEEP.has(kind) || kind === 'treeitem') return true;
     if (el.hasAttribute('aria-label')) return true;
     const role = el.getAttribute('role');
     if (role === 'checkbox' || role === 'switch' || role === 'radio') return true;
@@ -548,6 +585,19 @@ class Writer {
     const src = safeUrl(el.currentSrc || el.src);
     const a = alt.replace(/([[\]])/g, '\\$1');
     this.raw(src && src.length < 500 ? `![${a}](${mdUrl(src)})` : `![${a}]`);
+    this.sp = false;
+  }
+
+  // An inline <svg> that draws words (a syntax diagram, a chart's labels) is an image whose text a
+  // user reads: `![its words]`, as an <img> shows its alt (SQLite's syntax diagrams showed
+  // nothing); an icon that draws none shows nothing.
+  svgImage(el) {
+    if (this.editor) return;
+    const words = svgWords(el);
+    if (!words) return;
+    const box = el.getBoundingClientRect();
+    if (box.width <= 1 || box.height <= 1) return;
+    this.raw(`${this.sp ? '' : ' '}![${clip(words, 1000).replace(/([[\]\\])/g, '\\$1')}]`);
     this.sp = false;
   }
 

@@ -171,6 +171,8 @@ function closedOpener(el) {
     if (n.nodeType !== 1) continue;
     let opener = null;
     if (n.tagName === 'DETAILS' && !n.open) opener = Array.from(n.children).find((c) => c.tagName === 'SUMMARY') || null;
+    // a collapsed tree item holds its children (a folder of a file tree): it is their opener
+    else if (n !== el && isCollapsedItem(n)) { if (usable(n)) found = n; continue; }
     else if (n.id) {
       try {
         opener = n.getRootNode().querySelector?.(`[aria-controls~="${CSS.escape(n.id)}" i][aria-expanded="false" i]`) || null;
@@ -181,11 +183,20 @@ function closedOpener(el) {
   return found;
 }
 
-// The error for a target a user knows is in a closed section: the section's opener to click first.
+const isCollapsedItem = (n) => n.getAttribute('role') === 'treeitem' && (n.getAttribute('aria-expanded') || '').trim().toLowerCase() === 'false';
+
+// The error for a target a user knows is in a closed section: the section's opener to click first
+// (a collapsed tree item: ArrowRight on it, the key every ARIA tree expands an item by; a click on
+// it selects it in many trees, Shoelace's among them).
 function closedError(opener, what) {
   const d = describe(opener);
   const ref = (d.match(/\b(e\d+)\]$/) || [])[1] || refFor(opener);
   const shown = /\be\d+\]$/.test(d) ? d : d.replace(/\]$/, ` ${ref}]`);
+  if (isCollapsedItem(opener)) {
+    const e = new Error(`${what} is inside the collapsed tree item ${shown}: expand it first (press_key ArrowRight with target ${ref}, or click its expand toggle), then get the page again; it is not visible until then, and nothing was done.`);
+    e.code = 'not_visible';
+    return e;
+  }
   const e = new Error(`${what} is inside the closed section ${shown}: open it first (click ${ref}), then get the page again; it is not visible until then, and nothing was done.`);
   e.code = 'not_visible';
   return e;
