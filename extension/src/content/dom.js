@@ -366,7 +366,8 @@ export function thumbPosition(el, st = styleOf(el)) {
   if (!inline || el.tabIndex < 0 || el.childElementCount || norm(el.textContent) || roleOf(el)) return null;
   const m = /^(-?[\d.]+)%$/;
   const left = m.exec(inline.left || inline.insetInlineStart || ''), bottom = m.exec(inline.bottom || '');
-  if (!left && !bottom) return null;
+  // (a box placed by both axes, a colour picker's cursor, moves in two dimensions: not a slider)
+  if ((!left && !bottom) || (left && m.test(inline.top || ''))) return null;
   if (!st || (st.position !== 'absolute' && st.position !== 'relative')) return null;
   const p = el.parentElement;
   if (!p) return null;
