@@ -14,7 +14,9 @@
 //     nameless [clickable] with no value, and typing a number into the slider failed;
 //   - tabs: a click on a tab by its text answered "Clicked [link … e23]", a ref the Markdown never
 //     showed (the <a> inside the tab), instead of the [tab … e3] the agent read;
-//   - modal form: the form's <input type=submit> kept at top: -1000px for Enter showed as a button.
+//   - modal form: the form's <input type=submit> kept at top: -1000px for Enter showed as a button;
+//   - autocomplete: select_option on the field was refused ("type into it instead"), and typing
+//     alone never runs the widget's select handler a user's choice in its list runs.
 //   node --test tests/e2e/jqueryui-realsites.test.mjs
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -56,6 +58,22 @@ test('autocomplete: a source that answers later (a server round trip) has its su
   ok(r);
   assert.match(md(r), /Bird chosen: Bluebird/, 'the widget\'s select handler did not run');
   assert.match(md(r), /\[input text "Birds:" value="Bluebird" e\d+\]/);
+});
+
+test('autocomplete: select_option on the field types the value and clicks the suggestion, so the page\'s choice handler runs', async () => {
+  await open('jqui-autocomplete.html');
+  let r = await call('browser_select_option', { target: 'Birds', value: 'Song Thrush' });
+  ok(r);
+  assert.match(md(r), /Bird chosen: Song Thrush/, 'the widget\'s select handler did not run');
+  assert.match(md(r), /\[input text "Birds:" value="Song Thrush" e\d+\]/);
+  assert.doesNotMatch(md(r), /clickable "Song Thrush"/, 'the suggestion list is still shown');
+  r = await call('browser_select_option', { target: 'Birds', value: 'Blue' });
+  assert.equal(r.status, 'error', `a value no suggestion shows was reported chosen: ${msg(r)}`);
+  assert.match(err(r), /no suggestion "Blue".*"Blue Jay", "Bluebird"/, err(r));
+  const now = await page();
+  assert.match(now, /\[input text "Birds:" value="Song Thrush" e\d+\]/, 'the field did not get its text back');
+  assert.match(now, /Bird chosen: Song Thrush/);
+  assert.doesNotMatch(now, /clickable "Blue Jay"|clickable "Song Thrush"/, 'a suggestion list is left open');
 });
 
 // ---------------------------------------------------------------- slider, spinner, progressbar

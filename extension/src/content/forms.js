@@ -2,11 +2,11 @@
 // would fill it), browser_select_option (a native <select>, a custom drop-down, a radio group) and
 // browser_upload_file (files the daemon read, set on a file input the way a user's pick sets them).
 // Values never appear in messages: a field may be a password (secret.js).
-import { inputType, isEditable, winOf, norm, nameOf, controlKind, styleOf, focusedElement } from './dom.js';
+import { inputType, isEditable, winOf, norm, nameOf, controlKind, styleOf, focusedElement, TEXT_INPUT_TYPES } from './dom.js';
 import { describe, findTarget, refuseUnusable, opensListbox } from './targeting.js';
 import { click, type, nextTurn, aim, pressKey, selectOption, selectOptions, typedNote, notTaken, leaveField } from './actions.js';
 import { isSecret } from './secret.js';
-import { chooseInWidget, pickListed, isDropdown, isReadOnlyCombobox, isRadioGroup, radiosOf, selectBehind, untilSettled } from './widgets.js';
+import { chooseInWidget, pickListed, isDropdown, isReadOnlyCombobox, isRadioGroup, radiosOf, selectBehind, untilSettled, until } from './widgets.js';
 
 const BOOL = /^(true|false)$/;
 // How long fill_form waits for what covers a field (a datepicker fading out, a toast) to go.
@@ -83,7 +83,63 @@ export async function chooseOption(el, value, values = null) {
   }
   const inner = el.querySelectorAll?.('select');
   if (inner && inner.length === 1) return selectOption(inner[0], value);
+  if (suggestsAsTyped(el)) return chooseSuggestion(el, String(value ?? ''));
   throw notDropdown(el);
+}
+
+// A text field a user can type into, that says nothing of a list (no ARIA combobox), and turns the
+// browser's own suggestions off (autocomplete=off, as jQuery UI's autocomplete and most scripts
+// that draw their own suggestion list do): select_option may try its suggestions.
+function suggestsAsTyped(el) {
+  return el.tagName === 'INPUT' && TEXT_INPUT_TYPES.test(inputType(el)) && !el.readOnly && !el.disabled &&
+    (el.getAttribute('autocomplete') || '').toLowerCase() === 'off';
+}
+
+// The elements (list items, options, links…) showing exactly `want`, visible and outside `field`.
+function showing(field, want) {
+  const out = [];
+  for (const e of field.ownerDocument.querySelectorAll('[role=option],li,a,div,span,td')) {
+    if (e.contains(field) || norm(e.textContent).toLowerCase() !== want) continue;
+    if (visibleBox(e)) out.push(e);
+  }
+  return out.filter((e) => !out.some((o) => o !== e && e.contains(o)));
+}
+const visibleBox = (e) => e.checkVisibility?.({ visibilityProperty: true, opacityProperty: true }) && e.getBoundingClientRect().width > 0;
+
+// select_option on a field that suggests as it is typed into (jQuery UI's autocomplete, whose list
+// has no ARIA): the value is typed, as a user does, and the suggestion showing it that appears
+// (one not on the page before the typing) is clicked, so that the page's own choice handler runs;
+// then the field must hold it. With no such suggestion the field gets its old text back and the
+// error names the suggestions it showed, and the focus leaves it.
+async function chooseSuggestion(el, value) {
+  const desc = describe(el);
+  const want = norm(value).toLowerCase();
+  if (!want) throw notDropdown(el);
+  const before = new Set(showing(el, want));
+  const items = () => Array.from(el.ownerDocument.querySelectorAll('[role=option],li')).filter((e) => !e.contains(el) && visibleBox(e));
+  const itemsBefore = new Set(items());
+  const old = el.value;
+  const at = Date.now();
+  await type(el, value, { clear: true });
+  const fresh = () => showing(el, want).find((e) => !before.has(e)) || null;
+  const opt = (await untilSettled(fresh, at, 3000, 500)) || fresh();
+  if (!opt) {
+    const offered = items().filter((e) => !itemsBefore.has(e)).map((e) => norm(e.textContent)).filter(Boolean);
+    await type(el, old, { clear: true });
+    // then the focus leaves it (no Tab: a list that picks its first item on Tab would choose), as
+    // a user who gives up leaves it, so that the list its old text would suggest is not left open;
+    // the page closes what it drew (jQuery UI: on blur, and any answer still due is dropped)
+    if (focusedElement(el.ownerDocument) === el) el.blur();
+    await until(() => !items().some((e) => !itemsBefore.has(e)), 1000);
+    const list = offered.slice(0, 20).map((t) => JSON.stringify(t.slice(0, 60))).join(', ');
+    const e = new Error(`${desc} showed no suggestion "${value}" when it was typed in ${list ? `(it suggested ${list})` : '(it suggested nothing)'}, and has no options of its own; nothing was selected and its text is as it was.`);
+    e.code = 'no_such_option';
+    throw e;
+  }
+  click(opt);
+  const holds = () => norm(el.value).toLowerCase() === want;
+  if (!(await untilSettled(holds, Date.now(), 1000))) throw new Error(`Typed "${value}" into ${desc} and clicked its suggestion "${value}", but the field holds "${el.value}" afterwards`);
+  return { message: `Selected "${value}" in ${describe(el)} (typed it, then clicked its suggestion)` };
 }
 
 // select_option with `values`: all the options to have chosen, in a native select (or the one a
