@@ -171,6 +171,20 @@ test('an ARIA tree (li treeitems holding a group): one item a line, named by its
   assert.match(r.page.markdown, /^ {4}- \[treeitem "Archive" expanded e\d+\]\n {8}- \[treeitem "old.docx" e\d+\]$/m, r.page.markdown);
 });
 
+test('a scroll to the bottom of a feed that then loads more says so, not "at the bottom", and the answer has the new posts', async () => {
+  let r = await open('/cnt-feed.html');
+  assert.doesNotMatch(r.page.markdown, /Post 11\b/);
+  r = await env.call('browser_scroll', { direction: 'down', amount: 5000 });
+  ok(r);
+  assert.match(r.result.message, /^Scrolled the page down \(from 0 to \d+ px\); then more loaded below \(it grew from \d+ to \d+ px\), so there is more to scroll down$/, r.result.message);
+  assert.match(r.page.markdown, /Post 20\b/);
+  // a page that does not grow keeps its "at the bottom"
+  await open('/cnt-feed.html?static');
+  r = await env.call('browser_scroll', { direction: 'bottom' });
+  ok(r);
+  assert.match(r.result.message, /, at the bottom\)$/, r.result.message);
+});
+
 test('a click whose effect a polling page renders at its interval\'s second tick (Polymer 0.x) returns the page with it', async () => {
   await open('/cnt-poll.html');
   const r = await env.call('browser_click', { target: 'Mark done' });

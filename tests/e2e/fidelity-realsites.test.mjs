@@ -90,6 +90,39 @@ test('Bootstrap 5 accordion: a link in a collapsed panel (aria-expanded=false, a
   }
 });
 
+test('Bootstrap 5 dropdown, tabs and offcanvas: a target in the closed menu, the tab not shown or the closed offcanvas names its opener, and after it the action is done', async () => {
+  const opener = (r, re) => { const m = err(r).match(re); assert.ok(m, msg(r)); return m[1]; };
+  for (const run of RUNS) {
+    let r = await call('browser_open_url', { url: srv.url('/shells/bootstrap-closed.html') });
+    ok(r, 'open bootstrap-closed.html');
+    // the dropdown's toggle names no menu: the menu is the element after it
+    r = await call('browser_click', { target: 'Export data' });
+    assert.equal(r.status, 'error', `run ${run}: the item of the closed menu was clicked`);
+    let ref = opener(r, /^"Export data" is inside the closed section \[button "Actions" (e\d+)\]: open it first \(click \1\)/);
+    ok(await call('browser_click', { target: ref }), `run ${run}: open Actions`);
+    r = await call('browser_click', { target: 'Export data' });
+    ok(r, `run ${run}: Export data`);
+    assert.match(md(r), /Last action: Export data/);
+    // a tab not shown: its panel's field names the tab
+    r = await call('browser_type', { target: 'Nickname', text: 'ada' });
+    assert.equal(r.status, 'error', `run ${run}: typed into the hidden tab panel`);
+    ref = opener(r, /^"Nickname" is in the panel of the tab \[tab "Profile" (e\d+)\], which is not the tab shown: click \1 first/);
+    ok(await call('browser_click', { target: ref }), `run ${run}: Profile tab`);
+    ok(await call('browser_type', { target: 'Nickname', text: 'ada' }), `run ${run}: Nickname`);
+    r = await call('browser_click', { target: 'Save profile' });
+    ok(r, `run ${run}: Save profile`);
+    assert.match(md(r), /Last action: saved ada/);
+    // the offcanvas' opener says nothing of its state (aria-controls only)
+    r = await call('browser_click', { target: 'In stock only' });
+    assert.equal(r.status, 'error', `run ${run}: clicked into the closed offcanvas`);
+    ref = opener(r, /^"In stock only" is inside the closed section \[button "Filters" (e\d+)\]: open it first \(click \1\)/);
+    ok(await call('browser_click', { target: ref }), `run ${run}: open Filters`);
+    r = await call('browser_click', { target: 'In stock only' });
+    ok(r, `run ${run}: In stock only`);
+    assert.match(md(r), /Last action: in stock true/);
+  }
+});
+
 test('text no one sees inside a button (color transparent, opacity 0) is not in its name, not in the text, and no target reaches it; gradient text (background-clip: text) stays', async () => {
   for (const run of RUNS) {
     let r = await open();

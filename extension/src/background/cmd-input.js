@@ -8,6 +8,7 @@ import { resolveTab } from './tabs.js';
 import { refusal, isScriptableUrl } from './url-policy.js';
 import { ensurePageScripts } from './page-scripts.js';
 import { trustedAct, actionDone, downloadsSince } from './trusted.js';
+import { callContent } from './content-bridge.js';
 import { CommandError, navError, sleep } from './errors.js';
 
 // A page action (the content script's `act`, or trusted input) with its settling: also used by
@@ -73,6 +74,11 @@ export async function pageAction(c, cmd) {
     // What the action downloaded (known with trusted input): said, each file once it is in.
     const files = await downloadsSince(tab.id, actionAt, DOWNLOAD_WAIT_MS);
     if (files.length) { result.downloads = files; message += `; ${files.map(downloadWords).join('; ')}`; }
+    // A scroll that reached the bottom of a page that then loaded more (a feed): no longer so.
+    if (c === 'scroll' && r.atBottom && needsPage && pageTabId === tab.id && !r.frameOrigin) {
+      const g = (await callContent(tab.id, 'grown').catch(() => null))?.grown;
+      if (g) message = message.replace(', at the bottom', '') + `; then more loaded below (it grew from ${g.from} to ${g.to} px)${g.atBottom ? '' : ', so there is more to scroll down'}`;
+    }
     if (pageTabId !== tab.id) message += `; it opened tab ${pageTabId}`;
     // A mailto:, tel: or app link: not followed for an agent (content/actions.js holdExternal).
     else if (r.externalUrl && !tracker.started) message += `; its link was not followed: its address ${r.externalUrl} opens another application (such as an email program), which an agent's click does not start, and the tab stays on this page`;

@@ -948,7 +948,24 @@ function mainScroller() {
 
 const upperFirst = (t) => t.charAt(0).toUpperCase() + t.slice(1);
 
+// The box the last scroll left at its bottom, and its height then: a page that loads more as its
+// end shows (a feed) grows after that scroll's answer said "at the bottom".
+let lastBottom = null;
+
+// How the box the last scroll left at its bottom has grown since (null: it has not, or that is not
+// known): read once, after the scroll's effects have settled.
+export function grownSince() {
+  const b = lastBottom;
+  lastBottom = null;
+  const box = b?.box.deref();
+  if (!box || !box.isConnected) return null;
+  const h = box.scrollHeight;
+  if (h <= b.height + 2) return null;
+  return { from: Math.round(b.height), to: Math.round(h), atBottom: box.scrollTop + box.clientHeight >= h - 2 };
+}
+
 export function scroll(el, direction = 'down', amount) {
+  lastBottom = null;
   let box = null;
   if (el) {
     // the box that scrolls it as rendered: through the <slot> a slotted element is shown in and out
@@ -980,7 +997,8 @@ export function scroll(el, direction = 'down', amount) {
     e.code = 'unchanged';
     throw e;
   }
-  return { message: `Scrolled ${where} ${dir} (from ${Math.round(before)} to ${Math.round(box.scrollTop)} px${atBottom ? ', at the bottom' : ''}${box.scrollTop === 0 ? ', at the top' : ''})` };
+  if (atBottom && !sideways) lastBottom = { box: new WeakRef(box), height: box.scrollHeight };
+  return { message: `Scrolled ${where} ${dir} (from ${Math.round(before)} to ${Math.round(box.scrollTop)} px${atBottom ? ', at the bottom' : ''}${box.scrollTop === 0 ? ', at the top' : ''})`, atBottom: atBottom && !sideways };
 }
 
 // For wait_for: is the text / selector there (and visible)?

@@ -173,10 +173,27 @@ function closedOpener(el) {
     if (n.tagName === 'DETAILS' && !n.open) opener = Array.from(n.children).find((c) => c.tagName === 'SUMMARY') || null;
     // a collapsed tree item holds its children (a folder of a file tree): it is their opener
     else if (n !== el && isCollapsedItem(n)) { if (usable(n)) found = n; continue; }
-    else if (n.id) {
-      try {
-        opener = n.getRootNode().querySelector?.(`[aria-controls~="${CSS.escape(n.id)}" i][aria-expanded="false" i]`) || null;
-      } catch { opener = null; }
+    else {
+      if (n.id) {
+        // what names it in aria-controls: a collapsed disclosure, a tab not selected, or an opener
+        // that says nothing of its state (Bootstrap's offcanvas button)
+        try {
+          const root = n.getRootNode();
+          const id = CSS.escape(n.id);
+          opener = root.querySelector?.(`[aria-controls~="${id}" i][aria-expanded="false" i]`) ||
+            root.querySelector?.(`[role=tab][aria-controls~="${id}" i]:not([aria-selected="true" i])`) ||
+            root.querySelector?.(`[aria-controls~="${id}" i]:not([aria-expanded]):not([role=tab]):not([role=combobox])`) || null;
+        } catch { opener = null; }
+      }
+      // a tab panel named by its tab (aria-labelledby), the tab not selected
+      if (!opener && n.getAttribute('role') === 'tabpanel' && n.hasAttribute('aria-labelledby')) {
+        const t = n.getRootNode().getElementById?.(n.getAttribute('aria-labelledby').trim().split(/\s+/)[0]);
+        if (t && t.getAttribute('role') === 'tab' && t.getAttribute('aria-selected') !== 'true') opener = t;
+      }
+      // a collapsed toggle right before it that names no region (Bootstrap's dropdown button and
+      // its menu): a disclosure of the element after it
+      const prev = n.previousElementSibling;
+      if (!opener && prev && (prev.getAttribute('aria-expanded') || '').toLowerCase() === 'false' && !prev.hasAttribute('aria-controls')) opener = prev;
     }
     if (opener && !opener.contains(el) && usable(opener)) found = opener;
   }
@@ -192,6 +209,11 @@ function closedError(opener, what) {
   const d = describe(opener);
   const ref = (d.match(/\b(e\d+)\]$/) || [])[1] || refFor(opener);
   const shown = /\be\d+\]$/.test(d) ? d : d.replace(/\]$/, ` ${ref}]`);
+  if (opener.getAttribute('role') === 'tab') {
+    const e = new Error(`${what} is in the panel of the tab ${shown}, which is not the tab shown: click ${ref} first, then get the page again; it is not visible until then, and nothing was done.`);
+    e.code = 'not_visible';
+    return e;
+  }
   if (isCollapsedItem(opener)) {
     const e = new Error(`${what} is inside the collapsed tree item ${shown}: expand it first (press_key ArrowRight with target ${ref}, or click its expand toggle), then get the page again; it is not visible until then, and nothing was done.`);
     e.code = 'not_visible';

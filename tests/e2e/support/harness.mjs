@@ -103,36 +103,59 @@ export async function startDaemon({ kind = daemonKind(), extraArgs = [] } = {}) 
   if (kind === 'mock') {
     d = await startMockDaemon({ log: dbg });
   } else {
-    const dir = await mkdtemp(path.join(os.tmpdir(), 'bb-e2e-daemon-'));
-    const httpPort = await freePort();
-    const wsPort = await freePort();
-    const tokenFile = path.join(dir, 'token');
-    const args = ['serve', '--http', `127.0.0.1:${httpPort}`, '--ws', `127.0.0.1:${wsPort}`, '--db', path.join(dir, 'bb.db'), '--token-file', tokenFile, ...extraArgs];
-    dbg('spawn', daemonBin(), args.join(' '));
-    // XDG_RUNTIME_DIR: its API socket and runtime file (daemon.json) in its own directory, not the user's.
-    const proc = spawn(daemonBin(), args, { env: { ...process.env, XDG_RUNTIME_DIR: dir }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    proc.stdout.on('data', (b) => { output += b; if (DEBUG) process.stderr.write(b); });
-    proc.stderr.on('data', (b) => { output += b; if (DEBUG) process.stderr.write(b); });
-    const exited = new Promise((r) => proc.once('exit', r));
-    const httpUrl = `http://127.0.0.1:${httpPort}`;
-    try {
-      await waitFor(async () => (await fetch(httpUrl + '/api/health')).ok, { what: 'daemon /api/health' });
-      const token = (await waitFor(async () => (await readFile(tokenFile, 'utf8')).trim(), { what: 'token file' }));
-      d = {
-        kind: 'real', token, httpUrl, wsUrl: `ws://127.0.0.1:${wsPort}/ws/browser`, proc, output: () => output,
-        async close() {
-          proc.kill('SIGTERM');
-          await Promise.race([exited, sleep(3000)]);
-          if (proc.exitCode === null) proc.kill('SIGKILL');
-          await rm(dir, { recursive: true, force: true });
-        },
-      };
-    } catch (e) {
-      proc.kill('SIGKILL');
-      throw new Error(`${e.message}\ndaemon output:\n${output}`);
+    // A port found free may be taken by another process before the daemon binds it (test files
+    // run side by side): the daemon says so and exits, and is started again on other ports.
+    for (let attempt = 1; ; attempt++) {
+      try { d = await spawnDaemon(extraArgs); break; } catch (e) {
+        if (attempt >= 3 || !/cannot listen for (HTTP|WebSocket|WS)[^\n]*port in use/i.test(e.message)) throw e;
+      }
     }
   }
+  return withCalls(d);
+}
+
+// One start of the real daemon on ports found free: { kind, token, httpUrl, wsUrl, proc, close() }.
+async function spawnDaemon(extraArgs) {
+  let d;
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'bb-e2e-daemon-'));
+  const httpPort = await freePort();
+  const wsPort = await freePort();
+  const tokenFile = path.join(dir, 'token');
+  const args = ['serve', '--http', `127.0.0.1:${httpPort}`, '--ws', `127.0.0.1:${wsPort}`, '--db', path.join(dir, 'bb.db'), '--token-file', tokenFile, ...extraArgs];
+  dbg('spawn', daemonBin(), args.join(' '));
+  // XDG_RUNTIME_DIR: its API socket and runtime file (daemon.json) in its own directory, not the user's.
+  const proc = spawn(daemonBin(), args, { env: { ...process.env, XDG_RUNTIME_DIR: dir }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  proc.stdout.on('data', (b) => { output += b; if (DEBUG) process.stderr.write(b); });
+  proc.stderr.on('data', (b) => { output += b; if (DEBUG) process.stderr.write(b); });
+  const exited = new Promise((r) => proc.once('close', r)); // (its output read to the end)
+  const httpUrl = `http://127.0.0.1:${httpPort}`;
+  try {
+    // (a daemon that exits, a port taken, says so at once rather than after the wait's time)
+    let gone = false;
+    const died = exited.then((c) => { throw new Error(`the daemon exited (status ${c}) before it answered /api/health`); });
+    died.catch(() => { gone = true; });
+    await Promise.race([waitFor(async () => gone || (await fetch(httpUrl + '/api/health')).ok, { what: 'daemon /api/health' }), died]);
+    const token = (await waitFor(async () => (await readFile(tokenFile, 'utf8')).trim(), { what: 'token file' }));
+    d = {
+      kind: 'real', token, httpUrl, wsUrl: `ws://127.0.0.1:${wsPort}/ws/browser`, proc, output: () => output,
+      async close() {
+        proc.kill('SIGTERM');
+        await Promise.race([exited, sleep(3000)]);
+        if (proc.exitCode === null) proc.kill('SIGKILL');
+        await rm(dir, { recursive: true, force: true });
+      },
+    };
+  } catch (e) {
+    proc.kill('SIGKILL');
+    await rm(dir, { recursive: true, force: true }).catch(() => {});
+    throw new Error(`${e.message}\ndaemon output:\n${output}`);
+  }
+  return d;
+}
+
+// The helpers a test calls the daemon with: call(tool, params), status(), waitForBrowser().
+function withCalls(d) {
   // Tests read the whole page after each action unless they ask otherwise: the daemon's default
   // (snapshot "auto") answers an action on the same document with only what changed, which
   // tests/e2e/lean.test.mjs tests by passing snapshot itself.

@@ -25,8 +25,17 @@ export async function freePort() {
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-// Start `browser-bridge serve`; resolves once /api/health answers.
-export async function startDaemon({ args = [], dir, env = {} } = {}) {
+// Start `browser-bridge serve`; resolves once /api/health answers. A port found free that another
+// process took before the daemon bound it (test files run side by side) is tried again on others.
+export async function startDaemon(opts = {}) {
+  for (let attempt = 1; ; attempt++) {
+    try { return await startDaemonOnce(opts); } catch (e) {
+      if (attempt >= 3 || !/cannot listen for (HTTP|WebSocket)[^\n]*port in use/.test(e.message)) throw e;
+    }
+  }
+}
+
+async function startDaemonOnce({ args = [], dir, env = {} } = {}) {
   dir ??= fs.mkdtempSync(path.join(os.tmpdir(), 'bb-test-'));
   const http = await freePort();
   const ws = await freePort();
@@ -41,6 +50,7 @@ export async function startDaemon({ args = [], dir, env = {} } = {}) {
   proc.stdout.on('data', (d) => { log += d; });
   proc.stderr.on('data', (d) => { log += d; });
   const exited = new Promise((resolve) => proc.on('exit', (code, signal) => resolve({ code, signal })));
+  const closed = new Promise((resolve) => proc.once('close', resolve)); // its output read to the end
   const d = {
     proc, dir, db, tokenFile, apiSocket, httpPort: http, wsPort: ws, exited,
     get log() { return log; },
@@ -53,7 +63,7 @@ export async function startDaemon({ args = [], dir, env = {} } = {}) {
     },
   };
   for (let i = 0; i < 100; i++) {
-    if (proc.exitCode !== null) throw new Error(`daemon exited: ${log}`);
+    if (proc.exitCode !== null) { await closed; throw new Error(`daemon exited: ${log}`); }
     try {
       const r = await fetch(`${d.base}/api/health`);
       if (r.ok) break;
