@@ -132,7 +132,7 @@ async function chooseSuggestion(el, value) {
     if (focusedElement(el.ownerDocument) === el) el.blur();
     await until(() => !items().some((e) => !itemsBefore.has(e)), 1000);
     const list = offered.slice(0, 20).map((t) => JSON.stringify(t.slice(0, 60))).join(', ');
-    const e = new Error(`${desc} showed no suggestion "${value}" when it was typed in ${list ? `(it suggested ${list})` : '(it suggested nothing)'}, and has no options of its own; nothing was selected and its text is as it was.`);
+    const e = new Error(`${desc} showed no suggestion "${value}" when it was typed in ${list ? `(it suggested ${list})` : '(it suggested nothing)'}, and has no options of its own; nothing was selected and its text is as it was${list ? '' : ' (to put text in it, type into it)'}.`);
     e.code = 'no_such_option';
     throw e;
   }
