@@ -185,6 +185,13 @@ test('a scroll to the bottom of a feed that then loads more says so, not "at the
   assert.match(r.result.message, /, at the bottom\)$/, r.result.message);
 });
 
+test('Markdown: an inline SVG that draws words shows the words it draws, not those hidden in it; an icon without words shows nothing', async () => {
+  const r = await open('/cnt-svg.html');
+  assert.match(r.page.markdown, /^!\[Sales 2026 Q1 Q2\]$/m, r.page.markdown);
+  assert.doesNotMatch(r.page.markdown, /Hidden tooltip|Gone/);
+  assert.match(r.page.markdown, /^An icon: after it\.$/m, r.page.markdown);
+});
+
 test('a click whose effect a polling page renders at its interval\'s second tick (Polymer 0.x) returns the page with it', async () => {
   await open('/cnt-poll.html');
   const r = await env.call('browser_click', { target: 'Mark done' });

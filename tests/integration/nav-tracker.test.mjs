@@ -111,3 +111,22 @@ test('a history change of the page being left, reported after the start, is not 
   assert.equal(tb.sameDoc, true);
   tb.stop();
 });
+
+test('a tab just opened with a URL: the abort of its initial about:blank is not that URL\'s failure', () => {
+  const t = tab();
+  t.fire('onBeforeNavigate', PAGE);
+  const tr = NavTracker.loading(t.tabId, PAGE);
+  t.fire('onErrorOccurred', 'about:blank', { error: 'net::ERR_ABORTED' });
+  assert.equal(tr.error, null, 'the initial about:blank\'s abort was taken for the page\'s');
+  assert.equal(tr.pending, true);
+  t.fire('onCommitted', PAGE, { documentId: 'NEW' });
+  t.fire('onCompleted', PAGE, { documentId: 'NEW' });
+  assert.deepEqual([tr.committed, tr.pending, tr.error], [true, false, null]);
+  tr.stop();
+  // Its own URL's abort (a download, a 204) is its failure.
+  const u = tab();
+  const tu = NavTracker.loading(u.tabId, PAGE);
+  u.fire('onErrorOccurred', PAGE, { error: 'net::ERR_ABORTED' });
+  assert.equal(tu.error, 'net::ERR_ABORTED');
+  tu.stop();
+});

@@ -45,15 +45,17 @@ export async function openUrl(cmd) {
     // The page reports itself ready (settle.js, expectLoad); without a report, the tab's load.
     const exp = needsPage ? expectLoad(tab.id, t0) : null;
     const deadline = Date.now() + 20_000;
-    const tracker = NavTracker.loading(tab.id);
+    const tracker = NavTracker.loading(tab.id, url);
     const report = exp ? await pageReport(exp, tracker, deadline).finally(() => tracker.stop()) : (tracker.stop(), null);
     if (!report || report.reason === 'navigation') await waitTabComplete(tab.id, deadline);
     const failed = tabNavError(tab.id);
     if (failed) { exp?.cancel(); throw navError(url, failed.error, tab.id); }
     // No page came (a download, a 204): the new tab is empty, or the browser closed it. Its
     // document's commit may come before the tracker exists, so the tab itself is looked at.
+    // (A tab still loading its URL has not said so yet: its load is waited for first.)
     if (!tracker.committed && !/^about:/i.test(url)) {
-      const now = await chrome.tabs.get(tab.id).catch(() => null);
+      let now = await chrome.tabs.get(tab.id).catch(() => null);
+      if (now && (now.status === 'loading' || now.pendingUrl)) { await waitTabComplete(tab.id, deadline); now = await chrome.tabs.get(tab.id).catch(() => null); }
       if (!now || /^(about:blank)?$/i.test(now.url || '')) { exp?.cancel(); throw noPageError(url, tab.id, { shows: now?.url || '' }); }
     }
     const settle = exp ? await loadSettle(tab.id, exp, report, t0) : null;

@@ -50,6 +50,7 @@ export class NavTracker {
     this.error = null;
     this.docId = null;      // the top frame's document as last committed
     this.startUrl = undefined; // the URL of the navigation last seen to start
+    this.wantUrl = null;    // the URL a tab just opened was opened with (loading())
     this.newDoc = null;     // the document it committed
     this.leftDocs = new Set(); // documents a later navigation of the top frame started to replace
     this.stopped = false;
@@ -86,10 +87,13 @@ export class NavTracker {
   // about:blank while a web page was asked for (a server cannot redirect to about:blank); or it is
   // the abort of another URL's navigation (the one this start replaced).
   stale(kind, d) {
-    if (this.startUrl === undefined) return false; // its start came before the tracker (a tab just opened)
+    const blank = (u) => /^about:blank([?#]|$)/i.test(u || '');
+    // A tab just opened (its start came before the tracker): the abort of its initial about:blank,
+    // which the URL it was opened with replaces, is not that URL's failure (CI: "Did not open …:
+    // the server sent no page" while the page was still loading).
+    if (this.startUrl === undefined) return kind === 'error' && d.error === 'net::ERR_ABORTED' && blank(d.url) && !!this.wantUrl && !blank(this.wantUrl);
     const doc = typeof d.documentId === 'string' ? d.documentId : null;
     if ((kind === 'parsed' || kind === 'done' || kind === 'same') && doc && doc !== this.newDoc) return true;
-    const blank = (u) => /^about:blank([?#]|$)/i.test(u || '');
     if (kind === 'commit' && blank(d.url) && !blank(this.startUrl)) { if (doc) this.leftDocs.add(doc); return true; }
     if (kind === 'error' && d.error === 'net::ERR_ABORTED' && this.startUrl && d.url && d.url !== this.startUrl) return true;
     return false;
@@ -104,6 +108,7 @@ export class NavTracker {
     });
   }
   stop() { this.stopped = true; trackers.delete(this); this.wake(); }
-  // A tracker for a tab whose navigation is already under way (a tab just opened).
-  static loading(tabId) { const t = new NavTracker(tabId); t.started = true; t.pending = true; t.opened = true; return t; }
+  // A tracker for a tab whose navigation is already under way (a tab just opened), to `url` when
+  // known.
+  static loading(tabId, url = null) { const t = new NavTracker(tabId); t.started = true; t.pending = true; t.opened = true; t.wantUrl = url; return t; }
 }

@@ -100,6 +100,9 @@ function deepActive() {
 // before the page's timers, which a typist's pause between keys would have let run.
 const yieldToPage = () => new Promise((r) => setTimeout(() => setTimeout(r, 0), 0));
 
+// The page's next frame (at most 100 ms: a hidden tab draws none).
+const nextFrame = () => new Promise((r) => { requestAnimationFrame(() => r()); setTimeout(r, 100); });
+
 async function run(op, args = {}, refFloor = 0) {
   raiseFloor(refFloor);
   rememberPasswordFields(document);
@@ -125,7 +128,10 @@ async function run1(op, args) {
       case 'yield': await yieldToPage(); return { ok: true }; // trusted mode: between typed text and Enter
       case 'typed': if (args.yield) await yieldToPage(); return { ok: true, ...typed(args.text, args.clear) }; // trusted mode: after the text
       case 'grown': return { ok: true, grown: grownSince() }; // after a scroll to the bottom (cmd-input.js)
-      case 'viewport': return { ok: true, width: window.innerWidth, height: window.innerHeight }; // browser_resize
+      // browser_resize: the size after the page's next frame, whose rendering steps dispatch the
+      // resize event before frame callbacks run (read at once, the new size came before the event,
+      // and the answer missed what the page's resize handler then wrote)
+      case 'viewport': await nextFrame(); return { ok: true, width: window.innerWidth, height: window.innerHeight };
       default: return { ok: false, error: `unknown op ${op}` };
     }
   } catch (e) {

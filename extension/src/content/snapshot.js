@@ -54,13 +54,23 @@ function svgWords(svg) {
   const out = [];
   for (const t of svg.querySelectorAll('text')) {
     if (t.closest('defs,symbol,clipPath,mask,pattern,marker')) continue;
+    // (not drawn: a group around it of display none, or of opacity 0, a chart's hidden tooltip)
     const st = styleOf(t);
-    if (!st || !isRendered(t, st) || st.opacity === '0') continue;
+    if (!st || st.visibility !== 'visible' || hiddenIn(t, svg)) continue;
     const s = norm(t.textContent);
     if (s) out.push(s);
     if (out.length >= 300) break;
   }
   return out.join(' ');
+}
+
+// Is an element of an <svg> not drawn for what is between it and the <svg> (itself included)?
+function hiddenIn(el, svg) {
+  for (let n = el; n && n !== svg; n = n.parentNode) {
+    const st = n.nodeType === 1 ? styleOf(n) : null;
+    if (!st || st.display === 'none' || st.opacity === '0') return true;
+  }
+  return false;
 }
 
 // turndown's markdownEscapes, applied per text node as turndown does.

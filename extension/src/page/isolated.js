@@ -63,7 +63,7 @@ import { createValidationWatch } from './validation.js';
     else if (d === 'm+' || d === 'm-') watch.message(id, d === 'm+', Number(at) || 0);
     else if (d === 'r+' || d === 'r-') watch.idle(id, d === 'r+', Number(at) || 0);
     else if (d === 'b+' || d === 'b-') watch.busy(id, d === 'b+');
-    else if (d === 'a+' || d === 'a-') watch.frame(id, d === 'a+');
+    else if (d === 'a+' || d === 'a-') watch.frame(id, d === 'a+', Number(at) || 0);
     else if (d === 'i+' || d === 'i~' || d === 'i-') watch.interval(id, d[1], Number(delay) || 0);
     else if (d === 'w+' || d === 'w-') watch.reply(id, d === 'w+');
     else if (d === 'o+') watch.observed(Number(at) || 0);

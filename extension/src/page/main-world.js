@@ -454,21 +454,33 @@ import { BB_CONSOLE_MAX_ENTRIES } from '../shared/limits.js';
   });
   if (realCI) wrap('clearInterval', function (id) { cleared(id); return realCI.call(this, id); });
   // Animation frame callbacks an event handler asks for (a framework that renders at the next
-  // frame) are reported like its timers; those asked for from a timer or a frame callback (an
-  // animation loop) are not.
+  // frame) are reported like its timers, and so are those its frame callbacks and timers ask for
+  // in turn within CHAIN_MS of it (an animation the handler starts: jQuery's animate() slides an
+  // accordion's section open on every frame for 400 ms, and the answer was read after its first
+  // frames, with neither section's text shown); a loop older than that (a clock, a game), or
+  // one a timer not reported runs, is not.
   const realCAF = w.cancelAnimationFrame;
   const frames = new Set();
-  const frame = (id, d) => {
+  const frame = (id, d, at) => {
     if (d === '+') { if (frames.size < 1000) frames.add(id); else return; } else if (!frames.delete(id)) return;
-    if (secret) { try { apply(dispatch, doc, [new CE(netEvent(secret), { detail: `a${d}:${id}` })]); } catch { /* ignore */ } }
+    if (secret) { try { apply(dispatch, doc, [new CE(netEvent(secret), { detail: d === '+' ? `a+:${id}:0:${at}` : `a-:${id}` })]); } catch { /* ignore */ } }
   };
   if (realRAF) {
     wrap('requestAnimationFrame', function (fn) {
-      if (typeof fn !== 'function' || inTimer) return realRAF.call(this, typeof fn === 'function' ? nested(fn) : fn);
+      if (typeof fn !== 'function') return realRAF.call(this, fn);
+      const at = chainStart(Date.now());
+      if (!at) return realRAF.call(this, nested(fn));
       let id = 0;
-      const cb = function (...a) { frame(id, '-'); inTimer++; try { return fn.apply(this, a); } finally { inTimer--; } };
+      const cb = function (...a) {
+        frame(id, '-');
+        runs[runAt++ & 7] = { t: Date.now(), chainAt: at };
+        inTimer++;
+        const outer = chainAt;
+        chainAt = at;
+        try { return fn.apply(this, a); } finally { inTimer--; chainAt = outer; }
+      };
       id = realRAF.call(this, cb);
-      frame(id, '+');
+      frame(id, '+', at);
       return id;
     });
   }

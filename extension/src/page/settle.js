@@ -18,7 +18,8 @@
 //     first two ticks of a short interval after the action's input set included), animation
 //     frame callback, idle callback or message the page posted to itself (a MessageChannel it
 //     made, window.postMessage) that an event handler set since the action still to fire,
-//     nor one of those these set in turn within 1 s (main-world.js; a frame callback is waited
+//     nor one of those these set in turn within 1 s (an animation a handler starts on frame
+//     callbacks, jQuery's animate(), for its first second; main-world.js; a frame callback is waited
 //     for until 100 ms after its frame was due, a message 250 ms, an idle callback 300 ms); each interval of at most
 //     250 ms (a page polling its model: Polymer 0.x's observe-js flushes every 125 ms and
 //     renders an action's effect at its second tick) has ticked twice since the action (its
@@ -618,7 +619,7 @@ export function createWatch(win) {
     settle, state, request, reply, interval, shadowAttached, observed: observing, rescan: () => scan(doc),
     customElement, hooked: () => { heard = true; },
     timer: (id, started, delay, chainAt) => timer(id, started, delay, 'timer', chainAt),
-    frame: (id, started) => timer(`a${id}`, started, FRAME_MS, 'frame'),
+    frame: (id, started, chainAt) => timer(`a${id}`, started, FRAME_MS, 'frame', chainAt),
     message: (id, started, chainAt) => timer(`m${id}`, started, 0, 'message', chainAt),
     idle: (id, started, chainAt) => timer(`r${id}`, started, 0, 'idle', chainAt),
     busy,
