@@ -321,7 +321,7 @@ class Writer {
     const anc = kind ? el : clickAnc;
     const role = el.getAttribute('role');
     if (!this.editor && (tag === 'DIALOG' || role === 'dialog' || role === 'alertdialog')) return this.dialog(el, kind, anc, role === 'alertdialog');
-    if (!this.editor && !kind && (tag === 'PROGRESS' || tag === 'METER' || role === 'progressbar' || role === 'meter')) return this.gauge(el, tag, role);
+    if (!this.editor && !kind && (tag === 'PROGRESS' || tag === 'METER' || role === 'progressbar' || role === 'meter')) return this.gauge(el, tag, role, anc);
     if (!this.editor && !kind && !this.live) {
       const what = liveKind(el, role);
       if (what) return this.liveRegion(el, what, anc);
@@ -374,7 +374,8 @@ class Writer {
   // A progress bar or meter (<progress>, <meter>, role=progressbar/meter: jQuery UI's
   // progressbar is an empty box whose fill a user sees) shows its value, which its drawing alone
   // does not tell an agent: [progressbar "Upload" value=37%], `busy` when indeterminate.
-  gauge(el, tag, role) {
+  // (One that holds controls, a Cancel button, shows them after its token, with their refs.)
+  gauge(el, tag, role, anc) {
     const native = tag === 'PROGRESS' || tag === 'METER';
     const what = tag === 'METER' || role === 'meter' ? 'meter' : 'progressbar';
     const num = (v, d) => { const n = parseFloat(v); return Number.isFinite(n) ? n : d; };
@@ -390,10 +391,17 @@ class Writer {
       value = min === 0 && max === 100 ? `value=${Math.round(now * 100) / 100}%` : `value=${Math.round(now * 100) / 100} of ${max} (${pct}%)`;
     } else value = 'busy';
     let name = el.getAttribute('aria-labelledby') || el.getAttribute('aria-label') || (native && el.labels?.length) ? nameOf(el) : '';
-    if (!name) { const [inner] = this.sub(() => { this.sp = true; this.kids(el, null); }); name = norm(inner.replace(/\be\d+\]/g, '')); }
+    const controls = holdsControl(el) || !!el.querySelector('button,a[href],[role=button],[role=link],[tabindex]');
+    if (!name && !controls) {
+      const sp = this.sp;
+      const [inner] = this.sub(() => { this.sp = true; this.kids(el, null); });
+      this.sp = sp;
+      name = norm(inner);
+    }
     if (name && /^[\d.]+ ?%$/.test(name)) name = ''; // a bar that writes its value inside it
     this.raw((this.sp ? '' : ' ') + `[${what}${name ? ' ' + JSON.stringify(clip(name, 80)) : ''} ${value}] `);
     this.sp = true;
+    if (controls) this.kids(el, anc);
   }
 
   // A live region (a toast, a status line, an alert) or a tooltip: its text, marked for what it
