@@ -56,7 +56,12 @@ export async function openUrl(cmd) {
     if (!tracker.committed && !/^about:/i.test(url)) {
       let now = await chrome.tabs.get(tab.id).catch(() => null);
       if (now && (now.status === 'loading' || now.pendingUrl)) { await waitTabComplete(tab.id, deadline); now = await chrome.tabs.get(tab.id).catch(() => null); }
-      if (!now || /^(about:blank)?$/i.test(now.url || '')) { exp?.cancel(); throw noPageError(url, tab.id, { shows: now?.url || '' }); }
+      if (!now || /^(about:blank)?$/i.test(now.url || '')) {
+        exp?.cancel();
+        const e = noPageError(url, tab.id, { shows: now?.url || '' });
+        e.result = { ...e.result, navEvents: tracker.events, pageReported: report ? report.reason || 'yes' : 'no' };
+        throw e;
+      }
     }
     const settle = exp ? await loadSettle(tab.id, exp, report, t0) : null;
     return { message: `Opened ${url} in a new tab (${tab.id})`, result: { tabId: tab.id, ...(settle ? { settle } : {}) }, pageTabId: tab.id };
@@ -65,6 +70,12 @@ export async function openUrl(cmd) {
   // (tabs.update fails alike for a tab that closed).
   const known = cmd.tabId != null && Number.isInteger(Number(cmd.tabId)) && hasPageScripts(Number(cmd.tabId));
   const tab = known ? { id: Number(cmd.tabId) } : await resolveTab(cmd.tabId);
+  // A tab the browser just opened (the one it opens when the last tab of a window closed) still
+  // loading its empty page: that load ends first, or it may cut the agent's navigation short
+  // (CI: "Did not open …: the server sent no page" in such a tab).
+  if (!known && tab.status === 'loading' && /^(about:blank)?$/i.test(tab.url || '') && /^(about:blank)?$/i.test(tab.pendingUrl || '')) {
+    await waitTabComplete(tab.id, Date.now() + 1000);
+  }
   const tracker = new NavTracker(tab.id);
   const t0 = Date.now();
   // The page being left may ask "Leave site?" (beforeunload): its page script answers.
@@ -88,7 +99,13 @@ export async function openUrl(cmd) {
     else await waitTabComplete(tab.id, deadline);
     const code = tracker.error && tracker.error !== 'net::ERR_ABORTED' ? tracker.error : !tracker.started ? tabNavError(tab.id)?.error : null;
     if (code) throw navError(url, code, tab.id);
-    if (!tracker.committed && !tracker.sameDoc) throw await noPage(url, tab.id, tracker.started, t0);
+    if (!tracker.committed && !tracker.sameDoc) {
+      // (with the navigation's events, and whether the page reported: what an unexpected one
+      // needs to be understood)
+      const e = await noPage(url, tab.id, tracker.started, t0);
+      e.result = { ...e.result, navEvents: tracker.events, pageReported: report ? report.reason || 'yes' : 'no' };
+      throw e;
+    }
   } catch (e) { exp?.cancel(); throw e; } finally { tracker.stop(); stopStay(); }
   const settle = exp ? await loadSettle(tab.id, exp, report, t0) : null;
   return { message: `Opened ${url}`, result: { tabId: tab.id, ...(settle ? { settle: { ...settle, waited_ms: Date.now() - t0 } } : {}) }, pageTabId: tab.id };

@@ -55,6 +55,8 @@ export class NavTracker {
     this.leftDocs = new Set(); // documents a later navigation of the top frame started to replace
     this.stopped = false;
     this.waiters = [];
+    this.events = []; // the last events seen, for an answer that says no page came ({kind, url, ms})
+    this.t0 = Date.now();
     trackers.add(this);
   }
   on(kind, d) {
@@ -63,6 +65,7 @@ export class NavTracker {
       return;
     }
     if (d.tabId !== this.tabId || d.frameId !== 0) return;
+    if (this.events.length < 16) this.events.push({ kind, url: String(d.url || '').slice(0, 200), ...(d.error ? { error: d.error } : {}), ms: Date.now() - this.t0 });
     // Events of the document a started navigation replaces, or of the navigation it cut short
     // (a tab's initial about:blank, still loading when the agent's open began), can arrive
     // after that start: they say nothing of the new page, so they are not taken for its load.
