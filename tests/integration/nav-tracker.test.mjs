@@ -130,3 +130,13 @@ test('a tab just opened with a URL: the abort of its initial about:blank is not 
   assert.equal(tu.error, 'net::ERR_ABORTED');
   tu.stop();
 });
+
+test('the events a tracker keeps for an error answer hold no query or fragment (a redirect\'s one-time code)', () => {
+  const t = tab();
+  const tr = new NavTracker(t.tabId);
+  t.fire('onBeforeNavigate', 'http://127.0.0.1:8000/callback?code=SECRET123#state=abc');
+  t.fire('onErrorOccurred', 'http://127.0.0.1:8000/callback?code=SECRET123#state=abc', { error: 'net::ERR_ABORTED' });
+  assert.deepEqual(tr.events.map((e) => [e.kind, e.url, e.error]), [['start', 'http://127.0.0.1:8000/callback', undefined], ['error', 'http://127.0.0.1:8000/callback', 'net::ERR_ABORTED']]);
+  assert.ok(!JSON.stringify(tr.events).includes('SECRET123'));
+  tr.stop();
+});

@@ -65,7 +65,8 @@ export class NavTracker {
       return;
     }
     if (d.tabId !== this.tabId || d.frameId !== 0) return;
-    if (this.events.length < 16) this.events.push({ kind, url: String(d.url || '').slice(0, 200), ...(d.error ? { error: d.error } : {}), ms: Date.now() - this.t0 });
+    // (the URL without its query and fragment: a redirect's may hold a one-time code)
+    if (this.events.length < 16) this.events.push({ kind, url: String(d.url || '').replace(/[?#].*$/s, '').slice(0, 200), ...(d.error ? { error: d.error } : {}), ms: Date.now() - this.t0 });
     // Events of the document a started navigation replaces, or of the navigation it cut short
     // (a tab's initial about:blank, still loading when the agent's open began), can arrive
     // after that start: they say nothing of the new page, so they are not taken for its load.
