@@ -86,6 +86,11 @@ START_TEST(validation)
 	ck_assert_str_eq(field_of("browser_click", "{\"target\": \"x\", \"modifiers\": [\"Ctrl\"]}"), "modifiers");
 	ck_assert_str_eq(field_of("browser_click", "{\"target\": \"x\", \"modifiers\": [\"Shift\", \"Shift\"]}"), "modifiers");
 	ck_assert_str_eq(field_of("browser_click", "{\"target\": \"x\", \"modifiers\": \"Shift\"}"), "modifiers");
+	ck_assert_str_eq(field_of("browser_click", "{\"target\": \"x\", \"modifiers\": [1]}"), "modifiers");
+	ck_assert_str_eq(field_of("browser_click", "{\"target\": \"x\", \"modifiers\": [\"Alt\", \"Control\", \"Meta\", "
+	                                           "\"Shift\", \"Alt\"]}"),
+	                 "modifiers");
+	ck_assert_str_eq(field_of("browser_click", "{\"target\": \"x\", \"double_click\": \"yes\"}"), "double_click");
 	/* select_option: one value, or all the values of a multiple select; never both or neither */
 	ck_assert_ptr_null(field_of("browser_select_option", "{\"target\": \"Size\", \"value\": \"M\"}"));
 	ck_assert_ptr_null(field_of("browser_select_option", "{\"target\": \"Colors\", \"values\": [\"Red\", \"Blue\"]}"));

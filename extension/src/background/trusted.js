@@ -298,7 +298,7 @@ async function actTrusted(tabId, command, params) {
     if (!detached(e)) throw e;
     // Before the press nothing reached the page: the content script acts instead. After it, the
     // release was sent and answered no more because what the click did ended the debugging.
-    if (!e.pressed) return null;
+    if (!e.pressed) return release();
     if (command !== 'click') return { ok: false, error: `Clicked ${pt.desc} to type into it, and the browser then stopped the debugger's input to the tab (${e.message.replace(/\.$/, '')}); nothing was typed` };
   }
   // The press must have reached the page: a prompt of the browser's own over the tab (the one a

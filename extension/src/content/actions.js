@@ -5,7 +5,7 @@ import { externalLink, winOf, isDisabled, isInert, isEditable, inputType, norm, 
 import { describe, hiddenError, refuseUnusable } from './targeting.js';
 import { selectedText, readOnlyBox } from './describe.js';
 import { isSecret } from './secret.js';
-import { hiddenReason, clickPoint, composedParent, shortDesc, hoverHost } from './reach.js';
+import { hiddenReason, clickPoint, composedParent, composedContains, shortDesc, hoverHost } from './reach.js';
 import { proxyFor, replacementFor, chooseInWidget, until, editorFor, isDropdown } from './widgets.js';
 import { fieldValue } from './datetime.js';
 import { behindModal } from './modal.js';
@@ -804,7 +804,7 @@ export function shownEditor(el) {
 export function focusForKeys(el) {
   const doc = el.ownerDocument;
   const now = focusedElement(doc);
-  if (now && now !== doc.body && (el === now || el.contains(now) || shadowContains(el, now))) return;
+  if (now && now !== doc.body && composedContains(el, now)) return;
   for (let n = el; n && n !== doc.body && n !== doc.documentElement; n = composedParent(n)) {
     if (n.nodeType !== 1 || !focusable(n) || isDisabled(n)) continue;
     if (n.tabIndex >= 0 || n.hasAttribute('tabindex') || n.isContentEditable) {
@@ -812,12 +812,6 @@ export function focusForKeys(el) {
       return;
     }
   }
-}
-
-// Is `inner` inside `host`'s shadow tree (at any depth of nested shadow roots)?
-function shadowContains(host, inner) {
-  for (let n = inner; n; n = composedParent(n)) if (n === host) return true;
-  return false;
 }
 
 export function pressKey(el, keySpec) {

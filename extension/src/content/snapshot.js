@@ -304,7 +304,10 @@ class Writer {
     if (!this.editor && isAriaTable(el) && this.ariaTable(el, kind, clickAnc)) return;
 
     if (kind === 'link') return this.link(el);
-    if (kind === 'treeitem' && (this.tree || childItems(el).length || el.closest('[role=tree]'))) return this.treeItem(el);
+    if (kind === 'treeitem') {
+      const items = childItems(el);
+      if (this.tree || items.length || el.closest('[role=tree]')) return this.treeItem(el, items);
+    }
     if (kind && (ATOMIC_KINDS.has(kind) || (kind === 'clickable' && !this.hasBlockText(el) && !holdsControl(el)))) {
       this.ctl(token(el, kind));
       return;
@@ -566,13 +569,13 @@ class Writer {
   // words, and under it, indented, the items it shows (those of a collapsed one are not rendered,
   // which their own style does not say when a shadow root's closed box holds them: Shoelace); they
   // were one token named by all their words, the children without refs.
-  treeItem(el) {
+  treeItem(el, items) {
     const tree = this.tree;
     this.tree = true;
     const [s] = this.sub(() => {
       this.sp = true;
       this.ctl(token(el, 'treeitem'));
-      for (const k of childItems(el)) if (k.checkVisibility({ visibilityProperty: true })) { this.brk(1); this.walk(k, el); }
+      for (const k of items) if (k.checkVisibility({ visibilityProperty: true })) { this.brk(1); this.walk(k, el); }
     });
     this.tree = tree;
     this.brk(1);
@@ -862,8 +865,6 @@ function codeText(el) {
 }
 
 // Collapse turndown-style list padding ("-   item") and trailing spaces, outside code fences.
-// (A fence may be quoted: the code block of an editor's content, or of a blockquote, is "> ```";
-// its lines were tidied as text, and the runs of spaces of its code collapsed.)
 // (A fence may be quoted: the code block of an editor's content, or of a blockquote, is "> ```";
 // its lines were tidied as text, and the runs of spaces of its code collapsed.)
 function tidy(md) {
