@@ -9,7 +9,7 @@ import path from 'node:path';
 import os from 'node:os';
 import { spawn } from 'node:child_process';
 import { mkdtemp, cp, writeFile, rm } from 'node:fs/promises';
-import { setup, resultData, startDaemon, realDaemonAvailable, buildExtension, ROOT, CHROMIUM, EXTENSION_ID } from './support/harness.mjs';
+import { setup, resultData, startDaemon, launchBrowser, realDaemonAvailable, buildExtension, ROOT, CHROMIUM, EXTENSION_ID } from './support/harness.mjs';
 
 let env;
 before(async () => { env = await setup(); });
@@ -66,6 +66,95 @@ test('dialogs: the action reports the dialog it opened, answered by the default 
   assert.equal(r.result.dialog?.message, 'Welcome to the shop!');
   assert.match(r.page.markdown, /Shown after the alert/);
   assert.deepEqual(opened, [], 'no real dialog opened (it would have blocked the page)');
+});
+
+// Evaluates `expression` in the extension's isolated world of the page's top frame (where its page
+// scripts keep their state), through the DevTools protocol: null while that world does not exist.
+async function inExtensionWorld(page, expression) {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    const contexts = [];
+    cdp.on('Runtime.executionContextCreated', (e) => contexts.push(e.context));
+    await cdp.send('Runtime.enable');
+    const { frameTree } = await cdp.send('Page.getFrameTree');
+    const c = contexts.find((x) => x.origin === `chrome-extension://${EXTENSION_ID}` && x.auxData?.frameId === frameTree.frame.id);
+    if (!c) return null;
+    const { result } = await cdp.send('Runtime.evaluate', { expression, contextId: c.id, returnByValue: true });
+    return result.value;
+  } finally { await cdp.detach().catch(() => {}); }
+}
+
+// Whose tab the page's scripts take it to be, once they learned it (true: the agent's; 'n/a':
+// page scripts that do not tell).
+async function drivenAs(page) {
+  let v = null;
+  for (let i = 0; i < 200 && (v === null || v === undefined); i++) {
+    v = await inExtensionWorld(page, "globalThis.__bbPage ? (globalThis.__bbPage.driven ? globalThis.__bbPage.driven() : 'n/a') : null");
+    if (v === null || v === undefined) await page.waitForTimeout(25); // polling the page's state, not ordering events
+  }
+  return v;
+}
+
+// The extension answered every dialog in every tab, also in the person's own: a site's
+// confirm("Delete?") returned false without showing, its "Leave site?" never asked. Only the
+// tabs the agent drives answer by policy: one it acted on, one it opened.
+test("dialogs: in the person's own tabs they show; in a tab the agent acts on or opened they are answered and reported", async () => {
+  const daemon = await startDaemon({ kind: 'real' });
+  const browser = await launchBrowser({ daemon, pairing: false }); // the user's browser: paired by hand, not managed
+  try {
+    await browser.serviceWorker.evaluate(([u, t]) => chrome.storage.local.set({ wsUrl: u, token: t }), [daemon.wsUrl, daemon.token]);
+    const b = await daemon.waitForBrowser(undefined, 20_000);
+    const call = (tool, p = {}) => daemon.call(tool, { client_id: b.client_id, ...p });
+    const seen = [];
+    const watch = (p) => p.on('dialog', (d) => { seen.push(`${d.type()}: ${d.message()}`); d.accept().catch(() => {}); });
+    browser.context.on('page', watch);
+
+    // The person's tab: their confirm shows, and their "yes" reaches the page.
+    const mine = await browser.context.newPage(); // watched: a new page of the context
+    await mine.goto(env.url('/act-dialogs.html'));
+    const whose = await drivenAs(mine); // once the page learned whose tab it is
+    await mine.click('#confirm');
+    assert.deepEqual(seen, ['confirm: Delete everything?']);
+    assert.equal(await mine.textContent('#out'), 'confirmed');
+    assert.equal(whose, false, "the person's tab is taken for theirs");
+    // Their page that asks before being left asks them.
+    await mine.goto(env.url('/act-leave.html'));
+    await drivenAs(mine);
+    await mine.fill('#notes', 'more'); // the browser asks only after the person used the page
+    await mine.goto(env.url('/act-dialogs.html'));
+    assert.deepEqual(seen.slice(1).map((x) => x.split(':')[0]), ['beforeunload'], JSON.stringify(seen));
+
+    // Once the agent acts on that tab, its dialogs are answered by policy and reported.
+    const tabs = resultData(await call('browser_list_tabs')).tabs;
+    const tab = tabs.find((t) => /act-dialogs\.html$/.test(t.url))?.tabId;
+    assert.ok(Number.isInteger(tab), JSON.stringify(tabs));
+    assert.equal(await drivenAs(mine), false, 'listing the tabs does not make it the agent\'s');
+    let r = await call('browser_click', { tab_id: tab, target: 'Confirm delete' });
+    ok(r);
+    assert.equal(r.result.dialog?.kind, 'confirm', JSON.stringify(r.result));
+    assert.equal(r.result.dialog?.accepted, false);
+    assert.match(r.page.markdown, /Outcome: cancelled/);
+    assert.equal(seen.length, 2, `no dialog showed: ${JSON.stringify(seen)}`);
+
+    // A tab the agent opened is the agent's from its first page: a dialog there is answered even
+    // when the person clicks, and window.print() shows nothing.
+    r = await call('browser_open_url', { url: env.url('/act-dialogs.html?agent'), new_tab: true });
+    ok(r);
+    const theirs = browser.context.pages().find((p) => p.url().endsWith('?agent'));
+    assert.ok(theirs, 'the agent\'s tab');
+    assert.equal(await drivenAs(theirs), true);
+    await theirs.click('#confirm');
+    assert.equal(await theirs.textContent('#out'), 'cancelled');
+    await theirs.evaluate(() => { window.print(); });
+    r = await call('browser_get_page', { tab_id: resultData(r).tabId });
+    ok(r);
+    assert.deepEqual(r.result.dialogs?.map((d) => d.kind), ['confirm', 'print'], JSON.stringify(r.result));
+    assert.match(r.result.message, /the page asked to print \(window\.print\(\)\), which was not shown/);
+    assert.equal(seen.length, 2, `no dialog showed: ${JSON.stringify(seen)}`);
+  } finally {
+    await browser.close();
+    await daemon.close();
+  }
 });
 
 test('browser_handle_dialog: sets the answer for the next dialog only; prompt_text is never kept', async () => {

@@ -10,6 +10,7 @@ import { ensurePageScripts } from './page-scripts.js';
 import { trustedAct, actionDone, downloadsSince } from './trusted.js';
 import { callContent } from './content-bridge.js';
 import { CommandError, navError, sleep } from './errors.js';
+import { createDrivenTab } from './driven.js';
 
 // A page action (the content script's `act`, or trusted input) with its settling: also used by
 // cmd-pointer.js and cmd-forms.js.
@@ -54,7 +55,7 @@ export async function pageAction(c, cmd) {
     // A target=_blank link that the popup blocker swallowed: open it ourselves (its URL passed
     // the policy above: only what open_url would open).
     if (r.newTabUrl && tracker.newTabId == null && !tracker.started) {
-      const nt = await chrome.tabs.create({ url: r.newTabUrl, active: true, openerTabId: tab.id, windowId: tab.windowId });
+      const nt = await createDrivenTab({ url: r.newTabUrl, active: true, openerTabId: tab.id, windowId: tab.windowId });
       await waitTabComplete(nt.id, Date.now() + 20_000);
       settled = { ...(await quiet(nt.id, { since: actionAt })), waited_ms: Date.now() - actionAt };
       pageTabId = nt.id;

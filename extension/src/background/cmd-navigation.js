@@ -7,6 +7,7 @@ import { refusal, isScriptableUrl } from './url-policy.js';
 import { ensurePageScripts, hasPageScripts } from './page-scripts.js';
 import { CommandError, navError, noPageError, upper } from './errors.js';
 import { lastBeforeunload, onBeforeunload } from './dialogs.js';
+import { createDrivenTab } from './driven.js';
 
 function validUrl(u) {
   if (typeof u !== 'string' || !u.trim()) throw new CommandError('url is required');
@@ -41,7 +42,7 @@ export async function openUrl(cmd) {
   if (cmd.new_tab) {
     const base = await resolveTab(null).catch(() => null);
     const t0 = Date.now();
-    const tab = await chrome.tabs.create({ url, active: true, ...(base ? { windowId: base.windowId } : {}) });
+    const tab = await createDrivenTab({ url, active: true, ...(base ? { windowId: base.windowId } : {}) });
     // The page reports itself ready (settle.js, expectLoad); without a report, the tab's load.
     const exp = needsPage ? expectLoad(tab.id, t0) : null;
     const deadline = Date.now() + 20_000;

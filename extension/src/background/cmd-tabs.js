@@ -2,6 +2,7 @@
 import { listTabs, resolveTab, reportTabsSoon } from './tabs.js';
 import { CommandError } from './errors.js';
 import { onBeforeunload } from './dialogs.js';
+import { createDrivenTab } from './driven.js';
 
 export async function listTabsCommand() {
   const tabs = await listTabs();
@@ -46,7 +47,7 @@ export async function closeTab(cmd) {
   const all = await chrome.tabs.query({});
   if (all.length <= 1) {
     // closing the last tab would end the browser (and the extension with it)
-    await chrome.tabs.create({ url: 'about:blank', active: true, windowId: tab.windowId });
+    await createDrivenTab({ url: 'about:blank', active: true, windowId: tab.windowId });
   }
   const how = await removeTab(tab.id);
   if (how === 'stayed') {

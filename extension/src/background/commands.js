@@ -3,7 +3,8 @@
 // kept within the daemon's max_message_bytes (connection.js): a page too big is cut (page.js), a
 // result too big is replaced by an error saying so.
 import { send, getMaxMessageBytes, messageBytes } from './connection.js';
-import { execute } from './handlers.js';
+import { execute, READS_ONLY } from './handlers.js';
+import { markDriven } from './driven.js';
 import { readPage, fitPage } from './page.js';
 import { resolveTab } from './tabs.js';
 import { setLastCommand } from './state.js';
@@ -75,6 +76,8 @@ export async function handleCommand(cmd0) {
     let status = 'success', message, error = null, result = null, pageTabId = null, sendPage = wantPage, noPage = false;
     try {
       throwIfCancelled(signal); // cancelled while it waited in its tab's queue: never run it
+      // The tab it acts on is the agent's from now on: its pages answer dialogs by policy.
+      if (!READS_ONLY.has(cmd.command) && Number.isInteger(cmd.tabId)) await markDriven(cmd.tabId);
       const out = await execute(cmd, { signal });
       message = out.message;
       result = out.result || null;

@@ -1,8 +1,11 @@
 // JavaScript dialogs (alert, confirm, prompt, and the "Leave site?" of beforeunload), per tab:
 // the answer the agent chose for the next one (browser_handle_dialog), and the dialogs the tab's
-// pages opened, until a command's result reports them. The page side (src/page/main-world.js)
-// answers each dialog at once by that policy; in trusted mode (trusted.js) the debugger answers
-// the dialogs that open for real all the same.
+// pages opened, until a command's result reports them. In the tabs the agent drives (driven.js)
+// the page side (src/page/main-world.js) answers each dialog at once by that policy; in trusted
+// mode (trusted.js) the debugger answers the dialogs that open for real all the same. In the
+// person's own tabs the dialogs show as they would without the bridge.
+import { isDriven, onDriven } from './driven.js';
+
 const MAX_LOG = 20;
 const policies = new Map(); // tabId -> { accept, promptText? } for the next dialog
 const logs = new Map();     // tabId -> [{ kind, message, accepted, by, at, url, defaultValue? }]
@@ -12,14 +15,20 @@ export function dialogPolicy(tabId) {
   return policies.get(tabId) || null;
 }
 
-// Push the tab's policy to every frame's page script (null: the defaults again).
+// What a page of the tab is told at its start (ready.js) and whenever it changes: the agent's
+// answer for the next dialog, and whether the tab is the agent's (else its dialogs show).
+export async function dialogState(tabId) {
+  return { policy: dialogPolicy(tabId), driven: await isDriven(tabId) };
+}
+
+// Push the tab's dialog state to every frame's page script (policy null: the defaults again).
 async function push(tabId) {
-  const p = policies.get(tabId) || null;
+  const st = await dialogState(tabId);
   try {
     await chrome.scripting.executeScript({
       target: { tabId, allFrames: true },
-      func: (pol) => (globalThis.__bbPage ? globalThis.__bbPage.setPolicy(pol) : false),
-      args: [p],
+      func: (pol, driven) => (globalThis.__bbPage ? globalThis.__bbPage.setPolicy(pol, driven) : false),
+      args: [st.policy, st.driven],
     });
   } catch { /* not scriptable: the page asks on load */ }
 }
@@ -78,6 +87,7 @@ export function dialogSentence(d) {
   if (d.kind === 'filechooser') {
     return `the page opened a file chooser${d.message ? ` for ${d.message}` : ''}, which was not shown (only a person can pick files there): put files into the page's file field with browser_upload_file`;
   }
+  if (d.kind === 'print') return 'the page asked to print (window.print()), which was not shown';
   const what = d.kind === 'beforeunload' ? 'a "Leave site?" dialog (beforeunload)' : `${d.kind === 'alert' ? 'an' : 'a'} ${d.kind} dialog`;
   const msg = d.message ? ` saying ${JSON.stringify(d.message.length > 300 ? d.message.slice(0, 300) + '…' : d.message)}` : '';
   let ans;
@@ -99,11 +109,12 @@ function dialogUrl(msg, sender) {
 }
 
 export function installDialogListeners() {
+  onDriven((tabId) => { push(tabId); }); // its pages answer dialogs by policy from now on
   chrome.runtime.onMessage.addListener((msg, sender, reply) => {
     if (sender.id !== chrome.runtime.id || !sender.tab || typeof msg !== 'object' || !msg) return undefined;
     const tabId = sender.tab.id;
     if (msg.type === 'bb-dialog') {
-      const kinds = ['alert', 'confirm', 'prompt', 'beforeunload'];
+      const kinds = ['alert', 'confirm', 'prompt', 'beforeunload', 'print'];
       if (!kinds.includes(msg.kind)) return undefined;
       recordDialog(tabId, {
         kind: msg.kind, message: String(msg.message ?? '').slice(0, 2000), accepted: !!msg.accepted,

@@ -44,6 +44,10 @@ const HANDLERS = {
 
 export const CAPABILITIES = Object.keys(HANDLERS);
 
+// The commands that only read a tab: they do not make it the agent's (driven.js), so a person's
+// tab the agent only looked at keeps showing its own dialogs. Every other command does.
+export const READS_ONLY = new Set(['list_tabs', 'switch_tab', 'get_page', 'screenshot', 'wait_for', 'find', 'console_messages', 'network_requests']);
+
 // Run the handler of cmd.command; an unknown command is an error naming the supported ones.
 export async function execute(cmd, ctx = {}) {
   const c = cmd.command;

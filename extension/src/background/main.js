@@ -9,6 +9,7 @@ import { setPolicyFromWelcome } from './url-policy.js';
 import { installPageScriptListeners } from './page-scripts.js';
 import { installReadyListeners } from './ready.js';
 import { installDialogListeners } from './dialogs.js';
+import { installDrivenListeners } from './driven.js';
 import { installTrustedListeners } from './trusted.js';
 import { onSessions, onSessionEnd, controlSession, clearSessions } from './sessions.js';
 
@@ -29,6 +30,7 @@ conn.init({
 installNavListeners();
 installTabListeners();
 installDialogListeners();
+installDrivenListeners();
 installReadyListeners();
 installPageScriptListeners();
 installTrustedListeners();

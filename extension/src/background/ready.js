@@ -9,7 +9,7 @@
 // document that asked. A document that cannot run the page scripts (a browser page, an error
 // page, a site without access) never asks: the caller falls back to asking the page itself.
 import { refFloor } from './content-bridge.js';
-import { dialogPolicy } from './dialogs.js';
+import { dialogPolicy, dialogState } from './dialogs.js';
 
 const expected = new Map(); // tabId -> Expectation
 
@@ -53,18 +53,21 @@ function preload(e, tabId, documentId) {
     .catch(() => { /* not scriptable, or gone: the page is read after */ });
 }
 
-// The answer to a top frame's document_start ask: the dialog policy, and the arming when that
-// document is awaited.
+// The answer to a frame's document_start ask: the dialog state (dialogs.js), and for a top frame
+// the arming when that document is awaited.
 async function pageStart(sender) {
   const tabId = sender.tab.id;
-  const out = { policy: dialogPolicy(tabId) };
   const e = expected.get(tabId);
   // Not the empty document a new tab or window starts with (about:blank), which the page the
   // agent asked for replaces.
-  if (!e || e.documentId || sender.frameId !== 0 || typeof sender.documentId !== 'string' || /^about:/i.test(sender.url || '')) return out;
-  e.documentId = sender.documentId;
-  e.wake();
-  preload(e, tabId, sender.documentId);
+  const arm = !!e && !e.documentId && sender.frameId === 0 && typeof sender.documentId === 'string' && !/^about:/i.test(sender.url || '');
+  if (arm) {
+    e.documentId = sender.documentId;
+    e.wake();
+    preload(e, tabId, sender.documentId);
+  }
+  const out = await dialogState(tabId);
+  if (!arm) return out;
   const floor = e.snap ? await refFloor() : 0;
   if (expected.get(tabId) !== e) return out; // cancelled meanwhile
   out.ready = { token: e.token, opts: e.opts, snap: e.snap, floor };

@@ -7,6 +7,7 @@
 import { send } from './connection.js';
 import { resolveTab } from './tabs.js';
 import { waitTabComplete } from './settle.js';
+import { createDrivenTab } from './driven.js';
 
 const PAGE_ID_RE = /^p[0-9a-f]{16}$/;
 const SESSION_ID_RE = /^s[0-9a-f]{12}$/;
@@ -35,7 +36,7 @@ export function sessionTab(session) {
     const old = p ? await p : null;
     if (old != null) return old;
     const base = await resolveTab(null).catch(() => null);
-    const tab = await chrome.tabs.create({ url: 'about:blank', active: false, ...(base ? { windowId: base.windowId } : {}) });
+    const tab = await createDrivenTab({ url: 'about:blank', active: false, ...(base ? { windowId: base.windowId } : {}) });
     // Its first (empty) load must be over before a command navigates it, or that load could win.
     await waitTabComplete(tab.id, Date.now() + 5_000);
     return tab.id;

@@ -40,10 +40,11 @@ import { createValidationWatch } from './validation.js';
   window.addEventListener('pointerdown', (e) => { if (e.isTrusted) presses++; }, true);
   const observer = createObserver(doc, secret); // console messages and requests (browser_console_messages, browser_network_requests)
   let policy = null; // the agent's answer for the next dialog, as last sent to the page
+  let driven = null; // whether the tab is the agent's (null: not known yet; its dialogs are then answered)
   let begun = null;  // { actionAt, p }: the wait an action's call began (begin, below)
 
   const hello = () => doc.dispatchEvent(new CustomEvent(HELLO_ISOLATED, { detail: secret }));
-  const pushPolicy = () => doc.dispatchEvent(new CustomEvent(policyEvent(secret), { detail: JSON.stringify(policy) }));
+  const pushPolicy = () => doc.dispatchEvent(new CustomEvent(policyEvent(secret), { detail: JSON.stringify({ policy, driven }) }));
 
   doc.addEventListener(recordEvent(secret), (e) => {
     let rec;
@@ -84,18 +85,19 @@ import { createValidationWatch } from './validation.js';
     doc.removeEventListener(HELLO_MAIN, onMain, true);
     watch.rescan(); // shadow roots attached before the page side knew the secret
     watch.hooked(); // what the page does with custom elements is heard from its start
-    if (policy) pushPolicy();
+    if (policy || driven !== null) pushPolicy();
   }, { capture: true, once: true });
   doc.addEventListener(HELLO_MAIN, onMain, true);
   hello();
 
-  // The top frame asks at its start for the agent's answer for the next dialog on this tab, if it
-  // gave one before this page loaded (frames get it when the agent sets it), and whether the
-  // service worker awaits this document (background/ready.js): then it reports when ready.
-  if (window === window.top) try {
+  // Each frame asks at its start whether its tab is the agent's (background/driven.js) and for the
+  // agent's answer for the next dialog on this tab, if it gave one before this page loaded; the
+  // top frame also learns whether the service worker awaits this document (background/ready.js):
+  // then it reports when ready.
+  try {
     chrome.runtime.sendMessage({ type: 'bb-page-start' }).then((r) => {
       if (!r || typeof r !== 'object') return;
-      if ('policy' in r) { policy = r.policy; pushPolicy(); }
+      if ('policy' in r) { policy = r.policy; if (typeof r.driven === 'boolean') driven = r.driven; pushPolicy(); }
       if (r.ready && typeof r.ready === 'object') reportReady(r.ready);
     }, () => {});
   } catch { /* extension reloaded */ }
@@ -127,7 +129,12 @@ import { createValidationWatch } from './validation.js';
   Object.defineProperty(globalThis, '__bbPage', {
     configurable: false,
     value: Object.freeze({
-      setPolicy(p) { policy = p && typeof p === 'object' ? { accept: !!p.accept, ...(typeof p.promptText === 'string' ? { promptText: p.promptText } : {}) } : null; pushPolicy(); return true; },
+      setPolicy(p, d) {
+        policy = p && typeof p === 'object' ? { accept: !!p.accept, ...(typeof p.promptText === 'string' ? { promptText: p.promptText } : {}) } : null;
+        if (typeof d === 'boolean') driven = d;
+        pushPolicy();
+        return true;
+      },
       // The wait after an action can begin in the action's own call, the moment it is done
       // (begin), and be awaited by the call that follows (settle, with the same actionAt).
       begin(opts) { begun = { actionAt: Number(opts?.actionAt) || 0, p: actionSettle(opts || {}) }; return true; },
@@ -138,6 +145,7 @@ import { createValidationWatch } from './validation.js';
         return actionSettle(opts || {});
       },
       state: () => watch.state(),
+      driven: () => driven, // whether the tab is the agent's, as this document learned it (null: not yet)
       presses: () => presses,
       observed: (what, opts) => (what === 'network' ? observer.network(opts) : observer.console(opts)),
     }),

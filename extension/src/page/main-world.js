@@ -1,11 +1,13 @@
 // Runs in the page's own (MAIN) world of every frame at document_start (registered by
 // background/page-scripts.js). JavaScript dialogs: alert(), confirm() and prompt() block the page
-// until someone answers, and an extension without the debugger cannot answer them. Here they are
-// answered at once by policy, without opening: alert is accepted, confirm and prompt dismissed
-// (false, null), unless the agent asked for another answer for the next dialog
-// (browser_handle_dialog). A beforeunload handler that would ask "Leave site?" is let through
-// (leave) unless the agent asked to stay. Each dialog is recorded, through the private channel
-// (channel.js), for the result of the action that opened it. Also counts the page's requests,
+// until someone answers, and an extension without the debugger cannot answer them. In a tab the
+// agent drives (background/driven.js; until the page learns whether it is one, ≈ 10-30 ms after
+// its start, it is taken to be) they are answered at once by policy, without opening: alert is
+// accepted, confirm and prompt dismissed (false, null), unless the agent asked for another answer
+// for the next dialog (browser_handle_dialog); window.print() shows nothing. A beforeunload
+// handler that would ask "Leave site?" is let through (leave) unless the agent asked to stay.
+// Each dialog is recorded, through the private channel (channel.js), for the result of the action
+// that opened it. In the person's own tabs all of them show as they would without the bridge. Also counts the page's requests,
 // short timers, frame and idle callbacks, the messages it posts itself, its work off its
 // thread (workers, IndexedDB) and the answers to what it sends on a WebSocket, reports shadow roots attached to elements in the page, and
 // installs the focus shim.
@@ -35,6 +37,7 @@ import { BB_CONSOLE_MAX_ENTRIES } from '../shared/limits.js';
 
   let secret = null;
   let once = null; // { accept, promptText } for the next dialog, from the agent
+  let driven = null; // whether the tab is the agent's: false = the person's, dialogs show
   const queued = []; // records made before the channel was open
   const observed = []; // console messages and requests seen before the channel was open (bounded)
 
@@ -50,7 +53,11 @@ import { BB_CONSOLE_MAX_ENTRIES } from '../shared/limits.js';
   }
 
   function onPolicy(e) {
-    try { const p = parse(String(apply(detailOf, e, []))); once = p && typeof p === 'object' ? p : null; } catch { once = null; }
+    let st = null;
+    try { st = parse(String(apply(detailOf, e, []))); } catch { /* ignore */ }
+    if (!st || typeof st !== 'object') return;
+    once = st.policy && typeof st.policy === 'object' ? st.policy : null;
+    if (typeof st.driven === 'boolean') driven = st.driven;
   }
 
   function onHello(e) {
@@ -96,12 +103,20 @@ import { BB_CONSOLE_MAX_ENTRIES } from '../shared/limits.js';
     const f = disguise({ [name](...a) { return fn.apply(this, a); } }[name], w[name]);
     try { defineProperty(w, name, { value: f, writable: true, configurable: true, enumerable: true }); } catch { /* ignore */ }
   };
-  wrap('alert', (message) => { answer('alert', message); });
-  wrap('confirm', (message) => answer('confirm', message).accepted);
-  wrap('prompt', (message, def) => {
+  // The dialogs: answered by policy in the agent's tabs, the browser's own in the person's.
+  const dialog = (name, fn) => {
+    const native = w[name];
+    if (typeof native !== 'function') return;
+    wrap(name, (...a) => (driven === false ? apply(native, w, a) : fn(...a)));
+  };
+  dialog('alert', (message) => { answer('alert', message); });
+  dialog('confirm', (message) => answer('confirm', message).accepted);
+  dialog('prompt', (message, def) => {
     const r = answer('prompt', message, def);
     return r.accepted ? r.value : null;
   });
+  // The print dialog holds the page (a headed browser) until someone closes it: not shown.
+  dialog('print', () => { send({ kind: 'print', message: '', accepted: false, by: 'default' }); });
 
   // beforeunload: the first listener of the page patches the event so that later listeners
   // asking to stay (preventDefault, returnValue) are recorded, and obeyed only when the agent
@@ -123,6 +138,7 @@ import { BB_CONSOLE_MAX_ENTRIES } from '../shared/limits.js';
     guarded = true;
     apply(addEL, w, ['beforeunload', (ev) => {
       asked = false;
+      if (driven === false) return; // the person's tab: the browser asks them
       try {
         defineProperty(ev, 'preventDefault', { value: () => decide(ev), configurable: true });
         let rv = '';
@@ -143,6 +159,7 @@ import { BB_CONSOLE_MAX_ENTRIES } from '../shared/limits.js';
     const wrapped = function (ev) {
       if (typeof userHandler !== 'function') return undefined;
       const r = userHandler.call(this, ev);
+      if (driven === false) return r;
       if (r !== undefined && r !== null) decide(ev);
       return undefined;
     };
