@@ -403,3 +403,39 @@ test('the point op (for trusted input) gives where a user\'s click lands: throug
   assert.equal(r.ok, false);
   assert.match(r.error, /is covered by <div#overlay>/);
 });
+
+// A click on a checkbox, a radio button, a switch or a toggle button said "Clicked" whatever became
+// of it: a checkbox the page locked, a switch nobody hooked up, read as done. The answer says what
+// the control is after the page settled.
+test('a click on a checkbox, radio button, switch or toggle button says what it is now, or that the click did not change it', async () => {
+  await open('/cnt-toggle.html');
+  const said = async (target) => {
+    const r = await env.call('browser_click', { target });
+    ok(r);
+    return { msg: r.result.message, toggle: r.result.toggle, md: r.page.markdown };
+  };
+  let r = await said('Send me the newsletter');
+  assert.match(r.msg, /^Clicked \[checkbox "Send me the newsletter"[^\]]*\]; it is now checked$/);
+  assert.deepEqual(r.toggle, { before: 'not checked', after: 'checked' });
+  assert.match(r.md, /\[checkbox "Send me the newsletter" checked e\d+\]/);
+  r = await said('Keep backups');
+  assert.match(r.msg, /; it is still checked: the click did not change it$/);
+  r = await said('Share usage data'); // changed, then put back by the page's timer
+  assert.match(r.msg, /; it is still not checked: the click did not change it$/);
+  r = await said('Pro');
+  assert.match(r.msg, /; it is now checked$/);
+  r = await said('Pro');
+  assert.match(r.msg, /; it was already checked$/);
+  r = await said('Dark mode'); // the page's handler changes it in its next frame
+  assert.match(r.msg, /^Clicked \[switch "Dark mode"[^\]]*\]; it is now checked$/);
+  r = await said('Autosave');
+  assert.match(r.msg, /; it is still not checked: the click did not change it$/);
+  r = await said('Bold');
+  assert.match(r.msg, /; it is now pressed$/);
+  assert.deepEqual(r.toggle, { before: 'not pressed', after: 'pressed' });
+  // Not a toggle: nothing added.
+  r = await said('Settings');
+  assert.equal(r.toggle, undefined);
+  assert.doesNotMatch(r.msg, /; it is /);
+});
+

@@ -48,7 +48,7 @@ export async function pageAction(c, cmd) {
     let pageTabId = tab.id;
     let settled = null;
     if (needsPage) {
-      ({ tabId: pageTabId, settle: settled } = await settleAfterAction(tracker, { actionAt, external: !!r.externalUrl }));
+      ({ tabId: pageTabId, settle: settled } = await settleAfterAction(tracker, { actionAt, external: !!r.externalUrl, toggle: c === 'click' }));
     } else {
       await sleep(50);
     }
@@ -65,9 +65,17 @@ export async function pageAction(c, cmd) {
     // A form submission the browser refused (or a field the page reported as not valid: its
     // reportValidity()): the field it found invalid, and its message.
     const invalid = settled?.invalid;
-    if (invalid) { settled = { ...settled }; delete settled.invalid; }
+    const toggled = settled?.toggled;
+    if (invalid || toggled) { settled = { ...settled }; delete settled.invalid; delete settled.toggled; }
     const result = { tabId: pageTabId, ...(r.frameOrigin ? { frameOrigin: r.frameOrigin } : {}), ...(settled ? { settle: settled } : {}), ...(invalid ? (invalid.reported ? { invalidField: { field: invalid.field, message: invalid.message } } : { formNotSubmitted: invalid }) : {}) };
     let message = r.message;
+    // A checkbox, radio button, switch or toggle button clicked: what it is now, or that the page kept it.
+    if (toggled && pageTabId === tab.id) {
+      if (toggled.after !== toggled.before) message += `; it is now ${toggled.after}`;
+      else if (toggled.radio && toggled.after === 'checked') message += '; it was already checked';
+      else message += `; it is still ${toggled.after}: the click did not change it`;
+      result.toggle = { before: toggled.before, after: toggled.after };
+    }
     if (invalid) {
       const why = `the field ${JSON.stringify(invalid.field)} is not valid${invalid.message ? ` (${JSON.stringify(invalid.message)})` : ''}`;
       message += invalid.reported ? `; the page showed that ${why}` : `; the browser did not submit the form: ${why}`;

@@ -100,22 +100,26 @@ export function waitTabComplete(tabId, deadline) {
 // `read`: the page is read next, so once settled (and not leaving) the content script, which
 // shares the page scripts' isolated world, takes its snapshot in the same round trip
 // (r.snapshot, for offer()).
-async function pageSettle(tabId, opts, read = false) {
+// `toggle`: after a click, also what became of the control it aimed at (content/toggle.js).
+async function pageSettle(tabId, opts, read = false, toggle = false) {
   if (!(await ensurePageScripts(tabId))) return null;
   const snapArgs = read ? { maxChars: pageCharBudget() } : null;
   const floor = read ? await refFloor() : 0;
   const run = () => chrome.scripting.executeScript({
     target: { tabId, frameIds: [0] },
     injectImmediately: true, // the page script waits for what it waits for; not for document_idle
-    func: async (o, sa, fl) => {
+    func: async (o, sa, fl, tg) => {
       if (!globalThis.__bbPage) return null;
       const r = await globalThis.__bbPage.settle(o);
+      if (tg && r && r.reason !== 'navigation' && globalThis.__browserBridge) {
+        try { const t = await globalThis.__browserBridge.run('toggled'); if (t?.toggled) r.toggled = t.toggled; } catch { /* not said */ }
+      }
       if (sa && r && r.reason !== 'navigation' && globalThis.__browserBridge) {
         try { r.snapshot = await globalThis.__browserBridge.run('snapshot', sa, fl); } catch { /* read again */ }
       }
       return r;
     },
-    args: [opts, snapArgs, floor],
+    args: [opts, snapArgs, floor, toggle],
   });
   let timer;
   const limit = new Promise((r) => { timer = setTimeout(() => r([{ result: { reason: 'cap', waited: opts.capMs, pending: { pageAnswer: true } } }]), opts.capMs + 2000); });
@@ -204,12 +208,13 @@ export async function loadSettle(tabId, exp, report, since) {
   return settleInfo(since, report);
 }
 
-const settleInfo = (t0, r) => ({ waited_ms: Date.now() - t0, reason: r?.reason || 'quiet', ...(r?.pending ? { pending: r.pending } : {}), ...(r?.invalid ? { invalid: r.invalid } : {}) });
+const settleInfo = (t0, r) => ({ waited_ms: Date.now() - t0, reason: r?.reason || 'quiet', ...(r?.pending ? { pending: r.pending } : {}), ...(r?.invalid ? { invalid: r.invalid } : {}), ...(r?.toggled ? { toggled: r.toggled } : {}) });
 
 // After an action in `tracker.tabId`: returns { tabId, settle } — the tab whose page should be
 // sent, and how the wait ended. `actionAt`: when the action started (Date.now()). `expectNav`
-// (back, forward, reload): a navigation is coming; give it `navWindowMs` to start.
-export async function settleAfterAction(tracker, { actionAt = Date.now(), expectNav = false, navWindowMs = NAV_WINDOW_MS, external = false } = {}) {
+// (back, forward, reload): a navigation is coming; give it `navWindowMs` to start. `toggle`: a
+// click, whose control's state after it is then in settle.toggled (content/toggle.js).
+export async function settleAfterAction(tracker, { actionAt = Date.now(), expectNav = false, navWindowMs = NAV_WINDOW_MS, external = false, toggle = false } = {}) {
   const t0 = actionAt;
   const deadline = Date.now() + NAV_TIMEOUT_MS;
   if (expectNav) {
@@ -221,13 +226,13 @@ export async function settleAfterAction(tracker, { actionAt = Date.now(), expect
   if (!tracker.started && tracker.newTabId == null) {
     // Until the action's effects settle, or a navigation starts, whichever is first.
     const moved = tracker.moved();
-    r = await Promise.race([pageSettle(tracker.tabId, { actionAt, ...ACTION_SETTLE }, true), moved]);
+    r = await Promise.race([pageSettle(tracker.tabId, { actionAt, ...ACTION_SETTLE }, true, toggle), moved]);
     // Settled, but a script the action made the page fetch is still arriving (a module it
     // imports: trusted.js): once it has, settle again (its effects come after), within the cap.
     for (let i = 0; i < 4 && r && r !== 'moved' && r.reason === 'quiet' && !tracker.started && tracker.newTabId == null; i++) {
       const left = ACTION_CAP_MS - (Date.now() - t0);
       if (left <= 0 || (await Promise.race([scriptsArrived(tracker.tabId, actionAt, left), moved])) !== true) break;
-      r = await Promise.race([pageSettle(tracker.tabId, { actionAt, ...ACTION_SETTLE, capMs: Math.max(500, ACTION_CAP_MS - (Date.now() - t0)) }, true), moved]);
+      r = await Promise.race([pageSettle(tracker.tabId, { actionAt, ...ACTION_SETTLE, capMs: Math.max(500, ACTION_CAP_MS - (Date.now() - t0)) }, true, toggle), moved]);
     }
     if (r === null) {
       // No page scripts there (a page the extension cannot script as it wants): the old rule.

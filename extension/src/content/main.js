@@ -14,17 +14,20 @@ import { shot } from './shot.js';
 import { hover, drag } from './pointer.js';
 import { fillForm, setFiles, chooseOption } from './forms.js';
 import { shadowOf } from './dom.js';
+import { noteClick, forgetClick, toggledSince } from './toggle.js';
 
 const PURPOSE = { click: 'click', type: 'type', select_option: 'select', press_key: 'any', scroll: 'any' };
 
 async function act(command, p) {
   startObserving();
+  forgetClick();
   let el = null;
   let r;
   switch (command) {
     case 'click':
       el = findTarget(p.target, 'click').el;
       await leaveTooltips(el);
+      noteClick(el);
       r = await clickCommand(el, { button: p.button, double_click: !!p.double_click, modifiers: Array.isArray(p.modifiers) ? p.modifiers : [] });
       break;
     case 'type':
@@ -128,6 +131,7 @@ async function run1(op, args) {
       case 'yield': await yieldToPage(); return { ok: true }; // trusted mode: between typed text and Enter
       case 'typed': if (args.yield) await yieldToPage(); return { ok: true, ...typed(args.text, args.clear) }; // trusted mode: after the text
       case 'grown': return { ok: true, grown: grownSince() }; // after a scroll to the bottom (cmd-input.js)
+      case 'toggled': return { ok: true, toggled: toggledSince() }; // after a click, once settled (toggle.js)
       // browser_resize: the size after the page's next frame, whose rendering steps dispatch the
       // resize event before frame callbacks run (read at once, the new size came before the event,
       // and the answer missed what the page's resize handler then wrote)

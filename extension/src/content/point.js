@@ -3,6 +3,7 @@
 // a click (visible, reachable, not covered -- reach.js via actions.clickPointOf), plus what
 // trusted.js needs to decide how to act on it.
 import { findTarget } from './targeting.js';
+import { noteClick, forgetClick } from './toggle.js';
 import { inputType, TEXT_INPUT_TYPES, externalLink } from './dom.js';
 import { isSecret } from './secret.js';
 import { clickPointOf, typedNote, notTaken, holdExternal, clickWords, leaveTooltips } from './actions.js';
@@ -63,6 +64,7 @@ function textField(el) {
 export async function point(target, command = 'click', how = {}) {
   const { el } = findTarget(target, PURPOSE[command] || 'any');
   await leaveTooltips(el);
+  if (command === 'click') noteClick(el); else forgetClick();
   pointed = new WeakRef(el);
   if (command === 'type') isSecret(el); // decided before the first key, as type() does
   const p = clickPointOf(el); // throws, saying why, when a user could not click it

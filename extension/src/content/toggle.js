@@ -1,0 +1,50 @@
+// The state of a control a click toggles (a checkbox, a radio button, a switch, a toggle button),
+// taken before the click and again once the page settled after it, so that the answer says what
+// the click did to it: "it is now checked", or "it is still not checked" when the page kept it
+// (a handler that prevents the click, a framework that puts its own state back). Without it the
+// answer to a click on a checkbox the page locked was "Clicked" and nothing else.
+import { controlKind, styleOf } from './dom.js';
+
+let last = null; // { el: WeakRef, before, kind }: the control the last click aimed at
+
+// 'checked' | 'not checked' | 'mixed' | 'pressed' | 'not pressed', or null when the element is
+// not a control a click toggles.
+export function toggleState(el0) {
+  const el = control(el0);
+  if (!el || el.nodeType !== 1) return null;
+  const kind = controlKind(el, styleOf(el));
+  if (kind === 'checkbox' || kind === 'radio') {
+    if (el.tagName === 'INPUT') return el.indeterminate ? 'mixed' : el.checked ? 'checked' : 'not checked';
+    const a = el.getAttribute('aria-checked');
+    if (a === 'mixed') return 'mixed';
+    if (a === 'true' || a === 'false') return a === 'true' ? 'checked' : 'not checked';
+    return typeof el.checked === 'boolean' ? (el.checked ? 'checked' : 'not checked') : null; // a custom element's property
+  }
+  const p = el.getAttribute('aria-pressed');
+  if (p === 'true' || p === 'false' || p === 'mixed') return p === 'true' ? 'pressed' : p === 'mixed' ? 'mixed' : 'not pressed';
+  return null;
+}
+
+// A label stands for its control.
+const control = (el) => (el?.tagName === 'LABEL' && el.control ? el.control : el);
+
+// A click is about to be made on `el` (none other than a click calls this; every action forgets).
+export function noteClick(el0) {
+  const el = control(el0);
+  const before = el ? toggleState(el) : null;
+  last = before ? { el: new WeakRef(el), before, kind: el.tagName === 'INPUT' ? el.type : el.getAttribute('role') || '' } : null;
+}
+
+export function forgetClick() {
+  last = null;
+}
+
+// What became of the control the last click aimed at: { before, after }, or null (no such
+// control, or it left the page). Until the next action, which forgets it.
+export function toggledSince() {
+  const l = last;
+  const el = l?.el.deref();
+  if (!el || !el.isConnected) return null;
+  const after = toggleState(el);
+  return after ? { before: l.before, after, radio: l.kind === 'radio' || l.kind === 'menuitemradio' } : null;
+}
