@@ -176,14 +176,18 @@ test('tooltip: a hover shows it, and the field it then covers is typed into as a
 // ---------------------------------------------------------------- controlgroup, drag and drop, selectable
 
 test('controlgroup: its selectmenu, radios, checkbox, spinner and button act as one form', async () => {
-  await open('jqui-interact.html');
+  let r = await open('jqui-interact.html');
+  // The unlabelled selectmenu has no name: its choice is its value (jQuery UI points its
+  // aria-labelledby at the chosen item, and it showed as [combobox "Compact car"]).
+  assert.match(md(r), /\[combobox value="Compact car" e\d+\]/);
   ok(await call('browser_select_option', { target: 'Compact car', value: 'Midsize car' }));
   ok(await call('browser_click', { target: 'Automatic' }));
   ok(await call('browser_click', { target: 'Insurance' }));
   ok(await call('browser_type', { target: '# of cars', text: '2' }));
-  const r = await call('browser_click', { target: 'Book Now!' });
+  r = await call('browser_click', { target: 'Book Now!' });
   ok(r);
   assert.match(md(r), /Booked: Midsize car, automatic, insured, 2/);
+  assert.match(md(r), /\[combobox value="Midsize car" e\d+\]/);
   assert.match(md(r), /\[radio "Automatic" checked e\d+\]/);
   assert.match(md(r), /\[checkbox "Insurance" checked e\d+\]/);
 });

@@ -4,7 +4,7 @@ import { behindModal } from './modal.js';
 import { seenText } from './hidden.js';
 import { refFor } from './refs.js';
 import { isSecret } from './secret.js';
-import { isReadOnlyCombobox, optionNames, editorFor, selectBehind, shownBeside } from './widgets.js';
+import { isReadOnlyCombobox, optionNames, optionsOf, editorFor, selectBehind, shownBeside } from './widgets.js';
 import { shownChoiceOf } from './reach.js';
 
 const q = (s) => '"' + String(s).replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n') + '"';
@@ -114,15 +114,14 @@ export function tokenParts(el, kind, { values = true } = {}) {
   // A custom combobox labelled by the choice it shows (Select2 points aria-labelledby at the text
   // it renders) was named by its value: its name is the label of the native select it stands for.
   if (kind === 'combobox' && tag !== 'INPUT' && labelledByOwn(el)) {
-    const sel = selectBehind(el);
-    const l = sel ? labelsText(sel) || norm(sel.getAttribute('aria-label')) : '';
+    const l = widgetLabel(el);
     name = l ? clip(l) : '';
   } else if (kind === 'combobox' && tag !== 'INPUT' && !ownName(el)) {
     // one named by nothing but its content (Choices.js's <div role=combobox>) shows its choice
-    // there: the label of the native select it stands for is its name
-    const sel = selectBehind(el);
-    const l = sel ? labelsText(sel) || norm(sel.getAttribute('aria-label')) : '';
-    if (l) name = clip(l);
+    // there: the label of the native select it stands for is its name; without one it has none
+    // (a combobox takes no name from its content, which is its value: [combobox value="Compact car"])
+    const l = widgetLabel(el);
+    name = l ? clip(l) : '';
   }
   // An editable element's name defaults to its content: without values (or for a secret), only a
   // name that is not its content.
@@ -323,9 +322,26 @@ function labelBesideOwn(el) {
 }
 
 // Does `el`'s aria-labelledby point only at elements inside it (its own shown text)?
+// The label of a drop-down widget drawn by the page: the native select's it stands for, or a
+// <label for> pointing at the widget itself (jQuery UI's selectmenu moves the select's label
+// there: a <span> is no labelable element, so the browser does not tie them, but a user reads it).
+function widgetLabel(el) {
+  const sel = selectBehind(el);
+  const l = sel ? labelsText(sel) || norm(sel.getAttribute('aria-label')) : '';
+  if (l || !el.id) return l;
+  const root = el.getRootNode();
+  const labels = root.querySelectorAll ? Array.from(root.querySelectorAll(`label[for="${CSS.escape(el.id)}"]`)) : [];
+  return norm(labels.map((x) => x.textContent).join(' '));
+}
+
+// Labelled by its own content (Select2's rendered choice) or by one of its own options (jQuery UI's
+// selectmenu points aria-labelledby at the chosen item of its menu): named by its value.
 function labelledByOwn(el) {
   const xs = labelledBy(el);
-  return xs.length > 0 && xs.every((x) => !!x && x !== el && el.contains(x));
+  if (!xs.length || xs.some((x) => !x || x === el)) return false;
+  if (xs.every((x) => el.contains(x))) return true;
+  const opts = optionsOf(el);
+  return xs.every((x) => el.contains(x) || opts.some((o) => o === x || o.contains(x) || x.contains(o)));
 }
 
 // A text box drawn by the page (role=textbox, not a form field) that says it is read-only: a
