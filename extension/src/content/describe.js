@@ -118,10 +118,12 @@ export function tokenParts(el, kind, { values = true } = {}) {
     name = l ? clip(l) : '';
   } else if (kind === 'combobox' && tag !== 'INPUT' && !ownName(el)) {
     // one named by nothing but its content (Choices.js's <div role=combobox>) shows its choice
-    // there: the label of the native select it stands for is its name; without one it has none
-    // (a combobox takes no name from its content, which is its value: [combobox value="Compact car"])
+    // there: the label of the native select it stands for is its name; without one, a name that
+    // is all its content is none (that is its value: [combobox value="Compact car"]), while one
+    // that is part of it stays (Vuetify's label drawn inside its field: "Fruit", of "Fruit Cherry")
     const l = widgetLabel(el);
-    name = l ? clip(l) : '';
+    if (l) name = clip(l);
+    else if (name && name === clip(norm(seenText(el)))) name = '';
   }
   // An editable element's name defaults to its content: without values (or for a secret), only a
   // name that is not its content.
