@@ -440,3 +440,15 @@ test('a click on a checkbox, radio button, switch or toggle button says what it 
   assert.doesNotMatch(r.msg, /; it is /);
 });
 
+// Typed characters carried a keyCode made from their own code point: "(" was 40, ArrowDown's, "."
+// 46 (Delete), "&" 38 (ArrowUp); a page reading keyCode (an editor's key bindings: Monaco) took
+// "(" for the down arrow and dropped it. Each key now says the key a US keyboard types it with.
+test('typed characters carry the key a keyboard types them with: "(" is Shift+Digit9 (57), not ArrowDown (40)', async () => {
+  await open('/cnt-keys.html');
+  const r = await env.call('browser_type', { target: 'Formula', text: '(a.B&)' });
+  ok(r);
+  assert.match(r.page.markdown, /\[input text "Formula" value="\(a\.B&\)" e\d+\]/, 'a character was dropped');
+  const heard = r.page.markdown.match(/Heard: (.*)/)?.[1] || '';
+  assert.equal(heard, '(/Digit9/57/S a/KeyA/65/- ./Period/190/- B/KeyB/66/S &/Digit7/55/S )/Digit0/48/S');
+});
+

@@ -10,7 +10,9 @@
 //   - editor-tinymce.html: TinyMCE, which hides the labelled <textarea> and puts its editor (an
 //     iframe whose body is editable) after it;
 //   - editor-tiptap.html (+ .js): TipTap (ProseMirror) with a Bold button;
-//   - editor-lexical.html (+ .js): Lexical, plain JS, with history (Ctrl+Z) and a Bold button.
+//   - editor-lexical.html (+ .js): Lexical, plain JS, with history (Ctrl+Z) and a Bold button;
+//   - editor-monaco.html: Monaco (its AMD build), whose lines are drawn aria-hidden and which
+//     takes text through an EditContext element, or with ?textarea a transparent textarea.
 // The bundled shells are built by esbuild into a temporary directory served at /bundles/.
 //   node --test tests/e2e/editors-realsites.test.mjs
 import { test, before, after } from 'node:test';
@@ -23,7 +25,7 @@ import { startManaged, startStaticServer, requirePackages, NODE_MODULES, SHELLS 
 
 let env, srv, bundles;
 before(async () => {
-  requirePackages(['@codemirror/view', '@codemirror/lang-markdown', '@tiptap/core', '@tiptap/starter-kit', 'lexical', '@lexical/rich-text', 'tinymce', 'ace-builds']);
+  requirePackages(['@codemirror/view', '@codemirror/lang-markdown', '@tiptap/core', '@tiptap/starter-kit', 'lexical', '@lexical/rich-text', 'tinymce', 'ace-builds', 'monaco-editor']);
   bundles = await mkdtemp(path.join(os.tmpdir(), 'bb-editors-'));
   for (const n of ['codemirror', 'tiptap', 'lexical']) {
     await esbuild.build({
@@ -146,6 +148,53 @@ test('ace: typing into the editor\'s textarea goes through the editor box a user
     ok(await call('browser_press_key', { target: ref, key: 'Backspace' }), 'Backspace');
     assert.equal(outputOf(md(await call('browser_get_page', {})), 'Editor text:'), '');
   }
+});
+
+// Monaco draws its lines aria-hidden and takes text through an EditContext element with no size
+// (or a transparent textarea): the Markdown showed no code at all (an unnamed [textarea], its IME
+// buffer), typing by its name was "not visible to a user", typing into the textarea garbled the
+// text (the line typed again before each character; "(" taken for ArrowDown), and the editor
+// could not be scrolled. Now it is an editor whose code the Markdown shows, typed into, keyed and
+// scrolled as a user does.
+for (const mode of ['', '?textarea']) {
+  test(`monaco${mode ? ' (textarea)' : ' (EditContext)'}: its code is shown; typing by its name, keys and scrolling work as a user's`, async () => {
+    let r = await open('editor-monaco.html' + mode, /\[editor "Script"/);
+    assert.match(md(r), /\[editor "Script" e\d+\]/, md(r));
+    assert.equal(codeAfter(md(r), '[editor "Script"'), 'function greet(name) {\n  return "Hi " + name;\n}', md(r));
+    assert.doesNotMatch(md(r), /\[textarea/, 'the editor\'s own input buffer is shown as a field');
+    const code = 'let total = sum(1, 2);\nconsole.log("total", total);';
+    r = await call('browser_type', { target: 'Script', text: code });
+    ok(r, 'type');
+    assert.match(r.result.message, new RegExp(`^Typed ${code.length} characters into \\[editor "Script" e\\d+\\]`));
+    assert.equal(outputOf(md(r), 'Editor text:'), code, `Monaco does not hold the text typed:\n${md(r)}`);
+    assert.equal(codeAfter(md(r), '[editor "Script"'), code, md(r));
+    ok(await call('browser_type', { target: 'Script', text: '\n// done', clear: false }), 'append');
+    assert.equal(outputOf(md(await call('browser_get_page', {})), 'Editor text:'), code + '\n// done');
+    ok(await call('browser_press_key', { target: 'Script', key: 'Control+a' }), 'Ctrl+A');
+    r = await call('browser_press_key', { target: 'Script', key: 'Backspace' });
+    ok(r, 'Backspace');
+    assert.equal(outputOf(md(r), 'Editor text:'), '');
+    assert.match(md(r), /\[editor "Script" empty e\d+\]/);
+  });
+}
+
+test('monaco: a long document shows the lines drawn, says so, and scrolling the editor shows the next ones', async () => {
+  let r = await open('editor-monaco.html?long', /\[editor "Script"/);
+  assert.match(md(r), /Editor text: 200 lines/);
+  assert.match(md(r), /\[editor "Script" partly drawn e\d+\]/, md(r));
+  assert.match(md(r), /\[… only \d+ lines are drawn by the page: scroll the editor to read the others …\]/);
+  const code = codeAfter(md(r), '[editor "Script"');
+  assert.match(code, /^\/\/ line 1 of the long script$/m);
+  assert.doesNotMatch(code, /line 40 of the long/);
+  r = await call('browser_scroll', { target: 'Script', direction: 'down' });
+  ok(r, 'scroll');
+  assert.match(r.result.message, /^Scrolled \[editor "Script" e\d+\] down with its PageDown key/);
+  const after = codeAfter(md(r), '[editor "Script"');
+  assert.notEqual(after, code, 'the editor shows the same lines');
+  assert.doesNotMatch(after, /^\/\/ line 1 of the long script$/m, after);
+  r = await call('browser_scroll', { target: 'Script', direction: 'bottom' });
+  ok(r, 'scroll to the bottom');
+  assert.match(codeAfter(md(r), '[editor "Script"'), /^\/\/ line 200 of the long script$/m);
 });
 
 // ---------------------------------------------------------------- rich-text editors

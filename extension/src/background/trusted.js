@@ -9,6 +9,7 @@
 // a select, a checkbox typed into) returns null and the content script acts as without it.
 import { callContent } from './content-bridge.js';
 import { dialogPolicy, recordDialog, lastBeforeunload } from './dialogs.js';
+import { usKey } from '../shared/keys.js';
 
 const attached = new Map(); // tabId -> Promise<boolean>
 const RICH_CHARS_MAX = 300; // a longer text goes into a rich-text editor in one insertion
@@ -206,11 +207,8 @@ function keyFields(key) {
   const n = NAMED[key];
   if (n) return { key: key === 'Esc' ? 'Escape' : key === 'Space' ? ' ' : key, code: n[1], windowsVirtualKeyCode: n[0], ...(n[2] ? { text: n[2], unmodifiedText: n[2] } : {}) };
   if ([...key].length !== 1) return null;
-  const up = key.toUpperCase();
-  let code = '';
-  let vk = 0;
-  if (/[a-z]/i.test(key)) { code = 'Key' + up; vk = up.charCodeAt(0); } else if (/[0-9]/.test(key)) { code = 'Digit' + key; vk = key.charCodeAt(0); }
-  return { key, code, windowsVirtualKeyCode: vk, text: key, unmodifiedText: key };
+  const k = usKey(key); // the US keyboard's key for it, as a user's keydown says (shared/keys.js)
+  return { key, code: k ? k.code : '', windowsVirtualKeyCode: k ? k.keyCode : 0, text: key, unmodifiedText: key };
 }
 
 async function pressKeyCdp(tabId, f, extra = {}) {

@@ -6,8 +6,9 @@ import { describe, hiddenError, refuseUnusable } from './targeting.js';
 import { selectedText, readOnlyBox } from './describe.js';
 import { isSecret } from './secret.js';
 import { hiddenReason, clickPoint, composedParent, composedContains, shortDesc, hoverHost } from './reach.js';
-import { proxyFor, replacementFor, chooseInWidget, until, editorFor, isDropdown } from './widgets.js';
+import { proxyFor, replacementFor, chooseInWidget, until, editorFor, isDropdown, contextEditor, drawnEditor } from './widgets.js';
 import { fieldValue } from './datetime.js';
+import { usKey } from '../shared/keys.js';
 import { behindModal } from './modal.js';
 import { seenText } from './hidden.js';
 
@@ -308,9 +309,9 @@ function keyInfo(key) {
     return { key: key === 'Space' || key === 'Spacebar' ? ' ' : key === 'Esc' ? 'Escape' : key, code, keyCode };
   }
   if (key.length === 1) {
-    const up = key.toUpperCase();
-    const code = /[A-Z]/.test(up) ? 'Key' + up : /[0-9]/.test(key) ? 'Digit' + key : '';
-    return { key, code, keyCode: /[A-Z0-9]/.test(up) ? up.charCodeAt(0) : key.charCodeAt(0), printable: true };
+    // the key a US keyboard types it with (shared/keys.js); another character has keyCode 0
+    const k = usKey(key);
+    return { key, code: k ? k.code : '', keyCode: k ? k.keyCode : 0, shift: !!k?.shift, printable: true };
   }
   return { key, code: key, keyCode: 0 };
 }
@@ -322,7 +323,7 @@ function fireKey(el, type, info, mods = {}) {
     which: type === 'keypress' ? (info.printable ? info.key.charCodeAt(0) : info.keyCode) : info.keyCode,
     charCode: type === 'keypress' ? (info.printable ? info.key.charCodeAt(0) : info.key === 'Enter' ? 13 : 0) : 0,
     bubbles: true, cancelable: true, composed: true, view: W,
-    ctrlKey: !!mods.ctrl, shiftKey: !!mods.shift, altKey: !!mods.alt, metaKey: !!mods.meta,
+    ctrlKey: !!mods.ctrl, shiftKey: !!(mods.shift || info.shift), altKey: !!mods.alt, metaKey: !!mods.meta,
   };
   return el.dispatchEvent(new W.KeyboardEvent(type, init));
 }
@@ -424,14 +425,28 @@ async function typeIntoField(el, text, clear) {
   const day = DATE_TYPES.has(t) ? fieldValue(t, text, navigator.language) : null;
   if (DATE_TYPES.has(t) && day === null) throw new Error(`${describe(el)} takes a ${DATE_TYPES.get(t)}, and the text typed is not one; nothing was typed`);
   el.focus();
-  if (clear && el.value !== '') {
+  // A code editor's key catcher (a transparent textarea: Ace, CodeMirror 5, Monaco without
+  // EditContext) holds only a window of the editor's text around its caret: the editor's own keys
+  // put the caret (Control+End) or empty it (Control+A, Backspace), and each piece of text is
+  // inserted at the caret by the browser (its insertText: the input events of typing), which the
+  // editor reads as typed. Appending to the textarea's value instead (Monaco's holds the caret's
+  // line) typed the line's text again before each character.
+  const catcher = t === 'textarea' && editorFor(el)?.input === el;
+  if (catcher) {
+    await nextTask(); // the editor's focus handler first
+    editorKeys(el, clear ? [['a', { ctrl: true }], ['Backspace']] : [['End', { ctrl: true }]]);
+    await nextTask();
+  } else if (clear && el.value !== '') {
     try { el.select?.(); } catch { /* ignore */ }
     setValue(el, '');
     inputEvent(el, 'deleteContentBackward');
   }
+  const put = (f, s) => { if (!catcher || !f.ownerDocument.execCommand('insertText', false, s)) insertText(f, s); };
   if (day !== null) {
     setValue(el, day);
     inputEvent(el, 'insertText', day);
+  } else if (catcher && text.length > 1000) {
+    put(el, text);
   } else if (WHOLE_VALUE_TYPES.has(t) || text.length > 1000) {
     setValue(el, (clear || WHOLE_VALUE_TYPES.has(t) ? '' : el.value) + text);
     inputEvent(el, 'insertText', text);
@@ -449,7 +464,7 @@ async function typeIntoField(el, text, clear) {
       const down = fireKey(cur, 'keydown', info);
       if (down) fireKey(cur, 'keypress', info);
       if (down) {
-        if (ch === '\n' && cur.tagName === 'INPUT') { /* Enter in a single-line field: no text */ } else insertText(cur, ch);
+        if (ch === '\n' && cur.tagName === 'INPUT') { /* Enter in a single-line field: no text */ } else put(cur, ch);
       }
       fireKey(cur, 'keyup', info);
     }
@@ -599,6 +614,8 @@ export async function type(el, text, { clear = false, submit = false } = {}) {
   } else if (el.isContentEditable) {
     scrollIntoView(el);
     typeIntoEditable(el, text, clear);
+  } else if (contextEditor(el)) {
+    await typeIntoContext(el, text, clear);
   } else if (isDropdown(el)) {
     // a drop-down drawn as a button or a read-only combobox (MUI's and Radix's Select): it is the
     // field, and a user chooses in it, never types into it
@@ -623,6 +640,30 @@ export async function type(el, text, { clear = false, submit = false } = {}) {
   if (refused) throw new Error(`${refused}.`);
   const what = checkedWord ? `${checkedWord} ${describe(el)}` : `Typed ${n} character${n === 1 ? '' : 's'} into ${ed ? desc : describe(el)}`;
   return { message: `${what}${held}${submit ? ' and pressed Enter' : ''}${note ? ' (' + note + ')' : ''}`, desc };
+}
+
+// Press editor keys on `el` ([key, modifiers] each: keydown and keyup), as a user's reach it.
+function editorKeys(el, keys) {
+  for (const [k, mods] of keys) { const info = keyInfo(k); fireKey(el, 'keydown', info, mods); fireKey(el, 'keyup', info, mods); }
+}
+
+// Type into an element that takes its text through an EditContext (Monaco), as the browser passes a
+// user's keys and text to it: the focus on it, Control+End (or Control+A and Backspace, to
+// replace), then the text as one textupdate of its EditContext over its selection, a line break
+// in it typed as the editor types Enter (Monaco indents the new line, as for a user).
+async function typeIntoContext(el, text, clear) {
+  const W = winOf(el);
+  if (typeof W.TextUpdateEvent !== 'function') throw new Error(`${describe(el)} takes text only from the keyboard in this browser; nothing was typed`);
+  scrollIntoView(editorFor(el)?.face || el);
+  if (focusedElement(el.ownerDocument) !== el) el.focus();
+  await nextTask(); // the editor's focus handler (it fills its EditContext) before the keys
+  editorKeys(el, clear ? [['a', { ctrl: true }], ['Backspace']] : [['End', { ctrl: true }]]);
+  await nextTask();
+  const t = String(text).replace(/\r\n?/g, '\n');
+  if (!t) return;
+  const ec = el.editContext;
+  const a = ec.selectionStart, b = ec.selectionEnd;
+  ec.dispatchEvent(new W.TextUpdateEvent('textupdate', { text: t, updateRangeStart: a, updateRangeEnd: b, selectionStart: a + t.length, selectionEnd: a + t.length }));
 }
 
 const NOT_TAKEN = ' (the field did not take it and is empty';
@@ -958,7 +999,7 @@ export function grownSince() {
   return { from: Math.round(b.height), to: Math.round(h), atBottom: box.scrollTop + box.clientHeight >= h - 2 };
 }
 
-export function scroll(el, direction = 'down', amount) {
+export async function scroll(el, direction = 'down', amount) {
   lastBottom = null;
   let box = null;
   if (el) {
@@ -966,6 +1007,10 @@ export function scroll(el, direction = 'down', amount) {
     // of shadow roots (a grid's cells are light DOM shown in the scroller of its shadow root)
     for (let n = el; n && n.nodeType === 1; n = n.assignedSlot || n.parentElement || n.parentNode?.host) if (scrollable(n)) { box = n; break; }
     if (!box && !direction) { scrollIntoView(el); return { message: `Scrolled ${describe(el)} into view` }; }
+    if (!box) {
+      const r = await scrollEditor(el, String(direction || 'down').toLowerCase());
+      if (r) return r;
+    }
   }
   box = box || mainScroller();
   const viewH = box === document.scrollingElement ? window.innerHeight : box.clientHeight;
@@ -993,6 +1038,26 @@ export function scroll(el, direction = 'down', amount) {
   }
   if (atBottom && !sideways) lastBottom = { box: new WeakRef(box), height: box.scrollHeight };
   return { message: `Scrolled ${where} ${dir} (from ${Math.round(before)} to ${Math.round(box.scrollTop)} px${atBottom ? ', at the bottom' : ''}${box.scrollTop === 0 ? ', at the top' : ''})`, atBottom: atBottom && !sideways };
+}
+
+// A code editor that draws only the lines in view and scrolls them itself, not as a scrolling box
+// (widgets.js drawnEditor: Monaco, which takes no synthetic wheel): scrolled as a keyboard user
+// does, by its keys (PageDown, PageUp; Control+End, Control+Home), which move its caret with the
+// view; reported when what it shows changed by the page's next frame, else null (the caller
+// then scrolls the page).
+const EDITOR_SCROLL_KEYS = { up: ['PageUp'], down: ['PageDown'], top: ['Home', { ctrl: true }], bottom: ['End', { ctrl: true }] };
+async function scrollEditor(el, dir) {
+  const d = drawnEditor(el);
+  const k = EDITOR_SCROLL_KEYS[dir];
+  if (!d || !k) return null;
+  const shows = () => { try { return d.face.innerText; } catch { return d.face.textContent; } };
+  const before = shows();
+  if (focusedElement(el.ownerDocument) !== el) el.focus();
+  editorKeys(el, [k]);
+  const W = winOf(el);
+  await new Promise((res) => { W.requestAnimationFrame(() => res()); W.setTimeout(res, 100); });
+  if (shows() === before) return null;
+  return { message: `Scrolled ${describe(el)} ${dir} with its ${k[1] ? 'Control+' : ''}${k[0]} key (the editor moves its caret with the lines it shows)` };
 }
 
 // For wait_for: is the text / selector there (and visible)?

@@ -4,7 +4,7 @@ import { behindModal } from './modal.js';
 import { seenText } from './hidden.js';
 import { refFor } from './refs.js';
 import { isSecret } from './secret.js';
-import { isReadOnlyCombobox, optionNames, optionsOf, editorFor, selectBehind, shownBeside } from './widgets.js';
+import { isReadOnlyCombobox, optionNames, optionsOf, editorFor, selectBehind, shownBeside, drawnEditor } from './widgets.js';
 import { shownChoiceOf } from './reach.js';
 
 const q = (s) => '"' + String(s).replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n') + '"';
@@ -102,6 +102,7 @@ export function tokenParts(el, kind, { values = true } = {}) {
   // A typeable one (react-select's, MUI Autocomplete's <input role=combobox>) is shown as the
   // combobox it is too: its typed text its value, and whether its list is open.
   if (kind === 'input' && (isReadOnlyCombobox(el) || (el.tagName === 'INPUT' && (el.getAttribute('role') || '').trim().toLowerCase() === 'combobox'))) kind = 'combobox';
+  if (drawnEditor(el)) kind = 'ctxeditor';
   let name = nameOf(el, kind);
   // A button that opens a listbox and is named by a label (aria-labelledby="label", or "label
   // button": Headless UI's Listbox, the APG collapsible listbox, Tailwind UI's select menu) is the
@@ -159,6 +160,10 @@ export function tokenParts(el, kind, { values = true } = {}) {
       if (el.readOnly || (tag !== 'INPUT' && readOnlyBox(el))) parts.push('readonly');
       break;
     }
+    case 'ctxeditor': // a code editor drawn aside (widgets.js drawnEditor: Monaco): as the Markdown shows it (snapshot.js contextBlock)
+      parts.push('editor');
+      if (name) parts.push(q(name));
+      break;
     case 'textarea':
       parts.push('textarea');
       if (name) parts.push(q(name));

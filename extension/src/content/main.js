@@ -41,7 +41,7 @@ async function act(command, p) {
       break;
     case 'scroll':
       el = p.target != null && p.target !== '' ? findTarget(p.target, 'any').el : null;
-      r = scroll(el, p.direction, p.amount);
+      r = await scroll(el, p.direction, p.amount);
       break;
     case 'select_option':
       el = findTarget(p.target, 'select').el;

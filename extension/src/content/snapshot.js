@@ -12,6 +12,7 @@ import { refFor, documentId } from './refs.js';
 import { MAX_PAGE_CHARS } from '../shared/limits.js';
 import { invisible, mutedText, movedOff } from './hidden.js';
 import { isAriaTable, isSortHeader, sortMark, gridModel, layout } from './grid.js';
+import { contextEditor, drawnEditor } from './widgets.js';
 
 const MAX_NODES = 300_000;
 
@@ -256,10 +257,16 @@ class Writer {
     const vis = st.visibility;
     if (vis === 'hidden' || vis === 'collapse' || st.contentVisibility === 'hidden') return;
     if (tag === 'INPUT' && el.type === 'hidden') return;
+    // A code editor's EditContext element or key catcher (Monaco's: no size or transparent, the
+    // lines it draws aria-hidden beside it) is the editor, shown with the code a user sees.
+    if (!this.editor && (tag === 'TEXTAREA' || el.hasAttribute('tabindex'))) {
+      const d = drawnEditor(el);
+      if (d) return this.contextBlock(el, d.face, d.view);
+    }
     if (!FORM_TAGS.has(tag) && invisible(el, st, !this.ariaShown, disp)) return;
     // A field no one sees and no keyboard reaches (aria-hidden, tabindex -1: the value input an
     // sl-select keeps for form validation behind its visible combobox) is not the user's to fill.
-    if (FORM_TAGS.has(tag) && el.tabIndex < 0 && el.getAttribute('aria-hidden') === 'true' && invisible(el, st, false, disp)) return;
+    if (FORM_TAGS.has(tag) && el.tabIndex < 0 && el.getAttribute('aria-hidden') === 'true' && (invisible(el, st, false, disp) || besideContextEditor(el))) return;
     // Nor one no keyboard reaches that is moved where no scrolling reaches (a submit button kept
     // at top: -1000px for Enter to submit the form): no one sees or reaches it.
     if (FORM_TAGS.has(tag) && el.tabIndex < 0 && movedOff(el, st)) return;
@@ -559,6 +566,27 @@ class Writer {
     this.brk();
   }
 
+  // An editor whose text is drawn aside, hidden from assistive technology (widgets.js drawnEditor:
+  // Monaco): its marker, and under it, quoted, the code `view` draws in `face` as a fenced block
+  // (said when only part is drawn).
+  //   [editor "Script" e12]
+  //   > ```
+  //   > function f() {
+  //   > ```
+  contextBlock(el, face, view) {
+    const code = view ? codeText(view, face) : null;
+    const parts = ['editor'];
+    const name = ownName(el);
+    if (name) parts.push(JSON.stringify(name));
+    if (el.getAttribute('aria-readonly') === 'true') parts.push('readonly');
+    if (!code?.text) parts.push('empty');
+    if (code?.cut) parts.push('partly drawn');
+    parts.push(refFor(el));
+    this.brk();
+    this.raw('[' + parts.join(' ') + ']' + (code?.text ? '\n' + code.md.split('\n').map((l) => (l ? '> ' + l : '>')).join('\n') : ''));
+    this.brk();
+  }
+
   hasBlockText(el) {
     let t = '';
     try { t = el.innerText || ''; } catch { /* ignore */ }
@@ -839,13 +867,25 @@ function scrollHeightAround(el) {
   return best;
 }
 
+// Is the aria-hidden field `el` beside an EditContext element (Monaco's IME textarea, drawn
+// transparent behind its editor): the editor's, not the user's to fill.
+function besideContextEditor(el) {
+  const kids = el.parentElement ? el.parentElement.children : [];
+  for (let i = 0; i < kids.length && i < 20; i++) if (kids[i] !== el && contextEditor(kids[i])) return true;
+  return false;
+}
+
 // A code view's text as a fenced block, and whether the page drew only part of it: editors that
 // draw only the lines in view (CodeMirror, Ace) leave the others out of the DOM, so a view whose
 // scrolling box is taller than its drawn lines by more than three lines says so after its code.
-function codeText(el) {
+// `face`: the editor's box, when the view scrolls inside it by the editor's own scrollbars
+// (Monaco: its view is as tall as the text and then some): lines drawn above the box's top, or
+// down to its bottom edge, say that more may be there. Spaces drawn as no-break spaces (Monaco)
+// are spaces.
+function codeText(el, face = null) {
   let text = '';
   try { text = el.innerText || ''; } catch { text = ''; }
-  text = (text || el.textContent || '').replace(/\n$/, '');
+  text = (text || el.textContent || '').replace(/\n$/, '').replace(/\u00a0/g, ' ');
   let drawn = 0, line = 0;
   for (const c of el.children) {
     const h = c.getBoundingClientRect().height;
@@ -854,13 +894,19 @@ function codeText(el) {
     if (!line && h > 0) line = h;
   }
   const total = scrollHeightAround(el);
-  const cut = line > 0 && total > drawn + 3 * line + 40;
+  let cut = line > 0 && total > drawn + 3 * line + 40;
+  if (face && line > 0 && el.firstElementChild) {
+    const box = face.getBoundingClientRect();
+    const first = el.firstElementChild.getBoundingClientRect(), last = el.lastElementChild.getBoundingClientRect();
+    if (first.top < box.top - 1 || last.bottom > box.bottom - 2) cut = true;
+  }
   let size = 3;
   const fences = text.match(/^`{3,}/gm);
   if (fences) for (const f of fences) if (f.length >= size) size = f.length + 1;
   const fence = '`'.repeat(size);
   const n = text ? text.split('\n').length : 0;
-  const note = cut ? `\n[… only ${n} lines of about ${Math.round(total / line)} are drawn by the page: scroll the editor to read the others …]` : '';
+  const about = total > drawn ? ` of about ${Math.round(total / line)}` : '';
+  const note = cut ? `\n[… only ${n} lines${about} are drawn by the page: scroll the editor to read the others …]` : '';
   return { text, cut, md: fence + '\n' + text + '\n' + fence + note };
 }
 

@@ -16,7 +16,7 @@ function visible(el) {
 export function proxyFor(el) {
   if (!el || el.nodeType !== 1 || visible(el)) return null;
   if (el.tagName === 'SELECT') return replacementFor(el);
-  if (el.tagName === 'TEXTAREA') return editorFor(el)?.face || null;
+  if (el.tagName === 'TEXTAREA' || contextEditor(el)) return editorFor(el)?.face || null;
   if (el.tagName === 'OPTION') {
     const sel = el.closest('select');
     return sel ? replacementFor(sel) : null;
@@ -88,14 +88,23 @@ function drawnInvisible(ta) {
   return false;
 }
 
+// An element that takes an editor's text through an EditContext (the browser's API for editors
+// that draw their own text: Monaco's focus target, a zero-width role=textbox): not a field, not
+// contenteditable; its text comes from its EditContext's textupdate events.
+export function contextEditor(el) {
+  return !!el && el.nodeType === 1 && el.tagName !== 'TEXTAREA' && !el.isContentEditable && !!el.editContext;
+}
+
 // The editor a user types in for a hidden <textarea> (code and rich-text editors keep one for
 // their keys or for the form): { face, input }, face what a user sees and clicks, input what
 // takes the text. Two shapes: the textarea is drawn transparent inside the visible editor box
-// that shows its text (it takes the keys: input is the textarea; Ace, CodeMirror 5, Monaco), or it
-// is display:none and the editor is put right after it (TinyMCE, CKEditor: a contenteditable
-// region or an editable iframe in the next visible sibling). Null when neither holds.
+// that shows its text (it takes the keys: input is the textarea; Ace, CodeMirror 5, Monaco without
+// EditContext; also an EditContext element drawn with no size, contextEditor: Monaco's), or it is
+// display:none and the editor is put right after it (TinyMCE, CKEditor: a contenteditable region
+// or an editable iframe in the next visible sibling). Null when neither holds.
 export function editorFor(ta) {
-  if (!ta || ta.tagName !== 'TEXTAREA' || ta.disabled || ta.readOnly) return null;
+  const ctx = contextEditor(ta);
+  if (!ctx && (!ta || ta.tagName !== 'TEXTAREA' || ta.disabled || ta.readOnly)) return null;
   const own = ta.ownerDocument.defaultView.getComputedStyle(ta);
   if (own.display !== 'none') {
     if (!drawnInvisible(ta)) return null;
@@ -108,6 +117,7 @@ export function editorFor(ta) {
     }
     return null;
   }
+  if (ctx) return null;
   let sib = ta.nextElementSibling;
   for (let i = 0; sib && i < 3; i++, sib = sib.nextElementSibling) {
     if (sib.tagName === 'SCRIPT' || sib.tagName === 'STYLE' || !visible(sib)) continue;
@@ -116,6 +126,42 @@ export function editorFor(ta) {
     break;
   }
   return null;
+}
+
+// The element that draws a code editor's lines inside its box `face` (Monaco's view lines,
+// aria-hidden: what a user reads): the one in a monospace font, holding elements, with the most
+// text (the deepest of equals: not a wrapper of it), a gutter of line numbers only when there is
+// nothing else (an empty editor still has its "1"). At most 3000 elements looked at.
+export function drawnCode(face) {
+  let best = null, bestLen = -1, gutter = null;
+  const els = face.querySelectorAll('*');
+  for (let i = 0; i < els.length && i < 3000; i++) {
+    const n = els[i];
+    if (!n.firstElementChild) continue;
+    const st = styleOf(n);
+    if (!st || !MONO_FONT.test(st.fontFamily)) continue;
+    const text = n.textContent || '';
+    if (text && /^[\d\s]+$/.test(text)) { gutter = gutter || n; continue; }
+    if (text.length > bestLen || (text.length === bestLen && best.contains(n))) { best = n; bestLen = text.length; }
+  }
+  return best || gutter;
+}
+
+const MONO_FONT = /mono|courier|consolas|menlo|monaco/i;
+
+// A code editor whose text is drawn apart from the element that takes it, and hidden from
+// assistive technology (Monaco: its lines are aria-hidden; it takes text through an EditContext
+// element or a transparent textarea): { face, view }, the editor's box and the element drawing
+// its lines (null when none is found), for `el` that takes the text; else null. Ace's textarea
+// is not one: its lines are shown as they are.
+export function drawnEditor(el) {
+  const ctx = contextEditor(el);
+  if (!ctx && el?.tagName !== 'TEXTAREA') return null;
+  const ed = editorFor(el);
+  if (!ed || ed.input !== el) return null;
+  const view = drawnCode(ed.face);
+  if (ctx) return { face: ed.face, view };
+  return view && view.closest('[aria-hidden="true"]') ? { face: ed.face, view } : null;
 }
 
 const WIDGET_CLASS = /(^|[\s_-])(select|selectmenu|dropdown|chosen|combo|combobox|picker)([\s_-]|$)/i;
