@@ -33,7 +33,8 @@ static const struct tool_key form_field_keys[] = {
 	{.name = "target", .flags = TP_REQUIRED, .min = 1, .max = BB_TARGET_MAX,
 	 .description = "The field: a ref (e.g. \"e12\"), a CSS selector, or its label, placeholder or name."},
 	{.name = "value", .flags = TP_REQUIRED | TP_SECRET, .max = BB_TYPED_TEXT_MAX,
-	 .description = "What to put in it: the text of a text field, an option's value or text for a select, "
+	 .description = "What to put in it: the text of a text field, an option's value or text for a select "
+	                "(for one where several can be chosen, all of them, comma-separated: \"Red, Blue\"), "
 	                "\"true\" or \"false\" for a checkbox, \"true\" for a radio button to choose it."},
 	{0},
 };

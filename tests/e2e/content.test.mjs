@@ -452,3 +452,19 @@ test('typed characters carry the key a keyboard types them with: "(" is Shift+Di
   assert.equal(heard, '(/Digit9/57/S a/KeyA/65/- ./Period/190/- B/KeyB/66/S &/Digit7/55/S )/Digit0/48/S');
 });
 
+// fill_form on a multiple select: "Red, Blue" was an error (no such option) and "Green" was added to
+// what was chosen before; it holds the options given and no other, as a text field holds its text.
+test('fill_form on a multiple select chooses exactly the options given ("Red, Blue"), as a field holds its text', async () => {
+  await open('/act-outside.html');
+  let r = await env.call('browser_fill_form', { fields: [{ target: 'Colors', value: 'Red, Blue' }, { target: 'Note', value: 'two' }] });
+  ok(r);
+  assert.match(r.page.markdown, /\[select "Colors" multiple value="Red, Blue" /);
+  r = await env.call('browser_fill_form', { fields: [{ target: 'Colors', value: 'Green' }] });
+  ok(r);
+  assert.match(r.page.markdown, /\[select "Colors" multiple value="Green" /);
+  r = await env.call('browser_fill_form', { fields: [{ target: 'Colors', value: 'Red, Purple' }] });
+  assert.equal(r.status, 'error');
+  assert.match(r.result.error, /Purple/);
+  assert.match(r.page.markdown, /\[select "Colors" multiple value="Green" /, 'a failed fill changed the choice');
+});
+

@@ -197,6 +197,17 @@ test('select2: values makes exactly those the choices through the widget: the mi
   assert.match(await page(), /Colors chosen: red, green, yellow/);
 });
 
+// fill_form on a multiple select took one value: "Green, Yellow" (as its token lists choices) was an
+// error, no such option. It holds the options given, through the widget.
+test('select2: fill_form with "Green, Yellow" on the multiple select chooses both through the widget', async () => {
+  await open('vuejq-select2.html');
+  const r = await fill([{ target: 'Colors', value: 'Green, Yellow' }, { target: 'Fruit', value: 'Cherry' }]);
+  ok(r);
+  assert.match(md(r), /Colors chosen: green, yellow/);
+  assert.match(md(r), /Fruit chosen: cherry/);
+  assert.deepEqual(shownOptions(md(r)), [], `the list is still shown:\n${md(r)}`);
+});
+
 test('select2: single and searchable selects by the label, and an unknown option is an error', async () => {
   await open('vuejq-select2.html');
   const r = await fill([{ target: 'Fruit', value: 'Cherry' }, { target: 'City', value: 'Lisbon' }]);

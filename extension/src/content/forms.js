@@ -152,6 +152,12 @@ function chooseOptions(el, values) {
   throw new Error(`${describe(el)} is not a select where several options can be chosen; choose one option at a time with value`);
 }
 
+// Does the select have an option with exactly this text (or value), case aside?
+function hasOptionText(sel, text) {
+  const want = norm(text).toLowerCase();
+  return Array.from(sel.options).some((o) => norm(o.label || o.textContent).toLowerCase() === want || o.value === text);
+}
+
 // Wait (at most COVERED_RETRY_MS) while something covers the field where a user would click it;
 // other reasons a field cannot be reached are left to the fill itself, which says them.
 async function whenUncovered(el) {
@@ -213,6 +219,15 @@ async function fillCombobox(el, value) {
 // comboboxes standing for a select and radio groups choose the option, checkboxes take "true" or
 // "false", radio buttons "true". Returns the field's description and whether it was typed into.
 async function fillOne(el, value) {
+  // A select where several options can be chosen holds what it is filled with, as a text field
+  // does: the options given, as its token lists its choices ("Red, Blue"), and no other (as
+  // select_option's values, through its widget if it has one; an option with that whole text is
+  // one). "Red, Blue" was an error (no such option), and "Green" was added to those chosen before.
+  const multi = el.tagName === 'SELECT' ? el : selectBehind(el);
+  if (multi?.multiple) {
+    await chooseOptions(multi, hasOptionText(multi, value) ? [value] : value.split(',').map((v) => norm(v)).filter(Boolean));
+    return { desc: describe(el), typed: false };
+  }
   if (!isRadioGroup(el)) await whenUncovered(el);
   if (isRadioGroup(el) || isReadOnlyCombobox(el) || (el.getAttribute?.('role') || '') === 'listbox' || choosesForSelect(el) || opensListbox(el)) {
     await chooseOption(el, value);
