@@ -16,10 +16,10 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startBundled, answerHelpers, requirePackages } from './support/realsites.mjs';
 
-const ENTRIES = ['react-mui', 'react-select', 'react-radix', 'react-headless'];
+const ENTRIES = ['react-mui', 'react-select', 'react-radix', 'react-headless', 'react-muix'];
 let bundled, env, srv;
 before(async () => {
-  requirePackages(['react', 'react-dom', '@mui/material', '@emotion/react', '@emotion/styled', 'react-select', 'radix-ui', '@headlessui/react']);
+  requirePackages(['react', 'react-dom', '@mui/material', '@emotion/react', '@emotion/styled', 'react-select', 'radix-ui', '@headlessui/react', '@mui/x-date-pickers', 'dayjs']);
   bundled = await startBundled(ENTRIES, { define: { 'process.env.NODE_ENV': '"production"' } });
   ({ env, srv } = bundled);
 });
@@ -271,3 +271,27 @@ test('headless: Listbox by select_option, Combobox and Switch by fill_form, a me
   assert.equal(stateIn(md(r)).title, 'Fix the bug');
   assert.doesNotMatch(md(r), /Task title/, 'the dialog is still shown');
 });
+
+// MUI X's date and time fields are drawn as segments (MM/DD/YYYY: contenteditable spin buttons in a
+// role=group) over a hidden input their label names: the Markdown showed only the label and the
+// "Choose date" button, and typing by the label was "not visible to a user". Each is one field,
+// typed into as a user types, a part at a time.
+test('mui x: the date and time fields drawn as segments are fields, typed into by their labels; a part left empty is an error', async () => {
+  let r = await open('react-muix.html', /# Booking/);
+  assert.match(md(r), /\[input date "Check-in" placeholder="MM\/DD\/YYYY" e\d+\]/, md(r));
+  assert.match(md(r), /\[input time "Arrival time" placeholder="hh:mm aa" e\d+\]/);
+  assert.match(md(r), /\[button "Choose date" e\d+\]/, 'the picker\'s button beside the segments is gone');
+  r = await call('browser_type', { target: 'Check-in', text: '03/14/2026' });
+  ok(r, 'type the date');
+  assert.match(md(r), /\[input date "Check-in" value="03\/14\/2026" e\d+\]/, md(r));
+  r = await call('browser_fill_form', { fields: [{ target: 'Arrival time', value: '9:30 PM' }, { target: 'Check-in', value: '12/1/2027' }] });
+  ok(r, 'fill_form');
+  assert.deepEqual(stateIn(md(r)), { checkIn: '2027-12-01', arrival: '21:30' });
+  assert.match(md(r), /\[input time "Arrival time" value="09:30 PM" e\d+\]/);
+  // Only a month and a day: the year stays empty, and the page holds no date.
+  r = await call('browser_type', { target: 'Check-in', text: '05/06' });
+  assert.equal(r.status, 'error', msg(r));
+  assert.match(err(r), /its Year is still empty: the field holds no value until each part is filled/, err(r));
+  assert.deepEqual(stateIn(md(await call('browser_get_page', {}))).checkIn, null);
+});
+

@@ -1,9 +1,9 @@
 // What the agent does to the page: click, type, keys, scroll, select.
 // Events are dispatched the way a user's input would produce them so that
 // framework-controlled widgets (React, Vue, Angular…) see the change.
-import { externalLink, winOf, isDisabled, isInert, isEditable, inputType, norm, isVisibleBox, allRoots, nameOf, withStyleCache, styleOf, focusedElement, controlKind, TEXT_INPUT_TYPES, thumbPosition } from './dom.js';
+import { externalLink, winOf, isDisabled, isInert, isEditable, inputType, norm, isVisibleBox, allRoots, nameOf, withStyleCache, styleOf, focusedElement, controlKind, TEXT_INPUT_TYPES, thumbPosition, segmentsOf } from './dom.js';
 import { describe, hiddenError, refuseUnusable } from './targeting.js';
-import { selectedText, readOnlyBox } from './describe.js';
+import { selectedText, readOnlyBox, segmentedText } from './describe.js';
 import { isSecret } from './secret.js';
 import { hiddenReason, clickPoint, composedParent, composedContains, shortDesc, hoverHost } from './reach.js';
 import { proxyFor, replacementFor, chooseInWidget, until, editorFor, isDropdown, contextEditor, drawnEditor } from './widgets.js';
@@ -616,6 +616,8 @@ export async function type(el, text, { clear = false, submit = false } = {}) {
     typeIntoEditable(el, text, clear);
   } else if (contextEditor(el)) {
     await typeIntoContext(el, text, clear);
+  } else if (segmentsOf(el).length) {
+    await typeIntoSegments(el, text, clear);
   } else if (isDropdown(el)) {
     // a drop-down drawn as a button or a read-only combobox (MUI's and Radix's Select): it is the
     // field, and a user chooses in it, never types into it
@@ -640,6 +642,46 @@ export async function type(el, text, { clear = false, submit = false } = {}) {
   if (refused) throw new Error(`${refused}.`);
   const what = checkedWord ? `${checkedWord} ${describe(el)}` : `Typed ${n} character${n === 1 ? '' : 's'} into ${ed ? desc : describe(el)}`;
   return { message: `${what}${held}${submit ? ' and pressed Enter' : ''}${note ? ' (' + note + ')' : ''}`, desc };
+}
+
+// Type into a field drawn as segments (dom.js segmentsOf: MUI X's date and time fields, React
+// Aria's DateField) as a user does: into the segment that has the focus, a key a character (the
+// field moves the focus on as a segment fills); text with separators ("3/14/2026", "09:30 AM")
+// puts each part into its own segment when there are as many parts as segments. Replacing first
+// empties each filled segment (Backspace on it). A segment left empty is an error naming it: the
+// field holds no value until each is filled. It said "not visible to a user" (its label named the
+// hidden input the field keeps for forms), and nothing of it was in the Markdown.
+async function typeIntoSegments(el, text, clear) {
+  const segs = segmentsOf(el);
+  const doc = el.ownerDocument;
+  const desc = describe(el);
+  scrollIntoView(el);
+  const filled = (s) => !/^empty$/i.test(s.getAttribute('aria-valuetext') || '');
+  const key = (target, k) => {
+    const info = keyInfo(k);
+    const down = fireKey(target, 'keydown', info);
+    if (down) {
+      if (info.printable) doc.execCommand('insertText', false, k);
+      else if (k === 'Backspace') doc.execCommand('delete');
+    }
+    fireKey(target, 'keyup', info);
+  };
+  const into = async (s) => { if (focusedElement(doc) !== s) s.focus(); await nextTask(); };
+  if (clear) for (const s of segs) if (filled(s)) { await into(s); key(s, 'Backspace'); await nextTask(); }
+  const parts = String(text).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  const typeChars = async (chars) => {
+    for (const ch of chars) {
+      const a = focusedElement(doc);
+      if (!segs.includes(a)) break; // the field let the focus go: the rest goes nowhere
+      key(a, ch);
+      await nextTask();
+    }
+  };
+  if (parts.length === segs.length) for (let i = 0; i < segs.length; i++) { await into(segs[i]); await typeChars(parts[i]); }
+  else { await into(segs[0]); await typeChars(parts.join('')); }
+  const left = segs.filter((s) => !filled(s)).map((s) => s.getAttribute('aria-label') || 'a part');
+  if (left.length === segs.length) throw new Error(`${desc} took none of the text typed: its parts (${segs.map((s) => s.getAttribute('aria-label') || '?').join(', ')}) take ${segmentedText(el).text || 'what they show'}`);
+  if (left.length) throw new Error(`Typed into ${describe(el)}, but its ${left.join(', ')} ${left.length === 1 ? 'is' : 'are'} still empty: the field holds no value until each part is filled`);
 }
 
 // Press editor keys on `el` ([key, modifiers] each: keydown and keyup), as a user's reach it.
@@ -684,6 +726,8 @@ export function notTaken(note, desc, n) {
 // messages, which the call log keeps.
 export function typedNote(el, text, clear) {
   if (el?.isContentEditable) return editorNote(el, text, clear); // a rich-text editor: its text as shown
+  // a field drawn as segments that the page marks invalid once typed into (a day that is no date)
+  if (el && el.tagName !== 'INPUT' && segmentsOf(el).length) return el.getAttribute('aria-invalid') === 'true' ? ' (the page marks what it holds as not valid; its value is in the page)' : '';
   if (!el || (el.tagName !== 'INPUT' && el.tagName !== 'TEXTAREA') || checkable(el) || DATE_TYPES.has(inputType(el))) return '';
   if (el.tagName === 'INPUT' && /\n/.test(text)) return ''; // Enter was pressed on the way: what it did is in the page
   // A hidden textarea an editor stands for (widgets.js editorFor): its value is the editor's key

@@ -1,5 +1,5 @@
 // The inline token for an interactive element, e.g. [button "Sign in" e13].
-import { nameOf, inputType, isDisabled, isInert, norm, clip, hiddenPopupControl, labelsText, focusedElement, shadowOf, thumbPosition } from './dom.js';
+import { nameOf, inputType, isDisabled, isInert, norm, clip, hiddenPopupControl, labelsText, focusedElement, shadowOf, thumbPosition, segmentsOf } from './dom.js';
 import { behindModal } from './modal.js';
 import { seenText } from './hidden.js';
 import { refFor } from './refs.js';
@@ -13,6 +13,19 @@ const q = (s) => '"' + String(s).replace(/\\/g, '\\\\').replace(/"/g, '\\"').rep
 // holds is a buffer the user never sees; the editor's drawn lines are its content (snapshot.js).
 function keyCatcher(el) {
   return editorFor(el)?.input === el;
+}
+
+// What a field drawn as segments shows (its segments' text with the separators between them, as
+// "03/14/2026" or, with none filled, its placeholders "MM/DD/YYYY"), whether none is filled, and the
+// kind of field its segments' names say: date, time, datetime or text.
+export function segmentedText(el, segs = segmentsOf(el)) {
+  let box = segs[0].parentElement;
+  while (box && box !== el && !segs.every((x) => box.contains(x))) box = box.parentElement;
+  const text = norm((box || el).textContent);
+  const empty = segs.every((x) => /^empty$/i.test(x.getAttribute('aria-valuetext') || '') || x.getAttribute('aria-valuenow') == null && !x.hasAttribute('aria-valuetext'));
+  const names = segs.map((x) => x.getAttribute('aria-label') || '').join(' ');
+  const date = /year|month|day/i.test(names), time = /hour|minute|second/i.test(names);
+  return { text, empty, type: date && time ? 'datetime' : date ? 'date' : time ? 'time' : 'text' };
 }
 
 // The name an element has from its attributes alone (not from its content).
@@ -134,6 +147,15 @@ export function tokenParts(el, kind, { values = true } = {}) {
   const parts = [];
   switch (kind) {
     case 'input': {
+      const segs = tag === 'INPUT' ? [] : segmentsOf(el);
+      if (segs.length) { // a field drawn as segments: one field, its text what its segments show
+        const s = segmentedText(el, segs);
+        parts.push('input', s.type);
+        if (name) parts.push(q(name));
+        if (values && s.text) parts.push((s.empty ? 'placeholder=' : 'value=') + q(clip(s.text, 100)));
+        if (segs.some((x) => x.getAttribute('aria-readonly') === 'true')) parts.push('readonly');
+        break;
+      }
       let t = tag === 'INPUT' ? inputType(el) : (el.getAttribute('role') || 'text');
       // an <input type=text role=spinbutton> (a number box with up/down buttons) is the number
       // field a user sees

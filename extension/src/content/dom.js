@@ -221,6 +221,15 @@ function hoverPointer(el) {
 const CONTAINER_ROLES = new Set(['listbox', 'menu', 'menubar', 'tablist', 'tree', 'radiogroup', 'grid', 'treegrid']);
 const roleOf = (el) => (el.getAttribute('role') || '').trim().split(/\s+/)[0].toLowerCase();
 
+// The segments of a date or time field drawn as spin buttons a user types into (MUI X's pickers,
+// React Aria's DateField: a role=group of role=spinbutton sections, the focus moving on as each is
+// filled), in order; [] for any other element. A user sees one field ("03/14/2026") and types into it.
+export function segmentsOf(el) {
+  if (roleOf(el) !== 'group') return [];
+  const s = Array.from(el.querySelectorAll('[role=spinbutton]'));
+  return s.length >= 2 && s.length <= 8 && s.every((x) => x.isContentEditable) ? s : [];
+}
+
 // What, inside a web component's shadow root, is the real control of its host.
 const INNER_CONTROL = 'button,a[href],input:not([type=hidden]),select,textarea,[role],[contenteditable]';
 
@@ -326,6 +335,8 @@ export function controlKind(el, st) {
   }
   const role = roleOf(el);
   if (role && ROLE_KIND[role]) return ROLE_KIND[role];
+  // a date or time field drawn as segments (MUI X's pickers, React Aria's DateField) is one field
+  if (role === 'group' && segmentsOf(el).length) return 'input';
   if (shadowOf(el) && !role && hiddenPopupControl(el)) return 'combobox';
   if (!role && thumbPosition(el, st)) return 'slider';
   if (el.isContentEditable && !el.parentElement?.isContentEditable) return 'editable';

@@ -5,7 +5,7 @@
 // produced for the same content (same rules, same escaping, same whitespace
 // collapsing); see extension/README.md ("Snapshot speed") for why it no longer goes
 // through turndown.
-import { controlKind, isRendered, styleOf, frameDoc, norm, nameOf, clip, shadowOf, childItems } from './dom.js';
+import { controlKind, isRendered, styleOf, frameDoc, norm, nameOf, clip, shadowOf, childItems, segmentsOf } from './dom.js';
 import { token, tokenParts, ownName, shownText, readOnlyBox } from './describe.js';
 import { isSecret } from './secret.js';
 import { refFor, documentId } from './refs.js';
@@ -317,6 +317,9 @@ class Writer {
     }
     if (kind && (ATOMIC_KINDS.has(kind) || (kind === 'clickable' && !this.hasBlockText(el) && !holdsControl(el)))) {
       this.ctl(token(el, kind));
+      // a field drawn as segments (dom.js segmentsOf) holds its picker's button beside them: shown
+      const segs = kind === 'input' && tag !== 'INPUT' ? segmentsOf(el) : [];
+      for (const c of segs.length ? el.children : []) if (!segs.some((s) => c.contains(s))) this.walk(c, clickAnc);
       return;
     }
 
