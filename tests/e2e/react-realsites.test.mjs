@@ -16,10 +16,10 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startBundled, answerHelpers, requirePackages } from './support/realsites.mjs';
 
-const ENTRIES = ['react-mui', 'react-select', 'react-radix', 'react-headless', 'react-muix'];
+const ENTRIES = ['react-mui', 'react-select', 'react-radix', 'react-headless', 'react-muix', 'react-aria'];
 let bundled, env, srv;
 before(async () => {
-  requirePackages(['react', 'react-dom', '@mui/material', '@emotion/react', '@emotion/styled', 'react-select', 'radix-ui', '@headlessui/react', '@mui/x-date-pickers', 'dayjs']);
+  requirePackages(['react', 'react-dom', '@mui/material', '@emotion/react', '@emotion/styled', 'react-select', 'radix-ui', '@headlessui/react', '@mui/x-date-pickers', 'dayjs', 'react-aria-components']);
   bundled = await startBundled(ENTRIES, { define: { 'process.env.NODE_ENV': '"production"' } });
   ({ env, srv } = bundled);
 });
@@ -293,5 +293,28 @@ test('mui x: the date and time fields drawn as segments are fields, typed into b
   assert.equal(r.status, 'error', msg(r));
   assert.match(err(r), /its Year is still empty: the field holds no value until each part is filled/, err(r));
   assert.deepEqual(stateIn(md(await call('browser_get_page', {}))).checkIn, null);
+});
+
+// React Aria Components: its DatePicker's segments take typed text in their beforeinput listener
+// (which the browser fires for no scripted edit: the digits landed reversed in the segment's DOM),
+// its Slider's range input hides in a visually hidden wrapper (the slider was not in the
+// Markdown), and its ComboBox's list button was shown as a second combobox of the same name.
+test('react aria: fill_form over a ComboBox, Select, DatePicker, Checkbox, Switch, Slider and TextField; a menu item', async () => {
+  let r = await open('react-aria.html', /# Trip/);
+  assert.match(md(r), /\[input date "Departure" placeholder="mm\/dd\/yyyy" e\d+\]/, md(r));
+  assert.match(md(r), /\[input range "Budget" value="30" e\d+\]/, 'the slider is not shown');
+  assert.equal((md(r).match(/\[combobox "Favorite animal"/g) || []).length, 1, `the list button is shown as a combobox:\n${md(r)}`);
+  r = await call('browser_fill_form', { fields: [
+    { target: 'Favorite animal', value: 'Cat' }, { target: 'Color', value: 'Green' }, { target: 'Departure', value: '03/14/2026' },
+    { target: 'Travel insurance', value: 'true' }, { target: 'Price alerts', value: 'true' }, { target: 'Budget', value: '70' },
+    { target: 'Traveler', value: 'Ada' },
+  ] });
+  ok(r, 'fill_form');
+  assert.deepEqual(stateIn(md(r)), { animal: 'cat', color: 'green', date: '2026-03-14', insurance: true, alerts: true, budget: 70, traveler: 'Ada' });
+  assert.match(md(r), /\[input date "Departure" value="3\/14\/2026" e\d+\]/);
+  ok(await call('browser_click', { target: 'Actions' }), 'open the menu');
+  r = await call('browser_click', { target: 'Rename…' });
+  ok(r, 'menu item');
+  assert.equal(stateIn(md(r)).action, 'rename');
 });
 

@@ -657,12 +657,16 @@ async function typeIntoSegments(el, text, clear) {
   const desc = describe(el);
   scrollIntoView(el);
   const filled = (s) => !/^empty$/i.test(s.getAttribute('aria-valuetext') || '');
+  // a key as the browser delivers it: keydown, beforeinput (React Aria's segments take the text
+  // there and cancel it; the browser fires none for execCommand), then the edit itself
+  const W = winOf(el);
   const key = (target, k) => {
     const info = keyInfo(k);
     const down = fireKey(target, 'keydown', info);
-    if (down) {
-      if (info.printable) doc.execCommand('insertText', false, k);
-      else if (k === 'Backspace') doc.execCommand('delete');
+    if (down && (info.printable || k === 'Backspace')) {
+      const inputType = info.printable ? 'insertText' : 'deleteContentBackward';
+      const go = target.dispatchEvent(new W.InputEvent('beforeinput', { inputType, data: info.printable ? k : null, bubbles: true, cancelable: true, composed: true }));
+      if (go) doc.execCommand(info.printable ? 'insertText' : 'delete', false, info.printable ? k : undefined);
     }
     fireKey(target, 'keyup', info);
   };

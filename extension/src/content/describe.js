@@ -28,6 +28,12 @@ export function segmentedText(el, segs = segmentsOf(el)) {
   return { text, empty, type: date && time ? 'datetime' : date ? 'date' : time ? 'time' : 'text' };
 }
 
+// Is `el` beside a combobox one types into (an <input role=combobox> in its parent: React Aria's
+// and Headless UI's ComboBox put the two side by side)? Further up is another field's.
+function besideTypedCombobox(el) {
+  return !!el.parentElement?.querySelector('input[role=combobox]');
+}
+
 // The name an element has from its attributes alone (not from its content).
 export function ownName(el) {
   const lb = el.getAttribute('aria-labelledby');
@@ -121,7 +127,9 @@ export function tokenParts(el, kind, { values = true } = {}) {
   // button": Headless UI's Listbox, the APG collapsible listbox, Tailwind UI's select menu) is the
   // drop-down it stands for: [combobox "Assignee" value="Tom Cook"], not [button "Assignee Tom
   // Cook"] (the choice lost in the name) or [button "Assignee"] (the choice not said).
-  if (kind === 'button' && tag !== 'INPUT' && (el.getAttribute('aria-haspopup') || '').trim().toLowerCase() === 'listbox') {
+  // (Not the button that opens the list of a combobox one types into, React Aria's ComboBox arrow:
+  // that combobox is the field, the button a button.)
+  if (kind === 'button' && tag !== 'INPUT' && (el.getAttribute('aria-haspopup') || '').trim().toLowerCase() === 'listbox' && !besideTypedCombobox(el)) {
     const label = labelBesideOwn(el);
     if (label) { kind = 'combobox'; name = clip(label); }
   }

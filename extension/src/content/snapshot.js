@@ -12,7 +12,7 @@ import { refFor, documentId } from './refs.js';
 import { MAX_PAGE_CHARS } from '../shared/limits.js';
 import { invisible, mutedText, movedOff } from './hidden.js';
 import { isAriaTable, isSortHeader, sortMark, gridModel, layout } from './grid.js';
-import { contextEditor, drawnEditor } from './widgets.js';
+import { contextEditor, drawnEditor, proxyFor } from './widgets.js';
 
 const MAX_NODES = 300_000;
 
@@ -263,7 +263,13 @@ class Writer {
       const d = drawnEditor(el);
       if (d) return this.contextBlock(el, d.face, d.view);
     }
-    if (!FORM_TAGS.has(tag) && invisible(el, st, !this.ariaShown, disp)) return;
+    if (!FORM_TAGS.has(tag) && invisible(el, st, !this.ariaShown, disp)) {
+      // a visually hidden wrapper of a control a box around it draws (React Aria's VisuallyHidden
+      // around a slider thumb's range input): the control, as that box shows it
+      const inner = el.childElementCount === 1 && el.firstElementChild.tagName === 'INPUT' ? el.firstElementChild : null;
+      if (inner && /^(range|checkbox|radio)$/.test(inner.type) && proxyFor(inner)) this.walk(inner, clickAnc);
+      return;
+    }
     // A field no one sees and no keyboard reaches (aria-hidden, tabindex -1: the value input an
     // sl-select keeps for form validation behind its visible combobox) is not the user's to fill.
     if (FORM_TAGS.has(tag) && el.tabIndex < 0 && el.getAttribute('aria-hidden') === 'true' && (invisible(el, st, false, disp) || besideContextEditor(el))) return;
