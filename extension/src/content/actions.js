@@ -1,7 +1,7 @@
 // What the agent does to the page: click, type, keys, scroll, select.
 // Events are dispatched the way a user's input would produce them so that
 // framework-controlled widgets (React, Vue, Angular…) see the change.
-import { externalLink, winOf, isDisabled, isInert, isEditable, inputType, norm, isVisibleBox, allRoots, nameOf, withStyleCache, styleOf, focusedElement, controlKind, TEXT_INPUT_TYPES, thumbPosition, segmentsOf } from './dom.js';
+import { externalLink, winOf, isDisabled, isInert, isEditable, inputType, norm, isVisibleBox, allRoots, nameOf, withStyleCache, styleOf, focusedElement, controlKind, TEXT_INPUT_TYPES, thumbPosition, segmentsOf, boxRowOf } from './dom.js';
 import { describe, hiddenError, refuseUnusable } from './targeting.js';
 import { selectedText, readOnlyBox, segmentedText } from './describe.js';
 import { isSecret } from './secret.js';
@@ -404,13 +404,12 @@ function insertText(el, text) {
 const textInput = (f) => !!f && ((f.tagName === 'INPUT' && TEXT_INPUT_TYPES.test(inputType(f))) || f.tagName === 'TEXTAREA') && !f.readOnly && !f.disabled;
 const full = (f) => f.maxLength >= 0 && f.value.length >= f.maxLength;
 
-// Where the next key goes while typing into `cur`: a field that filled up (its maxlength) and whose
-// page then moved the focus to another text field (a code split in boxes, a phone number in
+// Where the next key goes while typing into `cur`: a field whose page moved the focus to another
+// text field as it filled (a code split in boxes, with or without a maxlength; a phone number in
 // three) sends the rest there, as a user's keys would go; else `cur`.
 function nextKeyTarget(cur) {
-  if (!full(cur)) return cur;
   const a = focusedElement(cur.ownerDocument);
-  return a && a !== cur && textInput(a) ? a : cur;
+  return a && a !== cur && textInput(a) && (full(cur) || cur.value !== '') ? a : cur;
 }
 
 const WHOLE_VALUE_TYPES = new Set(['date', 'time', 'datetime-local', 'month', 'week', 'color', 'range', 'number']);
@@ -453,6 +452,11 @@ async function typeIntoField(el, text, clear) {
   } else {
     let prev = '', run = 0;
     let cur = el;
+    // a box of a row that takes one code (a PIN: one character a box, the page moving the focus
+    // on): each key waits for the page's move, as a typist's next key comes after it (typed on at
+    // once, the rest of the code went into the first box, and Zag.js's pin input then hung the page)
+    // (a row whose page moves no focus, two name fields side by side, stops waiting after one key)
+    let row = boxRowOf(el);
     for (const ch of text) {
       // the end of a word: let the page's own tasks run, as between a typist's words
       // (and every 64 characters of a text without spaces)
@@ -467,6 +471,7 @@ async function typeIntoField(el, text, clear) {
         if (ch === '\n' && cur.tagName === 'INPUT') { /* Enter in a single-line field: no text */ } else put(cur, ch);
       }
       fireKey(cur, 'keyup', info);
+      if (row) { const at = cur; if (!(await until(() => focusedElement(at.ownerDocument) !== at, ROW_FOCUS_MS))) row = null; }
     }
     if (cur !== el) { await nextTask(); changeEvent(cur); return; }
   }
@@ -490,6 +495,8 @@ function typeIntoEditable(el, text, clear) {
   }
 }
 
+const ROW_FOCUS_MS = 150; // a box of a code's row: the page's move of the focus is waited for this long
+const SLIDER_KEY_MS = 150; // a slider's value is waited for this long after a key
 const SLIDER_STEPS_MAX = 1000; // arrow presses at most (a 0-100 slider in steps of 0.1)
 
 // An ARIA slider (role=slider: noUiSlider's handle, a design system's) set as a keyboard user sets
@@ -519,15 +526,16 @@ async function setSlider(el, text) {
   scrollIntoView(el);
   el.focus();
   const vertical = thumb ? thumb.vertical : el.getAttribute('aria-orientation') === 'vertical';
-  // One key; the value after it (read again after a task when it has not changed yet).
+  // One key; the value after it, waited for while it has not changed yet (at most
+  // SLIDER_KEY_MS: Zag.js's slider, Ark UI's and Chakra's, shows the new value tasks later; read
+  // after one task, the first key looked as if it moved nothing, and the value was left short).
   const press = async (key) => {
     const before = num('aria-valuenow');
     const info = keyInfo(key);
     if (fireKey(el, 'keydown', info)) fireKey(el, 'keypress', info);
     fireKey(el, 'keyup', info);
-    let v = num('aria-valuenow');
-    if (v === before) { await nextTask(); v = num('aria-valuenow'); }
-    return v;
+    await until(() => num('aria-valuenow') !== before, SLIDER_KEY_MS);
+    return num('aria-valuenow');
   };
   let v = num('aria-valuenow');
   if (want === min && v !== want) v = await press('Home');
@@ -742,6 +750,9 @@ export function typedNote(el, text, clear) {
   const want = String(text).replace(/\r\n?/g, '\n');
   const v = String(el.value ?? '');
   if (clear ? v === want : v.endsWith(want)) return '';
+  // a box of a row that takes one code: the row holds it, a character a box
+  const row = boxRowOf(el);
+  if (row && (clear ? row.map((b) => b.value).join('') === want : row.map((b) => b.value).join('').endsWith(want))) return ' (a character a box, into the boxes after it too)';
   const len = [...v].length;
   if (el.maxLength >= 0 && len === el.maxLength && len < (clear ? 0 : len) + [...want].length) {
     const a = focusedElement(el.ownerDocument);

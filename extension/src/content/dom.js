@@ -673,3 +673,22 @@ export function allRoots() {
   }
   return roots;
 }
+
+// Are these text boxes a row that takes one code (2 to 12 empty text inputs with the same parent,
+// in document order, and nothing else that takes text beside them there)?
+export function boxRow(els) {
+  if (els.length < 2 || els.length > 12) return false;
+  const p = els[0].parentElement;
+  if (!p || !els.every((e) => e.tagName === 'INPUT' && e.parentElement === p && !e.value && /^(text|tel|number|password)$/.test(e.type))) return false;
+  const inputs = Array.from(p.querySelectorAll('input:not([type=hidden])'));
+  return inputs.length === els.length && inputs.every((e, i) => e === els[i]);
+}
+
+// The row of boxes (boxRow) a text input is one of, or null.
+export function boxRowOf(el) {
+  const p = el?.tagName === 'INPUT' ? el.parentElement : null;
+  if (!p) return null;
+  const inputs = Array.from(p.querySelectorAll(':scope > input:not([type=hidden])'));
+  return inputs.length >= 2 && inputs.length <= 12 && inputs.every((e) => /^(text|tel|number|password)$/.test(e.type) && [...e.value].length <= 1) &&
+    p.querySelectorAll('input:not([type=hidden])').length === inputs.length ? inputs : null;
+}

@@ -266,6 +266,10 @@ export async function fillForm(fields) {
       // (a datepicker's calendar) closes. The last one is left too, with no other field focused, as
       // a user leaves it (actions.leaveField): a page that takes or reformats a value then (a
       // datepicker parsing what was typed, an input mask) has done so when the answer is read.
+      // The page's own tasks run first, as in a typist's pause before Tab: Zag.js's number input
+      // (Ark UI, Chakra) takes the typed value in a later task, and left at once it put its old
+      // one back in the field.
+      if (r.typed) await nextTurn();
       const leftAt = Date.now();
       if (r.typed && i < fields.length - 1) pressKey(el, 'Tab');
       else if (r.typed && focusedElement(el.ownerDocument) === el) leaveField(el);

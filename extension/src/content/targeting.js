@@ -1,6 +1,6 @@
 // Resolve a `target` (ref, CSS selector or plain description) to one element, or
 // throw an Error whose message lists the best candidates with their refs.
-import { allElements, allRoots, controlKind, descriptionsOf, inViewport, isDisabled, isInert, isEditable, styleOf, norm, withStyleCache, modalDialog, nameOf } from './dom.js';
+import { allElements, allRoots, controlKind, descriptionsOf, inViewport, isDisabled, isInert, isEditable, styleOf, norm, withStyleCache, modalDialog, nameOf, boxRow } from './dom.js';
 import { behindModal, modalName, DIALOG_SEL } from './modal.js';
 import { hiddenReason, hoverHost } from './reach.js';
 import { mutedText, invisible } from './hidden.js';
@@ -382,6 +382,9 @@ export function findTarget(target, purpose = 'any') {
       }
     }
   }
+  // A code typed into a row of boxes (a one-time code, a PIN: "pin code 1 of 4" … "4 of 4", all
+  // named by "Code") starts in the first box, and the page moves the focus on as each fills.
+  if (top && top.length > 1 && purpose === 'type' && boxRow(top.map((c) => c.el))) top = [top[0]];
   if (top && top.length === 1) {
     const el = top[0].el;
     return { el: purpose === 'type' ? toField(el) : el, how: 'description' };
