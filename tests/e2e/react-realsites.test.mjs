@@ -16,10 +16,10 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startBundled, answerHelpers, requirePackages } from './support/realsites.mjs';
 
-const ENTRIES = ['react-mui', 'react-select', 'react-radix', 'react-headless', 'react-muix', 'react-aria', 'react-ark'];
+const ENTRIES = ['react-mui', 'react-select', 'react-radix', 'react-headless', 'react-muix', 'react-aria', 'react-ark', 'react-mantine'];
 let bundled, env, srv;
 before(async () => {
-  requirePackages(['react', 'react-dom', '@mui/material', '@emotion/react', '@emotion/styled', 'react-select', 'radix-ui', '@headlessui/react', '@mui/x-date-pickers', 'dayjs', 'react-aria-components', '@ark-ui/react']);
+  requirePackages(['react', 'react-dom', '@mui/material', '@emotion/react', '@emotion/styled', 'react-select', 'radix-ui', '@headlessui/react', '@mui/x-date-pickers', 'dayjs', 'react-aria-components', '@ark-ui/react', '@mantine/core', '@mantine/dates']);
   bundled = await startBundled(ENTRIES, { define: { 'process.env.NODE_ENV': '"production"' } });
   ({ env, srv } = bundled);
 });
@@ -335,5 +335,27 @@ test('ark ui: fill_form over a Select, Combobox, Checkbox, Switch, Slider, Numbe
   assert.match(md(r), /\[input number "Quantity" value="3" /, 'the number field shows its old value');
   assert.match(md(r), /\[input tel "pin code 4 of 4" [^\]]*value="4" e\d+\]/);
   assert.match(md(r), /\[slider "Volume" value="70" e\d+\]/);
+});
+
+// Mantine: its Slider's label is on the slider's root, not its thumb (no field matched "Volume");
+// its TagsInput turns the text into a pill beside an emptied field (fill_form said the text was
+// dropped, while the page held the tag); its MultiSelect holds several options ("French, German"
+// was no option).
+test('mantine: fill_form over eleven fields: a multi-select given two options, a slider named by its root, a tags input', async () => {
+  let r = await open('react-mantine.html', /# Signup/);
+  assert.match(md(r), /\[slider "Volume" value="40" e\d+\]/, md(r));
+  r = await call('browser_fill_form', { fields: [
+    { target: 'Email', value: 'a@b.co' }, { target: 'Country', value: 'Norway' }, { target: 'Languages', value: 'French, German' },
+    { target: 'City', value: 'Oslo' }, { target: 'Age', value: '42' }, { target: 'Subscribe', value: 'true' }, { target: 'Dark mode', value: 'true' },
+    { target: 'Volume', value: '70' }, { target: 'Plan', value: 'Pro' }, { target: 'Tags', value: 'news' }, { target: 'End date', value: 'March 14, 2026' },
+  ] });
+  ok(r, 'fill_form');
+  const s = stateIn(md(r));
+  assert.deepEqual({ ...s, end: s.end?.slice(0, 10) }, { email: 'a@b.co', country: 'Norway', langs: ['French', 'German'], city: 'Oslo', age: 42,
+    sub: true, dark: true, vol: 70, plan: 'pro', tags: ['news'], end: '2026-03-14' });
+  // one option only: an error, never "Filled"
+  r = await call('browser_fill_form', { fields: [{ target: 'Country', value: 'France, Spain' }] });
+  assert.equal(r.status, 'error', msg(r));
+  assert.match(err(r), /does not show "France" as chosen: it may hold one option only/);
 });
 

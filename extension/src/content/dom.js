@@ -599,6 +599,13 @@ function strayLabelOf(el) {
   let n = el.parentElement;
   for (let i = 0; n && i < 4 && n.tagName !== 'BODY' && n.tagName !== 'FORM'; i++, n = n.parentElement) {
     if (Array.from(n.querySelectorAll(SHOWN_CONTROLS)).some((c) => c !== el && !c.contains(el) && shownBox(c))) return '';
+    // the box's own label (Mantine puts the aria-label(ledby) given to its Slider on its root, not
+    // on the thumb): it names the one control the box holds
+    const own = norm(n.getAttribute('aria-label'));
+    if (own) return own;
+    const ids = (n.getAttribute('aria-labelledby') || '').split(/\s+/).filter(Boolean);
+    const by = norm(ids.map((id) => n.getRootNode().getElementById?.(id)?.textContent || '').join(' '));
+    if (by) return by;
     // a <label for> pointing at this box (antd gives its slider's outer <div> the id): it names
     // the one control the box holds
     if (n.id) {

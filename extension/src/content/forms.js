@@ -195,6 +195,7 @@ async function fillCombobox(el, value) {
     if (e.code !== 'no_such_option') throw e;
     missing = e;
   }
+  if (await chooseEach(el, value)) return { desc: describe(el), typed: false };
   await type(el, value, { clear: true });
   pressKey(el, 'Tab');
   const want = norm(value);
@@ -202,7 +203,7 @@ async function fillCombobox(el, value) {
   // text into a chip and empties its field: Vuetify's v-combobox)
   const box = el.parentElement?.closest('[role=combobox]');
   const held = () => norm(el.isContentEditable ? el.innerText : el.value) === want ||
-    (!!box && !!want && norm(box.innerText).toLowerCase().includes(want.toLowerCase()));
+    (!!box && !!want && norm(box.innerText).toLowerCase().includes(want.toLowerCase())) || !!pillFor(el, want);
   // the page's reaction to the blur (a chooser clears its text), by what it holds once it had
   // 300 ms of turns of its own: Vuetify's v-combobox clears its field for a moment, then shows
   // the text as its value
@@ -213,6 +214,37 @@ async function fillCombobox(el, value) {
     throw missing;
   }
   return { desc: describe(el), typed: false };
+}
+
+// Several options, comma-separated as a multiple select's token lists them ("French, German"),
+// for a drop-down or combobox that holds several (Mantine's MultiSelect, react-select's multi):
+// each chosen in turn, and each must still show as chosen (one that holds one keeps only the
+// last: an error saying so). False when `value` names one option.
+async function chooseEach(el, value) {
+  const parts = value.split(',').map((v) => norm(v)).filter(Boolean);
+  if (parts.length < 2) return false;
+  for (const p of parts) await chooseOption(el, p);
+  const shows = (p) => norm(el.value ?? el.innerText ?? '').toLowerCase() === p.toLowerCase() || !!pillFor(el, p) ||
+    norm(el.parentElement?.closest('[role=combobox]')?.innerText || '').toLowerCase().includes(p.toLowerCase());
+  const lost = parts.filter((p) => !shows(p));
+  if (lost.length) throw new Error(`Chose ${parts.map((p) => `"${p}"`).join(', ')} in turn in ${describe(el)}, but it does not show ${lost.map((p) => `"${p}"`).join(', ')} as chosen: it may hold one option only`);
+  return true;
+}
+
+// A chip the field's own box shows with exactly `text` (a tags input turns the text into a pill
+// beside its emptied field: Mantine's TagsInput), looked for in the nearest box around the field
+// (three levels at most) that holds no other field, not in a label. Null if none.
+function pillFor(el, text) {
+  const want = norm(text).toLowerCase();
+  if (!want) return null;
+  let n = el.parentElement;
+  for (let i = 0; n && i < 3 && n.tagName !== 'BODY' && n.tagName !== 'FORM'; i++, n = n.parentElement) {
+    if (n.querySelectorAll('input:not([type=hidden]),select,textarea').length > 1) return null;
+    for (const c of n.querySelectorAll('*')) {
+      if (c !== el && !c.contains(el) && !c.closest('label') && norm(c.textContent).toLowerCase() === want && c.getClientRects().length) return c;
+    }
+  }
+  return null;
 }
 
 // Fill one field: text fields are typed into (cleared first), selects, read-only comboboxes,
@@ -230,7 +262,7 @@ async function fillOne(el, value) {
   }
   if (!isRadioGroup(el)) await whenUncovered(el);
   if (isRadioGroup(el) || isReadOnlyCombobox(el) || (el.getAttribute?.('role') || '') === 'listbox' || choosesForSelect(el) || opensListbox(el)) {
-    await chooseOption(el, value);
+    try { await chooseOption(el, value); } catch (e) { if (e.code !== 'no_such_option' || isRadioGroup(el) || !(await chooseEach(el, value))) throw e; }
     return { desc: describe(el), typed: false };
   }
   if (choosesByTyping(el)) return fillCombobox(el, value);
