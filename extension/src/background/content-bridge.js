@@ -9,6 +9,7 @@ export class PageError extends Error {}
 // into it succeeds again (so that the page capture after a failed action does not wait again).
 export const PAGE_CALL_MS = 5000;
 const OP_MS = { snapshot: 15_000 };
+const FIELD_MS = 1500; // what one fill_form field may wait for in the page (content/forms.js)
 const unresponsive = new Map(); // tabId -> since (ms)
 
 export function isUnresponsive(tabId) {
@@ -20,9 +21,11 @@ function budget(op, args) {
   // Typing sends several events per character: a long text gets more time (at most a minute).
   const text = op === 'act' ? args.params?.text : null;
   if (typeof text === 'string') return PAGE_CALL_MS + Math.min(55_000, 10 * text.length);
-  // A whole form (fill_form): its values together, and a little per field.
+  // A whole form (fill_form): its values together, and each field the waits of its own (a cover
+  // fading out, a widget's list opening, the page's reaction to leaving it: up to FIELD_MS); 20 ms
+  // a field was too little: eleven fields on a loaded machine were "the page did not answer".
   const fields = op === 'act' ? args.params?.fields : null;
-  if (Array.isArray(fields)) return PAGE_CALL_MS + Math.min(55_000, fields.reduce((n, f) => n + 20 + 10 * String(f?.value ?? '').length, 0));
+  if (Array.isArray(fields)) return PAGE_CALL_MS + Math.min(55_000, fields.reduce((n, f) => n + FIELD_MS + 10 * String(f?.value ?? '').length, 0));
   return OP_MS[op] || PAGE_CALL_MS;
 }
 

@@ -750,15 +750,17 @@ export function typedNote(el, text, clear) {
   const want = String(text).replace(/\r\n?/g, '\n');
   const v = String(el.value ?? '');
   if (clear ? v === want : v.endsWith(want)) return '';
-  // a box of a row that takes one code: the row holds it, a character a box
-  const row = boxRowOf(el);
-  if (row && (clear ? row.map((b) => b.value).join('') === want : row.map((b) => b.value).join('').endsWith(want))) return ' (a character a box, into the boxes after it too)';
   const len = [...v].length;
   if (el.maxLength >= 0 && len === el.maxLength && len < (clear ? 0 : len) + [...want].length) {
     const a = focusedElement(el.ownerDocument);
     if (a && a !== el && textInput(a)) {
       return ` (the field takes ${el.maxLength} character${el.maxLength === 1 ? '' : 's'}; as it filled, the page moved the focus on, and the rest was typed where the focus went, as a user's keys go: it is now in ${describe(a)})`;
     }
+  }
+  // a box of a row that takes one code (with no maxlength): the row holds it, a character a box
+  const row = boxRowOf(el);
+  if (row && (clear ? row.map((b) => b.value).join('') === want : row.map((b) => b.value).join('').endsWith(want))) return ' (a character a box, into the boxes after it too)';
+  if (el.maxLength >= 0 && len === el.maxLength && len < (clear ? 0 : len) + [...want].length) {
     return ` (the field takes at most ${el.maxLength} characters: it holds fewer than typed)`;
   }
   if (!v) return `${NOT_TAKEN}${inputType(el) === 'number' ? NUMBER_ONLY : ''})`;
