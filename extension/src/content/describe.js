@@ -28,6 +28,14 @@ export function segmentedText(el, segs = segmentsOf(el)) {
   return { text, empty, type: date && time ? 'datetime' : date ? 'date' : time ? 'time' : 'text' };
 }
 
+// Does a drop-down drawn by the page say it shows its placeholder, nothing chosen (Radix's trigger
+// and Ark UI's carry data-placeholder / data-placeholder-shown, React Aria's SelectValue
+// data-placeholder="true")? Its text was shown as its value: value="Pick a fruit".
+function marksPlaceholder(el) {
+  const on = (x) => x.hasAttribute('data-placeholder-shown') || (x.hasAttribute('data-placeholder') && x.getAttribute('data-placeholder') !== 'false');
+  return on(el) || Array.from(el.querySelectorAll('[data-placeholder],[data-placeholder-shown]')).some(on);
+}
+
 // Is `el` beside a combobox one types into (an <input role=combobox> in its parent: React Aria's
 // and Headless UI's ComboBox put the two side by side)? Further up is another field's.
 function besideTypedCombobox(el) {
@@ -268,7 +276,7 @@ export function tokenParts(el, kind, { values = true } = {}) {
         // a custom combobox (jQuery UI selectmenu, Select2) shows its choice as text; a pop-up
         // control's host (ion-select) its placeholder, when nothing is chosen, as such
         const v = (popup && shownChoiceOf(el)) || withoutLabel(seenText(el), name);
-        if (v && v !== name) parts.push((popup && showsPlaceholder(el, v) ? 'placeholder=' : 'value=') + q(clip(v, 200)));
+        if (v && v !== name) parts.push(((popup && showsPlaceholder(el, v)) || marksPlaceholder(el) ? 'placeholder=' : 'value=') + q(clip(v, 200)));
       }
       if (el.getAttribute('aria-expanded') === 'true' || popup?.getAttribute('aria-expanded') === 'true') parts.push('expanded');
       if (values && tag === 'INPUT' && isReadOnlyCombobox(el)) {
