@@ -468,3 +468,18 @@ test('fill_form on a multiple select chooses exactly the options given ("Red, Bl
   assert.match(r.page.markdown, /\[select "Colors" multiple value="Green" /, 'a failed fill changed the choice');
 });
 
+// An editor that takes text through an EditContext and draws its lines aside (Monaco's shape): the
+// answer to typing is checked against what it draws. One that took none of it (it heeds only the
+// browser's own text updates) was "Typed 5 characters".
+test('typing into an EditContext editor: its drawn lines show the text, and an editor that takes none is an error', async () => {
+  let r = await open('/cnt-editcontext.html');
+  assert.match(r.page.markdown, /\[editor "Notes editor" e\d+\]\n> ```\n> first line\n> ```/, r.page.markdown);
+  r = await env.call('browser_type', { target: 'Notes editor', text: '\nsecond', clear: false });
+  ok(r);
+  assert.match(r.page.markdown, /> first line\n> second\n/, r.page.markdown);
+  await open('/cnt-editcontext.html?deaf');
+  r = await env.call('browser_type', { target: 'Notes editor', text: 'lost', clear: false });
+  assert.equal(r.status, 'error', JSON.stringify(r.result));
+  assert.match(r.result.error, /\[editor "Notes editor" e\d+\] took none of the text: what it shows did not change; nothing was typed/);
+});
+

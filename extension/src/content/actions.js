@@ -715,9 +715,22 @@ async function typeIntoContext(el, text, clear) {
   await nextTask();
   const t = String(text).replace(/\r\n?/g, '\n');
   if (!t) return;
+  // What the editor draws, before and after (by its next frame, when it draws): an editor that
+  // took none of the text (one that heeds only the browser's own text updates) is an error, not
+  // "Typed".
+  const view = drawnEditor(el)?.face; // the whole box: its lines, its gutter
+  const drawn = () => { try { return view.innerText; } catch { return view?.textContent ?? ''; } };
+  const frame = () => new Promise((res) => { W.requestAnimationFrame(() => res()); W.setTimeout(res, 100); });
+  if (view) await frame(); // the lines as drawn after the keys (emptied, to replace them)
+  const before = view ? drawn() : null;
   const ec = el.editContext;
   const a = ec.selectionStart, b = ec.selectionEnd;
   ec.dispatchEvent(new W.TextUpdateEvent('textupdate', { text: t, updateRangeStart: a, updateRangeEnd: b, selectionStart: a + t.length, selectionEnd: a + t.length }));
+  if (before === null) return;
+  await frame();
+  if (drawn() === before && !(await until(() => drawn() !== before, 300))) {
+    throw new Error(`${describe(el)} took none of the text: what it shows did not change; nothing was typed`);
+  }
 }
 
 const NOT_TAKEN = ' (the field did not take it and is empty';

@@ -224,9 +224,23 @@ const roleOf = (el) => (el.getAttribute('role') || '').trim().split(/\s+/)[0].to
 // The segments of a date or time field drawn as spin buttons a user types into (MUI X's pickers,
 // React Aria's DateField: a role=group of role=spinbutton sections, the focus moving on as each is
 // filled), in order; [] for any other element. A user sees one field ("03/14/2026") and types into it.
+// (controlKind asks this of every role=group, a tree's included, on each walk: only its first
+// SEGMENT_DEPTH levels and SEGMENT_LOOK elements are looked at, where both pickers keep theirs,
+// not the whole subtree of a large group.)
+const SEGMENT_DEPTH = 3;
+const SEGMENT_LOOK = 60;
 export function segmentsOf(el) {
   if (roleOf(el) !== 'group') return [];
-  const s = Array.from(el.querySelectorAll('[role=spinbutton]'));
+  const s = [];
+  let looked = 0;
+  const walk = (n, depth) => {
+    for (let c = n.firstElementChild; c && looked < SEGMENT_LOOK; c = c.nextElementSibling) {
+      looked++;
+      if (roleOf(c) === 'spinbutton') s.push(c);
+      else if (depth < SEGMENT_DEPTH) walk(c, depth + 1);
+    }
+  };
+  walk(el, 1);
   return s.length >= 2 && s.length <= 8 && s.every((x) => x.isContentEditable) ? s : [];
 }
 
@@ -684,11 +698,8 @@ export function allRoots() {
 // Are these text boxes a row that takes one code (2 to 12 empty text inputs with the same parent,
 // in document order, and nothing else that takes text beside them there)?
 export function boxRow(els) {
-  if (els.length < 2 || els.length > 12) return false;
-  const p = els[0].parentElement;
-  if (!p || !els.every((e) => e.tagName === 'INPUT' && e.parentElement === p && !e.value && /^(text|tel|number|password)$/.test(e.type))) return false;
-  const inputs = Array.from(p.querySelectorAll('input:not([type=hidden])'));
-  return inputs.length === els.length && inputs.every((e, i) => e === els[i]);
+  const row = els.length ? boxRowOf(els[0]) : null;
+  return !!row && row.length === els.length && row.every((e, i) => e === els[i] && !e.value);
 }
 
 // The row of boxes (boxRow) a text input is one of, or null.

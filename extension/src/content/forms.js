@@ -201,9 +201,7 @@ async function fillCombobox(el, value) {
   const want = norm(value);
   // held as the field's text, or as the choice its combobox box shows (a chips combobox turns the
   // text into a chip and empties its field: Vuetify's v-combobox)
-  const box = el.parentElement?.closest('[role=combobox]');
-  const held = () => norm(el.isContentEditable ? el.innerText : el.value) === want ||
-    (!!box && !!want && norm(box.innerText).toLowerCase().includes(want.toLowerCase())) || !!pillFor(el, want);
+  const held = () => showsChosen(el, want);
   // the page's reaction to the blur (a chooser clears its text), by what it holds once it had
   // 300 ms of turns of its own: Vuetify's v-combobox clears its field for a moment, then shows
   // the text as its value
@@ -224,11 +222,20 @@ async function chooseEach(el, value) {
   const parts = value.split(',').map((v) => norm(v)).filter(Boolean);
   if (parts.length < 2) return false;
   for (const p of parts) await chooseOption(el, p);
-  const shows = (p) => norm(el.value ?? el.innerText ?? '').toLowerCase() === p.toLowerCase() || !!pillFor(el, p) ||
-    norm(el.parentElement?.closest('[role=combobox]')?.innerText || '').toLowerCase().includes(p.toLowerCase());
-  const lost = parts.filter((p) => !shows(p));
+  const lost = parts.filter((p) => !showsChosen(el, p));
   if (lost.length) throw new Error(`Chose ${parts.map((p) => `"${p}"`).join(', ')} in turn in ${describe(el)}, but it does not show ${lost.map((p) => `"${p}"`).join(', ')} as chosen: it may hold one option only`);
   return true;
+}
+
+// Does the field show `text` as what it holds: as its own text, in the combobox box around it (a
+// chips combobox turns the text into a chip and empties its field: Vuetify's v-combobox), or as a
+// pill beside it (pillFor)?
+function showsChosen(el, text) {
+  const want = norm(text).toLowerCase();
+  if (!want) return norm(el.isContentEditable ? el.innerText : el.value ?? el.innerText ?? '') === '';
+  if (norm(el.isContentEditable ? el.innerText : el.value ?? el.innerText ?? '').toLowerCase() === want) return true;
+  const box = el.parentElement?.closest('[role=combobox]');
+  return (!!box && norm(box.innerText).toLowerCase().includes(want)) || !!pillFor(el, want);
 }
 
 // A chip the field's own box shows with exactly `text` (a tags input turns the text into a pill

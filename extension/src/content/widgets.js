@@ -159,6 +159,9 @@ export function drawnEditor(el) {
   if (!ctx && el?.tagName !== 'TEXTAREA') return null;
   const ed = editorFor(el);
   if (!ed || ed.input !== el) return null;
+  // (a textarea's editor with nothing aria-hidden, Ace's, is not one: asked for each of its tokens,
+  // the face's styles are not read for it)
+  if (!ctx && !ed.face.querySelector('[aria-hidden="true"]')) return null;
   const view = drawnCode(ed.face);
   if (ctx) return { face: ed.face, view };
   return view && view.closest('[aria-hidden="true"]') ? { face: ed.face, view } : null;
