@@ -483,3 +483,12 @@ test('typing into an EditContext editor: its drawn lines show the text, and an e
   assert.match(r.result.error, /\[editor "Notes editor" e\d+\] took none of the text: what it shows did not change; nothing was typed/);
 });
 
+
+test('a text that is exactly the target beats a control that holds it only inside a word: drag "A" onto "B" moves the column headed A, not the "Start" button', async () => {
+  await open('/cnt-drag.html');
+  const r = await env.call('browser_drag', { source: 'A', target: 'B' });
+  ok(r);
+  assert.match(r.result.message, /^Dragged \[header "A"\] onto \[header "B"\]/, r.result.message);
+  assert.match(r.page.markdown, /Order: B, A/);
+  assert.match(r.page.markdown, /\[button "Start" e\d+\]/, 'the button was clicked or dragged');
+});

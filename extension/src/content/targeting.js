@@ -368,6 +368,9 @@ export function findTarget(target, purpose = 'any') {
     const exact = cells.length ? pick(cells) : null;
     if (exact) top = exact;
   }
+  // a text that is exactly the target beats a control that holds it only inside a word ("A", a
+  // drag column's header, is not the "Start" button): the agent names what it read
+  if (top && top.every((c) => c.mc === 1)) top = pick(texty.filter((c) => c.mc === 3 && !top.some((o) => o.el.contains(c.el)))) || top;
   if (top?.length === 1) top = textInside(top, texty, pick, q) || top;
   if (!top && texty.length) top = pick(texty);
   if (!top) {
