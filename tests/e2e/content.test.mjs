@@ -492,3 +492,15 @@ test('a text that is exactly the target beats a control that holds it only insid
   assert.match(r.page.markdown, /Order: B, A/);
   assert.match(r.page.markdown, /\[button "Start" e\d+\]/, 'the button was clicked or dragged');
 });
+
+test('a checkbox or radio button that no label names is found by the words beside it (the classic "checkbox 1" page), not the form around it', async () => {
+  await open('/cnt-bare.html');
+  let r = await env.call('browser_click', { target: 'checkbox 1' });
+  ok(r);
+  assert.match(r.result.message, /^Clicked \[checkbox e\d+\]; it is now checked/, r.result.message);
+  assert.match(r.page.markdown, /\[checkbox checked e\d+\] checkbox 1/);
+  r = await env.call('browser_fill_form', { fields: [{ target: 'checkbox 2', value: 'false' }, { target: 'Large', value: 'true' }] });
+  ok(r);
+  assert.match(r.page.markdown, /\[checkbox e\d+\] checkbox 2/);
+  assert.match(r.page.markdown, /Small \[radio e\d+\] Large \[radio checked e\d+\]/);
+});

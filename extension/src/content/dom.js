@@ -636,6 +636,31 @@ function strayLabelOf(el) {
 
 const ARIA_FIELDS = new Set(['combobox', 'checkbox', 'radio', 'slider', 'input', 'select']);
 
+// The words beside a native checkbox or radio button that no label names (`<input type=checkbox>
+// checkbox 1<br>`): what a person reads as its name, and the Markdown shows next to its token.
+// The run of inline text after it (up to a line break, a block or another control); the run
+// before it when nothing follows it, or when the row's words come before each button ("Small ( )
+// Large ( )": the row's last button has no words after it).
+function besideText(el) {
+  const twin = (n) => n?.tagName === 'INPUT' && n.type === el.type;
+  const run = (from, dir) => {
+    const parts = [];
+    let n = from[dir];
+    for (let i = 0; n && i < 8; n = n[dir], i++) {
+      if (n.nodeType === 3) { parts.push(n.data); continue; }
+      if (n.nodeType !== 1) continue;
+      if (n.tagName === 'BR' || n.matches('input,select,textarea,button,label,[role]') || getComputedStyle(n).display !== 'inline') break;
+      parts.push(n.textContent);
+    }
+    return { text: norm((dir === 'nextSibling' ? parts : parts.reverse()).join('')), stop: n };
+  };
+  const after = run(el, 'nextSibling');
+  let last = after;
+  for (let i = 0; i < 20 && last.text && twin(last.stop); i++) last = run(last.stop, 'nextSibling');
+  const words = after.text && (last.text || !twin(after.stop)) ? after.text : run(el, 'previousSibling').text;
+  return clip(words, 200);
+}
+
 // Every text-ish description of an element a target description may match.
 export function descriptionsOf(el, kind) {
   const out = [];
@@ -665,6 +690,7 @@ export function descriptionsOf(el, kind) {
   const img = el.querySelector?.('img[alt]');
   if (img) push(img.alt);
   if (el.tagName === 'INPUT' || el.tagName === 'SELECT' || el.tagName === 'TEXTAREA') push(el.getAttribute('name'));
+  if (!name && el.tagName === 'INPUT' && (el.type === 'checkbox' || el.type === 'radio')) push(besideText(el));
   return [...new Set(out)];
 }
 
