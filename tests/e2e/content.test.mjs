@@ -504,3 +504,13 @@ test('a checkbox or radio button that no label names is found by the words besid
   assert.match(r.page.markdown, /\[checkbox e\d+\] checkbox 2/);
   assert.match(r.page.markdown, /Small \[radio e\d+\] Large \[radio checked e\d+\]/);
 });
+
+test('a checkbox in a closed <details> is not clicked through the <details> box (that only opens it): the error names the section to open, then it is checked', async () => {
+  await open('/cnt-bare.html');
+  const e = fail(await env.call('browser_click', { target: 'Advanced mode' }));
+  assert.match(e, /inside the closed section \[button "More options" e\d+\]: open it first/, e);
+  ok(await env.call('browser_click', { target: 'More options' }));
+  const r = await env.call('browser_click', { target: 'Advanced mode' });
+  ok(r);
+  assert.match(r.result.message, /^Clicked \[checkbox "Advanced mode" e\d+\]; it is now checked/, r.result.message);
+});

@@ -42,6 +42,9 @@ export function proxyFor(el) {
   let n = composedParent(el);
   for (let depth = 0; n && n.nodeType === 1 && depth < 3; depth++, n = composedParent(n)) {
     if (n.tagName === 'BODY' || n.tagName === 'FORM') break;
+    // (a closed <details> or a box not drawn at all hides the control, it draws no face for it:
+    // the control is in a closed section, to be opened first)
+    if ((n.tagName === 'DETAILS' && !n.open) || getComputedStyle(n).display === 'none') break;
     const inner = (shadowOf(n) || n).querySelectorAll('input:not([type=hidden]),select,textarea,button');
     if (inner.length > 1) break;
     if (visible(n)) return n;
