@@ -514,3 +514,17 @@ test('a checkbox in a closed <details> is not clicked through the <details> box 
   ok(r);
   assert.match(r.result.message, /^Clicked \[checkbox "Advanced mode" e\d+\]; it is now checked/, r.result.message);
 });
+
+test('typing goes where a keyboard\'s keys go: over the rest of a word an inline autocomplete selected, and after what the page does as the field takes the focus', async () => {
+  await open('/cnt-typeahead.html');
+  let r = await env.call('browser_type', { target: 'City', text: 'Sof' });
+  ok(r);
+  assert.match(r.page.markdown, /\[input text "City" value="Sofia" e\d+\]/);
+  r = await env.call('browser_type', { target: 'City', text: 'Barcelona', clear: true });
+  ok(r);
+  assert.match(r.page.markdown, /\[input text "City" value="Barcelona" e\d+\]/);
+  r = await env.call('browser_type', { target: 'Quantity', text: '4', clear: true });
+  ok(r);
+  assert.match(r.page.markdown, /\[input text "Quantity" value="4" e\d+\]/);
+  assert.match(r.page.markdown, /Model: city=Barcelona, qty=4/);
+});

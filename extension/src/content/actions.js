@@ -392,13 +392,20 @@ function pressEnter(el) {
   return note;
 }
 
+// One key's text into a field, as the browser inserts it: in place of the text the page selected
+// (an inline autocomplete, ui5-combobox's, selects the rest of the word it proposes: the next key
+// replaces it; appended after it, "Sof" became "Sofiaof"), else at the end.
 function insertText(el, text) {
   const max = el.maxLength >= 0 ? el.maxLength : Infinity;
-  if (el.value.length >= max) return; // full: the browser inserts nothing, and fires no input event
-  let v = el.value + text;
-  if (v.length > max) v = v.slice(0, max);
-  setValue(el, v);
-  inputEvent(el, text === '\n' ? 'insertLineBreak' : 'insertText', text);
+  const v = el.value;
+  let s = v.length, e = v.length;
+  try { if (el.selectionStart != null && el.selectionEnd > el.selectionStart) { s = el.selectionStart; e = el.selectionEnd; } } catch { /* no selection API (email, number) */ }
+  const kept = v.length - (e - s);
+  if (kept >= max) return; // full: the browser inserts nothing, and fires no input event
+  const ins = kept + text.length > max ? text.slice(0, max - kept) : text;
+  setValue(el, v.slice(0, s) + ins + v.slice(e));
+  if (e > s) try { el.setSelectionRange(s + ins.length, s + ins.length); } catch { /* ignore */ }
+  inputEvent(el, text === '\n' ? 'insertLineBreak' : 'insertText', ins);
 }
 
 const textInput = (f) => !!f && ((f.tagName === 'INPUT' && TEXT_INPUT_TYPES.test(inputType(f))) || f.tagName === 'TEXTAREA') && !f.readOnly && !f.disabled;
@@ -423,7 +430,12 @@ async function typeIntoField(el, text, clear) {
   // a day or time as a person writes it (12/24/2026, 2:30 PM): the value the field takes
   const day = DATE_TYPES.has(t) ? fieldValue(t, text, navigator.language) : null;
   if (DATE_TYPES.has(t) && day === null) throw new Error(`${describe(el)} takes a ${DATE_TYPES.get(t)}, and the text typed is not one; nothing was typed`);
+  const wasFocused = focusedElement(el.ownerDocument) === el;
   el.focus();
+  // what the page does as the field takes the focus runs before the first key, as before a
+  // typist's (ui5-step-input draws its value again then: cleared and typed in the same task, the
+  // number typed was put back to the old one)
+  if (!wasFocused) await nextTask();
   // A code editor's key catcher (a transparent textarea: Ace, CodeMirror 5, Monaco without
   // EditContext) holds only a window of the editor's text around its caret: the editor's own keys
   // put the caret (Control+End) or empty it (Control+A, Backspace), and each piece of text is
@@ -439,6 +451,10 @@ async function typeIntoField(el, text, clear) {
     try { el.select?.(); } catch { /* ignore */ }
     setValue(el, '');
     inputEvent(el, 'deleteContentBackward');
+  } else if (!clear) {
+    // the text typed goes after what the field holds (a page that selects it all on focus would
+    // have it replaced)
+    try { el.setSelectionRange(el.value.length, el.value.length); } catch { /* no selection API */ }
   }
   const put = (f, s) => { if (!catcher || !f.ownerDocument.execCommand('insertText', false, s)) insertText(f, s); };
   if (day !== null) {
