@@ -9,17 +9,19 @@
 //     that only filters, the choice is the option clicked;
 //   - react-radix.js: Radix UI (Select drawn as <button role=combobox> named by a <label for>,
 //     Checkbox and Switch as buttons, Tabs, DropdownMenu that opens on pointerdown, Dialog);
-//   - react-headless.js: Headless UI (Listbox, Combobox, Switch, Menu, Dialog).
+//   - react-headless.js: Headless UI (Listbox, Combobox, Switch, Menu, Dialog);
+//   - react-muix.js, react-aria.js, react-ark.js, react-mantine.js, react-prime.js: MUI X's date
+//     fields, React Aria Components, Ark UI, Mantine, PrimeReact (each file's header says what).
 // Each success is checked against the page's state; each failure against the state not changing.
 //   node --test tests/e2e/react-realsites.test.mjs
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startBundled, answerHelpers, requirePackages } from './support/realsites.mjs';
 
-const ENTRIES = ['react-mui', 'react-select', 'react-radix', 'react-headless', 'react-muix', 'react-aria', 'react-ark', 'react-mantine'];
+const ENTRIES = ['react-mui', 'react-select', 'react-radix', 'react-headless', 'react-muix', 'react-aria', 'react-ark', 'react-mantine', 'react-prime'];
 let bundled, env, srv;
 before(async () => {
-  requirePackages(['react', 'react-dom', '@mui/material', '@emotion/react', '@emotion/styled', 'react-select', 'radix-ui', '@headlessui/react', '@mui/x-date-pickers', 'dayjs', 'react-aria-components', '@ark-ui/react', '@mantine/core', '@mantine/dates']);
+  requirePackages(['react', 'react-dom', '@mui/material', '@emotion/react', '@emotion/styled', 'react-select', 'radix-ui', '@headlessui/react', '@mui/x-date-pickers', 'dayjs', 'react-aria-components', '@ark-ui/react', '@mantine/core', '@mantine/dates', 'primereact']);
   bundled = await startBundled(ENTRIES, { define: { 'process.env.NODE_ENV': '"production"' } });
   ({ env, srv } = bundled);
 });
@@ -365,3 +367,28 @@ test('mantine: fill_form over eleven fields: a multi-select given two options, a
   assert.match(err(r), /does not show "France" as chosen: it may hold one option only/);
 });
 
+
+// ---------------------------------------------------------------- PrimeReact
+
+test('primereact: a Dropdown chosen by its label and by its icon-only trigger; a MultiSelect keeps an option already chosen; one drawn as chips is opened beside its remove icons', async () => {
+  await open('react-prime.html', /# Order/);
+  let r = await call('browser_select_option', { target: 'City', value: 'Paris' });
+  ok(r, 'City by its label');
+  assert.equal((await state()).city, 'PRS');
+  // the trigger the Markdown shows (an arrow named by the placeholder): the choice is drawn beside it
+  r = await call('browser_select_option', { target: 'Select a City', value: 'London' });
+  ok(r, 'City by its trigger');
+  assert.equal((await state()).city, 'LDN');
+  ok(await call('browser_select_option', { target: 'Towns', value: 'London' }));
+  ok(await call('browser_select_option', { target: 'Towns', value: 'Rome' }));
+  r = await call('browser_select_option', { target: 'Towns', value: 'London' });
+  ok(r, 'London again');
+  assert.match(r.result.message, /^"London" was already chosen/, msg(r));
+  assert.deepEqual((await state()).towns, ['LDN', 'RM'], 'a click on the chosen option took it out');
+  r = await call('browser_fill_form', { fields: [{ target: 'Stops', value: 'Rome, Paris' }] });
+  ok(r, 'fill_form Stops');
+  assert.deepEqual((await state()).stops, ['RM', 'PRS']);
+  r = await call('browser_select_option', { target: 'Stops', value: 'London' });
+  ok(r, 'a third stop');
+  assert.deepEqual((await state()).stops, ['RM', 'PRS', 'LDN'], 'opening the chips box took a chosen item out');
+});

@@ -79,6 +79,7 @@ export async function chooseOption(el, value, values = null) {
     aim(el, desc); // a user sees it and can reach it (else an error saying why)
     const done = await chooseInWidget(el, v, click, describe, null, { type });
     if (!done) throw new Error(`Clicked option "${v}" of ${desc}, but the widget does not show it afterwards`);
+    if (done.already) return { message: `"${v}" was already chosen in ${describe(el)}; it was left chosen (a click on it would have taken it out)` };
     return { message: `Selected "${v}" in ${describe(el)} (opened it, ${done.typed ? 'typed to filter it, ' : ''}clicked the option${done.confirmed ? `, then pressed "${done.confirmed}" to confirm it` : ''})` };
   }
   const inner = el.querySelectorAll?.('select');
@@ -222,7 +223,10 @@ async function chooseEach(el, value) {
   const parts = value.split(',').map((v) => norm(v)).filter(Boolean);
   if (parts.length < 2) return false;
   for (const p of parts) await chooseOption(el, p);
-  const lost = parts.filter((p) => !showsChosen(el, p));
+  // (what the widget draws of the last choice may come a few tasks later: ui5-multi-combobox's token)
+  const lostNow = () => parts.filter((p) => !showsChosen(el, p));
+  await until(() => !lostNow().length, 1000);
+  const lost = lostNow();
   if (lost.length) throw new Error(`Chose ${parts.map((p) => `"${p}"`).join(', ')} in turn in ${describe(el)}, but it does not show ${lost.map((p) => `"${p}"`).join(', ')} as chosen: it may hold one option only`);
   return true;
 }
@@ -239,7 +243,8 @@ function showsChosen(el, text) {
 }
 
 // A chip the field's own box shows with exactly `text` (a tags input turns the text into a pill
-// beside its emptied field: Mantine's TagsInput), looked for in the nearest box around the field
+// beside its emptied field: Mantine's TagsInput), or a text of that box listing it among others
+// ("Rome, Paris": PrimeReact's MultiSelect), looked for in the nearest box around the field
 // (three levels at most) that holds no other field, not in a label. Null if none.
 function pillFor(el, text) {
   const want = norm(text).toLowerCase();
@@ -248,7 +253,9 @@ function pillFor(el, text) {
   for (let i = 0; n && i < 3 && n.tagName !== 'BODY' && n.tagName !== 'FORM'; i++, n = n.parentElement) {
     if (n.querySelectorAll('input:not([type=hidden]),select,textarea').length > 1) return null;
     for (const c of n.querySelectorAll('*')) {
-      if (c !== el && !c.contains(el) && !c.closest('label') && norm(c.textContent).toLowerCase() === want && c.getClientRects().length) return c;
+      if (c === el || c.contains(el) || c.closest('label') || !c.getClientRects().length) continue;
+      const t = norm(c.textContent).toLowerCase();
+      if (t === want || (!c.childElementCount && t.includes(',') && t.split(',').some((p) => norm(p) === want))) return c;
     }
   }
   return null;

@@ -147,6 +147,36 @@ export function visibleCenter(el) {
   return { x: (l + rt) / 2, y: (t + b) / 2 };
 }
 
+const WHOLE_ROLES = new Set(['button', 'link', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'tab', 'checkbox', 'radio', 'switch', 'treeitem', 'gridcell', 'cell', 'row']);
+
+// Is `hit`, inside box `el`, a control of its own there (a button, a link, an icon, something
+// focusable or named), in a box that is no control whose inner parts are all it (a button's icon
+// is the button)?
+function innerAction(el, hit) {
+  if (/^(BUTTON|A|SUMMARY|LABEL|INPUT|SELECT|TEXTAREA|OPTION)$/.test(el.tagName) || WHOLE_ROLES.has((el.getAttribute('role') || '').toLowerCase())) return false;
+  for (let n = hit; n && n !== el && n.nodeType === 1; n = composedParent(n)) {
+    const tag = n.tagName.toLowerCase();
+    if (tag === 'svg' || tag === 'img' || tag === 'button' || tag === 'a' || (n.tabIndex >= 0 && n.hasAttribute('tabindex')) || n.hasAttribute('aria-label') || n.hasAttribute('title') ||
+      /^(button|link)$/.test((n.getAttribute('role') || '').toLowerCase())) return true;
+  }
+  return false;
+}
+
+// A point of box `el` (on its middle line, right of centre first: where a field's free space and
+// its arrow are) whose hit is inside it and no control of its own; null if none.
+function freeSpot(el) {
+  const r = el.getBoundingClientRect();
+  const W = winOf(el);
+  const y = (Math.max(r.top, 0) + Math.min(r.bottom, W.innerHeight)) / 2;
+  for (const f of [0.75, 0.9, 0.6, 0.25, 0.1]) {
+    const x = r.left + r.width * f;
+    if (x < 0 || x >= W.innerWidth) continue;
+    const hit = deepElementAt(el.ownerDocument, x, y);
+    if (hit && (hit === el || composedContains(el, hit) || flatContains(el, hit)) && !innerAction(el, hit)) return { target: hit, x, y };
+  }
+  return null;
+}
+
 // Where a user's click on `el` lands: { target } (the element to dispatch at: the deepest element
 // at its center when that is `el` or inside it, or a label of it), or { coveredBy } (what a click
 // there would hit instead), or { noClicks } (`el` takes no clicks: what the click lands on). When
@@ -159,7 +189,12 @@ export function clickPoint(el) {
   const hit = deepElementAt(el.ownerDocument, c.x, c.y);
   if (!hit) return { target: el, ...c };
   // inside it, also as rendered (an option's headline slotted into the option's shadow <li>)
-  if (composedContains(el, hit) || flatContains(el, hit)) return { target: hit, ...c };
+  if (composedContains(el, hit) || flatContains(el, hit)) {
+    // a box whose centre is a control of its own inside it (a chosen item's remove icon in a
+    // multi-select drawn as chips: PrimeReact's; the click took the item out): a free spot of it
+    if (hit !== el && innerAction(el, hit)) { const f = freeSpot(el); if (f) return f; }
+    return { target: hit, ...c };
+  }
   // A click through pointer-events:none on `el` lands on its ancestor (in the DOM, or in the flat
   // tree: the shadow element a slotted `el` is shown in). When that, or one of its ancestors, is a
   // control, a label or clickable (a card around a decorative button), the click goes there:

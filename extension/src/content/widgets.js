@@ -59,10 +59,30 @@ function fieldBoxOf(el) {
   let n = el.parentElement;
   for (let i = 0; n && i < 3; i++, n = n.parentElement) {
     if (n.tagName === 'BODY' || n.tagName === 'FORM' || n.tagName === 'LABEL') break;
-    if (n.querySelectorAll('input:not([type=hidden]),select,textarea,[role=combobox],[role=textbox]').length > 1) break;
+    if (othersIn(n, 'input:not([type=hidden]),select,textarea,[role=combobox],[role=textbox]', el)) break;
     if (visible(n)) return n;
   }
   return null;
+}
+
+// The box around an icon-only trigger that draws nothing itself (two levels at most) where the
+// widget shows its choice: the nearest visible one that shows no other field or button. Null if
+// none, or when the trigger shows text of its own.
+function triggerBox(el) {
+  if (norm(el.textContent)) return null;
+  let n = el.parentElement;
+  for (let i = 0; n && i < 2; i++, n = n.parentElement) {
+    if (n.tagName === 'BODY' || n.tagName === 'FORM' || n.tagName === 'LABEL') break;
+    if (Array.from(n.querySelectorAll('input:not([type=hidden]),select,textarea,button,[role=button],[role=combobox]')).some((c) => c !== el && visible(c))) break;
+    if (visible(n)) return n;
+  }
+  return null;
+}
+
+// Does box `n` hold a field (matching `sel`) other than `el`? A hidden <select> does not count: it
+// mirrors the widget's choice for forms (PrimeReact's Dropdown keeps one beside its hidden input).
+function othersIn(n, sel, el) {
+  return Array.from(n.querySelectorAll(sel)).some((c) => c !== el && !(c.tagName === 'SELECT' && !visible(c)));
 }
 
 // The root of a contenteditable region inside `box` (itself, or the first one in it: at most 300
@@ -341,7 +361,7 @@ function faceOf(widget) {
   if (widget.tagName !== 'INPUT' && widget.tagName !== 'TEXTAREA') return f;
   for (let p = widget.parentElement, i = 0; p && i < 2; p = p.parentElement, i++) {
     if (p.tagName === 'BODY' || p.tagName === 'FORM' || p.tagName === 'LABEL') break;
-    if (p.querySelectorAll('input:not([type=hidden]),select,textarea,button,label,[role=combobox],[role=textbox]').length > 1) break;
+    if (othersIn(p, 'input:not([type=hidden]),select,textarea,button,label,[role=combobox],[role=textbox]', widget)) break;
     f = p;
   }
   // a hidden field in a box that also holds buttons (a multi-select's chosen items): that box
@@ -743,6 +763,12 @@ export async function chooseInWidget(widget, text, click, describe, sel = null, 
     throw e;
   }
   const skip = popupsToSkip(widget, opt, ctx);
+  // an option already chosen in a list of several choices is left as it is: a click there takes
+  // it out (PrimeReact's MultiSelect: select_option "London" unchose London and said "Selected")
+  if (chosenInMulti(opt)) {
+    if (opened && isOpen(widget)) await closePopup(widget);
+    return { option: opt, typed, confirmed: null, already: true };
+  }
   await until(() => atRest(opt), 1000);
   const clickedAt = Date.now();
   click(opt);
@@ -755,6 +781,9 @@ export async function chooseInWidget(widget, text, click, describe, sel = null, 
     let now = host ? hostChoice(widget, skip) : faceText(ctx.face, skip);
     // a button drawn as an icon (a flag) tells its choice in its aria-label only
     if (!now && widget.tagName === 'BUTTON') now = norm(widget.getAttribute('aria-label')).toLowerCase();
+    // an icon-only trigger (PrimeReact's Dropdown arrow, role=button) beside the text showing the
+    // choice, in the widget's box
+    if (!now && !host) { const box = triggerBox(widget); if (box) now = faceText(box, skip); }
     if (!sel) return hasWords(now, want);
     return holds(sel, want) && (hasWords(now, want) || now !== seenBefore);
   };
@@ -789,6 +818,14 @@ export async function chooseInWidget(widget, text, click, describe, sel = null, 
   await until(shut, multi ? 100 : 1000);
   if (opened && !shut() && isOpen(widget)) await closePopup(widget);
   return { option: opt, typed, confirmed };
+}
+
+// Is this option shown as chosen in a list where several can be (aria-multiselectable, or its own
+// checkbox: a click on it toggles it)?
+function chosenInMulti(opt) {
+  const box = opt.querySelector?.('input[type=checkbox]');
+  const on = opt.getAttribute('aria-selected') === 'true' || opt.getAttribute('aria-checked') === 'true' || !!box?.checked;
+  return on && (!!opt.closest('[aria-multiselectable="true"]') || opt.getAttribute('role') === 'menuitemcheckbox' || !!box);
 }
 
 // After `text` was typed into an editable combobox whose popup is a list: the option its open list

@@ -169,6 +169,8 @@ export async function startBundled(entries, { define = {} } = {}) {
     await build({
       entryPoints: entries.map((n) => path.join(SHELLS, n + '.js')), bundle: true, outdir: out, format: 'iife',
       define, nodePaths: [NODE_MODULES], logLevel: 'warning',
+      // (the fonts a library's stylesheet points at: files beside the bundle)
+      loader: { '.woff2': 'file', '.woff': 'file', '.ttf': 'file', '.eot': 'file' },
     });
     srv = await startStaticServer({ roots: { '/shells/': SHELLS + '/', '/bundle/': out + '/' } });
     const env = await startManaged();
