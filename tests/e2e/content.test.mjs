@@ -528,3 +528,12 @@ test('typing goes where a keyboard\'s keys go: over the rest of a word an inline
   assert.match(r.page.markdown, /\[input text "Quantity" value="4" e\d+\]/);
   assert.match(r.page.markdown, /Model: city=Barcelona, qty=4/);
 });
+
+test('a rich-text editor is not named by the text in it: "Bold" is the toolbar button, not an editor that holds "Make me bold"', async () => {
+  await open('/cnt-richbold.html');
+  ok(await env.call('browser_press_key', { target: '#ed', key: 'Control+a' }));
+  const r = await env.call('browser_click', { target: 'Bold' });
+  ok(r);
+  assert.match(r.result.message, /^Clicked \[button "B" e\d+\]/, r.result.message);
+  assert.match(r.page.markdown, /\*\*Make me bold\*\*/, 'the text was not made bold');
+});

@@ -562,6 +562,11 @@ export function nameOf(el, kind = null) {
   }
   // a tree item holding others (a folder): its own words, not those of the items under it
   if (el.getAttribute('role') === 'treeitem' && el.querySelector?.(ITEM_SEL)) { const own = ownItemText(el); if (own) return clip(own); }
+  // a region a user writes into (contenteditable, role=textbox): its text is its value, not its
+  // name (click "Bold" took an editor holding "Make me bold" for the Bold button)
+  if (el.isContentEditable && (kind === 'editable' || kind === 'input' || el.getAttribute('role') === 'textbox')) {
+    return clip(labelsText(el) || norm(el.title) || norm(el.getAttribute('placeholder') || el.getAttribute('data-placeholder')));
+  }
   let t = visibleText(el);
   if (!t) {
     const img = el.querySelector?.('img[alt]');
