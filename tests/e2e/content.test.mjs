@@ -537,3 +537,14 @@ test('a rich-text editor is not named by the text in it: "Bold" is the toolbar b
   assert.match(r.result.message, /^Clicked \[button "B" e\d+\]/, r.result.message);
   assert.match(r.page.markdown, /\*\*Make me bold\*\*/, 'the text was not made bold');
 });
+
+test('a key whose keypress the page cancels inserts nothing more: a digits-only field keeps the digits, an editor that inserts the character itself gets it once', async () => {
+  await open('/cnt-keypress.html');
+  let r = await env.call('browser_type', { target: 'Digits', text: '12ab34' });
+  ok(r);
+  assert.match(r.page.markdown, /\[input text "Digits" value="1234" e\d+\]/);
+  ok(await env.call('browser_press_key', { target: '#ed', key: 'H' }));
+  r = await env.call('browser_press_key', { target: '#ed', key: 'i' });
+  ok(r);
+  assert.match(r.page.markdown, /value="Hi"/, r.page.markdown);
+});

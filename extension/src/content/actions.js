@@ -481,8 +481,9 @@ async function typeIntoField(el, text, clear) {
       const to = nextKeyTarget(cur);
       if (to !== cur) { changeEvent(cur); cur = to; }
       const info = keyInfo(ch === '\n' ? 'Enter' : ch);
-      const down = fireKey(cur, 'keydown', info);
-      if (down) fireKey(cur, 'keypress', info);
+      // (a key whose keydown or keypress the page cancels inserts nothing: a field that takes
+      // digits only, by keypress)
+      const down = fireKey(cur, 'keydown', info) && fireKey(cur, 'keypress', info);
       if (down) {
         if (ch === '\n' && cur.tagName === 'INPUT') { /* Enter in a single-line field: no text */ } else put(cur, ch);
       }
@@ -969,8 +970,10 @@ export function pressKey(el, keySpec) {
     return { message: `Pressed Enter on ${describe(el)}${note ? ' (' + note + ')' : ''}` };
   }
   const down = fireKey(el, 'keydown', info, mods);
-  if (down && noMods && (info.printable || info.key === ' ')) fireKey(el, 'keypress', info, mods);
-  if (down) defaultKeyAction(el, info, mods);
+  // a page that takes a character on keypress and cancels it (CodeMirror 5) inserted it itself:
+  // the browser's insertion is not done again ("H" typed "HH")
+  const press = down && noMods && (info.printable || info.key === ' ') ? fireKey(el, 'keypress', info, mods) : true;
+  if (down && press) defaultKeyAction(el, info, mods);
   fireKey(el, 'keyup', info, mods);
   return { message: `Pressed ${keySpec} on ${describe(el)}` };
 }
