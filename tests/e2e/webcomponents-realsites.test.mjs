@@ -7,21 +7,25 @@
 //     md-outlined-field, beside a floating label; md-checkbox and md-switch are form-associated
 //     hosts named by the <label> around them);
 //   - wc-ionic.html: Ionic core (ion-toggle inside a clickable ion-item; ion-select's alert shows
-//     its choices as <button role=radio aria-checked>).
+//     its choices as <button role=radio aria-checked>);
+//   - wc-ui5.html: SAP UI5 Web Components, bundled at test time (wc-ui5.js: a select whose
+//     options' text is slotted into their shadow <li role=option>, an inline-completing combobox,
+//     a multi-combobox drawing its choices as tokens in its shadow root, a step input).
 // Ionic keeps its components hidden until their lazily loaded code hydrates them: each Ionic test
 // waits for visible text before acting.
 //   node --test tests/e2e/webcomponents-realsites.test.mjs
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startManaged, startStaticServer, requirePackages, NODE_MODULES, SHELLS } from './support/realsites.mjs';
+import { startManaged, startStaticServer, requirePackages, bundleEntries, NODE_MODULES, SHELLS } from './support/realsites.mjs';
 
-let env, srv;
+let env, srv, bundled;
 before(async () => {
-  requirePackages(['@ionic/core', '@fluentui/web-components', '@material/web', 'lit']);
-  srv = await startStaticServer({ roots: { '/npm/': NODE_MODULES + '/', '/shells/': SHELLS + '/' } });
+  requirePackages(['@ionic/core', '@fluentui/web-components', '@material/web', 'lit', '@ui5/webcomponents']);
+  bundled = await bundleEntries(['wc-ui5']);
+  srv = await startStaticServer({ roots: { '/npm/': NODE_MODULES + '/', '/shells/': SHELLS + '/', '/bundle/': bundled.dir + '/' } });
   env = await startManaged();
 });
-after(async () => { await env?.close(); await srv?.close(); });
+after(async () => { await env?.close(); await srv?.close(); await bundled?.remove(); });
 
 const msg = (r) => JSON.stringify(r.result?.error || r.result?.message || r.message || r.status);
 const md = (r) => r.page?.markdown || '';
@@ -169,4 +173,32 @@ test('select-dialog.html: a choice that waits to be confirmed in a dialog with n
   assert.match(msg(r), /waits to be confirmed/);
   assert.match(msg(r), /Übernehmen/);
   assert.match(md(r), /Day: none/, 'the page took a choice');
+});
+
+// ---------------------------------------------------------------- SAP UI5
+
+test('wc-ui5.html: a select whose options are named through slots, an inline-completing combobox typed into, a multi-combobox given two choices, a step input typed into', async () => {
+  let r = await call('browser_open_url', { url: srv.url('/shells/wc-ui5.html') });
+  ok(r, 'open wc-ui5.html');
+  const state = (m) => JSON.parse(lineOf(m, /^State: \{/).slice('State: '.length).replace(/\\([[\]_*])/g, '$1'));
+  r = await call('browser_select_option', { target: 'Country', value: 'Bulgaria' });
+  ok(r, 'Country');
+  assert.equal(state(md(r)).country, 'bg');
+  // the combobox completes "S" to "Sofia" and selects "ofia": the next keys go over it
+  r = await call('browser_type', { target: 'City', text: 'Sof' });
+  ok(r, 'City Sof');
+  assert.match(lineOf(md(r), /\[combobox "City"/), /value="Sofia"/);
+  r = await call('browser_type', { target: 'City', text: 'Barcelona', clear: true });
+  ok(r, 'City Barcelona');
+  assert.equal(state(md(r)).city, 'Barcelona');
+  ok(await call('browser_press_key', { key: 'Tab' }), 'Tab out of City');
+  r = await call('browser_fill_form', { fields: [{ target: 'Languages', value: 'English, Bulgarian' }] });
+  ok(r, 'Languages');
+  assert.deepEqual(state(md(r)).langs, ['English', 'Bulgarian']);
+  // the step input draws its value again as it takes the focus: the number typed must stay
+  r = await call('browser_type', { target: 'Quantity', text: '4', clear: true });
+  ok(r, 'Quantity');
+  ok(await call('browser_press_key', { key: 'Tab' }), 'Tab out of Quantity');
+  r = await call('browser_get_page', {});
+  assert.equal(String(state(md(r)).qty), '4');
 });

@@ -314,8 +314,10 @@ async function actTrusted(tabId, command, params) {
 
   // type: the click put the caret in the field; replace its content or go to its end, then insert.
   const text = String(params.text ?? '');
+  // (a field whose page cancelled Control+A gets its text selected by the content script)
   if (params.clear) {
     await pressKeyCdp(tabId, { key: 'a', code: 'KeyA', windowsVirtualKeyCode: 65 }, { modifiers: 2, commands: ['selectAll'] });
+    await callContent(tabId, 'selectField').catch(() => null);
     await pressKeyCdp(tabId, keyFields('Backspace'));
   } else {
     await pressKeyCdp(tabId, keyFields('End'), { modifiers: 2, commands: ['moveToEndOfDocument'] });

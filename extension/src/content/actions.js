@@ -285,6 +285,20 @@ export function clickPointOf(el) {
   return { x, y, inFrame, desc, via: target !== el ? describe(target) : null };
 }
 
+// Trusted typing's clear, after its Control+A: the whole text of the field that has the focus is
+// selected (its own select(), as Playwright's fill does) when the key left it unselected: a page
+// may cancel Control+A (ui5-step-input cancels the keys it gets), and the text typed then went
+// before the old one ("4" over "1" gave "41"). A code editor's key catcher is left to its keys.
+export function selectFocusedField(active) {
+  const a = active;
+  if (!a || !((a.tagName === 'INPUT' && TEXT_INPUT_TYPES.test(inputType(a))) || a.tagName === 'TEXTAREA') || editorFor(a)?.input === a) return false;
+  try {
+    if (a.selectionStart === 0 && a.selectionEnd === a.value.length) return false;
+    a.select();
+    return true;
+  } catch { return false; }
+}
+
 // click for the `click` command: an <option> of a <select> is chosen as select_option would.
 export async function clickCommand(el, how = {}) {
   if (el.tagName === 'OPTION') {

@@ -6,7 +6,7 @@ import { inputType, isEditable, winOf, norm, nameOf, controlKind, styleOf, focus
 import { describe, findTarget, refuseUnusable, opensListbox } from './targeting.js';
 import { click, type, nextTurn, aim, pressKey, selectOption, selectOptions, typedNote, notTaken, leaveField } from './actions.js';
 import { isSecret } from './secret.js';
-import { chooseInWidget, pickListed, isDropdown, isReadOnlyCombobox, isRadioGroup, radiosOf, selectBehind, untilSettled, until } from './widgets.js';
+import { chooseInWidget, pickListed, isDropdown, isReadOnlyCombobox, isRadioGroup, radiosOf, selectBehind, untilSettled, until, tokenIn } from './widgets.js';
 
 const BOOL = /^(true|false)$/;
 // How long fill_form waits for what covers a field (a datepicker fading out, a toast) to go.
@@ -232,14 +232,14 @@ async function chooseEach(el, value) {
 }
 
 // Does the field show `text` as what it holds: as its own text, in the combobox box around it (a
-// chips combobox turns the text into a chip and empties its field: Vuetify's v-combobox), or as a
-// pill beside it (pillFor)?
+// chips combobox turns the text into a chip and empties its field: Vuetify's v-combobox), as a
+// pill beside it (pillFor), or as a token in its shadow root (tokenIn)?
 function showsChosen(el, text) {
   const want = norm(text).toLowerCase();
   if (!want) return norm(el.isContentEditable ? el.innerText : el.value ?? el.innerText ?? '') === '';
   if (norm(el.isContentEditable ? el.innerText : el.value ?? el.innerText ?? '').toLowerCase() === want) return true;
   const box = el.parentElement?.closest('[role=combobox]');
-  return (!!box && norm(box.innerText).toLowerCase().includes(want)) || !!pillFor(el, want);
+  return (!!box && norm(box.innerText).toLowerCase().includes(want)) || !!pillFor(el, want) || !!tokenIn(el, want);
 }
 
 // A chip the field's own box shows with exactly `text` (a tags input turns the text into a pill

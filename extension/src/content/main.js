@@ -5,7 +5,7 @@
 // first one's API and keeps it (and with it the element refs).
 import { snapshot } from './snapshot.js';
 import { findTarget, describe } from './targeting.js';
-import { clickCommand, type, pressKey, focusForKeys, shownEditor, scroll, grownSince, checkPresence, leaveTooltips } from './actions.js';
+import { clickCommand, type, pressKey, focusForKeys, shownEditor, scroll, grownSince, checkPresence, leaveTooltips, selectFocusedField } from './actions.js';
 import { startObserving, waitQuiet } from './quiet.js';
 import { pruneRefs, raiseFloor, refCounter } from './refs.js';
 import { rememberPasswordFields } from './secret.js';
@@ -129,6 +129,7 @@ async function run1(op, args) {
       case 'shot': return { ok: true, ...(await shot(args)) }; // screenshots (shot.js)
       case 'landed': return { ok: true, ...landed() }; // trusted mode: after a click (point.js)
       case 'yield': await yieldToPage(); return { ok: true }; // trusted mode: between typed text and Enter
+      case 'selectField': return { ok: true, selected: selectFocusedField(deepActive()) }; // trusted mode: clear (actions.js)
       case 'typed': if (args.yield) await yieldToPage(); return { ok: true, ...typed(args.text, args.clear) }; // trusted mode: after the text
       case 'grown': return { ok: true, grown: grownSince() }; // after a scroll to the bottom (cmd-input.js)
       case 'toggled': return { ok: true, toggled: toggledSince() }; // after a click, once settled (toggle.js)

@@ -314,6 +314,27 @@ function composedDescendants(root) {
   return out;
 }
 
+// A chosen item a field draws in its shadow root (ui5-multi-combobox's tokens) showing exactly
+// `want`, outside the lists and popups it holds there (2000 elements looked at). Null if none.
+export function tokenIn(field, want) {
+  // (the field, or the custom element whose shadow root it is in)
+  if (!shadowOf(field)) field = field.getRootNode?.().host || null;
+  if (!field || !shadowOf(field)) return null;
+  const els = composedDescendants(field);
+  const inPopup = (e) => {
+    for (let n = e; n && n !== field; n = composedParent(n)) {
+      if (/^(listbox|dialog|menu|tooltip)$/.test((n.getAttribute?.('role') || '').toLowerCase()) || n.hasAttribute?.('popover')) return true;
+    }
+    return false;
+  };
+  for (let i = 0; i < els.length && i < 2000; i++) {
+    const e = els[i];
+    if (composedChildren(e).length || shownText(e).toLowerCase() !== want || !visible(e) || inPopup(e)) continue;
+    return e;
+  }
+  return null;
+}
+
 // The popups `widget` names (aria-controls / aria-owns, on it or inside it), looked up in its own
 // root first (a listbox in the same shadow root as its combobox), then in the document.
 function popupsOf(widget) {
@@ -351,7 +372,7 @@ export function optionNames(widget) {
     const r = p.getBoundingClientRect();
     return r.width >= 1 && r.height >= 1;
   })) return [];
-  return opts.map((o) => norm(o.getAttribute('aria-label')) || norm(o.textContent)).filter(Boolean);
+  return opts.map((o) => norm(o.getAttribute('aria-label')) || shownText(o)).filter(Boolean);
 }
 
 // What a user sees of a widget: the widget itself, or for a field in a box (Tom Select's input
@@ -466,10 +487,14 @@ function findShownOption(doc, text, widget, ctx) {
   if (found || !ctx.docBefore) return found;
   // a pop-up drawn elsewhere, in a shadow root (an overlay component's): its choices by their text
   const want = norm(text).toLowerCase();
-  return docChoices(widget).find((e) => norm(e.textContent).toLowerCase() === want) || null;
+  return docChoices(widget).find((e) => shownText(e).toLowerCase() === want) || null;
 }
 
 const OPTION_SEL = '[role],li,a,div,span,button,label,td,p';
+
+// An option's text as it is shown: through the slots of a shadow root (ui5-option draws its
+// <li role=option> in one, its text slotted from the page: that <li>'s own textContent is empty).
+const shownText = (e) => norm(e.textContent) || (e.querySelector?.('slot') || shadowOf(e) ? flatText(e) : '');
 
 // May `el`, inside the widget's face, be taken for an option: it was not shown before the widget
 // was opened (a dropdown drawn inside the widget, Choices.js), or, the widget already open when
@@ -487,7 +512,7 @@ function shownOptionIn(root, text, widget, ctx) {
   for (const el of els) {
     if (el === widget || el.contains(widget) || el.closest('select')) continue; // (a box around the field is none)
     if (inFace(el, widget, ctx) && !newlyShown(el, ctx)) continue;
-    if (norm(el.textContent).toLowerCase() !== want) continue;
+    if (shownText(el).toLowerCase() !== want) continue;
     if (!visible(el)) continue;
     const role = (el.getAttribute('role') || '').toLowerCase();
     const r = el.getBoundingClientRect();
@@ -510,7 +535,7 @@ function shownOptionTexts(widget, ctx) {
   // a pop-up drawn elsewhere in the document that names no tie to the widget (Ionic's popover
   // and alert, overlays at the end of the page): the choices opening it showed
   if (!els.length && ctx.docBefore) els = docChoices(widget).filter((e) => !ctx.docBefore.has(e));
-  return [...new Set(els.map((e) => norm(e.textContent)).filter(Boolean))];
+  return [...new Set(els.map(shownText).filter(Boolean))];
 }
 
 const CHOICE_SEL = '[role=option],[role=radio],[role=menuitemradio],[role=menuitem],[role=menuitemcheckbox]';

@@ -158,26 +158,39 @@ export function tokenOf(markdown, ref) {
   return m ? m[0] : '';
 }
 
-// A suite whose shells need bundling (React and JSX-free entries, ESM with bare imports): each of
-// `entries` (tests/fixtures/realsites/NAME.js) bundled by esbuild into a temporary directory
-// served at /bundle/NAME.js, the shells at /shells/, and the managed browser. close() undoes it.
-export async function startBundled(entries, { define = {} } = {}) {
+// Each of `entries` (tests/fixtures/realsites/NAME.js) bundled by esbuild into a temporary
+// directory (NAME.js, and NAME.css when it imports stylesheets): { dir, remove() }.
+export async function bundleEntries(entries, { define = {} } = {}) {
   const { build } = await import('esbuild');
-  const out = await mkdtemp(path.join(os.tmpdir(), 'bb-bundled-'));
-  let srv = null;
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'bb-bundled-'));
+  const remove = () => rm(dir, { recursive: true, force: true });
   try {
     await build({
-      entryPoints: entries.map((n) => path.join(SHELLS, n + '.js')), bundle: true, outdir: out, format: 'iife',
+      entryPoints: entries.map((n) => path.join(SHELLS, n + '.js')), bundle: true, outdir: dir, format: 'iife',
       define, nodePaths: [NODE_MODULES], logLevel: 'warning',
       // (the fonts a library's stylesheet points at: files beside the bundle)
       loader: { '.woff2': 'file', '.woff': 'file', '.ttf': 'file', '.eot': 'file' },
     });
-    srv = await startStaticServer({ roots: { '/shells/': SHELLS + '/', '/bundle/': out + '/' } });
+  } catch (e) {
+    await remove();
+    throw e;
+  }
+  return { dir, remove };
+}
+
+// A suite whose shells need bundling (React and JSX-free entries, ESM with bare imports): the
+// entries bundled (bundleEntries) and served at /bundle/NAME.js, the shells at /shells/, and the
+// managed browser. close() undoes it.
+export async function startBundled(entries, { define = {} } = {}) {
+  const b = await bundleEntries(entries, { define });
+  let srv = null;
+  try {
+    srv = await startStaticServer({ roots: { '/shells/': SHELLS + '/', '/bundle/': b.dir + '/' } });
     const env = await startManaged();
-    return { env, srv, async close() { await env.close(); await srv.close(); await rm(out, { recursive: true, force: true }); } };
+    return { env, srv, async close() { await env.close(); await srv.close(); await b.remove(); } };
   } catch (e) {
     await srv?.close();
-    await rm(out, { recursive: true, force: true });
+    await b.remove();
     throw e;
   }
 }
