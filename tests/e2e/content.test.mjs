@@ -548,3 +548,13 @@ test('a key whose keypress the page cancels inserts nothing more: a digits-only 
   ok(r);
   assert.match(r.page.markdown, /value="Hi"/, r.page.markdown);
 });
+
+test('fill_form by a radio group\'s name chooses in the group even when its radios share that name= ("ingredient"); a target nothing matches lists only elements a user sees', async () => {
+  await open('/cnt-radiogroup.html');
+  const r = await env.call('browser_fill_form', { fields: [{ target: 'Ingredient', value: 'Mushroom' }] });
+  ok(r);
+  assert.match(r.page.markdown, /\[radio "Mushroom" checked e\d+\]/);
+  const e = fail(await env.call('browser_click', { target: 'Order pizzas now' }));
+  assert.match(e, /Closest: .*\[button "Order pizza" e\d+\]/, e);
+  assert.doesNotMatch(e, /Order pasta/, e);
+});

@@ -355,6 +355,9 @@ export function findTarget(target, purpose = 'any') {
     // the Markdown shows as one token (a tab whose <a> holds its text: jQuery UI's tabs): only that
     // token, and its ref, is what the agent read, so it is what is meant
     top = top.filter((c) => !top.some((o) => o !== c && o.el.contains(c.el) && WHOLE_TOKEN_KINDS.has(o.kind)));
+    // a radio group and its own radios matching alike (each radio's name= is the group's
+    // "ingredient"): the group is the field to choose in
+    top = top.filter((c) => !(c.kind === 'radio' && top.some((o) => o.kind === 'radiogroup' && o.el.contains(c.el))));
     top = top.filter((c) => !top.some((o) => o !== c && c.el.contains(o.el)));
     return top;
   };
@@ -412,9 +415,9 @@ export function findTarget(target, purpose = 'any') {
     const o = closedOpener(c.el);
     if (o) throw closedError(o, JSON.stringify(raw));
   }
-  // nothing matched: list the closest ones
+  // nothing matched: list the closest ones a user can see (a closed menu's item is none)
   const closest = scored
-    .filter((c) => c.sim > 0.2 || c.mc > 0)
+    .filter((c) => (c.sim > 0.2 || c.mc > 0) && usable(c.el))
     .sort((a, b) => (b.mc - a.mc) || (b.sim - a.sim))
     .slice(0, 5);
   for (const c of closest) c.rank = rankOf(c.el);
