@@ -12,7 +12,9 @@
 //   - editor-tiptap.html (+ .js): TipTap (ProseMirror) with a Bold button;
 //   - editor-lexical.html (+ .js): Lexical, plain JS, with history (Ctrl+Z) and a Bold button;
 //   - editor-monaco.html: Monaco (its AMD build), whose lines are drawn aria-hidden and which
-//     takes text through an EditContext element, or with ?textarea a transparent textarea.
+//     takes text through an EditContext element, or with ?textarea a transparent textarea;
+//   - editor-easymde.html: EasyMDE, which hides the labelled <textarea> and draws CodeMirror 5
+//     after it, whose keys go to a transparent textarea of its own.
 // The bundled shells are built by esbuild into a temporary directory served at /bundles/.
 //   node --test tests/e2e/editors-realsites.test.mjs
 import { test, before, after } from 'node:test';
@@ -25,7 +27,7 @@ import { startManaged, startStaticServer, requirePackages, NODE_MODULES, SHELLS 
 
 let env, srv, bundles;
 before(async () => {
-  requirePackages(['@codemirror/view', '@codemirror/lang-markdown', '@tiptap/core', '@tiptap/starter-kit', 'lexical', '@lexical/rich-text', 'tinymce', 'ace-builds', 'monaco-editor']);
+  requirePackages(['@codemirror/view', '@codemirror/lang-markdown', '@tiptap/core', '@tiptap/starter-kit', 'lexical', '@lexical/rich-text', 'tinymce', 'ace-builds', 'monaco-editor', 'easymde']);
   bundles = await mkdtemp(path.join(os.tmpdir(), 'bb-editors-'));
   for (const n of ['codemirror', 'tiptap', 'lexical']) {
     await esbuild.build({
@@ -271,4 +273,21 @@ test('lexical: type replaces the content, Ctrl+A, Bold, Ctrl+Z and Backspace act
     ok(r, 'Backspace');
     assert.equal(outputOf(md(r), 'Editor text:'), '');
   }
+});
+
+// ---------------------------------------------------------------- EasyMDE (CodeMirror 5)
+
+// The <textarea> its label names is hidden and CodeMirror 5 drawn after it, taking keys through a
+// transparent textarea in its box: typing by the label was "not visible (display:none)".
+test('easymde: typed by its label through CodeMirror 5\'s key catcher, lines kept; clear and retype', async () => {
+  await open('editor-easymde.html', /New README/);
+  let r = await call('browser_type', { target: 'Description', text: '# Notes\nLine two' });
+  ok(r, 'type by label');
+  assert.equal(outputOf(md(r), 'Holds:'), '# Notes\nLine two');
+  r = await call('browser_type', { target: 'Description', text: 'Fresh', clear: true });
+  ok(r, 'clear and retype');
+  assert.equal(outputOf(md(r), 'Holds:'), 'Fresh');
+  r = await call('browser_type', { target: 'Description', text: ' more', clear: false });
+  ok(r, 'append');
+  assert.equal(outputOf(md(r), 'Holds:'), 'Fresh more');
 });

@@ -146,6 +146,11 @@ export function editorFor(ta) {
     if (sib.tagName === 'SCRIPT' || sib.tagName === 'STYLE' || !visible(sib)) continue;
     const ed = editableIn(sib);
     if (ed) return ed;
+    // a code editor put after it whose own key catcher takes the text (CodeMirror 5's fromTextArea:
+    // a transparent textarea in its box)
+    const catcher = sib.querySelector('textarea');
+    const code = catcher && catcher !== ta ? editorFor(catcher) : null;
+    if (code?.input === catcher) return code;
     break;
   }
   return null;
