@@ -12,6 +12,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { setup, refOf } from './support/harness.mjs';
+import { startStaticServer, NODE_MODULES, SHELLS } from './support/realsites.mjs';
 
 let env;
 before(async () => { env = await setup(); });
@@ -557,4 +558,22 @@ test('fill_form by a radio group\'s name chooses in the group even when its radi
   const e = fail(await env.call('browser_click', { target: 'Order pizzas now' }));
   assert.match(e, /Closest: .*\[button "Order pizza" e\d+\]/, e);
   assert.doesNotMatch(e, /Order pasta/, e);
+});
+
+test('typing into a rich-text editor announces each edit by beforeinput, as the browser does: Trix makes it in its model, keeps the Bold chosen before the text, and can undo it', async () => {
+  const srv = await startStaticServer({ roots: { '/npm/': NODE_MODULES + '/', '/shells/': SHELLS + '/' } });
+  try {
+    let r = await env.call('browser_open_url', { url: srv.url('/shells/editor-trix.html') });
+    ok(r);
+    const holds = (m) => JSON.parse((m.split('\n').find((l) => l.startsWith('Holds:')) || '').slice('Holds:'.length).trim().replace(/\\([\\[\]*_`])/g, '$1'));
+    ok(await env.call('browser_type', { target: 'Body', text: 'abc' }));
+    ok(await env.call('browser_click', { target: 'Bold' }));
+    r = await env.call('browser_type', { target: 'Body', text: ' def', clear: false });
+    ok(r);
+    const h = holds(r.page.markdown);
+    assert.match(h.html, /abc<strong> def<\/strong>/, `the Bold chosen before the text was lost: ${h.html}`);
+    assert.ok(h.undo >= 2, `Trix's undo holds ${h.undo} edits`);
+  } finally {
+    await srv.close();
+  }
 });

@@ -510,7 +510,11 @@ async function typeIntoField(el, text, clear) {
   changeEvent(el);
 }
 
-function typeIntoEditable(el, text, clear) {
+// Text into a rich-text editor, as the browser edits for a typist: each edit announced by a
+// beforeinput the page may cancel to make the edit in its own model (Trix, Lexical, ProseMirror:
+// execCommand fires none, and Trix then lost the Bold chosen before the text, and its undo), else
+// done by the browser's own editing (execCommand, whose input event follows).
+async function typeIntoEditable(el, text, clear) {
   el.focus();
   const doc = el.ownerDocument;
   const sel = winOf(el).getSelection();
@@ -519,11 +523,21 @@ function typeIntoEditable(el, text, clear) {
   if (!clear) range.collapse(false);
   sel.removeAllRanges();
   sel.addRange(range);
-  if (clear && !doc.execCommand('delete')) el.textContent = '';
-  if (!doc.execCommand('insertText', false, text)) {
-    el.appendChild(doc.createTextNode(text));
-    inputEvent(el, 'insertText', text);
-  }
+  let own = false;
+  if (clear) { if (beforeInput(el, 'deleteContentBackward')) { if (!doc.execCommand('delete')) el.textContent = ''; } else own = true; }
+  if (text && beforeInput(el, 'insertText', text)) {
+    if (!doc.execCommand('insertText', false, text)) {
+      el.appendChild(doc.createTextNode(text));
+      inputEvent(el, 'insertText', text);
+    }
+  } else if (text) own = true;
+  // an editor that made the edit in its model draws it after (Lexical: in a microtask, or a task)
+  if (own) await nextTask();
+}
+
+// A beforeinput event on an editing host; false when the page cancelled it (it made the edit).
+function beforeInput(el, inputType, data = null) {
+  return el.dispatchEvent(new (winOf(el).InputEvent)('beforeinput', { inputType, data, bubbles: true, cancelable: true, composed: true }));
 }
 
 const ROW_FOCUS_MS = 150; // a box of a code's row: the page's move of the focus is waited for this long
@@ -652,7 +666,7 @@ export async function type(el, text, { clear = false, submit = false } = {}) {
     await typeIntoField(el, text, clear);
   } else if (el.isContentEditable) {
     scrollIntoView(el);
-    typeIntoEditable(el, text, clear);
+    await typeIntoEditable(el, text, clear);
   } else if (contextEditor(el)) {
     await typeIntoContext(el, text, clear);
   } else if (segmentsOf(el).length) {
