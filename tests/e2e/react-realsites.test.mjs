@@ -391,4 +391,8 @@ test('primereact: a Dropdown chosen by its label and by its icon-only trigger; a
   r = await call('browser_select_option', { target: 'Stops', value: 'London' });
   ok(r, 'a third stop');
   assert.deepEqual((await state()).stops, ['RM', 'PRS', 'LDN'], 'opening the chips box took a chosen item out');
+  // by the choice it shows ("5"): its hidden <select> has that one option; the widget has the others
+  r = await call('browser_select_option', { target: '5', value: '10' });
+  ok(r, 'rows per page');
+  assert.equal((await state()).rows, 10);
 });

@@ -865,7 +865,9 @@ function optionFor(sel, value, typed = false) {
     opts.find((o) => norm(o.label || o.textContent).toLowerCase().includes(nv) && nv);
   if (!opt) {
     const what = typed ? 'matching the text typed' : `"${v}"`;
-    throw new Error(`${describe(sel)} has no option ${what}. Options: ${opts.slice(0, 20).map((o) => JSON.stringify(norm(o.label || o.textContent))).join(', ')}`);
+    const e = new Error(`${describe(sel)} has no option ${what}. Options: ${opts.slice(0, 20).map((o) => JSON.stringify(norm(o.label || o.textContent))).join(', ')}`);
+    e.code = 'no_native_option';
+    throw e;
   }
   if (opt.disabled || (opt.parentElement?.tagName === 'OPTGROUP' && opt.parentElement.disabled)) throw new Error(`option "${norm(opt.textContent)}" of ${describe(sel)} is disabled`);
   return opt;
@@ -915,7 +917,18 @@ export async function selectOptions(el, values) {
 export async function selectOption(el, value, { typed = false, option = null } = {}) {
   el = selectOf(el);
   refuseUnusable(el);
-  const opt = optionFor(el, value, typed);
+  let opt;
+  try {
+    opt = optionFor(el, value, typed);
+  } catch (e) {
+    // a hidden select that mirrors only the choice its widget shows (PrimeReact's Dropdown keeps
+    // one <option>, the rows-per-page "5" of its paginator): the widget's own list has the others
+    const widget = e.code === 'no_native_option' && el.options.length <= 1 && withStyleCache(() => hiddenReason(el)) ? withStyleCache(() => replacementFor(el)) : null;
+    if (!widget) throw e;
+    const text = norm(String(value ?? ''));
+    if (!(await chooseInWidget(widget, text, click, describe))) throw new Error(`Clicked option "${text}" of ${describe(widget)}, but the widget does not show it afterwards`);
+    return { message: `Selected "${text}" in ${describe(widget)}, the widget a user sees (opened it, clicked the option)` };
+  }
   const why = withStyleCache(() => hiddenReason(el));
   if (why) {
     // The user sees a replacement widget: choose there, so its own handlers update it.
