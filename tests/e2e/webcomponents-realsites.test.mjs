@@ -192,6 +192,10 @@ test('wc-ui5.html: a select whose options are named through slots, an inline-com
   ok(r, 'City Barcelona');
   assert.equal(state(md(r)).city, 'Barcelona');
   ok(await call('browser_press_key', { key: 'Tab' }), 'Tab out of City');
+  // an option of the closed multi-combobox (it opens on its arrow icon, which has no ref): the
+  // error says how to choose it, not "click" the field (which opens nothing)
+  const e = String((await call('browser_click', { target: 'German' })).result?.error || '');
+  assert.match(e, /^"German" is an option of the closed drop-down \[combobox "Languages" (e\d+)\]: choose it with browser_select_option \(target \1\)/, e);
   r = await call('browser_fill_form', { fields: [{ target: 'Languages', value: 'English, Bulgarian' }] });
   ok(r, 'Languages');
   assert.deepEqual(state(md(r)).langs, ['English', 'Bulgarian']);

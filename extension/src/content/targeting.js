@@ -219,6 +219,13 @@ function closedError(opener, what) {
     e.code = 'not_visible';
     return e;
   }
+  // an option of a closed drop-down: chosen in one step (a click on the field does not open every
+  // one: ui5-combobox opens on its arrow icon, which has no ref)
+  if ((opener.getAttribute('role') || '').toLowerCase() === 'combobox' || (opener.getAttribute('aria-haspopup') || '').toLowerCase() === 'listbox') {
+    const e = new Error(`${what} is an option of the closed drop-down ${shown}: choose it with browser_select_option (target ${ref}), which opens it; nothing was done.`);
+    e.code = 'not_visible';
+    return e;
+  }
   const e = new Error(`${what} is inside the closed section ${shown}: open it first (click ${ref}), then get the page again; it is not visible until then, and nothing was done.`);
   e.code = 'not_visible';
   return e;
