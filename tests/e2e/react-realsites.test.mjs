@@ -385,6 +385,8 @@ test('primereact: a Dropdown chosen by its label and by its icon-only trigger; a
   ok(r, 'London again');
   assert.match(r.result.message, /^"London" was already chosen/, msg(r));
   assert.deepEqual((await state()).towns, ['LDN', 'RM'], 'a click on the chosen option took it out');
+  // its field, visually hidden in the box that draws it, is shown there with its ref and choices
+  assert.match(md(r), /\[combobox "Towns" value="London, Rome" e\d+\]/, md(r));
   r = await call('browser_fill_form', { fields: [{ target: 'Stops', value: 'Rome, Paris' }] });
   ok(r, 'fill_form Stops');
   assert.deepEqual((await state()).stops, ['RM', 'PRS']);

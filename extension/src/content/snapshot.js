@@ -40,6 +40,16 @@ const CONTROL_SEL = FIELD_SEL + ',[role=checkbox],[role=switch],[role=radio],[ro
 // Does a clickable wrapper (a list item with a pointer cursor) hold a form control, in its light DOM
 // or in the shadow root of a custom element in it (its first 200 elements)? Then it is no atomic
 // clickable: the control inside shows, with its state.
+
+// A drop-down's own field kept visually hidden inside the box that draws it (an <input
+// role=combobox> a keyboard reaches: PrimeReact's MultiSelect).
+const hiddenCombobox = (i) => i.tagName === 'INPUT' && i.getAttribute('role') === 'combobox' && i.tabIndex >= 0;
+
+// Does clickable box `el` draw such a field (it is the field's proxy, widgets.js)?
+function fieldDrawnIn(el) {
+  const i = el.querySelector('input[role=combobox]');
+  return !!i && hiddenCombobox(i) && proxyFor(i) === el;
+}
 function holdsControl(el) {
   if (el.querySelector(CONTROL_SEL) || shadowOf(el)?.querySelector(CONTROL_SEL)) return true;
   const list = el.querySelectorAll('*');
@@ -267,7 +277,9 @@ class Writer {
       // a visually hidden wrapper of a control a box around it draws (React Aria's VisuallyHidden
       // around a slider thumb's range input): the control, as that box shows it
       const inner = el.childElementCount === 1 && el.firstElementChild.tagName === 'INPUT' ? el.firstElementChild : null;
-      if (inner && /^(range|checkbox|radio)$/.test(inner.type) && proxyFor(inner)) this.walk(inner, clickAnc);
+      // (or the field of a drop-down drawn beside it, PrimeReact's MultiSelect: its token, which
+      // its label names, is where the agent acts)
+      if (inner && (/^(range|checkbox|radio)$/.test(inner.type) || hiddenCombobox(inner)) && proxyFor(inner)) this.walk(inner, clickAnc);
       return;
     }
     // A field no one sees and no keyboard reaches (aria-hidden, tabindex -1: the value input an
@@ -291,6 +303,9 @@ class Writer {
     }
     let kind = controlKind(el, st) || (el === this.force ? 'clickable' : null);
     if (kind && clickAnc && !this.keepNested(el, kind, clickAnc)) kind = null;
+    // the box a drop-down's hidden field is drawn in (PrimeReact's MultiSelect): that field's token,
+    // shown inside it (walk), is the one to act by
+    if (kind === 'clickable' && fieldDrawnIn(el)) kind = null;
     if (this.editor) {
       // inside a rich-text editor: its content, as Markdown, without refs
       if (tag === 'A' && el.hasAttribute('href')) return this.link(el, false);
