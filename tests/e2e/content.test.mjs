@@ -577,3 +577,21 @@ test('typing into a rich-text editor announces each edit by beforeinput, as the 
     await srv.close();
   }
 });
+
+test('a line break typed into a block editor is the Enter key, after a click into it, as a typist\'s: Editor.js makes a block a line (the break inserted as text was a <div> its save() dropped)', async () => {
+  const srv = await startStaticServer({ roots: { '/npm/': NODE_MODULES + '/', '/shells/': SHELLS + '/' } });
+  try {
+    let r = await env.call('browser_open_url', { url: srv.url('/shells/editor-editorjs.html') });
+    ok(r);
+    const ref = refOf(r.page.markdown, /\[editable /);
+    assert.ok(ref, r.page.markdown);
+    r = await env.call('browser_type', { target: ref, text: 'Intro text\nsecond line' });
+    ok(r);
+    assert.doesNotMatch(r.result.message, /holds something else|does not end with/, r.result.message);
+    r = await env.call('browser_get_page', {});
+    const line = r.page.markdown.split('\n').find((l) => l.startsWith('Blocks:')) || '';
+    assert.deepEqual(JSON.parse(line.slice('Blocks:'.length).trim().replace(/\\([\\[\]*_`])/g, '$1')), ['Intro text', 'second line']);
+  } finally {
+    await srv.close();
+  }
+});

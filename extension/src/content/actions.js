@@ -396,8 +396,9 @@ function pressEnter(el) {
     } else if (el.tagName === 'TEXTAREA') {
       insertText(el, '\n');
     } else if (el.isContentEditable) {
-      caretIn(el);
-      el.ownerDocument.execCommand('insertParagraph');
+      // announced as the browser does (an editor with a model makes the new block itself)
+      const { root } = caretIn(el);
+      if (beforeInput(root, 'insertParagraph')) el.ownerDocument.execCommand('insertParagraph');
     } else if (el.tagName === 'A' || el.tagName === 'BUTTON' || el.getAttribute?.('role') === 'button' || el.getAttribute?.('role') === 'link') {
       el.click();
     }
@@ -525,14 +526,45 @@ async function typeIntoEditable(el, text, clear) {
   sel.addRange(range);
   let own = false;
   if (clear) { if (beforeInput(el, 'deleteContentBackward')) { if (!doc.execCommand('delete')) el.textContent = ''; } else own = true; }
-  if (text && beforeInput(el, 'insertText', text)) {
-    if (!doc.execCommand('insertText', false, text)) {
-      el.appendChild(doc.createTextNode(text));
-      inputEvent(el, 'insertText', text);
+  // a line at a time, with the Enter key between lines, as a typist's (Editor.js makes a new block
+  // on Enter; a line break inserted as text was a <div> it then dropped); after Enter the text goes
+  // where the page put the caret (a new block may be an editing host of its own)
+  const lines = text.split(/\r\n?|\n/);
+  for (let i = 0; i < lines.length; i++) {
+    let host = el;
+    if (i > 0) {
+      if (own) await nextTask();
+      await nextTask(); // the page's own work for the line before, as between a typist's keys
+      pressEnter(editingHost(doc) || el);
+      await nextTask();
+      host = editingHost(doc) || el;
     }
-  } else if (text) own = true;
+    const line = lines[i];
+    if (!line) continue;
+    if (beforeInput(host, 'insertText', line)) {
+      if (!doc.execCommand('insertText', false, line)) {
+        host.appendChild(doc.createTextNode(line));
+        inputEvent(host, 'insertText', line);
+      }
+    } else own = true;
+  }
   // an editor that made the edit in its model draws it after (Lexical: in a microtask, or a task)
   if (own) await nextTask();
+  // the box that holds what was typed: the editor, or the box around its blocks when the text went
+  // on into another editing host (Editor.js: a block each line)
+  let box = editingHost(doc) || el;
+  if (box !== el) { box = el.parentElement; while (box && !box.contains(editingHost(doc))) box = box.parentElement; }
+  return box || el;
+}
+
+// The editing host the caret is in (the outermost contenteditable around the selection), or null.
+function editingHost(doc) {
+  const sel = doc.getSelection?.();
+  let n = sel?.rangeCount ? sel.anchorNode : null;
+  if (n && n.nodeType !== 1) n = n.parentElement;
+  if (!n?.isContentEditable) return null;
+  while (n.parentElement?.isContentEditable) n = n.parentElement;
+  return n;
 }
 
 // A beforeinput event on an editing host; false when the page cancelled it (it made the edit).
@@ -646,6 +678,7 @@ export async function type(el, text, { clear = false, submit = false } = {}) {
   // a hidden field: only a checkbox or a <select> may go through its visible widget
   if (!isBox && el.tagName !== 'SELECT') visibleFor(el, 'type');
   let checkedWord = null;
+  let typedBox = null; // (a rich-text editor's text that went on into its next blocks: what holds it all)
   if (el.tagName === 'INPUT' && (inputType(el) === 'checkbox' || inputType(el) === 'radio')) {
     const want = !/^(false|off|no|0|unchecked|)$/i.test(text.trim());
     await setChecked(el, want);
@@ -666,7 +699,13 @@ export async function type(el, text, { clear = false, submit = false } = {}) {
     await typeIntoField(el, text, clear);
   } else if (el.isContentEditable) {
     scrollIntoView(el);
-    await typeIntoEditable(el, text, clear);
+    // a typist clicks into an editor before typing: an editor keeps which block is current from
+    // that click (Editor.js: its Enter made no new block without it); the caret is then put where
+    // the text goes
+    const a = focusedElement(el.ownerDocument);
+    if (!a || !(a === el || el.contains(a) || (a.isContentEditable && a.contains(el)))) { try { click(el); } catch { /* focus only */ } await nextTask(); }
+    const box = await typeIntoEditable(el, text, clear);
+    if (box !== el) typedBox = box;
   } else if (contextEditor(el)) {
     await typeIntoContext(el, text, clear);
   } else if (segmentsOf(el).length) {
@@ -686,11 +725,11 @@ export async function type(el, text, { clear = false, submit = false } = {}) {
   if (submit) {
     // The page's tasks queued by the typing (a model updated in setTimeout(0)) run before Enter.
     await nextTask();
-    held = typedNote(el, text, clear); // before Enter: a submitted form may clear the field
+    held = typedBox ? editorNote(typedBox, text, clear) : typedNote(el, text, clear); // before Enter: a submitted form may clear the field
     const refused = notTaken(held, describe(el), n);
     if (refused) throw new Error(`${refused}; Enter was not pressed.`);
     note = pressEnter(el);
-  } else held = typedNote(el, text, clear);
+  } else held = typedBox ? editorNote(typedBox, text, clear) : typedNote(el, text, clear);
   const refused = notTaken(held, describe(el), n);
   if (refused) throw new Error(`${refused}.`);
   const what = checkedWord ? `${checkedWord} ${describe(el)}` : `Typed ${n} character${n === 1 ? '' : 's'} into ${ed ? desc : describe(el)}`;
