@@ -205,4 +205,8 @@ test('wc-ui5.html: a select whose options are named through slots, an inline-com
   ok(await call('browser_press_key', { key: 'Tab' }), 'Tab out of Quantity');
   r = await call('browser_get_page', {});
   assert.equal(String(state(md(r)).qty), '4');
+  // its + is an icon named by its SVG <title> (which inherits a pointer cursor but is never drawn)
+  r = await call('browser_click', { target: 'Increase' });
+  ok(r, 'Increase');
+  assert.equal(String(state(md(r)).qty), '5');
 });

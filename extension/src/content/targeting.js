@@ -269,6 +269,8 @@ function textInside([c], texty, pick, q) {
 }
 
 // purpose: 'click' | 'type' | 'select' | 'any'
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
 export function findTarget(target, purpose = 'any') {
   if (target == null || (typeof target === 'string' && !target.trim())) {
     throw new Error('target is required: a ref from the page (e.g. e12), a CSS selector, or a description of the element');
@@ -297,6 +299,16 @@ export function findTarget(target, purpose = 'any') {
   const scored = [];
   const texty = [];
   for (const el of allElements(document)) {
+    // an icon's <title> (an SVG's, never drawn) names the icon a user sees and clicks: that <svg>
+    // (ui5-step-input's "Increase"; the <title> itself, taken for a control by the pointer cursor
+    // it inherits, was "not rendered")
+    if (el.localName === 'title' && el.namespaceURI === SVG_NS) {
+      const svg = purpose === 'type' || purpose === 'select' ? null : el.parentElement?.closest('svg');
+      const sst = svg && styleOf(svg);
+      const mc = sst && !invisible(svg, sst, false) ? matchClass([norm(el.textContent)], q) : 0;
+      if (mc >= 2) texty.push({ el: svg, kind: null, mc, sim: 0, rank: -1 });
+      continue;
+    }
     const st = styleOf(el);
     if (!st) continue;
     const kind = controlKind(el, st);
