@@ -1,5 +1,5 @@
 // The inline token for an interactive element, e.g. [button "Sign in" e13].
-import { nameOf, inputType, isDisabled, isInert, norm, clip, hiddenPopupControl, labelsText, focusedElement, shadowOf, thumbPosition, segmentsOf } from './dom.js';
+import { nameOf, inputType, isDisabled, isInert, norm, clip, hiddenPopupControl, labelsText, focusedElement, shadowOf, thumbPosition, segmentsOf, placeholderOf } from './dom.js';
 import { behindModal } from './modal.js';
 import { seenText } from './hidden.js';
 import { refFor } from './refs.js';
@@ -50,7 +50,7 @@ export function ownName(el) {
     const t = norm(lb.split(/\s+/).map((id) => (root.getElementById ? root.getElementById(id) : null)?.textContent || '').join(' '));
     if (t) return clip(t);
   }
-  return clip(norm(el.getAttribute('aria-label') || el.getAttribute('title') || el.getAttribute('placeholder') || el.getAttribute('data-placeholder')));
+  return clip(norm(el.getAttribute('aria-label') || el.getAttribute('title')) || placeholderOf(el));
 }
 
 // Is `el` the item the keyboard is on: the focused element, or the aria-activedescendant the

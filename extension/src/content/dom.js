@@ -522,6 +522,12 @@ function ownLabelIn(el) {
   return '';
 }
 
+// The placeholder an element shows: its own attribute, or the data- attribute a rich-text editor
+// draws it from (Quill's and MediumEditor's data-placeholder, Editor.js's data-placeholder-active).
+export function placeholderOf(el) {
+  return norm(el.getAttribute('placeholder') || el.getAttribute('data-placeholder') || el.getAttribute('data-placeholder-active'));
+}
+
 export function nameOf(el, kind = null) {
   const lb = el.getAttribute('aria-labelledby');
   if (lb) { const t = textOfIds(el, lb); if (t) return clip(t); }
@@ -565,7 +571,7 @@ export function nameOf(el, kind = null) {
   // a region a user writes into (contenteditable, role=textbox): its text is its value, not its
   // name (click "Bold" took an editor holding "Make me bold" for the Bold button)
   if (el.isContentEditable && (kind === 'editable' || kind === 'input' || el.getAttribute('role') === 'textbox')) {
-    return clip(labelsText(el) || norm(el.title) || norm(el.getAttribute('placeholder') || el.getAttribute('data-placeholder')));
+    return clip(labelsText(el) || norm(el.title) || placeholderOf(el));
   }
   let t = visibleText(el);
   if (!t) {
@@ -578,7 +584,7 @@ export function nameOf(el, kind = null) {
   }
   if (!t) t = norm(el.title);
   if (!t) t = labelsText(el);
-  if (!t && kind === 'editable') t = norm(el.getAttribute('placeholder') || el.getAttribute('data-placeholder'));
+  if (!t && kind === 'editable') t = placeholderOf(el);
   if (!t && (kind === 'slider' || el.getAttribute('role') === 'slider' || el.getAttribute('role') === 'spinbutton')) t = strayLabelOf(el);
   if (!t) { const p = placeInSet(el); if (p) t = `${p.icon ? p.icon + ' ' : ''}${p.pos} of ${p.size}`; }
   return clip(t);
@@ -680,6 +686,7 @@ export function descriptionsOf(el, kind) {
   // a rich-text editor's placeholder (Quill's, MediumEditor's): the name its [editor …] token
   // shows (describe.js, ownName) also once it has content, so a target written from it matches
   push(el.getAttribute('data-placeholder'));
+  push(el.getAttribute('data-placeholder-active'));
   push(el.getAttribute('title'));
   if (el.labels?.length || hostLabels(el).length) push(labelsText(el));
   else if (el.id && ARIA_FIELDS.has(kind)) {
