@@ -10,7 +10,7 @@
 //     its choices as <button role=radio aria-checked>);
 //   - wc-ui5.html: SAP UI5 Web Components, bundled at test time (wc-ui5.js: a select whose
 //     options' text is slotted into their shadow <li role=option>, an inline-completing combobox,
-//     a multi-combobox drawing its choices as tokens in its shadow root, a step input).
+//     a multi-combobox drawing its choices as tokens in its shadow root, a step input, a table).
 // Ionic keeps its components hidden until their lazily loaded code hydrates them: each Ionic test
 // waits for visible text before acting.
 //   node --test tests/e2e/webcomponents-realsites.test.mjs
@@ -177,9 +177,11 @@ test('select-dialog.html: a choice that waits to be confirmed in a dialog with n
 
 // ---------------------------------------------------------------- SAP UI5
 
-test('wc-ui5.html: a select whose options are named through slots, an inline-completing combobox typed into, a multi-combobox given two choices, a step input typed into', async () => {
+test('wc-ui5.html: a table slotted into a shadow-root grid, a select whose options are named through slots, an inline-completing combobox typed into, a multi-combobox given two choices, a step input typed into', async () => {
   let r = await call('browser_open_url', { url: srv.url('/shells/wc-ui5.html') });
   ok(r, 'open wc-ui5.html');
+  // the table's rows are slotted into the grid it draws in its shadow root: a Markdown table
+  assert.match(md(r), /\| Product \| Price \|\n\| --- \| --- \|\n\| Notebook \| 956 EUR \|\n\| Mouse \| 25 EUR \|/, md(r));
   const state = (m) => JSON.parse(lineOf(m, /^State: \{/).slice('State: '.length).replace(/\\([[\]_*])/g, '$1'));
   r = await call('browser_select_option', { target: 'Country', value: 'Bulgaria' });
   ok(r, 'Country');

@@ -46,10 +46,36 @@ function shown(el) {
 }
 
 // The nearest ancestor of `el` below `stop` whose role is one of `roles`, else `stop`: which row a
-// cell belongs to, which grid a row belongs to (a grid nested in a cell keeps its own).
+// cell belongs to, which grid a row belongs to (a grid nested in a cell keeps its own). Through
+// the flat tree: a row slotted into a grid drawn in a shadow root (ui5-table) belongs to it.
 function owner(el, roles, stop) {
-  for (let p = el.parentElement; p && p !== stop; p = p.parentElement) if (roles.has(roleOf(p))) return p;
+  for (let p = flatParent(el); p && p !== stop; p = flatParent(p)) if (roles.has(roleOf(p))) return p;
   return stop;
+}
+
+// An element's parent as it is rendered: the slot it is assigned to, else its parent, else the
+// host of the shadow root it is at the top of.
+function flatParent(el) {
+  return el.assignedSlot || el.parentElement || el.parentNode?.host || null;
+}
+
+// The elements with a role under `grid`, in the order they are rendered: through shadow roots and
+// the elements assigned to their slots (ui5-table draws its grid in a shadow root and slots its
+// rows, each row its cells), at most MAX_FLAT elements looked at.
+const MAX_FLAT = 50_000;
+function withRoles(grid) {
+  const out = [];
+  let n = 0;
+  const walk = (el) => {
+    const kids = el.shadowRoot ? el.shadowRoot.children : el.tagName === 'SLOT' ? el.assignedElements({ flatten: true }) : el.children;
+    for (const c of kids) {
+      if (++n > MAX_FLAT) return;
+      if (c.hasAttribute('role')) out.push(c);
+      walk(c);
+    }
+  };
+  walk(grid);
+  return out;
 }
 
 // A positive integer attribute (aria-rowindex, aria-colindex, aria-colspan), else 0.
@@ -68,7 +94,7 @@ function index(el, name) {
 export function gridModel(grid) {
   const rows = [];
   const cellsOf = new Map();
-  for (const el of grid.querySelectorAll('[role]')) {
+  for (const el of withRoles(grid)) {
     const role = roleOf(el);
     if (role === 'row') {
       if (el.tagName === 'TR') return null;
