@@ -596,3 +596,29 @@ test('a line break typed into a block editor is the Enter key, after a click int
     await srv.close();
   }
 });
+
+test('Fomantic UI: a field or checkbox named by a <label> tied to nothing beside it; "Pro" is the radio, not the "Profile" tab; text a multi-select search drops is not "Filled"; a field under the modal\'s dimmer is not typed into', async () => {
+  const srv = await startStaticServer({ roots: { '/npm/': NODE_MODULES + '/', '/shells/': SHELLS + '/' } });
+  try {
+    let r = await env.call('browser_open_url', { url: srv.url('/shells/fomantic.html') });
+    ok(r);
+    const state = (m) => JSON.parse((m.split('\n').find((l) => l.startsWith('State:')) || '').slice('State:'.length).trim().replace(/\\([\\[\]*_`])/g, '$1'));
+    assert.match(r.page.markdown, /\[checkbox "Subscribe to newsletter" e\d+\]/, r.page.markdown);
+    r = await env.call('browser_click', { target: 'Pro' });
+    ok(r);
+    assert.match(r.result.message, /^Clicked \[radio "Pro" e\d+\]/, r.result.message);
+    assert.equal(state(r.page.markdown).plan, 'pro');
+    r = await env.call('browser_fill_form', { fields: [{ target: 'Subscribe to newsletter', value: 'true' }, { target: 'Nickname', value: 'Bo' }] });
+    ok(r);
+    assert.equal(state(r.page.markdown).newsletter, 'on');
+    assert.equal(state(r.page.markdown).nickname, 'Bo');
+    let e = fail(await env.call('browser_fill_form', { fields: [{ target: 'Skills', value: 'Ember, Javascript' }] }));
+    assert.match(e, /but the field did not take it and is empty/, e);
+    ok(await env.call('browser_click', { target: 'Delete account' }));
+    e = fail(await env.call('browser_type', { target: 'Full name', text: 'X' }));
+    assert.match(e, /is covered by .*Delete Your Account/, e);
+    assert.equal(state((await env.call('browser_get_page', {})).page.markdown).fullname, '');
+  } finally {
+    await srv.close();
+  }
+});

@@ -407,6 +407,13 @@ function pressEnter(el) {
   return note;
 }
 
+// Has `el` (or an element inside it, or the editing host around it) the focus already: a user
+// typing on in it clicks nothing first?
+function focusedOrInside(el) {
+  const a = focusedElement(el.ownerDocument);
+  return !!a && (a === el || el.contains(a) || (a.isContentEditable && a.contains(el)));
+}
+
 // One key's text into a field, as the browser inserts it: in place of the text the page selected
 // (an inline autocomplete, ui5-combobox's, selects the rest of the word it proposes: the next key
 // replaces it; appended after it, "Sof" became "Sofiaof"), else at the end.
@@ -695,6 +702,9 @@ export async function type(el, text, { clear = false, submit = false } = {}) {
     // a read-only field takes no keys: a picker's field (flatpickr) is set in what clicking it opens
     if (el.readOnly) throw new Error(`${desc} is read-only, so nothing was typed; a user sets it by clicking it and choosing in what it opens (a calendar, a list)`);
     if (inputType(el) === 'file') throw new Error(`${desc} is a file input: put files in it with browser_upload_file`);
+    // a user clicks into the field first: one covered (a modal's dimmer over the page, with no
+    // aria-modal: Fomantic UI's) is no more typed into than clicked (trusted typing refused it)
+    if (!focusedOrInside(el)) aim(el, desc);
     scrollIntoView(el);
     await typeIntoField(el, text, clear);
   } else if (el.isContentEditable) {
@@ -702,8 +712,7 @@ export async function type(el, text, { clear = false, submit = false } = {}) {
     // a typist clicks into an editor before typing: an editor keeps which block is current from
     // that click (Editor.js: its Enter made no new block without it); the caret is then put where
     // the text goes
-    const a = focusedElement(el.ownerDocument);
-    if (!a || !(a === el || el.contains(a) || (a.isContentEditable && a.contains(el)))) { try { click(el); } catch { /* focus only */ } await nextTask(); }
+    if (!focusedOrInside(el)) { try { click(el); } catch { /* focus only */ } await nextTask(); }
     const box = await typeIntoEditable(el, text, clear);
     if (box !== el) typedBox = box;
   } else if (contextEditor(el)) {
@@ -824,8 +833,10 @@ const NUMBER_ONLY = ': a number field takes only a number';
 // so), or '' for any other note: then the typing is an error, not "Typed n characters" (nothing
 // the agent meant is in the field). Another field found empty after typing may have been emptied
 // by the page taking it (a tag input making a chip of "red,"): that stays a note.
-export function notTaken(note, desc, n) {
-  if (!note || !note.startsWith(NOT_TAKEN + NUMBER_ONLY)) return '';
+// (`empty`: a field left empty refuses too, not only a number field: fill_form's, when nothing
+// beside it shows the text either, as a chip)
+export function notTaken(note, desc, n, empty = false) {
+  if (!note || !note.startsWith(empty ? NOT_TAKEN : NOT_TAKEN + NUMBER_ONLY)) return '';
   return `Typed ${n} character${n === 1 ? '' : 's'} into ${desc}, but ${note.slice(2, -1)}`;
 }
 

@@ -542,6 +542,11 @@ export function nameOf(el, kind = null) {
     if (tag === 'INPUT' && t === 'image') return clip(norm(el.alt || el.title) || 'Submit');
     const l = labelsText(el);
     if (l) return clip(l);
+    // a <label> tied to no field in the field's own box (Fomantic UI's checkbox: the input, then
+    // its label; Bulma's and Fomantic's .field: a label, then the input): what a person reads as
+    // its name (it was [checkbox], and fill_form "Subscribe to newsletter" matched nothing)
+    const stray = strayLabelOf(el);
+    if (stray) return clip(stray);
     const ph = norm(el.getAttribute('placeholder'));
     if (ph) return clip(ph);
     const ti = norm(el.title);
@@ -616,10 +621,10 @@ export function placeInSet(el) {
 const SHOWN_CONTROLS = 'input:not([type=hidden]),select,textarea,[role=slider],[role=spinbutton],[role=combobox],[role=checkbox],[role=switch],[role=radio],[role=textbox]';
 const shownBox = (e) => (e.checkVisibility ? e.checkVisibility({ visibilityProperty: true, opacityProperty: true }) : e.getClientRects().length > 0);
 
-// The label a user reads beside an unnamed ARIA slider: a shown <label for> pointing at a box
-// around it, or the one shown <label> that points at no field (no for=, nothing inside it), in the
-// nearest box around the slider (four levels at most) that shows no other control (Vuetify's
-// v-slider labels its box, not its thumb). '' if none.
+// The label a user reads beside an unnamed field or ARIA slider: a shown <label for> pointing at a
+// box around it, or the one shown <label> that points at no field (no for=, nothing inside it), in
+// the nearest box around it (four levels at most) that shows no other control (Vuetify's v-slider
+// labels its box, not its thumb; Fomantic UI's and Bulma's fields). '' if none.
 function strayLabelOf(el) {
   let n = el.parentElement;
   for (let i = 0; n && i < 4 && n.tagName !== 'BODY' && n.tagName !== 'FORM'; i++, n = n.parentElement) {
