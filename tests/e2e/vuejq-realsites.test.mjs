@@ -9,6 +9,7 @@
 //   - vuejq-element.html: Element Plus (el-select: plain, filterable, multiple; el-date-picker,
 //     el-dialog, ElMessageBox.confirm, el-switch, el-checkbox, el-input-number, el-cascader), whose
 //     select hides its combobox input in a transparent wrapper once something is chosen;
+//   - vuejq-quasar.html: Quasar (QSelect, chips QSelect, QCheckbox, QToggle);
 //   - vuejq-select2.html: jQuery 3 + Select2 (single, with search, multiple, tags) over hidden
 //     native selects;
 //   - vuejq-datatables.html: jQuery 3 + DataTables (search box, paging buttons, sortable headers).
@@ -19,7 +20,7 @@ import { startManaged, startStaticServer, requirePackages, NODE_MODULES, SHELLS 
 
 let env, srv;
 before(async () => {
-  requirePackages(['vue', 'vuetify', 'element-plus', 'jquery3', 'select2', 'datatables.net', 'datatables.net-dt']);
+  requirePackages(['vue', 'vuetify', 'element-plus', 'jquery3', 'select2', 'datatables.net', 'datatables.net-dt', 'quasar']);
   srv = await startStaticServer({ roots: { '/npm/': NODE_MODULES + '/', '/shells/': SHELLS + '/' } });
   env = await startManaged();
 });
@@ -252,4 +253,22 @@ test('datatables: the page shown, the sort and the search follow the clicks, and
   const rows = dataRows(m);
   assert.equal(rows.length, 5, m);
   assert.ok(rows.every((l) => l.includes('| London |')), rows.join('\n'));
+});
+
+// ---------------------------------------------------------------- Quasar
+
+test('quasar: an empty QSelect shows no value (its floating label is no choice); fill_form sets a QToggle and a QCheckbox through their own boxes, and a chips multi-select (a <label> field) holds two', async () => {
+  let r = await open('vuejq-quasar.html');
+  const state = (m) => JSON.parse((m.split('\n').find((l) => l.startsWith('State:')) || '').slice('State:'.length).trim().replace(/\\([\\[\]*_`])/g, '$1'));
+  assert.match(md(r), /\[combobox "Favourite fruit" e\d+\]/, 'the empty select showed its label as its value');
+  r = await fill([{ target: 'Wi-Fi', value: 'true' }, { target: 'I accept the license and terms', value: 'true' }, { target: 'Other fruits', value: 'Apple, Orange' }]);
+  ok(r, 'fill_form');
+  let s = state(md(r));
+  assert.equal(s.wifi, true);
+  assert.equal(s.agree, true);
+  assert.deepEqual(s.fruits, ['Apple', 'Orange']);
+  r = await fill([{ target: 'Wi-Fi', value: 'false' }]);
+  ok(r, 'Wi-Fi off');
+  s = state(md(r));
+  assert.equal(s.wifi, false, 'fill_form said the toggle was set off');
 });

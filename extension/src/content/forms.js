@@ -253,7 +253,9 @@ function pillFor(el, text) {
   for (let i = 0; n && i < 3 && n.tagName !== 'BODY' && n.tagName !== 'FORM'; i++, n = n.parentElement) {
     if (n.querySelectorAll('input:not([type=hidden]),select,textarea').length > 1) return null;
     for (const c of n.querySelectorAll('*')) {
-      if (c === el || c.contains(el) || c.closest('label') || !c.getClientRects().length) continue;
+      // (not a label's words, unless the label is the field's own box: Quasar's whole field is a <label>)
+      const lab = c.closest('label');
+      if (c === el || c.contains(el) || (lab && !lab.contains(el)) || !c.getClientRects().length) continue;
       const t = norm(c.textContent).toLowerCase();
       if (t === want || (!c.childElementCount && t.includes(',') && t.split(',').some((p) => norm(p) === want))) return c;
     }

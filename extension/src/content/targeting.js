@@ -64,6 +64,9 @@ export function describe(el) {
 // validation input of a web component) never stands for it.
 function toField(el) {
   if (isEditable(el) || el.tagName === 'SELECT' || isRadioGroup(el) || isDropdown(el)) return el;
+  // an ARIA checkbox, switch or radio is the field itself, not a native one it hides inside and
+  // never updates (Quasar's QToggle and QCheckbox: fill_form read and clicked that one)
+  if (/^(checkbox|switch|radio)$/.test((el.getAttribute('role') || '').trim().toLowerCase())) return el;
   if (el.tagName === 'LABEL' && el.control) return el.control;
   const inner = el.querySelectorAll?.('input:not([type=hidden]),textarea,select,[contenteditable=""],[contenteditable=true]');
   if (inner && inner.length === 1 && usable(inner[0])) return inner[0];

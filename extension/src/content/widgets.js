@@ -425,7 +425,17 @@ export function shownBeside(input) {
   const own = styleOf(input)?.color;
   const vals = [], faint = [];
   let budget = 300;
-  const add = (text, el) => { const t = norm(text); if (t) (fainter(styleOf(el)?.color, own) ? faint : vals).push(t); };
+  // the field's own name drawn in its box is its floating label (Quasar's), no value; text drawn
+  // as the placeholder (its attribute's words, or in an element whose class says "placeholder":
+  // PrimeVue's and PrimeReact's p-placeholder, in a grey too dark to tell by colour) is none either
+  const name = norm(nameOf(input)).toLowerCase();
+  const ph = norm(input.getAttribute('placeholder')).toLowerCase();
+  const marked = (el) => { for (let n = el; n && n !== face; n = n.parentElement) if (/placeholder/i.test(n.getAttribute?.('class') || '')) return true; return false; };
+  const add = (text, el) => {
+    const t = norm(text);
+    if (!t || t.toLowerCase() === name) return;
+    (t.toLowerCase() === ph || marked(el) || fainter(styleOf(el)?.color, own) ? faint : vals).push(t);
+  };
   const walk = (el) => {
     for (const c of flatChildren(el)) {
       if (--budget < 0) return;
