@@ -300,6 +300,9 @@ export function tokenParts(el, kind, { values = true } = {}) {
       }
       if (name) parts.push(q(name));
       if (el.getAttribute('aria-pressed') === 'true') parts.push('pressed');
+      // a day of a calendar grid a user sees chosen (react-datepicker's role=gridcell, PrimeVue's
+      // span): aria-selected is how it says so
+      if (el.getAttribute('aria-selected') === 'true') parts.push('selected');
       // (a <details>' own <summary> says so by the <details> being open, as its triangle shows)
       if (el.getAttribute('aria-expanded') === 'true' || (tag === 'SUMMARY' && el.parentElement?.tagName === 'DETAILS' && el.parentElement.open &&
         el.parentElement.querySelector(':scope > summary') === el)) parts.push('expanded');
