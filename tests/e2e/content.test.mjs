@@ -12,7 +12,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { setup, refOf } from './support/harness.mjs';
-import { startStaticServer, NODE_MODULES, SHELLS } from './support/realsites.mjs';
+import { startStaticServer, bundleEntries, NODE_MODULES, SHELLS } from './support/realsites.mjs';
 
 let env;
 before(async () => { env = await setup(); });
@@ -630,4 +630,23 @@ test('a day of a calendar grid shows it is the chosen one (aria-selected on a ro
   ok(r);
   assert.match(r.page.markdown, /\[clickable "Choose Wednesday, December 9th, 2026" selected e\d+\]/, r.page.markdown);
   assert.match(r.page.markdown, /\[clickable "Choose Thursday, December 10th, 2026" e\d+\]/);
+});
+
+test('Draft.js takes typed text from Chrome\'s textInput event (React\'s onBeforeInput): its model holds the lines typed, a block each, and a retyped text replaces them', async () => {
+  const b = await bundleEntries(['editor-draft'], { define: { 'process.env.NODE_ENV': '"production"', global: 'window' } });
+  const srv = await startStaticServer({ roots: { '/shells/': SHELLS + '/', '/bundle/': b.dir + '/' } });
+  try {
+    let r = await env.call('browser_open_url', { url: srv.url('/shells/editor-draft.html') });
+    ok(r);
+    const model = (m) => JSON.parse((m.split('\n').find((l) => l.startsWith('Model:')) || '').slice('Model:'.length).trim().replace(/\\([\\[\]*_`])/g, '$1'));
+    r = await env.call('browser_type', { target: 'Story', text: 'Alpha line\nBeta line' });
+    ok(r);
+    assert.deepEqual(model(r.page.markdown), ['Alpha line', 'Beta line'], 'the text was drawn, but Draft.js\'s model does not hold it');
+    r = await env.call('browser_type', { target: 'Story', text: 'Again', clear: true });
+    ok(r);
+    assert.deepEqual(model(r.page.markdown), ['Again']);
+  } finally {
+    await srv.close();
+    await b.remove();
+  }
 });

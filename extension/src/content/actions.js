@@ -531,12 +531,22 @@ async function typeIntoEditable(el, text, clear) {
   if (!clear) range.collapse(false);
   sel.removeAllRanges();
   sel.addRange(range);
+  // the page's selectionchange handlers run first: an editor keeps the selection in its model
+  // (Draft.js, Slate), and the text replaces what it holds selected
+  await nextTask();
+  const lines = text.split(/\r\n?|\n/);
+  // with nothing to type over the selection, it is deleted as by Backspace (a key the page may
+  // take: Draft.js deletes in its model on it; a deletion made behind its back it drew back)
+  if (clear && !lines[0]) {
+    const info = keyInfo('Backspace');
+    if (fireKey(el, 'keydown', info) && beforeInput(el, 'deleteContentBackward') && !doc.execCommand('delete')) el.textContent = '';
+    fireKey(el, 'keyup', info);
+    await nextTask();
+  }
   let own = false;
-  if (clear) { if (beforeInput(el, 'deleteContentBackward')) { if (!doc.execCommand('delete')) el.textContent = ''; } else own = true; }
   // a line at a time, with the Enter key between lines, as a typist's (Editor.js makes a new block
   // on Enter; a line break inserted as text was a <div> it then dropped); after Enter the text goes
   // where the page put the caret (a new block may be an editing host of its own)
-  const lines = text.split(/\r\n?|\n/);
   for (let i = 0; i < lines.length; i++) {
     let host = el;
     if (i > 0) {
@@ -548,15 +558,19 @@ async function typeIntoEditable(el, text, clear) {
     }
     const line = lines[i];
     if (!line) continue;
-    if (beforeInput(host, 'insertText', line)) {
+    // (textInput first, as Chrome fires it for a key's text: React's onBeforeInput comes from it,
+    // and Draft.js takes text there; without it the text was drawn but its model stayed empty)
+    if (textInputEvent(host, line) && beforeInput(host, 'insertText', line)) {
       if (!doc.execCommand('insertText', false, line)) {
         host.appendChild(doc.createTextNode(line));
         inputEvent(host, 'insertText', line);
       }
     } else own = true;
   }
-  // an editor that made the edit in its model draws it after (Lexical: in a microtask, or a task)
-  if (own) await nextTask();
+  // an editor draws what it took in its model after (Lexical in a microtask, React's in a task its
+  // scheduler posts as a message: Slate's text was read before it was drawn)
+  if (own) await nextTurn();
+  await nextTask();
   // the box that holds what was typed: the editor, or the box around its blocks when the text went
   // on into another editing host (Editor.js: a block each line)
   let box = editingHost(doc) || el;
@@ -572,6 +586,16 @@ function editingHost(doc) {
   if (!n?.isContentEditable) return null;
   while (n.parentElement?.isContentEditable) n = n.parentElement;
   return n;
+}
+
+// Chrome's textInput event for text typed into an editing host; false when the page cancelled it.
+function textInputEvent(el, data) {
+  let ev;
+  try {
+    ev = el.ownerDocument.createEvent('TextEvent');
+    ev.initTextEvent('textInput', true, true, winOf(el), data);
+  } catch { return true; }
+  return el.dispatchEvent(ev);
 }
 
 // A beforeinput event on an editing host; false when the page cancelled it (it made the edit).
