@@ -14,7 +14,8 @@
 //   - editor-monaco.html: Monaco (its AMD build), whose lines are drawn aria-hidden and which
 //     takes text through an EditContext element, or with ?textarea a transparent textarea;
 //   - editor-easymde.html: EasyMDE, which hides the labelled <textarea> and draws CodeMirror 5
-//     after it, whose keys go to a transparent textarea of its own.
+//     after it, whose keys go to a transparent textarea of its own;
+//   - editor-slate.html (+ .js): Slate (React), with a Bold button that keeps the focus in it.
 // The bundled shells are built by esbuild into a temporary directory served at /bundles/.
 //   node --test tests/e2e/editors-realsites.test.mjs
 import { test, before, after } from 'node:test';
@@ -27,11 +28,12 @@ import { startManaged, startStaticServer, requirePackages, NODE_MODULES, SHELLS 
 
 let env, srv, bundles;
 before(async () => {
-  requirePackages(['@codemirror/view', '@codemirror/lang-markdown', '@tiptap/core', '@tiptap/starter-kit', 'lexical', '@lexical/rich-text', 'tinymce', 'ace-builds', 'monaco-editor', 'easymde']);
+  requirePackages(['@codemirror/view', '@codemirror/lang-markdown', '@tiptap/core', '@tiptap/starter-kit', 'lexical', '@lexical/rich-text', 'tinymce', 'ace-builds', 'monaco-editor', 'easymde', 'slate', 'slate-react', 'slate-history']);
   bundles = await mkdtemp(path.join(os.tmpdir(), 'bb-editors-'));
-  for (const n of ['codemirror', 'tiptap', 'lexical']) {
+  for (const n of ['codemirror', 'tiptap', 'lexical', 'slate']) {
     await esbuild.build({
       entryPoints: [path.join(SHELLS, `editor-${n}.js`)], bundle: true, format: 'iife', logLevel: 'error',
+      define: { 'process.env.NODE_ENV': '"production"' },
       outfile: path.join(bundles, `editor-${n}.js`), nodePaths: [NODE_MODULES],
       // @lexical/* are one release behind `lexical` in the lock file: each brings its own copy,
       // and Lexical refuses nodes from a second copy; all of it is bundled from theirs.
@@ -290,4 +292,21 @@ test('easymde: typed by its label through CodeMirror 5\'s key catcher, lines kep
   r = await call('browser_type', { target: 'Description', text: ' more', clear: false });
   ok(r, 'append');
   assert.equal(outputOf(md(r), 'Holds:'), 'Fresh more');
+});
+
+// ---------------------------------------------------------------- Slate
+
+// Trusted typing sent the lines in one insertion (one paragraph holding the line breaks) and
+// clicked into the editor before typing on, which dropped the Bold chosen for the next text.
+test('slate: typed lines are paragraphs; Bold chosen on its button is kept for the text typed on', async () => {
+  await open('editor-slate.html', /Slate note/);
+  let r = await call('browser_type', { target: 'Draft', text: 'First line\nSecond line\nThird line' });
+  ok(r, 'type lines');
+  assert.deepEqual(outputOf(md(r), 'Model:'), ['First line', 'Second line', 'Third line']);
+  r = await call('browser_click', { target: 'Bold' });
+  ok(r, 'Bold');
+  r = await call('browser_type', { target: 'Draft', text: ' strong', clear: false });
+  ok(r, 'type on');
+  // (a click into it, at its centre, would have moved the caret to the second line)
+  assert.deepEqual(outputOf(md(r), 'Model:'), ['First line', 'Second line', 'Third line** strong**']);
 });

@@ -290,6 +290,7 @@ async function actTrusted(tabId, command, params) {
   }
   if (command === 'type' && !pt.editable) return release();
   await interceptChooser(tabId, true);
+  if (command === 'type' && pt.focused) return typeTrusted(tabId, pt, params);
   try {
     await clickAt(tabId, pt.x, pt.y, how);
   } catch (e) {
@@ -312,7 +313,12 @@ async function actTrusted(tabId, command, params) {
     return { ok: true, message: `${w.verb} ${pt.desc}${w.held}`, newTabUrl: plain ? pt.newTabUrl : null, externalUrl: pt.externalUrl, trusted: true };
   }
 
-  // type: the click put the caret in the field; replace its content or go to its end, then insert.
+  return typeTrusted(tabId, pt, params);
+}
+
+// Trusted typing once the caret is in the field (the click put it there, or a rich-text editor
+// had the focus already): replace its content or go to its end, then insert.
+async function typeTrusted(tabId, pt, params) {
   const text = String(params.text ?? '');
   // (a field whose page cancelled Control+A gets its text selected by the content script)
   if (params.clear) {
@@ -330,11 +336,15 @@ async function actTrusted(tabId, command, params) {
   // end at a character an editor's input rules act on (white space, * _ ` ~ ) ] >), as a typist's
   // keys arrive there: "# " starts a heading, "- " a list, the closing "**" bolds (ProseMirror,
   // TipTap), which one insertion of the whole text never triggered. A piece costs a round trip
-  // to the browser (≈ 4.5 ms here: a character at a time took 1.4 s for 300 characters). Text
-  // with line breaks goes whole (Lexical put the pieces after a break in the wrong place).
+  // to the browser (≈ 4.5 ms here: a character at a time took 1.4 s for 300 characters). A code
+  // editor's text with line breaks goes whole (Lexical put the pieces after a break in the wrong
+  // place when the breaks went inside them).
   const perChar = pt.maxLength >= 0 && [...text].length > pt.maxLength;
   const field = pt.tag === 'input' || pt.tag === 'textarea';
-  const parts = pt.tag === 'input' ? text.split('\n') : [text];
+  // (a rich-text editor's lines too: Enter makes its paragraph, as a typist's; one insertion with
+  // the line breaks made one block holding them, Slate's and Draft.js's; a code editor's text and
+  // a textarea's go whole)
+  const parts = pt.tag === 'input' ? text.split('\n') : field || pt.code ? [text] : text.split(/\r\n?|\n/);
   for (let i = 0; i < parts.length; i++) {
     if (i) { await callContent(tabId, 'yield').catch(() => {}); await pressKeyCdp(tabId, keyFields('Enter')); }
     if (!parts[i]) continue;

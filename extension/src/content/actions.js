@@ -6,7 +6,7 @@ import { describe, hiddenError, refuseUnusable } from './targeting.js';
 import { selectedText, readOnlyBox, segmentedText } from './describe.js';
 import { isSecret } from './secret.js';
 import { hiddenReason, clickPoint, composedParent, composedContains, shortDesc, hoverHost } from './reach.js';
-import { proxyFor, replacementFor, chooseInWidget, until, editorFor, isDropdown, contextEditor, drawnEditor } from './widgets.js';
+import { proxyFor, replacementFor, chooseInWidget, until, editorFor, isDropdown, contextEditor, drawnEditor, monospaced } from './widgets.js';
 import { fieldValue } from './datetime.js';
 import { usKey } from '../shared/keys.js';
 import { behindModal } from './modal.js';
@@ -534,7 +534,7 @@ async function typeIntoEditable(el, text, clear) {
   // the page's selectionchange handlers run first: an editor keeps the selection in its model
   // (Draft.js, Slate), and the text replaces what it holds selected
   await nextTask();
-  const lines = text.split(/\r\n?|\n/);
+  const lines = monospaced(el) ? [text] : text.split(/\r\n?|\n/);
   // with nothing to type over the selection, it is deleted as by Backspace (a key the page may
   // take: Draft.js deletes in its model on it; a deletion made behind its back it drew back)
   if (clear && !lines[0]) {

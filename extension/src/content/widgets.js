@@ -177,6 +177,12 @@ export function drawnCode(face) {
 
 const MONO_FONT = /mono|courier|consolas|menlo|monaco/i;
 
+// Is `el` a code editor's region (its text drawn in a monospace font: CodeMirror 6's)? Its text
+// goes in whole, line breaks and all: a key's Enter there indents or continues a list.
+export function monospaced(el) {
+  return MONO_FONT.test(styleOf(el)?.fontFamily || '');
+}
+
 // A code editor whose text is drawn apart from the element that takes it, and hidden from
 // assistive technology (Monaco: its lines are aria-hidden; it takes text through an EditContext
 // element or a transparent textarea): { face, view }, the editor's box and the element drawing
