@@ -393,6 +393,15 @@ test('primereact: a Dropdown chosen by its label and by its icon-only trigger; a
   r = await call('browser_select_option', { target: 'Stops', value: 'London' });
   ok(r, 'a third stop');
   assert.deepEqual((await state()).stops, ['RM', 'PRS', 'LDN'], 'opening the chips box took a chosen item out');
+  // several options given hold exactly those, as a native select where several can be chosen does:
+  // the others it held are taken out in its list
+  r = await call('browser_fill_form', { fields: [{ target: 'Towns', value: 'Rome, Paris' }] });
+  ok(r, 'fill_form Towns');
+  assert.deepEqual((await state()).towns, ['RM', 'PRS'], 'London, chosen before, was kept');
+  r = await call('browser_select_option', { target: 'Stops', values: ['Paris', 'New York'] });
+  ok(r, 'select_option values');
+  assert.match(r.result.message, /took out "Rome", "London"/, msg(r));
+  assert.deepEqual((await state()).stops, ['PRS', 'NY']);
   // by the choice it shows ("5"): its hidden <select> has that one option; the widget has the others
   r = await call('browser_select_option', { target: '5', value: '10' });
   ok(r, 'rows per page');

@@ -48,7 +48,23 @@ export function scrollIntoView(el) {
   try {
     if (el.scrollIntoViewIfNeeded) el.scrollIntoViewIfNeeded(true);
     else el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+    // still cut off by a box that scrolls (an open list's own scroller: PrimeReact's, its last
+    // option below its fold was "covered" by the list's box), scrolled there too, as a user does
+    if (clippedByScroller(el)) el.scrollIntoView({ block: 'nearest', inline: 'nearest', behavior: 'instant' });
   } catch { /* ignore */ }
+}
+
+// Is `el`'s middle outside a box around it (ten levels at most) that scrolls its content?
+function clippedByScroller(el) {
+  const r = el.getBoundingClientRect();
+  const x = r.left + r.width / 2, y = r.top + r.height / 2;
+  for (let n = el.parentElement, i = 0; n && i < 10 && n.tagName !== 'BODY' && n.tagName !== 'HTML'; n = n.parentElement, i++) {
+    const st = styleOf(n);
+    if (!st || !/(auto|scroll)/.test(st.overflowY + st.overflowX)) continue;
+    const b = n.getBoundingClientRect();
+    if (y < b.top || y > b.bottom || x < b.left || x > b.right) return true;
+  }
+  return false;
 }
 
 function center(el) {

@@ -6,7 +6,7 @@ import { inputType, isEditable, winOf, norm, nameOf, controlKind, styleOf, focus
 import { describe, findTarget, refuseUnusable, opensListbox } from './targeting.js';
 import { click, type, nextTurn, aim, pressKey, selectOption, selectOptions, typedNote, notTaken, leaveField } from './actions.js';
 import { isSecret } from './secret.js';
-import { chooseInWidget, pickListed, isDropdown, isReadOnlyCombobox, isRadioGroup, radiosOf, selectBehind, untilSettled, until, tokenIn } from './widgets.js';
+import { chooseInWidget, pickListed, isDropdown, isReadOnlyCombobox, isRadioGroup, radiosOf, selectBehind, untilSettled, until, tokenIn, unchooseOthers } from './widgets.js';
 
 const BOOL = /^(true|false)$/;
 // How long fill_form waits for what covers a field (a datepicker fading out, a toast) to go.
@@ -144,13 +144,16 @@ async function chooseSuggestion(el, value) {
 }
 
 // select_option with `values`: all the options to have chosen, in a native select (or the one a
-// wrapper holds); a custom drop-down or radio group takes one value at a time.
-function chooseOptions(el, values) {
+// wrapper holds) or a custom drop-down (chooseAll); a radio group takes one value.
+async function chooseOptions(el, values) {
   const sel = el.tagName === 'SELECT' ? el : el.tagName === 'OPTION' ? el.closest('select') : null;
   const inner = sel ? null : el.querySelectorAll?.('select');
   if (sel || inner?.length === 1) return selectOptions(sel || inner[0], values);
   if (values.length === 1) return chooseOption(el, values[0]);
-  throw new Error(`${describe(el)} is not a select where several options can be chosen; choose one option at a time with value`);
+  if (!isDropdown(el) || isRadioGroup(el)) throw new Error(`${describe(el)} is not a select where several options can be chosen; choose one option at a time with value`);
+  const parts = values.map((v) => norm(String(v))).filter(Boolean);
+  const out = await chooseAll(el, parts);
+  return { message: `Selected ${parts.map((p) => `"${p}"`).join(', ')} in ${describe(el)}${out.length ? `, and took out ${out.map((p) => `"${p}"`).join(', ')}` : ''}` };
 }
 
 // Does the select have an option with exactly this text (or value), case aside?
@@ -222,13 +225,24 @@ async function fillCombobox(el, value) {
 async function chooseEach(el, value) {
   const parts = value.split(',').map((v) => norm(v)).filter(Boolean);
   if (parts.length < 2) return false;
+  await chooseAll(el, parts);
+  return true;
+}
+
+// A custom drop-down given several options (fill_form's "Rome, Paris", select_option's `values`):
+// each chosen in turn (one already chosen is left so), those it holds besides taken out, as a
+// select where several can be chosen holds exactly the options given (PrimeVue's MultiSelect kept
+// London beside them, and it said "Filled"); each must then show as chosen. Returns the texts
+// taken out.
+async function chooseAll(el, parts) {
   for (const p of parts) await chooseOption(el, p);
+  const out = await unchooseOthers(el, parts, click);
   // (what the widget draws of the last choice may come a few tasks later: ui5-multi-combobox's token)
   const lostNow = () => parts.filter((p) => !showsChosen(el, p));
   await until(() => !lostNow().length, 1000);
   const lost = lostNow();
   if (lost.length) throw new Error(`Chose ${parts.map((p) => `"${p}"`).join(', ')} in turn in ${describe(el)}, but it does not show ${lost.map((p) => `"${p}"`).join(', ')} as chosen: it may hold one option only`);
-  return true;
+  return out;
 }
 
 // Does the field show `text` as what it holds: as its own text, in the combobox box around it (a

@@ -525,6 +525,20 @@ function newlyShown(el, ctx) {
   return OPTIONISH.has((el.getAttribute('role') || '').toLowerCase()) || el.tagName === 'LI';
 }
 
+// Is `el` drawn, but outside the box of a scroller in `root` that holds it (an option below an
+// open list's fold)?
+function scrolledOut(el, root) {
+  if (!el.getClientRects().length || styleOf(el)?.visibility === 'hidden') return false;
+  const r = el.getBoundingClientRect();
+  for (let n = el.parentElement; n && n !== root && n.tagName !== 'BODY' && root.contains(n); n = n.parentElement) {
+    const st = styleOf(n);
+    if (!st || !/(auto|scroll)/.test(st.overflowY + st.overflowX)) continue;
+    const b = n.getBoundingClientRect();
+    if (r.bottom <= b.top + 1 || r.top >= b.bottom - 1 || (r.top + r.bottom) / 2 < b.top || (r.top + r.bottom) / 2 > b.bottom) return visible(n);
+  }
+  return false;
+}
+
 function shownOptionIn(root, text, widget, ctx) {
   const want = norm(text).toLowerCase();
   const out = [];
@@ -534,7 +548,9 @@ function shownOptionIn(root, text, widget, ctx) {
     if (el === widget || el.contains(widget) || el.closest('select')) continue; // (a box around the field is none)
     if (inFace(el, widget, ctx) && !newlyShown(el, ctx)) continue;
     if (shownText(el).toLowerCase() !== want) continue;
-    if (!visible(el)) continue;
+    // (in the popup, an option its list scrolls out of view is one: the click scrolls it in, as a
+    // user scrolls the list; a chip of another field showing the same text was taken instead)
+    if (!visible(el) && !((root.nodeType !== 9 || OPTIONISH.has(roleOf(el))) && scrolledOut(el, root))) continue;
     const role = (el.getAttribute('role') || '').toLowerCase();
     const r = el.getBoundingClientRect();
     const dist = Math.hypot(r.left - wr.left, r.top - wr.bottom);
@@ -864,6 +880,32 @@ export async function chooseInWidget(widget, text, click, describe, sel = null, 
   await until(shut, multi ? 100 : 1000);
   if (opened && !shut() && isOpen(widget)) await closePopup(widget);
   return { option: opt, typed, confirmed };
+}
+
+// Take out of a multi-select `widget` the options it holds besides `keep` (texts), in its open list
+// as a user does: opened (when it is not), each other option it marks as chosen clicked, which
+// takes it out (chosenInMulti), then closed again if this opened it. Returns the texts taken out.
+// A list that marks nothing as chosen (it leaves the chosen out) gives nothing to take out.
+export async function unchooseOthers(widget, keep, click) {
+  const want = new Set(keep.map((k) => norm(k).toLowerCase()));
+  const shown = () => {
+    const named = optionsOf(widget).filter(visible);
+    return named.length ? named : docChoices(widget).filter((e) => roleOf(e) === 'option');
+  };
+  const opened = !isOpen(widget);
+  if (opened) {
+    const at = Date.now();
+    click(widget);
+    if (await untilSettled(() => shown().length > 0, at)) await quiet(widget.ownerDocument);
+  }
+  const out = [];
+  for (const o of shown().filter((e) => chosenInMulti(e) && !want.has(shownText(e).toLowerCase())).slice(0, 100)) {
+    const text = shownText(o);
+    click(o);
+    if (await until(() => !o.isConnected || !chosenInMulti(o), 1000)) out.push(text);
+  }
+  if (opened && isOpen(widget)) await closePopup(widget);
+  return out;
 }
 
 // Is this option shown as chosen in a list where several can be (aria-multiselectable, or its own
