@@ -257,7 +257,7 @@ test('datatables: the page shown, the sort and the search follow the clicks, and
 
 // ---------------------------------------------------------------- Quasar
 
-test('quasar: an empty QSelect shows no value (its floating label is no choice); fill_form sets a QToggle and a QCheckbox through their own boxes, and a chips multi-select (a <label> field) holds two', async () => {
+test('quasar: an empty QSelect shows no value (its floating label is no choice); fill_form sets a QToggle and a QCheckbox through their own boxes, and a chips multi-select (a <label> field) holds two; a field\'s error inside its <label> is shown', async () => {
   let r = await open('vuejq-quasar.html');
   const state = (m) => JSON.parse((m.split('\n').find((l) => l.startsWith('State:')) || '').slice('State:'.length).trim().replace(/\\([\\[\]*_`])/g, '$1'));
   assert.match(md(r), /\[combobox "Favourite fruit" e\d+\]/, 'the empty select showed its label as its value');
@@ -271,4 +271,8 @@ test('quasar: an empty QSelect shows no value (its floating label is no choice);
   ok(r, 'Wi-Fi off');
   s = state(md(r));
   assert.equal(s.wifi, false, 'fill_form said the toggle was set off');
+  // the rule's message is drawn in the field's own <label>: shown after its token
+  r = await click('Submit');
+  ok(r, 'Submit');
+  assert.match(md(r), /\[input text "Your name \*" invalid e\d+\]\n+\[alert\] Please type something/, md(r));
 });

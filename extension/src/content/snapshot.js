@@ -41,6 +41,21 @@ const CONTROL_SEL = FIELD_SEL + ',[role=checkbox],[role=switch],[role=radio],[ro
 // or in the shadow root of a custom element in it (its first 200 elements)? Then it is no atomic
 // clickable: the control inside shows, with its state.
 
+// The messages a label around a field holds for it (its hint, its error): the elements the field's
+// aria-describedby names, and alerts or live regions, inside the label (outermost ones, the field
+// itself never; at most 5).
+function fieldNotes(label, field) {
+  const ids = (field.getAttribute('aria-describedby') || '').split(/\s+/).filter(Boolean);
+  const out = [];
+  for (const m of label.querySelectorAll('[role=alert],[role=status],[aria-live],[id]')) {
+    if (m.contains(field) || out.some((o) => o.contains(m))) continue;
+    if (m.id && !ids.includes(m.id) && !m.matches('[role=alert],[role=status],[aria-live]')) continue;
+    out.push(m);
+    if (out.length >= 5) break;
+  }
+  return out;
+}
+
 // A drop-down's own field kept visually hidden inside the box that draws it (an <input
 // role=combobox> a keyboard reaches: PrimeReact's MultiSelect).
 const hiddenCombobox = (i) => i.tagName === 'INPUT' && i.getAttribute('role') === 'combobox' && i.tabIndex >= 0;
@@ -348,7 +363,13 @@ class Writer {
       const ctls = el.querySelectorAll('input:not([type=hidden]),select,textarea');
       if (ctls.length === 1 && el.control === ctls[0]) {
         const c = ctls[0];
-        if (controlKind(c, styleOf(c)) && isRendered(c)) { this.walk(c, clickAnc); return; }
+        if (controlKind(c, styleOf(c)) && isRendered(c)) {
+          this.walk(c, clickAnc);
+          // what the label holds besides its name: the field's hint and error (its aria-describedby,
+          // an alert: Quasar's whole field is a <label>, and "Please type something" was lost)
+          for (const m of fieldNotes(el, c)) this.walk(m, clickAnc);
+          return;
+        }
       }
     }
 
