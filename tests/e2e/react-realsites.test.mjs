@@ -11,17 +11,18 @@
 //     Checkbox and Switch as buttons, Tabs, DropdownMenu that opens on pointerdown, Dialog);
 //   - react-headless.js: Headless UI (Listbox, Combobox, Switch, Menu, Dialog);
 //   - react-muix.js, react-aria.js, react-ark.js, react-mantine.js, react-prime.js: MUI X's date
-//     fields, React Aria Components, Ark UI, Mantine, PrimeReact (each file's header says what).
+//     fields, React Aria Components, Ark UI, Mantine, PrimeReact, Downshift (each file's header says
+//     what).
 // Each success is checked against the page's state; each failure against the state not changing.
 //   node --test tests/e2e/react-realsites.test.mjs
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startBundled, answerHelpers, requirePackages } from './support/realsites.mjs';
 
-const ENTRIES = ['react-mui', 'react-select', 'react-radix', 'react-headless', 'react-muix', 'react-aria', 'react-ark', 'react-mantine', 'react-prime'];
+const ENTRIES = ['react-mui', 'react-select', 'react-radix', 'react-headless', 'react-muix', 'react-aria', 'react-ark', 'react-mantine', 'react-prime', 'react-downshift'];
 let bundled, env, srv;
 before(async () => {
-  requirePackages(['react', 'react-dom', '@mui/material', '@emotion/react', '@emotion/styled', 'react-select', 'radix-ui', '@headlessui/react', '@mui/x-date-pickers', 'dayjs', 'react-aria-components', '@ark-ui/react', '@mantine/core', '@mantine/dates', 'primereact']);
+  requirePackages(['react', 'react-dom', '@mui/material', '@emotion/react', '@emotion/styled', 'react-select', 'radix-ui', '@headlessui/react', '@mui/x-date-pickers', 'dayjs', 'react-aria-components', '@ark-ui/react', '@mantine/core', '@mantine/dates', 'primereact', 'downshift']);
   bundled = await startBundled(ENTRIES, { define: { 'process.env.NODE_ENV': '"production"' } });
   ({ env, srv } = bundled);
 });
@@ -406,4 +407,16 @@ test('primereact: a Dropdown chosen by its label and by its icon-only trigger; a
   r = await call('browser_select_option', { target: '5', value: '10' });
   ok(r, 'rows per page');
   assert.equal((await state()).rows, 10);
+});
+
+// ---------------------------------------------------------------- Downshift
+
+test('downshift: a choice made in a multiple selection is shown as a chip beside the field (its title and a ✕), and so taken', async () => {
+  await open('react-downshift.html', /# Reading list/);
+  let r = await call('browser_select_option', { target: 'Pick some books:', value: 'The Idiot' });
+  ok(r, 'The Idiot');
+  assert.deepEqual((await state()).books, ['To Kill a Mockingbird', 'War and Peace', 'The Idiot']);
+  r = await call('browser_select_option', { target: 'Pick some books:', value: '1984' });
+  ok(r, '1984');
+  assert.deepEqual((await state()).books, ['To Kill a Mockingbird', 'War and Peace', 'The Idiot', '1984']);
 });

@@ -6,7 +6,7 @@ import { inputType, isEditable, winOf, norm, nameOf, controlKind, styleOf, focus
 import { describe, findTarget, refuseUnusable, opensListbox } from './targeting.js';
 import { click, type, nextTurn, aim, pressKey, selectOption, selectOptions, typedNote, notTaken, leaveField } from './actions.js';
 import { isSecret } from './secret.js';
-import { chooseInWidget, pickListed, isDropdown, isReadOnlyCombobox, isRadioGroup, radiosOf, selectBehind, untilSettled, until, tokenIn, unchooseOthers } from './widgets.js';
+import { chooseInWidget, pickListed, isDropdown, isReadOnlyCombobox, isRadioGroup, radiosOf, selectBehind, untilSettled, until, tokenIn, unchooseOthers, pillFor } from './widgets.js';
 
 const BOOL = /^(true|false)$/;
 // How long fill_form waits for what covers a field (a datepicker fading out, a toast) to go.
@@ -256,26 +256,6 @@ function showsChosen(el, text) {
   return (!!box && norm(box.innerText).toLowerCase().includes(want)) || !!pillFor(el, want) || !!tokenIn(el, want);
 }
 
-// A chip the field's own box shows with exactly `text` (a tags input turns the text into a pill
-// beside its emptied field: Mantine's TagsInput), or a text of that box listing it among others
-// ("Rome, Paris": PrimeReact's MultiSelect), looked for in the nearest box around the field
-// (three levels at most) that holds no other field, not in a label. Null if none.
-function pillFor(el, text) {
-  const want = norm(text).toLowerCase();
-  if (!want) return null;
-  let n = el.parentElement;
-  for (let i = 0; n && i < 3 && n.tagName !== 'BODY' && n.tagName !== 'FORM'; i++, n = n.parentElement) {
-    if (n.querySelectorAll('input:not([type=hidden]),select,textarea').length > 1) return null;
-    for (const c of n.querySelectorAll('*')) {
-      // (not a label's words, unless the label is the field's own box: Quasar's whole field is a <label>)
-      const lab = c.closest('label');
-      if (c === el || c.contains(el) || (lab && !lab.contains(el)) || !c.getClientRects().length) continue;
-      const t = norm(c.textContent).toLowerCase();
-      if (t === want || (!c.childElementCount && t.includes(',') && t.split(',').some((p) => norm(p) === want))) return c;
-    }
-  }
-  return null;
-}
 
 // Fill one field: text fields are typed into (cleared first), selects, read-only comboboxes,
 // comboboxes standing for a select and radio groups choose the option, checkboxes take "true" or

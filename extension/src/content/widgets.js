@@ -846,7 +846,9 @@ export async function chooseInWidget(widget, text, click, describe, sel = null, 
     // an icon-only trigger (PrimeReact's Dropdown arrow, role=button) beside the text showing the
     // choice, in the widget's box
     if (!now && !host) { const box = triggerBox(widget); if (box) now = faceText(box, skip); }
-    if (!sel) return hasWords(now, want);
+    // (or as a chip beside the field, in its box: Downshift's multiple selection, whose box also
+    // holds its toggle button, so the field itself is its face)
+    if (!sel) return hasWords(now, want) || (widget.tagName === 'INPUT' && !!pillFor(widget, want));
     return holds(sel, want) && (hasWords(now, want) || now !== seenBefore);
   };
   // a choice made in a dialog with a confirm button (Ionic's alert: OK) is taken once confirmed
@@ -880,6 +882,29 @@ export async function chooseInWidget(widget, text, click, describe, sel = null, 
   await until(shut, multi ? 100 : 1000);
   if (opened && !shut() && isOpen(widget)) await closePopup(widget);
   return { option: opt, typed, confirmed };
+}
+
+// A chip the field's own box shows with exactly `text` (a tags input turns the text into a pill
+// beside its emptied field: Mantine's TagsInput), or a text of that box listing it among others
+// ("Rome, Paris": PrimeReact's MultiSelect), looked for in the nearest box around the field
+// (three levels at most) that holds no other field, not in a label. Null if none.
+export function pillFor(el, text) {
+  const want = norm(text).toLowerCase();
+  if (!want) return null;
+  let n = el.parentElement;
+  for (let i = 0; n && i < 3 && n.tagName !== 'BODY' && n.tagName !== 'FORM'; i++, n = n.parentElement) {
+    if (n.querySelectorAll('input:not([type=hidden]),select,textarea').length > 1) return null;
+    for (const c of n.querySelectorAll('*')) {
+      // (not a label's words, unless the label is the field's own box: Quasar's whole field is a <label>)
+      // (nor an option of a list shown there: the choice, not the chip made of it)
+      const lab = c.closest('label');
+      if (c === el || c.contains(el) || (lab && !lab.contains(el)) || c.closest('[role=option],[role=listbox],[role=menu]') || !c.getClientRects().length) continue;
+      const t = norm(c.textContent).toLowerCase();
+      // (a chip's own words, beside its remove mark: "The Idiot" and its ✕, Downshift's example)
+      if (t === want || ownText(c).toLowerCase() === want || (!c.childElementCount && t.includes(',') && t.split(',').some((p) => norm(p) === want))) return c;
+    }
+  }
+  return null;
 }
 
 // Take out of a multi-select `widget` the options it holds besides `keep` (texts), in its open list
