@@ -8,21 +8,34 @@
 //   - Markdown: clickable images get a ref, rich-text editors render as Markdown without a cut,
 //     tables whose cells hold paragraphs stay tables, an aria-label that hides the visible text
 //     shows both.
+// Some tests check the same paths on pages of real libraries (tests/fixtures/realsites/: Trix,
+// Editor.js, Draft.js, Fomantic UI), the content script acting as in a person's own browser
+// (no trusted input).
 //   node --test tests/e2e/content.test.mjs
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { setup, refOf } from './support/harness.mjs';
 import { startStaticServer, bundleEntries, NODE_MODULES, SHELLS } from './support/realsites.mjs';
 
-let env;
-before(async () => { env = await setup(); });
-after(async () => { await env?.close(); });
+let env, shells, bundled;
+before(async () => {
+  env = await setup();
+  // pages of real libraries (tests/fixtures/realsites/, the libraries from node_modules; Draft.js's
+  // React page bundled here) for the tests that check the content script against them
+  bundled = await bundleEntries(['editor-draft'], { define: { 'process.env.NODE_ENV': '"production"', global: 'window' } });
+  shells = await startStaticServer({ roots: { '/npm/': NODE_MODULES + '/', '/shells/': SHELLS + '/', '/bundle/': bundled.dir + '/' } });
+});
+after(async () => { await env?.close(); await shells?.close(); await bundled?.remove(); });
 
 const ok = (r) => assert.equal(r.status, 'success', `expected success, got ${r.http} ${JSON.stringify(r.result || r.message)}`);
 const fail = (r) => { assert.equal(r.status, 'error', `expected an error, got ${JSON.stringify(r.result)}`); return r.result.error; };
 const open = async (p) => { const r = await env.call('browser_open_url', { url: env.url(p) }); ok(r); return r; };
 const page = async () => { const r = await env.call('browser_get_page', {}); ok(r); return r.page.markdown; };
 const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+// A page of a real library (tests/fixtures/realsites/), opened.
+const openShell = async (name) => { const r = await env.call('browser_open_url', { url: shells.url('/shells/' + name) }); ok(r); return r; };
+// The JSON a page shows after `label` on a line of its own (the Markdown escapes undone).
+const jsonAfter = (m, label) => JSON.parse((m.split('\n').find((l) => l.startsWith(label)) || '').slice(label.length).trim().replace(/\\([\\[\]*_`])/g, '$1'));
 
 test('a closed menu\'s item is not clicked: the error says it is not visible and lists visible candidates', async () => {
   let r = await open('/cnt-hidden.html');
@@ -561,66 +574,45 @@ test('fill_form by a radio group\'s name chooses in the group even when its radi
 });
 
 test('typing into a rich-text editor announces each edit by beforeinput, as the browser does: Trix makes it in its model, keeps the Bold chosen before the text, and can undo it', async () => {
-  const srv = await startStaticServer({ roots: { '/npm/': NODE_MODULES + '/', '/shells/': SHELLS + '/' } });
-  try {
-    let r = await env.call('browser_open_url', { url: srv.url('/shells/editor-trix.html') });
-    ok(r);
-    const holds = (m) => JSON.parse((m.split('\n').find((l) => l.startsWith('Holds:')) || '').slice('Holds:'.length).trim().replace(/\\([\\[\]*_`])/g, '$1'));
-    ok(await env.call('browser_type', { target: 'Body', text: 'abc' }));
-    ok(await env.call('browser_click', { target: 'Bold' }));
-    r = await env.call('browser_type', { target: 'Body', text: ' def', clear: false });
-    ok(r);
-    const h = holds(r.page.markdown);
-    assert.match(h.html, /abc<strong> def<\/strong>/, `the Bold chosen before the text was lost: ${h.html}`);
-    assert.ok(h.undo >= 2, `Trix's undo holds ${h.undo} edits`);
-  } finally {
-    await srv.close();
-  }
+  await openShell('editor-trix.html');
+  ok(await env.call('browser_type', { target: 'Body', text: 'abc' }));
+  ok(await env.call('browser_click', { target: 'Bold' }));
+  const r = await env.call('browser_type', { target: 'Body', text: ' def', clear: false });
+  ok(r);
+  const h = jsonAfter(r.page.markdown, 'Holds:');
+  assert.match(h.html, /abc<strong> def<\/strong>/, `the Bold chosen before the text was lost: ${h.html}`);
+  assert.ok(h.undo >= 2, `Trix's undo holds ${h.undo} edits`);
 });
 
 test('a line break typed into a block editor is the Enter key, after a click into it, as a typist\'s: Editor.js makes a block a line (the break inserted as text was a <div> its save() dropped)', async () => {
-  const srv = await startStaticServer({ roots: { '/npm/': NODE_MODULES + '/', '/shells/': SHELLS + '/' } });
-  try {
-    let r = await env.call('browser_open_url', { url: srv.url('/shells/editor-editorjs.html') });
-    ok(r);
-    // named by the placeholder it draws (data-placeholder-active): a target written from it matches
-    assert.match(r.page.markdown, /\[editable "Write your article\.\.\." e\d+\]/, r.page.markdown);
-    const ref = refOf(r.page.markdown, /\[editable /);
-    r = await env.call('browser_type', { target: ref, text: 'Intro text\nsecond line' });
-    ok(r);
-    assert.doesNotMatch(r.result.message, /holds something else|does not end with/, r.result.message);
-    r = await env.call('browser_get_page', {});
-    const line = r.page.markdown.split('\n').find((l) => l.startsWith('Blocks:')) || '';
-    assert.deepEqual(JSON.parse(line.slice('Blocks:'.length).trim().replace(/\\([\\[\]*_`])/g, '$1')), ['Intro text', 'second line']);
-  } finally {
-    await srv.close();
-  }
+  let r = await openShell('editor-editorjs.html');
+  // named by the placeholder it draws (data-placeholder-active): a target written from it matches
+  assert.match(r.page.markdown, /\[editable "Write your article\.\.\." e\d+\]/, r.page.markdown);
+  const ref = refOf(r.page.markdown, /\[editable /);
+  r = await env.call('browser_type', { target: ref, text: 'Intro text\nsecond line' });
+  ok(r);
+  assert.doesNotMatch(r.result.message, /holds something else|does not end with/, r.result.message);
+  assert.deepEqual(jsonAfter(await page(), 'Blocks:'), ['Intro text', 'second line']);
 });
 
 test('Fomantic UI: a field or checkbox named by a <label> tied to nothing beside it; "Pro" is the radio, not the "Profile" tab; text a multi-select search drops is not "Filled"; a field under the modal\'s dimmer is not typed into', async () => {
-  const srv = await startStaticServer({ roots: { '/npm/': NODE_MODULES + '/', '/shells/': SHELLS + '/' } });
-  try {
-    let r = await env.call('browser_open_url', { url: srv.url('/shells/fomantic.html') });
-    ok(r);
-    const state = (m) => JSON.parse((m.split('\n').find((l) => l.startsWith('State:')) || '').slice('State:'.length).trim().replace(/\\([\\[\]*_`])/g, '$1'));
-    assert.match(r.page.markdown, /\[checkbox "Subscribe to newsletter" e\d+\]/, r.page.markdown);
-    r = await env.call('browser_click', { target: 'Pro' });
-    ok(r);
-    assert.match(r.result.message, /^Clicked \[radio "Pro" e\d+\]/, r.result.message);
-    assert.equal(state(r.page.markdown).plan, 'pro');
-    r = await env.call('browser_fill_form', { fields: [{ target: 'Subscribe to newsletter', value: 'true' }, { target: 'Nickname', value: 'Bo' }] });
-    ok(r);
-    assert.equal(state(r.page.markdown).newsletter, 'on');
-    assert.equal(state(r.page.markdown).nickname, 'Bo');
-    let e = fail(await env.call('browser_fill_form', { fields: [{ target: 'Skills', value: 'Ember, Javascript' }] }));
-    assert.match(e, /but the field did not take it and is empty/, e);
-    ok(await env.call('browser_click', { target: 'Delete account' }));
-    e = fail(await env.call('browser_type', { target: 'Full name', text: 'X' }));
-    assert.match(e, /is covered by .*Delete Your Account/, e);
-    assert.equal(state((await env.call('browser_get_page', {})).page.markdown).fullname, '');
-  } finally {
-    await srv.close();
-  }
+  const state = (m) => jsonAfter(m, 'State:');
+  let r = await openShell('fomantic.html');
+  assert.match(r.page.markdown, /\[checkbox "Subscribe to newsletter" e\d+\]/, r.page.markdown);
+  r = await env.call('browser_click', { target: 'Pro' });
+  ok(r);
+  assert.match(r.result.message, /^Clicked \[radio "Pro" e\d+\]/, r.result.message);
+  assert.equal(state(r.page.markdown).plan, 'pro');
+  r = await env.call('browser_fill_form', { fields: [{ target: 'Subscribe to newsletter', value: 'true' }, { target: 'Nickname', value: 'Bo' }] });
+  ok(r);
+  assert.equal(state(r.page.markdown).newsletter, 'on');
+  assert.equal(state(r.page.markdown).nickname, 'Bo');
+  let e = fail(await env.call('browser_fill_form', { fields: [{ target: 'Skills', value: 'Ember, Javascript' }] }));
+  assert.match(e, /but the field did not take it and is empty/, e);
+  ok(await env.call('browser_click', { target: 'Delete account' }));
+  e = fail(await env.call('browser_type', { target: 'Full name', text: 'X' }));
+  assert.match(e, /is covered by .*Delete Your Account/, e);
+  assert.equal(state(await page()).fullname, '');
 });
 
 test('a day of a calendar grid shows it is the chosen one (aria-selected on a role=gridcell, react-datepicker\'s), and the one clicked becomes it', async () => {
@@ -633,20 +625,11 @@ test('a day of a calendar grid shows it is the chosen one (aria-selected on a ro
 });
 
 test('Draft.js takes typed text from Chrome\'s textInput event (React\'s onBeforeInput): its model holds the lines typed, a block each, and a retyped text replaces them', async () => {
-  const b = await bundleEntries(['editor-draft'], { define: { 'process.env.NODE_ENV': '"production"', global: 'window' } });
-  const srv = await startStaticServer({ roots: { '/shells/': SHELLS + '/', '/bundle/': b.dir + '/' } });
-  try {
-    let r = await env.call('browser_open_url', { url: srv.url('/shells/editor-draft.html') });
-    ok(r);
-    const model = (m) => JSON.parse((m.split('\n').find((l) => l.startsWith('Model:')) || '').slice('Model:'.length).trim().replace(/\\([\\[\]*_`])/g, '$1'));
-    r = await env.call('browser_type', { target: 'Story', text: 'Alpha line\nBeta line' });
-    ok(r);
-    assert.deepEqual(model(r.page.markdown), ['Alpha line', 'Beta line'], 'the text was drawn, but Draft.js\'s model does not hold it');
-    r = await env.call('browser_type', { target: 'Story', text: 'Again', clear: true });
-    ok(r);
-    assert.deepEqual(model(r.page.markdown), ['Again']);
-  } finally {
-    await srv.close();
-    await b.remove();
-  }
+  await openShell('editor-draft.html');
+  let r = await env.call('browser_type', { target: 'Story', text: 'Alpha line\nBeta line' });
+  ok(r);
+  assert.deepEqual(jsonAfter(r.page.markdown, 'Model:'), ['Alpha line', 'Beta line'], 'the text was drawn, but Draft.js\'s model does not hold it');
+  r = await env.call('browser_type', { target: 'Story', text: 'Again', clear: true });
+  ok(r);
+  assert.deepEqual(jsonAfter(r.page.markdown, 'Model:'), ['Again']);
 });
