@@ -425,7 +425,7 @@ function pressEnter(el) {
 
 // Has `el` (or an element inside it, or the editing host around it) the focus already: a user
 // typing on in it clicks nothing first?
-function focusedOrInside(el) {
+export function focusedOrInside(el) {
   const a = focusedElement(el.ownerDocument);
   return !!a && (a === el || el.contains(a) || (a.isContentEditable && a.contains(el)));
 }

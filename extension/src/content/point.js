@@ -4,9 +4,9 @@
 // trusted.js needs to decide how to act on it.
 import { findTarget } from './targeting.js';
 import { noteClick, forgetClick } from './toggle.js';
-import { inputType, TEXT_INPUT_TYPES, externalLink, focusedElement } from './dom.js';
+import { inputType, TEXT_INPUT_TYPES, externalLink } from './dom.js';
 import { isSecret } from './secret.js';
-import { clickPointOf, typedNote, notTaken, holdExternal, clickWords, leaveTooltips } from './actions.js';
+import { clickPointOf, typedNote, notTaken, holdExternal, clickWords, leaveTooltips, focusedOrInside } from './actions.js';
 import { editorFor, monospaced } from './widgets.js';
 import { describe } from './targeting.js';
 
@@ -61,12 +61,6 @@ function textField(el) {
   return !!el.isContentEditable;
 }
 
-// Has `el`, or an element inside it, the focus?
-function hasFocus(el) {
-  const a = focusedElement(el.ownerDocument);
-  return !!a && (a === el || el.contains(a));
-}
-
 export async function point(target, command = 'click', how = {}) {
   const { el } = findTarget(target, PURPOSE[command] || 'any');
   await leaveTooltips(el);
@@ -96,7 +90,7 @@ export async function point(target, command = 'click', how = {}) {
     editable: textField(el),
     // (typing on in a rich-text editor that has the focus clicks nothing first: a click there
     // moves the caret and drops the format chosen for the next text, Slate's Bold)
-    focused: command === 'type' && !!el.isContentEditable && hasFocus(el),
+    focused: command === 'type' && !!el.isContentEditable && focusedOrInside(el),
     code: command === 'type' && !!el.isContentEditable && monospaced(el),
     maxLength: (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA') && el.maxLength >= 0 ? el.maxLength : -1,
     newTabUrl: a && (a.target === '_blank' || a.target === '_new') ? a.href : null,
