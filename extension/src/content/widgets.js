@@ -528,7 +528,8 @@ function newlyShown(el, ctx) {
 // Is `el` drawn, but outside the box of a scroller in `root` that holds it (an option below an
 // open list's fold)?
 function scrolledOut(el, root) {
-  if (!el.getClientRects().length || styleOf(el)?.visibility === 'hidden') return false;
+  // (hidden for another reason: a list still fading in, opacity 0, is waited for, not clicked)
+  if (/transparent|display|visibility|not rendered|no size|no longer/.test(hiddenReason(el))) return false;
   const r = el.getBoundingClientRect();
   for (let n = el.parentElement; n && n !== root && n.tagName !== 'BODY' && root.contains(n); n = n.parentElement) {
     const st = styleOf(n);
@@ -542,6 +543,7 @@ function scrolledOut(el, root) {
 function shownOptionIn(root, text, widget, ctx) {
   const want = norm(text).toLowerCase();
   const out = [];
+  let fading = false;
   const wr = widget.getBoundingClientRect();
   const els = root.nodeType === 9 ? root.querySelectorAll(OPTION_SEL) : composedDescendants(root).filter((e) => e.matches(OPTION_SEL));
   for (const el of els) {
@@ -550,8 +552,14 @@ function shownOptionIn(root, text, widget, ctx) {
     if (shownText(el).toLowerCase() !== want) continue;
     // (in the popup, an option its list scrolls out of view is one: the click scrolls it in, as a
     // user scrolls the list; a chip of another field showing the same text was taken instead)
-    if (!visible(el) && !((root.nodeType !== 9 || OPTIONISH.has(roleOf(el))) && scrolledOut(el, root))) continue;
     const role = (el.getAttribute('role') || '').toLowerCase();
+    if (!visible(el) && !((root.nodeType !== 9 || OPTIONISH.has(role)) && scrolledOut(el, root))) {
+      // an option with that text that its list, still fading in, draws transparent: what the
+      // widget opened (PrimeReact's panel), waited for; a chip of another field showing the same
+      // text was clicked instead
+      if (OPTIONISH.has(role) && /transparent/.test(hiddenReason(el))) fading = true;
+      continue;
+    }
     const r = el.getBoundingClientRect();
     const dist = Math.hypot(r.left - wr.left, r.top - wr.bottom);
     out.push({ el, score: (OPTIONISH.has(role) ? 4 : 0) + (el.tagName === 'LI' ? 2 : 0), dist });
@@ -559,6 +567,7 @@ function shownOptionIn(root, text, widget, ctx) {
   // the innermost of nested matches (a <li> holding a <div role=option> with the same text)
   const inner = out.filter((c) => !out.some((o) => o !== c && c.el.contains(o.el) && o.score >= c.score));
   inner.sort((a, b) => (b.score - a.score) || (a.dist - b.dist));
+  if (fading && !(inner[0]?.score >= 4)) return null;
   return inner[0]?.el || null;
 }
 
