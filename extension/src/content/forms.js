@@ -153,6 +153,7 @@ async function chooseOptions(el, values) {
   if (!isDropdown(el) || isRadioGroup(el)) throw new Error(`${describe(el)} is not a select where several options can be chosen; choose one option at a time with value`);
   const parts = values.map((v) => norm(String(v))).filter(Boolean);
   const out = await chooseAll(el, parts);
+  if (!parts.length) return { message: `Unchose every option of ${describe(el)}${out.length ? ` (took out ${out.map((p) => `"${p}"`).join(', ')})` : ''}` };
   return { message: `Selected ${parts.map((p) => `"${p}"`).join(', ')} in ${describe(el)}${out.length ? `, and took out ${out.map((p) => `"${p}"`).join(', ')}` : ''}` };
 }
 
@@ -236,7 +237,7 @@ async function chooseEach(el, value) {
 // taken out.
 async function chooseAll(el, parts) {
   for (const p of parts) await chooseOption(el, p);
-  const out = await unchooseOthers(el, parts, click);
+  const out = await unchooseOthers(el, parts, click, describe);
   // (what the widget draws of the last choice may come a few tasks later: ui5-multi-combobox's token)
   const lostNow = () => parts.filter((p) => !showsChosen(el, p));
   await until(() => !lostNow().length, 1000);

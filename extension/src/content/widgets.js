@@ -918,25 +918,44 @@ export function pillFor(el, text) {
 
 // Take out of a multi-select `widget` the options it holds besides `keep` (texts), in its open list
 // as a user does: opened (when it is not), each other option it marks as chosen clicked, which
-// takes it out (chosenInMulti), then closed again if this opened it. Returns the texts taken out.
+// takes it out (chosenInMulti), then closed again if this opened it. Returns the texts taken out;
+// throws when one stays chosen.
 // A list that marks nothing as chosen (it leaves the chosen out) gives nothing to take out.
-export async function unchooseOthers(widget, keep, click) {
+export async function unchooseOthers(widget, keep, click, describe) {
   const want = new Set(keep.map((k) => norm(k).toLowerCase()));
   const shown = () => {
     const named = optionsOf(widget).filter(visible);
     return named.length ? named : docChoices(widget).filter((e) => roleOf(e) === 'option');
   };
-  const opened = !isOpen(widget);
+  let opened = !isOpen(widget);
   if (opened) {
     const at = Date.now();
     click(widget);
     if (await untilSettled(() => shown().length > 0, at)) await quiet(widget.ownerDocument);
   }
   const out = [];
-  for (const o of shown().filter((e) => chosenInMulti(e) && !want.has(shownText(e).toLowerCase())).slice(0, 100)) {
+  // one at a time, the list read again after each (a page may draw its options anew on a click)
+  const extra = () => shown().find((e) => chosenInMulti(e) && !want.has(shownText(e).toLowerCase()) && !out.includes(shownText(e)));
+  // (after a click the list may be drawn again, fading in or moved: read once it shows its options)
+  // (one that closes its list on a click, PrimeReact's chips MultiSelect, is opened again)
+  const next = async () => {
+    if (!(await until(() => shown().length > 0, 300))) { opened = true; const at = Date.now(); click(widget); await untilSettled(() => shown().length > 0, at); }
+    await quiet(widget.ownerDocument);
+    return extra();
+  };
+  for (let o = await next(), i = 0; o && i < 100; o = await next(), i++) {
     const text = shownText(o);
     click(o);
-    if (await until(() => !o.isConnected || !chosenInMulti(o), 1000)) out.push(text);
+    const gone = () => shown().length > 0 && !shown().some((e) => shownText(e) === text && chosenInMulti(e));
+    if (!(await until(gone, 1000))) break;
+    out.push(text);
+  }
+  // one the click did not take out: said, never taken for done
+  const left = await next();
+  if (left) {
+    const text = shownText(left);
+    if (opened && isOpen(widget)) await closePopup(widget);
+    throw new Error(`Clicked "${text}" in the list of ${describe(widget)} to take it out, but it is still chosen${out.length ? ` (taken out before it: ${out.map((t) => `"${t}"`).join(', ')})` : ''}`);
   }
   if (opened && isOpen(widget)) await closePopup(widget);
   return out;
