@@ -517,6 +517,8 @@ test('a checkbox or radio button that no label names is found by the words besid
   ok(r);
   assert.match(r.page.markdown, /\[checkbox e\d+\] checkbox 2/);
   assert.match(r.page.markdown, /Small \[radio e\d+\] Large \[radio checked e\d+\]/);
+  // a field alone in a labelled landmark is not named by the landmark
+  assert.match(r.page.markdown, /\[input search "Search the site" e\d+\]/, r.page.markdown);
 });
 
 test('a checkbox in a closed <details> is not clicked through the <details> box (that only opens it): the error names the section to open, then it is checked', async () => {

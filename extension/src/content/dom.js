@@ -545,7 +545,7 @@ export function nameOf(el, kind = null) {
     // a <label> tied to no field in the field's own box (Fomantic UI's checkbox: the input, then
     // its label; Bulma's and Fomantic's .field: a label, then the input): what a person reads as
     // its name (it was [checkbox], and fill_form "Subscribe to newsletter" matched nothing)
-    const stray = strayLabelOf(el);
+    const stray = strayLabelOf(el, true);
     if (stray) return clip(stray);
     const ph = norm(el.getAttribute('placeholder'));
     if (ph) return clip(ph);
@@ -624,16 +624,18 @@ const shownBox = (e) => (e.checkVisibility ? e.checkVisibility({ visibilityPrope
 // The label a user reads beside an unnamed field or ARIA slider: a shown <label for> pointing at a
 // box around it, or the one shown <label> that points at no field (no for=, nothing inside it), in
 // the nearest box around it (four levels at most) that shows no other control (Vuetify's v-slider
-// labels its box, not its thumb; Fomantic UI's and Bulma's fields). '' if none.
-function strayLabelOf(el) {
+// labels its box, not its thumb; Fomantic UI's and Bulma's fields); for a slider also that box's
+// aria-label(ledby) (`labelsOnly` leaves those out). '' if none.
+function strayLabelOf(el, labelsOnly = false) {
   let n = el.parentElement;
   for (let i = 0; n && i < 4 && n.tagName !== 'BODY' && n.tagName !== 'FORM'; i++, n = n.parentElement) {
     if (Array.from(n.querySelectorAll(SHOWN_CONTROLS)).some((c) => c !== el && !c.contains(el) && shownBox(c))) return '';
     // the box's own label (Mantine puts the aria-label(ledby) given to its Slider on its root, not
-    // on the thumb): it names the one control the box holds
-    const own = norm(n.getAttribute('aria-label'));
+    // on the thumb): it names the one control the box holds (a slider's; a field's box labelled so
+    // is a region, a search landmark, not its name)
+    const own = labelsOnly ? '' : norm(n.getAttribute('aria-label'));
     if (own) return own;
-    const ids = (n.getAttribute('aria-labelledby') || '').split(/\s+/).filter(Boolean);
+    const ids = labelsOnly ? [] : (n.getAttribute('aria-labelledby') || '').split(/\s+/).filter(Boolean);
     const by = norm(ids.map((id) => n.getRootNode().getElementById?.(id)?.textContent || '').join(' '));
     if (by) return by;
     // a <label for> pointing at this box (antd gives its slider's outer <div> the id): it names
