@@ -150,10 +150,11 @@ async function chooseOptions(el, values) {
   const inner = sel ? null : el.querySelectorAll?.('select');
   if (sel || inner?.length === 1) return selectOptions(sel || inner[0], values);
   if (values.length === 1) return chooseOption(el, values[0]);
-  if (!isDropdown(el) || isRadioGroup(el)) throw new Error(`${describe(el)} is not a select where several options can be chosen; choose one option at a time with value`);
   const parts = values.map((v) => norm(String(v))).filter(Boolean);
+  if (!isDropdown(el) || isRadioGroup(el)) throw new Error(`${describe(el)} is not a select where several options can be chosen; choose one option at a time with value`);
+  // (none: a custom widget's choices are taken out by its own remove marks, which differ by widget)
+  if (!parts.length) throw new Error(`${describe(el)} is a custom drop-down: values must name at least one option (take the others out with its own remove marks)`);
   const out = await chooseAll(el, parts);
-  if (!parts.length) return { message: `Unchose every option of ${describe(el)}${out.length ? ` (took out ${out.map((p) => `"${p}"`).join(', ')})` : ''}` };
   return { message: `Selected ${parts.map((p) => `"${p}"`).join(', ')} in ${describe(el)}${out.length ? `, and took out ${out.map((p) => `"${p}"`).join(', ')}` : ''}` };
 }
 
