@@ -244,6 +244,12 @@ async function chooseAll(el, parts) {
   await until(() => !lostNow().length, 1000);
   const lost = lostNow();
   if (lost.length) throw new Error(`Chose ${parts.map((p) => `"${p}"`).join(', ')} in turn in ${describe(el)}, but it does not show ${lost.map((p) => `"${p}"`).join(', ')} as chosen: it may hold one option only`);
+  // what its list no longer marks must no longer show as held either (the list's marks were read
+  // wrong once under load, and an option said taken out was still a chip)
+  const heldNow = () => out.filter((p) => showsChosen(el, p));
+  await until(() => !heldNow().length, 1000);
+  const still = heldNow();
+  if (still.length) throw new Error(`Clicked ${still.map((p) => `"${p}"`).join(', ')} in the list of ${describe(el)} to take ${still.length > 1 ? 'them' : 'it'} out, but it still shows ${still.length > 1 ? 'them' : 'it'} as chosen`);
   return out;
 }
 
