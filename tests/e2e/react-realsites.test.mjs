@@ -132,6 +132,11 @@ test('react-select: fill_form chooses the option in a single and a multi select 
   const r2 = await call('browser_select_option', { target: 'Toppings', value: 'Nuts' });
   ok(r2, 'select Nuts');
   assert.deepEqual(stateIn(md(r2)).toppings, ['fudge', 'nuts']);
+  // filled with one of them, the multi select holds that one: its list leaves the chosen out, so
+  // the other is taken out by its chip's "Remove" mark (it said "Filled" holding both)
+  const r3 = await call('browser_fill_form', { fields: [{ target: 'Toppings', value: 'Nuts' }] });
+  ok(r3, 'fill Nuts');
+  assert.deepEqual(stateIn(md(r3)).toppings, ['nuts']);
 });
 
 test('react-select: fill_form with a value that is no option is an error naming the options, and nothing is chosen', async () => {
@@ -419,4 +424,16 @@ test('downshift: a choice made in a multiple selection is shown as a chip beside
   r = await call('browser_select_option', { target: 'Pick some books:', value: '1984' });
   ok(r, '1984');
   assert.deepEqual((await state()).books, ['To Kill a Mockingbird', 'War and Peace', 'The Idiot', '1984']);
+});
+
+test('downshift: fill_form and select_option values hold exactly the books given; the others are taken out by their chips\' ✕, as the list leaves the chosen out', async () => {
+  await open('react-downshift.html', /# Reading list/);
+  let r = await call('browser_fill_form', { fields: [{ target: 'Pick some books:', value: 'War and Peace, 1984' }] });
+  ok(r, 'fill two');
+  assert.deepEqual(stateIn(md(r)).books, ['War and Peace', '1984'], 'the books it held before were kept');
+  // one already chosen (not in the list) is left chosen, the other taken out
+  r = await call('browser_select_option', { target: 'Pick some books:', values: ['1984'] });
+  ok(r, 'values one');
+  assert.match(r.result.message, /^"1984" was already chosen in .*; it was left chosen, and took out "War and Peace"$/, msg(r));
+  assert.deepEqual(stateIn(md(r)).books, ['1984']);
 });

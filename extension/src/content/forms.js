@@ -6,7 +6,7 @@ import { inputType, isEditable, winOf, norm, nameOf, controlKind, styleOf, focus
 import { describe, findTarget, refuseUnusable, opensListbox } from './targeting.js';
 import { click, type, nextTurn, aim, pressKey, selectOption, selectOptions, typedNote, notTaken, leaveField } from './actions.js';
 import { isSecret } from './secret.js';
-import { chooseInWidget, pickListed, isDropdown, isReadOnlyCombobox, isRadioGroup, radiosOf, selectBehind, untilSettled, until, tokenIn, unchooseOthers, pillFor } from './widgets.js';
+import { chooseInWidget, pickListed, isDropdown, isReadOnlyCombobox, isRadioGroup, radiosOf, selectBehind, untilSettled, until, tokenIn, unchooseOthers, pillFor, chipsOf } from './widgets.js';
 
 const BOOL = /^(true|false)$/;
 // How long fill_form waits for what covers a field (a datepicker fading out, a toast) to go.
@@ -79,7 +79,7 @@ export async function chooseOption(el, value, values = null) {
     aim(el, desc); // a user sees it and can reach it (else an error saying why)
     const done = await chooseInWidget(el, v, click, describe, null, { type });
     if (!done) throw new Error(`Clicked option "${v}" of ${desc}, but the widget does not show it afterwards`);
-    if (done.already) return { message: `"${v}" was already chosen in ${describe(el)}; it was left chosen (a click on it would have taken it out)` };
+    if (done.already) return { message: `"${v}" was already chosen in ${describe(el)}; it was left chosen${done.option ? ' (a click on it would have taken it out)' : ''}` };
     return { message: `Selected "${v}" in ${describe(el)} (opened it, ${done.typed ? 'typed to filter it, ' : ''}clicked the option${done.confirmed ? `, then pressed "${done.confirmed}" to confirm it` : ''})` };
   }
   const inner = el.querySelectorAll?.('select');
@@ -149,7 +149,12 @@ async function chooseOptions(el, values) {
   const sel = el.tagName === 'SELECT' ? el : el.tagName === 'OPTION' ? el.closest('select') : null;
   const inner = sel ? null : el.querySelectorAll?.('select');
   if (sel || inner?.length === 1) return selectOptions(sel || inner[0], values);
-  if (values.length === 1) return chooseOption(el, values[0]);
+  if (values.length === 1) {
+    // (a multi-select holds that one: the chips of others are taken out)
+    const r = await chooseOption(el, values[0]);
+    const out = await dropChips(el, [String(values[0])]);
+    return out.length ? { message: `${r.message}, and took out ${out.map((p) => `"${p}"`).join(', ')}` } : r;
+  }
   const parts = values.map((v) => norm(String(v))).filter(Boolean);
   if (!isDropdown(el) || isRadioGroup(el)) throw new Error(`${describe(el)} is not a select where several options can be chosen; choose one option at a time with value`);
   // (none: a custom widget's choices are taken out by its own remove marks, which differ by widget)
@@ -196,6 +201,7 @@ async function fillCombobox(el, value) {
   let missing;
   try {
     await chooseOption(el, value);
+    await dropChips(el, [value]);
     return { desc: describe(el), typed: false };
   } catch (e) {
     if (e.code !== 'no_such_option') throw e;
@@ -217,6 +223,7 @@ async function fillCombobox(el, value) {
     missing.message = missing.message.replace(/nothing was selected\./, 'nothing was selected, and the text typed was dropped when leaving the field.');
     throw missing;
   }
+  await dropChips(el, [value]);
   return { desc: describe(el), typed: false };
 }
 
@@ -239,6 +246,7 @@ async function chooseEach(el, value) {
 async function chooseAll(el, parts) {
   for (const p of parts) await chooseOption(el, p);
   const out = await unchooseOthers(el, parts, click, describe);
+  out.push(...(await dropChips(el, parts)));
   // (what the widget draws of the last choice may come a few tasks later: ui5-multi-combobox's token)
   const lostNow = () => parts.filter((p) => !showsChosen(el, p));
   await until(() => !lostNow().length, 1000);
@@ -250,6 +258,28 @@ async function chooseAll(el, parts) {
   await until(() => !heldNow().length, 1000);
   const still = heldNow();
   if (still.length) throw new Error(`Clicked ${still.map((p) => `"${p}"`).join(', ')} in the list of ${describe(el)} to take ${still.length > 1 ? 'them' : 'it'} out, but it still shows ${still.length > 1 ? 'them' : 'it'} as chosen`);
+  return out;
+}
+
+// Take out the chips beside a multi-select that are not among `parts`, by their remove marks, as a
+// user does where its list leaves the chosen out and so cannot take them out (Downshift's and
+// react-select's: fill_form said "Filled" holding the books it had before). Only when every part
+// shows as a chip of exactly its words, so that a chip is known to name an option, never a chip
+// whose words differ from the option's. Returns the texts taken out; throws when one stays.
+async function dropChips(el, parts) {
+  const want = new Set(parts.map((p) => norm(p).toLowerCase()));
+  const out = [];
+  for (let i = 0; i < 100; i++) {
+    const chips = chipsOf(el);
+    if (![...want].every((w) => chips.some((c) => c.text.toLowerCase() === w))) break;
+    const extra = chips.find((c) => !want.has(c.text.toLowerCase()) && !out.includes(c.text));
+    if (!extra) break;
+    click(extra.remove);
+    if (!(await until(() => !chipsOf(el).some((c) => c.text === extra.text), 1000))) {
+      throw new Error(`Clicked the remove mark of "${extra.text}" beside ${describe(el)} to take it out, but it is still shown as chosen`);
+    }
+    out.push(extra.text);
+  }
   return out;
 }
 
@@ -280,7 +310,11 @@ async function fillOne(el, value) {
   }
   if (!isRadioGroup(el)) await whenUncovered(el);
   if (isRadioGroup(el) || isReadOnlyCombobox(el) || (el.getAttribute?.('role') || '') === 'listbox' || choosesForSelect(el) || opensListbox(el)) {
-    try { await chooseOption(el, value); } catch (e) { if (e.code !== 'no_such_option' || isRadioGroup(el) || !(await chooseEach(el, value))) throw e; }
+    try {
+      await chooseOption(el, value);
+      // (a multi-select filled with one option holds that one: the chips of others are taken out)
+      await dropChips(el, [value]);
+    } catch (e) { if (e.code !== 'no_such_option' || isRadioGroup(el) || !(await chooseEach(el, value))) throw e; }
     return { desc: describe(el), typed: false };
   }
   if (choosesByTyping(el)) return fillCombobox(el, value);

@@ -827,6 +827,9 @@ export async function chooseInWidget(widget, text, click, describe, sel = null, 
     if (!shown.length) shown = await until(() => shownOptionTexts(widget, ctx).length && shownOptionTexts(widget, ctx), 300) || [];
     if (typed) await type(widget, '', { clear: true });
     if ((opened || typed) && isOpen(widget)) await closePopup(widget);
+    // one already chosen, in a list that leaves the chosen out (Downshift's, react-select's): its
+    // chip beside the field says so, and it is left chosen
+    if (!sel && chipsOf(widget).some((c) => c.text.toLowerCase() === norm(text).toLowerCase())) return { option: null, typed, confirmed: null, already: true };
     const list = shown.slice(0, 30).map((t) => JSON.stringify(t.slice(0, 60))).join(', ');
     const e = new Error(`${describe(widget)} has no option "${text}"; nothing was selected. ` +
       (list ? `Its options: ${list}${shown.length > 30 ? ', …' : ''}.` : 'It showed no options when opened.'));
@@ -914,6 +917,49 @@ export function pillFor(el, text) {
     }
   }
   return null;
+}
+
+const REMOVE_SIGN = /^[×✕✖✗xX⨯╳]$/;
+const REMOVE_WORDS = /\b(remove|delete|deselect|unselect)\b/i;
+
+// A chip's remove mark as a person knows it: a ✕ (or an icon labelled "Remove …", or drawn by a
+// class that says remove/delete) that can be clicked, outside any list of options.
+function isRemoveMark(e) {
+  if (!e.getClientRects().length || e.closest('[role=option],[role=listbox],[role=menu]')) return false;
+  const text = norm(e.textContent);
+  const label = `${e.getAttribute('aria-label') || ''} ${e.getAttribute('title') || ''}`;
+  const cls = String(e.getAttribute('class') || '');
+  const sign = REMOVE_SIGN.test(text) || (!text && (REMOVE_WORDS.test(label) || /(remove|delete)/i.test(cls)));
+  if (!sign && !(REMOVE_WORDS.test(label) && text.length < 3)) return false;
+  return e.tagName === 'BUTTON' || roleOf(e) === 'button' || styleOf(e)?.cursor === 'pointer';
+}
+
+// The chips a multi-select shows beside its field, each its words and its remove mark: Downshift's
+// "The Idiot ✕", react-select's "Hot fudge" and its "Remove Hot fudge" icon, Mantine's pill. Looked
+// for in the nearest box around the field that has any (three levels at most, none holding another
+// field, nor the form or the body). A chip holds one remove mark and not the field; its words are
+// its text without the mark's.
+export function chipsOf(el) {
+  for (let n = el.parentElement, i = 0; n && i < 3 && n.tagName !== 'BODY' && n.tagName !== 'FORM'; i++, n = n.parentElement) {
+    if (n.querySelectorAll('input:not([type=hidden]),select,textarea').length > 1) break;
+    const chips = chipsIn(n, el);
+    if (chips.length) return chips;
+  }
+  return [];
+}
+
+function chipsIn(box, el) {
+  const all = Array.from(box.querySelectorAll('*')).filter((e) => e !== el && !e.contains(el) && isRemoveMark(e));
+  const marks = all.filter((m) => !all.some((o) => o !== m && o.contains(m)));
+  const chips = [];
+  for (const m of marks) {
+    for (let c = m.parentElement, j = 0; c && c !== box && j < 3; c = c.parentElement, j++) {
+      if (c.contains(el) || marks.some((o) => o !== m && c.contains(o))) break;
+      const text = norm(norm(c.innerText).replace(norm(m.innerText), ''));
+      if (text) { chips.push({ chip: c, text, remove: m }); break; }
+    }
+  }
+  return chips;
 }
 
 // Take out of a multi-select `widget` the options it holds besides `keep` (texts), in its open list
