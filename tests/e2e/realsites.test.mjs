@@ -126,6 +126,26 @@ test('wrong element: a Bootstrap .disabled link or button takes no clicks, and s
   assert.match(md(r), /Went to: #details/);
 });
 
+// Bootstrap 5 sets :root { scroll-behavior: smooth }: a scroll that followed it glided, and the
+// trusted click was aimed where the element still was, below the fold ("could not be scrolled into
+// view" for every element below it). A key on a range moves it as the browser's own key does (it
+// said "Pressed ArrowRight" and the slider stayed at 50).
+test('reach: below the fold of a Bootstrap page (smooth scrolling) a trusted click lands, and arrow keys move a range', async () => {
+  await open(srv.url('/shells/bootstrap-long.html'));
+  let r = await env.call('browser_click', { target: 'Accordion Item #2' });
+  ok(r);
+  r = await env.call('browser_wait_for', { text: 'open: Item 2' });
+  ok(r, 'the second item opened');
+  r = await env.call('browser_press_key', { target: 'Brightness', key: 'ArrowRight' });
+  ok(r);
+  r = await env.call('browser_press_key', { target: 'Brightness', key: 'End' });
+  ok(r);
+  assert.match(md(r), /Brightness: 100/);
+  r = await env.call('browser_press_key', { target: 'Brightness', key: 'PageDown' });
+  ok(r);
+  assert.match(md(r), /Brightness: 90/);
+});
+
 test('focus: the jQuery UI datepicker opens when its field is clicked in the managed headless browser', async () => {
   await open(srv.url('/shells/jqueryui.html'));
   const r = await env.call('browser_click', { target: 'Date' });

@@ -44,10 +44,14 @@ function visibleFor(el, purpose) {
   throw hiddenError(el, why, nameOf(el) || norm(el.textContent).slice(0, 60), purpose);
 }
 
+// Bring `el` into the viewport (centred) when it is not wholly in it, at once: a page's
+// `scroll-behavior: smooth` (Bootstrap 5 sets it on :root) made scrollIntoViewIfNeeded glide, and a
+// click aimed at the point where it was still below the fold ("could not be scrolled into view").
 export function scrollIntoView(el) {
   try {
-    if (el.scrollIntoViewIfNeeded) el.scrollIntoViewIfNeeded(true);
-    else el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+    const r = el.getBoundingClientRect();
+    const W = el.ownerDocument.defaultView;
+    if (r.top < 0 || r.left < 0 || r.bottom > W.innerHeight || r.right > W.innerWidth) el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
     // still cut off by a box that scrolls (an open list's own scroller: PrimeReact's, its last
     // option below its fold was "covered" by the list's box), scrolled there too, as a user does
     if (clippedByScroller(el)) el.scrollIntoView({ block: 'nearest', inline: 'nearest', behavior: 'instant' });
@@ -1170,6 +1174,8 @@ function defaultKeyAction(el, info, mods) {
     next?.focus();
   } else if (k === ' ' && !field && (el.tagName === 'BUTTON' || el.getAttribute('role') === 'button' || el.type === 'checkbox' || el.type === 'radio' || el.getAttribute('role') === 'checkbox')) {
     el.click();
+  } else if (steps(el) && STEP_KEYS.test(k) && !mods.ctrl && !mods.alt && !mods.meta) {
+    stepKey(el, k);
   } else if (field && isEditable(el) && !mods.ctrl && !mods.alt && !mods.meta) {
     if (k === 'Backspace') { setValue(el, el.value.slice(0, -1)); inputEvent(el, 'deleteContentBackward'); }
     else if (info.printable || k === ' ') insertText(el, k);
@@ -1184,6 +1190,34 @@ function defaultKeyAction(el, info, mods) {
     if (k === 'Home') W.scrollTo({ top: 0, behavior: 'instant' });
     if (k === 'End') W.scrollTo({ top: W.document.documentElement.scrollHeight, behavior: 'instant' });
   }
+}
+
+// A slider or number field a key moves, as the browser's own keys do (a synthetic key does nothing
+// by itself: ArrowRight on Bootstrap's range said "Pressed" and left it at 50).
+const steps = (el) => el.tagName === 'INPUT' && /^(range|number)$/.test(inputType(el)) && !el.disabled && !el.readOnly;
+const STEP_KEYS = /^(Arrow(Up|Down|Left|Right)|Page(Up|Down)|Home|End)$/;
+
+// The browser's step for `k` on a range (arrows by its step, Page keys by a tenth of its span, Home
+// and End to its ends) or a number field (ArrowUp/ArrowDown by its step), with the input and change
+// events it fires; nothing when the value does not move (at an end).
+function stepKey(el, k) {
+  const range = inputType(el) === 'range';
+  if (!range && k !== 'ArrowUp' && k !== 'ArrowDown') return;
+  const before = el.value;
+  const num = (v, d) => (v === '' || Number.isNaN(Number(v)) ? d : Number(v));
+  const min = num(el.min, range ? 0 : NaN), max = num(el.max, range ? 100 : NaN);
+  try {
+    if (k === 'Home') setValue(el, String(min));
+    else if (k === 'End') setValue(el, String(max));
+    else if (k === 'PageUp' || k === 'PageDown') {
+      const d = Math.max(num(el.step, 1), (max - min) / 10);
+      setValue(el, String(Math.min(max, Math.max(min, num(el.value, min) + (k === 'PageUp' ? d : -d)))));
+    } else if (k === 'ArrowUp' || k === 'ArrowRight') el.stepUp();
+    else el.stepDown();
+  } catch { return; }
+  if (el.value === before) return;
+  el.dispatchEvent(new (winOf(el).Event)('input', { bubbles: true, composed: true }));
+  changeEvent(el);
 }
 
 function scrollable(el) {
