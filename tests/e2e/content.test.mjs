@@ -642,3 +642,40 @@ test('a custom multi-select whose list stops marking an option while its chip st
   assert.match(e, /to take it out, but it still shows it as chosen/, e);
   assert.match(e, /"Red"/, e);
 });
+
+test('a multi-select of tags named by a stray label: an option found by the title it shows among rank and year, its tag taken for it, one already a tag not clicked again, fill_form taking the other tag out', async () => {
+  await open('/cnt-tags.html');
+  let r = await env.call('browser_select_option', { target: 'Films watched', value: 'Fight Club' });
+  ok(r);
+  assert.match(r.result.message, /^Selected "Fight Club" \(the option "5\. Fight Club 1999"\) in \[combobox "Films watched" e\d+\]/);
+  // by the option's whole text: its tag shows the title only, which is the choice, not a failure
+  r = await env.call('browser_select_option', { target: 'Films watched', value: '4. 12 Angry Men' });
+  ok(r);
+  assert.deepEqual(jsonAfter(r.page.markdown, 'Chosen:'), ['Fight Club', '12 Angry Men']);
+  assert.match(r.page.markdown, /\[combobox "Films watched" value="Fight Club, 12 Angry Men" e\d+\]/, r.page.markdown);
+  // a tag already: a click on its option would take it out
+  r = await env.call('browser_select_option', { target: 'Films watched', value: 'Fight Club' });
+  ok(r);
+  assert.match(r.result.message, /"Fight Club" was already chosen/);
+  assert.deepEqual(jsonAfter(r.page.markdown, 'Chosen:'), ['Fight Club', '12 Angry Men']);
+  // two options named "The Godfather…": an error listing them as drawn, nothing chosen
+  const e = fail(await env.call('browser_select_option', { target: 'Films watched', value: 'The Godfather' }));
+  assert.match(e, /no option "The Godfather".*"2\. The Godfather 1972", "3\. The Godfather: Part II 1974"/, e);
+  r = await env.call('browser_fill_form', { fields: [{ target: 'Films watched', value: '12 Angry Men' }] });
+  ok(r);
+  assert.deepEqual(jsonAfter(r.page.markdown, 'Chosen:'), ['12 Angry Men']);
+});
+
+test('a multi-select that shows only a count, its ticks in its items\' shadow roots and drawn anew only when reopened: choices made are said, one chosen is not clicked again, values takes the others out', async () => {
+  await open('/cnt-countmulti.html');
+  let r = await env.call('browser_select_option', { target: 'Languages', values: ['French', 'Chinese'] });
+  ok(r);
+  assert.deepEqual(jsonAfter(r.page.markdown, 'Chosen:'), ['fr', 'zh']);
+  r = await env.call('browser_select_option', { target: 'Languages', value: 'French' });
+  ok(r);
+  assert.match(r.result.message, /"French" was already chosen/);
+  assert.deepEqual(jsonAfter(r.page.markdown, 'Chosen:'), ['fr', 'zh']);
+  r = await env.call('browser_fill_form', { fields: [{ target: 'Languages', value: 'English, Spanish' }] });
+  ok(r);
+  assert.deepEqual(jsonAfter(r.page.markdown, 'Chosen:').sort(), ['en', 'es']);
+});

@@ -4,7 +4,7 @@ import { behindModal } from './modal.js';
 import { seenText } from './hidden.js';
 import { refFor } from './refs.js';
 import { isSecret } from './secret.js';
-import { isReadOnlyCombobox, optionNames, optionsOf, editorFor, selectBehind, shownBeside, drawnEditor } from './widgets.js';
+import { isReadOnlyCombobox, optionNames, optionsOf, editorFor, selectBehind, shownBeside, drawnEditor, chipsOf } from './widgets.js';
 import { shownChoiceOf } from './reach.js';
 
 const q = (s) => '"' + String(s).replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n') + '"';
@@ -265,8 +265,12 @@ export function tokenParts(el, kind, { values = true } = {}) {
       const popup = shadowOf(el) ? hiddenPopupControl(el) : null;
       parts.push('combobox');
       if (name) parts.push(q(name));
+      // (the chips of a multi-select, each beside its remove mark, are its value, one by one:
+      // Blueprint's tags read "Fight Club 12 Angry Men")
+      const chips = values && !isSecret(el) && !el.value ? chipsOf(el) : [];
       if (isSecret(el)) parts.push(filled(el.value));
       else if (el.value && values) parts.push('value=' + q(clip(el.value, 300)));
+      else if (chips.length) parts.push('value=' + q(clip(chips.map((c) => c.text).join(', '), 300)));
       else if (tag === 'INPUT' && values) {
         // an empty input beside which the box shows the choice (or chosen tags; faint text there is
         // a placeholder, which stays the plain text it is)

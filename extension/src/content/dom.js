@@ -545,7 +545,8 @@ export function nameOf(el, kind = null) {
     // a <label> tied to no field in the field's own box (Fomantic UI's checkbox: the input, then
     // its label; Bulma's and Fomantic's .field: a label, then the input): what a person reads as
     // its name (it was [checkbox], and fill_form "Subscribe to newsletter" matched nothing)
-    const stray = strayLabelOf(el, true);
+    // (not the search box inside a combobox's box, Blueprint's MultiSelect: the combobox takes it)
+    const stray = el.parentElement?.closest('[role=combobox]') ? '' : strayLabelOf(el, true);
     if (stray) return clip(stray);
     const ph = norm(el.getAttribute('placeholder'));
     if (ph) return clip(ph);
@@ -570,6 +571,8 @@ export function nameOf(el, kind = null) {
   if ((kind === 'combobox' || el.getAttribute('role') === 'combobox') && el.querySelector) {
     const lab = ownLabelIn(el);
     if (lab) return clip(lab);
+    // or by a <label> tied to nothing in its box (Blueprint's FormGroup above its MultiSelect)
+    if (!['INPUT', 'SELECT', 'TEXTAREA'].includes(tag)) { const stray = strayLabelOf(el, true); if (stray) return clip(stray); }
   }
   // a tree item holding others (a folder): its own words, not those of the items under it
   if (el.getAttribute('role') === 'treeitem' && el.querySelector?.(ITEM_SEL)) { const own = ownItemText(el); if (own) return clip(own); }
@@ -629,7 +632,7 @@ const shownBox = (e) => (e.checkVisibility ? e.checkVisibility({ visibilityPrope
 function strayLabelOf(el, labelsOnly = false) {
   let n = el.parentElement;
   for (let i = 0; n && i < 4 && n.tagName !== 'BODY' && n.tagName !== 'FORM'; i++, n = n.parentElement) {
-    if (Array.from(n.querySelectorAll(SHOWN_CONTROLS)).some((c) => c !== el && !c.contains(el) && shownBox(c))) return '';
+    if (Array.from(n.querySelectorAll(SHOWN_CONTROLS)).some((c) => c !== el && !c.contains(el) && !el.contains(c) && shownBox(c))) return '';
     // the box's own label (Mantine puts the aria-label(ledby) given to its Slider on its root, not
     // on the thumb): it names the one control the box holds (a slider's; a field's box labelled so
     // is a region, a search landmark, not its name)

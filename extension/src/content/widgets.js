@@ -571,6 +571,18 @@ function shownOptionIn(root, text, widget, ctx) {
   return inner[0]?.el || null;
 }
 
+// The only visible ARIA option of the widget's list whose text, as drawn (innerText: a title and a
+// year in two boxes are two words, not "Club1999"), holds `text` as whole words; null when none or
+// several do (then the error lists them).
+function soleOptionWith(widget, text) {
+  const want = norm(text).toLowerCase();
+  if (want.length < 2) return null;
+  const opts = [...new Set([...optionsOf(widget), ...docChoices(widget).filter((e) => roleOf(e) === 'option')])].filter(visible);
+  const hits = opts.filter((o) => hasWords(norm(o.innerText || o.textContent).toLowerCase(), want));
+  const inner = hits.filter((o) => !hits.some((h) => h !== o && o.contains(h)));
+  return inner.length === 1 ? inner[0] : null;
+}
+
 // The texts of the options a popup shows now: the ARIA options of the popups it names or that
 // opening it showed in its face, else their list items.
 function shownOptionTexts(widget, ctx) {
@@ -581,7 +593,8 @@ function shownOptionTexts(widget, ctx) {
   // a pop-up drawn elsewhere in the document that names no tie to the widget (Ionic's popover
   // and alert, overlays at the end of the page): the choices opening it showed
   if (!els.length && ctx.docBefore) els = docChoices(widget).filter((e) => !ctx.docBefore.has(e));
-  return [...new Set(els.map(shownText).filter(Boolean))];
+  // (as drawn: a title and a year in two boxes are two words, "8. Fight Club 1999", not "Club1999")
+  return [...new Set(els.map((e) => (e.shadowRoot ? '' : norm(e.innerText)) || shownText(e)).filter(Boolean))];
 }
 
 const CHOICE_SEL = '[role=option],[role=radio],[role=menuitemradio],[role=menuitem],[role=menuitemcheckbox]';
@@ -813,6 +826,9 @@ export async function chooseInWidget(widget, text, click, describe, sel = null, 
     // starts): a user waits until it is drawn before reading it
     if (!opt && isOpen(widget) && (opt = await whileAnimating(doc, find))) await quiet(doc);
   }
+  // no option of exactly that text: the one option whose shown text holds it as whole words
+  // ("Fight Club" for Blueprint's "8. Fight Club 1999", its rank and year beside the title)
+  if (!opt && isOpen(widget)) opt = soleOptionWith(widget, text);
   if (!opt && type && typeable(widget)) {
     shown = shownOptionTexts(widget, ctx);
     const at = Date.now();
@@ -838,12 +854,18 @@ export async function chooseInWidget(widget, text, click, describe, sel = null, 
   }
   const skip = popupsToSkip(widget, opt, ctx);
   // an option already chosen in a list of several choices is left as it is: a click there takes
-  // it out (PrimeReact's MultiSelect: select_option "London" unchose London and said "Selected")
+  // it out (PrimeReact's MultiSelect: select_option "London" unchose London and said "Selected");
+  // so is one the widget shows as a chip, in a list that marks nothing (Blueprint's MultiSelect)
+  if (!sel && chipsOf(widget).some((c) => c.text.toLowerCase() === norm(text).toLowerCase())) {
+    if (opened && isOpen(widget)) await closePopup(widget);
+    return { option: null, typed, confirmed: null, already: true };
+  }
   if (chosenInMulti(opt)) {
     if (opened && isOpen(widget)) await closePopup(widget);
     return { option: opt, typed, confirmed: null, already: true };
   }
   await until(() => atRest(opt), 1000);
+  const optShown = norm(opt.innerText || opt.textContent), optText = optShown.toLowerCase();
   const clickedAt = Date.now();
   click(opt);
   const want = norm(text).toLowerCase();
@@ -860,8 +882,18 @@ export async function chooseInWidget(widget, text, click, describe, sel = null, 
     if (!now && !host) { const box = triggerBox(widget); if (box) now = faceText(box, skip); }
     // (or as a chip beside the field, in its box: Downshift's multiple selection, whose box also
     // holds its toggle button, so the field itself is its face)
-    if (!sel) return hasWords(now, want) || (widget.tagName === 'INPUT' && !!pillFor(widget, want));
+    if (!sel) return hasWords(now, want) || (widget.tagName === 'INPUT' && !!pillFor(widget, want)) || gained(now) || (opt.isConnected && chosenInMulti(opt));
     return holds(sel, want) && (hasWords(now, want) || now !== seenBefore);
+  };
+  // the widget now shows words it did not, all of them, in order, words of the option clicked: its
+  // chip shows the option's title without its rank and year (Blueprint's MultiSelect tag "12 Angry
+  // Men" for "5. 12 Angry Men 1957"); a count ("1") or a placeholder is not that
+  const gained = (now) => {
+    const pool = seenBefore.split(' ');
+    const fresh = [];
+    for (const w of now.split(' ').filter(Boolean)) { const i = pool.indexOf(w); if (i >= 0) pool.splice(i, 1); else fresh.push(w); }
+    const g = fresh.filter((w) => /[\p{L}\p{N}]/u.test(w)).join(' '); // (not a tag's "×")
+    return /\p{L}/u.test(g) && hasWords(optText, g);
   };
   // a choice made in a dialog with a confirm button (Ionic's alert: OK) is taken once confirmed
   const dialog = opt.isConnected ? dialogOf(opt) : null;
@@ -893,7 +925,7 @@ export async function chooseInWidget(widget, text, click, describe, sel = null, 
   const multi = !!opt.closest?.('[aria-multiselectable="true"]');
   await until(shut, multi ? 100 : 1000);
   if (opened && !shut() && isOpen(widget)) await closePopup(widget);
-  return { option: opt, typed, confirmed };
+  return { option: opt, typed, confirmed, as: optText === want ? null : optShown };
 }
 
 // A chip the field's own box shows with exactly `text` (a tags input turns the text into a pill
@@ -964,7 +996,8 @@ function chipsIn(box, el) {
 
 // Take out of a multi-select `widget` the options it holds besides `keep` (texts), in its open list
 // as a user does: opened (when it is not), each other option it marks as chosen clicked, which
-// takes it out (chosenInMulti), then closed again if this opened it. Returns the texts taken out;
+// takes it out (chosenInMulti), then closed again if this opened it. Returns the texts taken out
+// (`out`) and those its list marks as chosen at the end (`marked`);
 // throws when one stays chosen.
 // A list that marks nothing as chosen (it leaves the chosen out) gives nothing to take out.
 export async function unchooseOthers(widget, keep, click, describe) {
@@ -993,7 +1026,14 @@ export async function unchooseOthers(widget, keep, click, describe) {
     const text = shownText(o);
     click(o);
     const gone = () => shown().length > 0 && !shown().some((e) => shownText(e) === text && chosenInMulti(e));
-    if (!(await until(gone, 1000))) break;
+    if (!(await until(gone, 300))) {
+      // (a list that draws its marks anew only when opened again, Carbon's cds-multi-select: its
+      // item kept its tick while the widget had let the option go) read once more, reopened
+      if (!isOpen(widget)) break;
+      await closePopup(widget);
+      opened = true;
+      if (!(await next(), gone())) break;
+    }
     out.push(text);
   }
   // one the click did not take out: said, never taken for done
@@ -1003,16 +1043,37 @@ export async function unchooseOthers(widget, keep, click, describe) {
     if (opened && isOpen(widget)) await closePopup(widget);
     throw new Error(`Clicked "${text}" in the list of ${describe(widget)} to take it out, but it is still chosen${out.length ? ` (taken out before it: ${out.map((t) => `"${t}"`).join(', ')})` : ''}`);
   }
+  // the options its list marks as chosen at the end (a widget that shows only their count, Carbon's)
+  const marked = shown().filter(chosenInMulti).map((e) => shownText(e).toLowerCase());
   if (opened && isOpen(widget)) await closePopup(widget);
-  return out;
+  return { out, marked };
 }
 
 // Is this option shown as chosen in a list where several can be (aria-multiselectable, or its own
 // checkbox: a click on it toggles it)?
 function chosenInMulti(opt) {
-  const box = opt.querySelector?.('input[type=checkbox]');
+  const box = checkboxOf(opt);
   const on = opt.getAttribute('aria-selected') === 'true' || opt.getAttribute('aria-checked') === 'true' || !!box?.checked;
   return on && (!!opt.closest('[aria-multiselectable="true"]') || opt.getAttribute('role') === 'menuitemcheckbox' || !!box);
+}
+
+// An option's own checkbox: in its light DOM, or drawn in its shadow tree (Carbon's
+// cds-multi-select-item: a cds-checkbox in its shadow root, its input in that one's; the item's
+// aria-selected stays "false"). 200 elements looked at.
+function checkboxOf(opt) {
+  const box = opt.querySelector?.('input[type=checkbox]');
+  if (box || !shadowOf(opt)) return box;
+  let n = 0;
+  const walk = (el) => {
+    for (const c of composedChildren(el)) {
+      if (++n > 200) return null;
+      if (c.tagName === 'INPUT' && c.type === 'checkbox') return c;
+      const f = walk(c);
+      if (f) return f;
+    }
+    return null;
+  };
+  return walk(opt);
 }
 
 // After `text` was typed into an editable combobox whose popup is a list: the option its open list
