@@ -135,6 +135,12 @@ test('Markdown: an open dialog is marked, named by its label or first heading, a
   assert.doesNotMatch(r.page.markdown, /Delete "report.pdf"/);
   assert.match(r.page.markdown, /\[button "Delete file" e\d+\]/, 'still inert once the modal closed');
   ok(await env.call('browser_click', { target: 'Stay signed in' }));
+  // Escape closes a modal <dialog> as the browser's own key does (it said "Pressed Escape" and the
+  // dialog stayed open)
+  ok(await env.call('browser_click', { target: 'Delete file' }));
+  r = await env.call('browser_press_key', { key: 'Escape' });
+  ok(r);
+  assert.doesNotMatch(r.page.markdown, /Delete "report.pdf"/, r.page.markdown);
 });
 
 test('web component: the slotted label names the checkbox, and a click on the host reaches the input in its shadow root', async () => {
@@ -678,4 +684,20 @@ test('a multi-select that shows only a count, its ticks in its items\' shadow ro
   r = await env.call('browser_fill_form', { fields: [{ target: 'Languages', value: 'English, Spanish' }] });
   ok(r);
   assert.deepEqual(jsonAfter(r.page.markdown, 'Chosen:').sort(), ['en', 'es']);
+});
+
+// Text typed at a checkbox or switch that says neither on nor off (meant for a field, a stale
+// ref) ticked the box and said "Checked".
+test('type at a checkbox or switch takes only on/off words: other text is an error and the box is left as it was', async () => {
+  await open('/cnt-toggle.html');
+  for (const target of ['Send me the newsletter', 'Dark mode']) {
+    const e = fail(await env.call('browser_type', { target, text: 'Fiesta' }));
+    assert.match(e, /is a (checkbox|switch): nothing was typed; type "true" or "false" to set it, or click it$/, e);
+  }
+  const m = (await env.call('browser_get_page', {})).page.markdown;
+  assert.match(m, /\[checkbox "Send me the newsletter" e\d+\]/, m);
+  assert.match(m, /\[switch "Dark mode" e\d+\]/, m);
+  const r = await env.call('browser_type', { target: 'Send me the newsletter', text: 'yes' });
+  ok(r);
+  assert.match(r.page.markdown, /\[checkbox "Send me the newsletter" checked e\d+\]/);
 });

@@ -712,6 +712,10 @@ function setSelect(sel, opt) {
 // popup): only how many characters. Whether the field is secret is decided here, before the first
 // key reaches the page, and remembered (secret.js): a page that turns its password field into a
 // text field on keydown does not get the value shown afterwards.
+// The words `type` takes for a checkbox, radio button or switch (on / off).
+const CHECK_WORDS = /^(true|false|on|off|yes|no|1|0|checked|unchecked)$/i;
+const UNCHECK_WORDS = /^(false|off|no|0|unchecked)$/i;
+
 export async function type(el, text, { clear = false, submit = false } = {}) {
   if (text == null) text = '';
   text = String(text);
@@ -730,12 +734,15 @@ export async function type(el, text, { clear = false, submit = false } = {}) {
   if (!isBox && el.tagName !== 'SELECT') visibleFor(el, 'type');
   let checkedWord = null;
   let typedBox = null; // (a rich-text editor's text that went on into its next blocks: what holds it all)
-  if (el.tagName === 'INPUT' && (inputType(el) === 'checkbox' || inputType(el) === 'radio')) {
-    const want = !/^(false|off|no|0|unchecked|)$/i.test(text.trim());
+  const boxKind = isBox ? inputType(el) : ['checkbox', 'switch'].includes(el.getAttribute?.('role')) ? el.getAttribute('role') : null;
+  // (only words that say on or off: any other text, meant for a field, ticked the box it met)
+  if (boxKind && !CHECK_WORDS.test(text.trim())) throw new Error(`${desc} is a ${boxKind}: nothing was typed; type "true" or "false" to set it, or click it`);
+  if (isBox) {
+    const want = !UNCHECK_WORDS.test(text.trim());
     await setChecked(el, want);
     checkedWord = want ? 'Checked' : 'Unchecked';
-  } else if (el.getAttribute?.('role') === 'checkbox' || el.getAttribute?.('role') === 'switch') {
-    const want = !/^(false|off|no|0|unchecked|)$/i.test(text.trim());
+  } else if (boxKind) {
+    const want = !UNCHECK_WORDS.test(text.trim());
     await setChecked(el, want);
     checkedWord = want ? 'Checked' : 'Unchecked';
   } else if (el.tagName === 'SELECT') {
@@ -1172,6 +1179,8 @@ function defaultKeyAction(el, info, mods) {
     const i = list.indexOf(el);
     const next = list[(i + (mods.shift ? -1 : 1) + list.length) % list.length];
     next?.focus();
+  } else if (k === 'Escape' && !mods.ctrl && !mods.alt && !mods.meta && !mods.shift) {
+    closeTopLayer(el.ownerDocument);
   } else if (k === ' ' && !field && (el.tagName === 'BUTTON' || el.getAttribute('role') === 'button' || el.type === 'checkbox' || el.type === 'radio' || el.getAttribute('role') === 'checkbox')) {
     el.click();
   } else if (steps(el) && STEP_KEYS.test(k) && !mods.ctrl && !mods.alt && !mods.meta) {
@@ -1190,6 +1199,19 @@ function defaultKeyAction(el, info, mods) {
     if (k === 'Home') W.scrollTo({ top: 0, behavior: 'instant' });
     if (k === 'End') W.scrollTo({ top: W.document.documentElement.scrollHeight, behavior: 'instant' });
   }
+}
+
+// What the browser's Escape closes: the top modal <dialog> (after its cancelable "cancel" event,
+// as the browser fires it), else the last open auto popover. A synthetic Escape did neither: it said
+// "Pressed Escape" with Materialize's <dialog> still open and the page behind it inert.
+function closeTopLayer(doc) {
+  const modal = Array.from(doc.querySelectorAll('dialog[open]')).filter((d) => d.matches(':modal')).pop();
+  if (modal) {
+    if (modal.dispatchEvent(new (doc.defaultView.Event)('cancel', { cancelable: true }))) modal.close();
+    return;
+  }
+  const pop = Array.from(doc.querySelectorAll('[popover]')).filter((p) => p.getAttribute('popover') !== 'manual' && p.matches(':popover-open')).pop();
+  try { pop?.hidePopover(); } catch { /* gone meanwhile */ }
 }
 
 // A slider or number field a key moves, as the browser's own keys do (a synthetic key does nothing
