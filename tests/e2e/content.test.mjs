@@ -701,3 +701,14 @@ test('type at a checkbox or switch takes only on/off words: other text is an err
   ok(r);
   assert.match(r.page.markdown, /\[checkbox "Send me the newsletter" checked e\d+\]/);
 });
+
+test('a tab or option disabled by the plain disabled attribute is shown disabled, and a click on it is an error, not a success that changed nothing', async () => {
+  const r = await open('/cnt-roledisabled.html');
+  assert.match(r.page.markdown, /\[tab "Security" disabled e\d+\]/, r.page.markdown);
+  assert.match(r.page.markdown, /\[option "United States" disabled e\d+\]/, r.page.markdown);
+  assert.match(fail(await env.call('browser_click', { target: 'Security' })), /disabled/);
+  assert.match(fail(await env.call('browser_click', { target: 'United States' })), /disabled/);
+  const ok2 = await env.call('browser_click', { target: 'France' });
+  ok(ok2);
+  assert.match(ok2.page.markdown, /Shown: France/);
+});

@@ -87,9 +87,15 @@ export function focusedElement(doc) {
 // The input types a user types text into (not a checkbox, a date picker or a colour).
 export const TEXT_INPUT_TYPES = /^(text|search|email|url|tel|password|number|)$/;
 
+// The roles whose element a page disables with the plain `disabled` attribute, meaningless to the
+// browser outside form controls, yet drawn and handled as disabled (Carbon's <a role=tab disabled>
+// and its dropdown items: a click "succeeded" and changed nothing).
+const ATTR_DISABLED_ROLES = new Set(['option', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'treeitem', 'button', 'switch', 'checkbox', 'radio']);
+
 export function isDisabled(el) {
   if (el.disabled === true) return true;
   if (el.getAttribute('aria-disabled') === 'true') return true;
+  if (el.disabled === undefined && el.hasAttribute?.('disabled') && ATTR_DISABLED_ROLES.has((el.getAttribute('role') || '').trim().toLowerCase())) return true;
   const fs = el.closest?.('fieldset[disabled]');
   return !!(fs && !fs.querySelector('legend')?.contains(el));
 }
