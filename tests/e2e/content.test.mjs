@@ -711,4 +711,10 @@ test('a tab or option disabled by the plain disabled attribute is shown disabled
   const ok2 = await env.call('browser_click', { target: 'France' });
   ok(ok2);
   assert.match(ok2.page.markdown, /Shown: France/);
+  // a disabled option of a drop-down: an error, and the list the call opened is closed again (left
+  // open, it covered every field below it)
+  assert.match(fail(await env.call('browser_select_option', { target: 'Favorite color', value: 'Blue' })), /disabled/);
+  const m = (await env.call('browser_get_page', {})).page.markdown;
+  assert.doesNotMatch(m, /\[option "Green"/, m);
+  ok(await env.call('browser_select_option', { target: 'Favorite color', value: 'Green' }));
 });

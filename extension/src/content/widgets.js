@@ -867,7 +867,14 @@ export async function chooseInWidget(widget, text, click, describe, sel = null, 
   await until(() => atRest(opt), 1000);
   const optShown = norm(opt.innerText || opt.textContent), optText = optShown.toLowerCase();
   const clickedAt = Date.now();
-  click(opt);
+  try {
+    click(opt);
+  } catch (e) {
+    // (an option that takes no click, a disabled one: the list this opened is closed again, or it
+    // covered every field below it for the next actions: Spectrum's sp-picker)
+    if (opened && isOpen(widget)) await closePopup(widget);
+    throw e;
+  }
   const want = norm(text).toLowerCase();
   // the widget shows it; a native select behind it holds it (then a widget that shows the choice
   // in other words, changed, is believed too)
