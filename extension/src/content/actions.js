@@ -6,7 +6,7 @@ import { describe, hiddenError, refuseUnusable } from './targeting.js';
 import { selectedText, readOnlyBox, segmentedText } from './describe.js';
 import { isSecret } from './secret.js';
 import { hiddenReason, clickPoint, composedParent, composedContains, shortDesc, hoverHost } from './reach.js';
-import { proxyFor, replacementFor, chooseInWidget, until, editorFor, isDropdown, contextEditor, drawnEditor, monospaced } from './widgets.js';
+import { proxyFor, replacementFor, chooseInWidget, until, editorFor, isDropdown, contextEditor, drawnEditor, monospaced, unchooseOthers } from './widgets.js';
 import { fieldValue } from './datetime.js';
 import { usKey } from '../shared/keys.js';
 import { behindModal } from './modal.js';
@@ -993,13 +993,20 @@ export async function selectOptions(el, values) {
   if (why) {
     const widget = withStyleCache(() => replacementFor(el));
     if (!widget) throw hiddenError(el, why, nameOf(el) || values.join(', '), 'select');
-    const extra = Array.from(el.selectedOptions).filter((o) => !want.includes(o));
-    if (extra.length) throw new Error(`${describe(el)} has ${optionList(extra)} chosen, which values does not name: take ${extra.length > 1 ? 'them' : 'it'} out in ${describe(widget)}, the widget a user sees, then select again; nothing was changed`);
+    // (not a disabled placeholder the page keeps chosen, Materialize's "Choose colors": no one can
+    // take it out)
+    const extra = () => Array.from(el.selectedOptions).filter((o) => !want.includes(o) && !o.disabled);
+    const before = extra();
     for (const o of want) {
       if (o.selected) continue;
       if (!(await chooseInWidget(widget, optionText(o), click, describe, el))) throw new Error(`Choosing "${optionText(o)}" in ${describe(el)} through ${describe(widget)} did not take${o === want[0] ? '' : ` (chosen before it: ${optionList(want.slice(0, want.indexOf(o)))})`}`);
     }
-    return { message: `Selected ${optionList(want)} in ${describe(el)} through ${describe(widget)}, the widget a user sees` };
+    // the others it holds are taken out in the widget's list, as a user does (Materialize's
+    // FormSelect); one the list did not let go is an error naming it
+    if (before.length) await unchooseOthers(widget, want.map(optionText), click, describe);
+    const left = extra();
+    if (left.length) throw new Error(`Chose ${optionList(want)} in ${describe(el)} through ${describe(widget)}, but ${optionList(left)} ${left.length > 1 ? 'are' : 'is'} still chosen: its list did not take ${left.length > 1 ? 'them' : 'it'} out`);
+    return { message: `Selected ${optionList(want)} in ${describe(el)} through ${describe(widget)}, the widget a user sees${before.length ? `, and took out ${optionList(before)}` : ''}` };
   }
   el.focus();
   for (const o of el.options) o.selected = want.includes(o);

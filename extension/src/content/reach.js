@@ -211,6 +211,10 @@ export function clickPoint(el) {
   // A field's own label (a styled box drawn over a hidden native checkbox).
   const lab = hit.closest?.('label');
   if (lab && (lab.control === el || (el.labels && Array.from(el.labels).includes(lab)))) return { target: hit, ...c };
+  // covered at its centre only (Materialize's select: its label drawn over the field's middle): a
+  // user clicks the part of it that shows
+  const f = freeSpot(el);
+  if (f) return f;
   return { coveredBy: hit, ...c };
 }
 

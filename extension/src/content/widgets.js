@@ -2,7 +2,7 @@
 // visible label or styled box, a hidden <select> replaced by a button and a listbox (jQuery UI
 // selectmenu, Select2, Chosen, bootstrap-select). A user acts on the visible widget, so actions
 // go through it: the widget's own handlers then update both it and the native control.
-import { norm, inputType, flatText, hiddenPopupControl, nameOf, allRoots, focusedElement, styleOf, shadowOf } from './dom.js';
+import { norm, inputType, flatText, hiddenPopupControl, nameOf, allRoots, focusedElement, styleOf, shadowOf, isDisabled } from './dom.js';
 import { hiddenReason, composedParent, composedContains, flatChildren, shownChoiceOf, clickPoint, deepElementAt } from './reach.js';
 
 const POPUP_ROLES = new Set(['combobox', 'button', 'listbox']);
@@ -1021,7 +1021,8 @@ export async function unchooseOthers(widget, keep, click, describe) {
   }
   const out = [];
   // one at a time, the list read again after each (a page may draw its options anew on a click)
-  const extra = () => shown().find((e) => chosenInMulti(e) && !want.has(shownText(e).toLowerCase()) && !out.includes(shownText(e)));
+  // (not a disabled one the page keeps chosen, a placeholder no one can take out: Materialize's)
+  const extra = () => shown().find((e) => chosenInMulti(e) && !isDisabled(e) && !want.has(shownText(e).toLowerCase()) && !out.includes(shownText(e)));
   // (after a click the list may be drawn again, fading in or moved: read once it shows its options)
   // (one that closes its list on a click, PrimeReact's chips MultiSelect, is opened again)
   const next = async () => {
