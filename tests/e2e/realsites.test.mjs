@@ -146,6 +146,16 @@ test('reach: below the fold of a Bootstrap page (smooth scrolling) a trusted cli
   assert.match(md(r), /Brightness: 90/);
 });
 
+// A code in boxes with no maxlength, whose page moves the focus on in a task of its own: trusted
+// typing sent "1234" as one insertion (taken for a paste: "423"), then a character at a time with
+// no pause (the next came before the focus moved: "24").
+test('typing: a code typed into a row of one-character boxes goes a character a box, the page moving the focus between', async () => {
+  await open(srv.url('/shells/pin-boxes.html'));
+  const r = await env.call('browser_type', { target: 'Please enter your pin code', text: '1234' });
+  ok(r);
+  assert.match(md(r), /Code: 1234/, md(r));
+});
+
 test('focus: the jQuery UI datepicker opens when its field is clicked in the managed headless browser', async () => {
   await open(srv.url('/shells/jqueryui.html'));
   const r = await env.call('browser_click', { target: 'Date' });

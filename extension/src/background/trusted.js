@@ -349,7 +349,9 @@ async function typeTrusted(tabId, pt, params) {
     if (i) { await callContent(tabId, 'yield').catch(() => {}); await pressKeyCdp(tabId, keyFields('Enter')); }
     if (!parts[i]) continue;
     const last = [...parts[i]].pop();
-    if (perChar) for (const ch of parts[i]) await cdp(tabId, 'Input.insertText', { text: ch });
+    // (the page's tasks run after each: it moves the focus on to the next box in a task of its own,
+    // React's; the next character came first and went into the same box)
+    if (perChar) for (const ch of parts[i]) { await cdp(tabId, 'Input.insertText', { text: ch }); await callContent(tabId, 'yield').catch(() => {}); }
     else if (!field && parts[i].length <= RICH_CHARS_MAX && !/[\r\n]/.test(parts[i])) for (const p of parts[i].match(RULE_PIECES) || []) await cdp(tabId, 'Input.insertText', { text: p });
     else if (field && !pt.via && /^\S$/u.test(last)) {
       // The last character as a key (keydown, keypress, the input, keyup): a page that listens to

@@ -4,7 +4,7 @@
 // trusted.js needs to decide how to act on it.
 import { findTarget } from './targeting.js';
 import { noteClick, forgetClick } from './toggle.js';
-import { inputType, TEXT_INPUT_TYPES, externalLink } from './dom.js';
+import { inputType, TEXT_INPUT_TYPES, externalLink, boxRowOf } from './dom.js';
 import { isSecret } from './secret.js';
 import { clickPointOf, typedNote, notTaken, holdExternal, clickWords, leaveTooltips, focusedOrInside } from './actions.js';
 import { editorFor, monospaced } from './widgets.js';
@@ -92,7 +92,10 @@ export async function point(target, command = 'click', how = {}) {
     // moves the caret and drops the format chosen for the next text, Slate's Bold)
     focused: command === 'type' && !!el.isContentEditable && focusedOrInside(el),
     code: command === 'type' && !!el.isContentEditable && monospaced(el),
-    maxLength: (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA') && el.maxLength >= 0 ? el.maxLength : -1,
+    // (a box of a row of one-character boxes, a code split in boxes with no maxlength, Chakra's
+    // PinInput: a character at a time, as the page moves the focus on; one insertion of "1234" was
+    // taken for a paste and left "423")
+    maxLength: (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA') && el.maxLength >= 0 ? el.maxLength : boxRowOf(el) ? 1 : -1,
     newTabUrl: a && (a.target === '_blank' || a.target === '_new') ? a.href : null,
     externalUrl: command === 'click' && plainLeft ? externalLink(el) : null,
   };
