@@ -577,7 +577,8 @@ function shownOptionIn(root, text, widget, ctx) {
 function soleOptionWith(widget, text) {
   const want = norm(text).toLowerCase();
   if (want.length < 2) return null;
-  const opts = [...new Set([...optionsOf(widget), ...docChoices(widget).filter((e) => roleOf(e) === 'option')])].filter(visible);
+  // (drawn, not still fading in: Material's md-select option, transparent, is waited for by find)
+  const opts = [...new Set([...optionsOf(widget), ...docChoices(widget).filter((e) => roleOf(e) === 'option')])].filter((o) => visible(o) && !hiddenReason(o));
   const hits = opts.filter((o) => hasWords(norm(o.innerText || o.textContent).toLowerCase(), want));
   const inner = hits.filter((o) => !hits.some((h) => h !== o && o.contains(h)));
   return inner.length === 1 ? inner[0] : null;
