@@ -718,3 +718,17 @@ test('a tab or option disabled by the plain disabled attribute is shown disabled
   assert.doesNotMatch(m, /\[option "Green"/, m);
   ok(await env.call('browser_select_option', { target: 'Favorite color', value: 'Green' }));
 });
+
+test('Semantic UI\'s drop-downs: its faint default text is a placeholder and its menu no value, a highlighted option (aria-selected beside aria-checked) is not taken for chosen, its labels are taken out by their delete icons, its Form.Select (role=listbox aria-expanded) is a drop-down', async () => {
+  let r = await open('/cnt-sui.html');
+  assert.match(r.page.markdown, /\[combobox placeholder="Skills" e\d+\]/, r.page.markdown);
+  assert.match(r.page.markdown, /\[combobox placeholder="Size" e\d+\]/, r.page.markdown);
+  r = await env.call('browser_select_option', { target: 'Skills', values: ['CSS', 'React'] });
+  ok(r);
+  const plain = (m) => m.replace(/\\([\\[\]*_`])/g, '$1');
+  assert.match(plain(r.page.markdown), /Skills: \[("CSS","React"|"React","CSS")\]; size: none/, r.page.markdown);
+  assert.match(r.page.markdown, /\[combobox "Skills" value="(CSS, React|React, CSS)" e\d+\]/, r.page.markdown);
+  r = await env.call('browser_fill_form', { fields: [{ target: 'Skills', value: 'HTML' }, { target: 'Size', value: 'Large' }] });
+  ok(r);
+  assert.match(plain(r.page.markdown), /Skills: \["HTML"\]; size: Large/, r.page.markdown);
+});

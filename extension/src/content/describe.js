@@ -4,7 +4,7 @@ import { behindModal } from './modal.js';
 import { seenText } from './hidden.js';
 import { refFor } from './refs.js';
 import { isSecret } from './secret.js';
-import { isReadOnlyCombobox, optionNames, optionsOf, editorFor, selectBehind, shownBeside, drawnEditor, chipsOf } from './widgets.js';
+import { isReadOnlyCombobox, optionNames, optionsOf, editorFor, selectBehind, shownBeside, drawnEditor, chipsOf, shownInBox } from './widgets.js';
 import { shownChoiceOf } from './reach.js';
 
 const q = (s) => '"' + String(s).replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n') + '"';
@@ -279,8 +279,12 @@ export function tokenParts(el, kind, { values = true } = {}) {
       } else if (tag !== 'INPUT' && tag !== 'TEXTAREA' && values) {
         // a custom combobox (jQuery UI selectmenu, Select2) shows its choice as text; a pop-up
         // control's host (ion-select) its placeholder, when nothing is chosen, as such
-        const v = (popup && shownChoiceOf(el)) || withoutLabel(seenText(el), name);
-        if (v && v !== name) parts.push(((popup && showsPlaceholder(el, v)) || marksPlaceholder(el) ? 'placeholder=' : 'value=') + q(clip(v, 200)));
+        // (one that draws its list inside itself, Semantic UI's: not the list's text as its value,
+        // and its faint default text a placeholder)
+        const listIn = !popup && !!el.querySelector('[role=listbox],[role=option]');
+        const inBox = listIn ? shownInBox(el) : null;
+        const v = listIn ? (inBox?.value ? withoutLabel(inBox.value, name) : inBox?.placeholder || '') : (popup && shownChoiceOf(el)) || withoutLabel(seenText(el), name);
+        if (v && v !== name) parts.push(((inBox?.placeholder && !inBox.value) || (popup && showsPlaceholder(el, v)) || marksPlaceholder(el) ? 'placeholder=' : 'value=') + q(clip(v, 200)));
       }
       if (el.getAttribute('aria-expanded') === 'true' || popup?.getAttribute('aria-expanded') === 'true') parts.push('expanded');
       if (values && tag === 'INPUT' && isReadOnlyCombobox(el)) {

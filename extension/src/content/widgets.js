@@ -427,6 +427,19 @@ export function shownBeside(input) {
   if (input.tagName !== 'INPUT' || input.value) return null;
   const face = faceOf(input);
   if (face === input || !face.contains(input)) return null;
+  return shownIn(face, input);
+}
+
+// What a custom combobox that draws its list inside itself (Semantic UI's dropdown: its menu, and
+// a faint "default text" as its placeholder) shows as its choice: its text without the list's,
+// the text typed into its search box, faint text a placeholder. As shownBeside; null if nothing.
+export function shownInBox(box) {
+  return box.tagName === 'INPUT' ? null : shownIn(box, box, true);
+}
+
+const LIST_ROLES = /^(listbox|option|menu|menuitem|tree|grid|dialog)$/;
+
+function shownIn(face, input, inside = false) {
   const skip = popupsOf(input);
   const own = styleOf(input)?.color;
   const vals = [], faint = [];
@@ -434,7 +447,7 @@ export function shownBeside(input) {
   // the field's own name drawn in its box is its floating label (Quasar's), no value; text drawn
   // as the placeholder (its attribute's words, or in an element whose class says "placeholder":
   // PrimeVue's and PrimeReact's p-placeholder, in a grey too dark to tell by colour) is none either
-  const name = norm(nameOf(input)).toLowerCase();
+  const name = inside ? '' : norm(nameOf(input)).toLowerCase();
   const ph = norm(input.getAttribute('placeholder')).toLowerCase();
   const marked = (el) => { for (let n = el; n && n !== face; n = n.parentElement) if (/placeholder/i.test(n.getAttribute?.('class') || '')) return true; return false; };
   const add = (text, el) => {
@@ -447,7 +460,10 @@ export function shownBeside(input) {
       if (--budget < 0) return;
       if (c.nodeType === 3) { add(c.data, el); continue; }
       if (c.nodeType !== 1 || skip.includes(c) || c.getAttribute('aria-hidden') === 'true' || !visible(c)) continue;
-      if (c.matches('input,select,textarea,button,[role]')) continue;
+      // (in a box that is the field: what is typed into its search box; not its list, nor its
+      // buttons; its live text, role=alert or status, is what it shows)
+      if (inside && c.tagName === 'INPUT') { add(c.value, c); continue; }
+      if (inside ? c.matches('select,textarea,button') || LIST_ROLES.test(roleOf(c)) : c.matches('input,select,textarea,button,[role]')) continue;
       // a box holding the field is walked into; a box of its own (a tag) is one item, in the
       // colour its text is drawn in
       if (c.contains(input)) { walk(c); continue; }
@@ -1062,7 +1078,10 @@ export async function unchooseOthers(widget, keep, click, describe) {
 // checkbox: a click on it toggles it)?
 function chosenInMulti(opt) {
   const box = checkboxOf(opt);
-  const on = opt.getAttribute('aria-selected') === 'true' || opt.getAttribute('aria-checked') === 'true' || !!box?.checked;
+  // (an option with aria-checked says its choice there, and aria-selected is then the keyboard's
+  // highlight, as ARIA's listbox pattern allows: Semantic UI's first item was taken for chosen)
+  const checked = opt.getAttribute('aria-checked');
+  const on = (checked !== null ? checked === 'true' : opt.getAttribute('aria-selected') === 'true') || !!box?.checked;
   return on && (!!opt.closest('[aria-multiselectable="true"]') || opt.getAttribute('role') === 'menuitemcheckbox' || !!box);
 }
 
