@@ -19,7 +19,7 @@ import { ROOT, refOf } from './support/harness.mjs';
 
 let env, srv;
 before(async () => {
-  requirePackages(['tabulator-tables', 'ag-grid-community']);
+  requirePackages(['tabulator-tables', 'ag-grid-community', 'fullcalendar', 'temporal-polyfill']);
   srv = await startStaticServer({ roots: { '/npm/': NODE_MODULES + '/', '/shells/': SHELLS + '/', '/pages/': path.join(ROOT, 'tests', 'fixtures', 'pages') + '/' } });
   env = await startManaged();
 });
@@ -121,4 +121,17 @@ test('AG Grid: a double-click opens a cell\'s editor, and what is typed there wi
   ok(r, 'type Camry');
   assert.match(r.page.markdown, /\| Toyota \| Camry \| 29600 \|/);
   assert.match(r.page.markdown, /Last edit: Model: Corolla -> Camry/);
+});
+
+// FullCalendar draws its weekday names and day numbers aria-hidden and labels each cell in full:
+// the month was an empty table of events whose days no one could tell.
+test('fullcalendar: a month grid shows each day as its cell is labelled, its events in their days, and an event is clicked by its title', async () => {
+  const md = await open(srv.url('/shells/calendar-fullcalendar.html'));
+  const t = tableAt(md, '| Sunday');
+  assert.match(t, /^\| Sunday \| Monday \| Tuesday \| Wednesday \| Thursday \| Friday \| Saturday \|/, t);
+  assert.match(t, /\| June 10, 2025 \[button "10a Design review" eN\] \|/, t);
+  assert.match(t, /\| June 20, 2025 \[button "Launch party" eN\] \|/, t);
+  const r = await env.call('browser_click', { target: 'Launch party' });
+  ok(r);
+  assert.match(r.page.markdown, /Clicked: Launch party/);
 });

@@ -881,6 +881,11 @@ class Writer {
       s = one();
       this.force = null;
     }
+    // a cell whose words a user sees are aria-hidden, its aria-label saying them in full
+    // (FullCalendar's day "9" labelled "June 9, 2025", its "Sun" labelled "Sunday"): the label, or
+    // the month was an empty table of events whose days no one could tell
+    const lab = !this.ariaShown ? hiddenWordsLabel(c) : '';
+    if (lab) s = lab + (s ? ' ' + s : '');
     return s && s + sortMark(c);
   }
 }
@@ -1045,6 +1050,15 @@ function hiddenTitle(table) {
   const seen = (x) => !x.checkVisibility || x.checkVisibility({ opacityProperty: true, visibilityProperty: true });
   if (!els.length || !els.every((x) => skipped(x) && seen(x) && !table.contains(x))) return '';
   return clip(norm(els.map((x) => x.textContent).join(' ')), 200);
+}
+
+// A cell's aria-label when the words it shows are in an aria-hidden part of it (five at most
+// looked at), else ''.
+function hiddenWordsLabel(c) {
+  const lab = norm(c.getAttribute('aria-label'));
+  if (!lab) return '';
+  const hidden = Array.from(c.querySelectorAll('[aria-hidden="true"]')).slice(0, 5);
+  return hidden.some((h) => norm(h.innerText || '')) ? clip(lab, 100) : '';
 }
 
 const SELECTED_MARK = '(selected) ';
