@@ -732,3 +732,10 @@ test('Semantic UI\'s drop-downs: its faint default text is a placeholder and its
   ok(r);
   assert.match(plain(r.page.markdown), /Skills: \["HTML"\]; size: Large/, r.page.markdown);
 });
+
+test('a calendar drawn on screen out of a fixed box of no size placed below the window is visible, and its day is clicked', async () => {
+  await open('/cnt-anchor.html');
+  const r = await env.call('browser_click', { target: '15' });
+  ok(r);
+  assert.match(r.page.markdown, /Date: November 15/);
+});

@@ -70,7 +70,9 @@ export function movedOff(el, st, r = el.getBoundingClientRect(), pos = st.positi
   if (pos === 'static') return false;
   const W = winOf(el);
   const offLeft = (x) => r.left + x < 0 && r.right + x <= 0, offTop = (y) => r.top + y < 0 && r.bottom + y <= 0;
-  if (pos === 'fixed') return offLeft(0) || offTop(0) || r.left >= W.innerWidth || r.top >= W.innerHeight;
+  // (not a box of no size that clips nothing: an anchor whose content is drawn out of it, back onto
+  // the screen; Carbon's date picker puts its calendar in one below the fold, drawn above it)
+  if (pos === 'fixed') return !(!clipsOverflow && (r.width < 1 || r.height < 1)) && (offLeft(0) || offTop(0) || r.left >= W.innerWidth || r.top >= W.innerHeight);
   if (offLeft(W.scrollX) || offTop(W.scrollY)) {
     // … unless what it holds overflows back onto the page: a carousel's track (Swiper's, one
     // slide wide) moved left by a transform, whose current slide overflows it onto the screen.
