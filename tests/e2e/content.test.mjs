@@ -739,3 +739,10 @@ test('a calendar drawn on screen out of a fixed box of no size placed below the 
   ok(r);
   assert.match(r.page.markdown, /Date: November 15/);
 });
+
+test('a visually hidden switch button in a shadow root is set through the label tied to it, as a user clicks it', async () => {
+  await open('/cnt-wcswitch.html');
+  const r = await env.call('browser_fill_form', { fields: [{ target: 'Dark mode', value: 'true' }] });
+  ok(r);
+  assert.match(r.page.markdown, /Dark: true/);
+});

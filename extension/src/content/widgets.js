@@ -34,7 +34,10 @@ export function proxyFor(el) {
   if (root && root.nodeType === 11 && root.host && hiddenPopupControl(root.host) === el && visible(root.host)) return root.host;
   // (a visually hidden range input inside the thumb a slider draws, MUI's, is acted on the same
   // way: the thumb is what a user sees and grabs, the input takes the keys and the value)
-  if (el.tagName !== 'INPUT' || !['checkbox', 'radio', 'range'].includes(inputType(el))) return null;
+  // (and a visually hidden <button role=switch|checkbox> with a <label for> beside it: Carbon's
+  // cds-toggle, a 1×1 button, its label the track a user clicks)
+  const boxButton = el.tagName === 'BUTTON' && ['switch', 'checkbox'].includes(roleOf(el)) && el.labels?.length;
+  if (!boxButton && (el.tagName !== 'INPUT' || !['checkbox', 'radio', 'range'].includes(inputType(el)))) return null;
   // A visible label of it.
   for (const l of Array.from(el.labels || [])) if (visible(l)) return l;
   // A styled box: the nearest visible ancestor (two levels at most, the host of a shadow root
