@@ -281,7 +281,9 @@ export function tokenParts(el, kind, { values = true } = {}) {
         // control's host (ion-select) its placeholder, when nothing is chosen, as such
         // (one that draws its list inside itself, Semantic UI's: not the list's text as its value,
         // and its faint default text a placeholder)
-        const listIn = !popup && !!el.querySelector('[role=listbox],[role=option]');
+        // (not one that stands for a native select, Choices.js's: its chosen item is an option shown
+        // in it, as it always was)
+        const listIn = !popup && !!el.querySelector('[role=listbox],[role=option]') && !selectBehind(el);
         const inBox = listIn ? shownInBox(el) : null;
         const v = listIn ? (inBox?.value ? withoutLabel(inBox.value, name) : inBox?.placeholder || '') : (popup && shownChoiceOf(el)) || withoutLabel(seenText(el), name);
         if (v && v !== name) parts.push(((inBox?.placeholder && !inBox.value) || (popup && showsPlaceholder(el, v)) || marksPlaceholder(el) ? 'placeholder=' : 'value=') + q(clip(v, 200)));

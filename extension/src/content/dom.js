@@ -357,7 +357,8 @@ export function controlKind(el, st) {
   if (role && ROLE_KIND[role]) return ROLE_KIND[role];
   // a listbox that opens and closes (aria-expanded on it: Semantic UI's Form.Select, the ARIA 1.0
   // drop-down) is the drop-down a user chooses in, not a container of items
-  if (role === 'listbox' && el.hasAttribute('aria-expanded') && el.querySelector('[role=option]')) return 'combobox';
+  // (not one around the native select it stands for, Choices.js's: its chosen item is its option)
+  if (role === 'listbox' && el.hasAttribute('aria-expanded') && el.querySelector('[role=option]') && !el.querySelector('select')) return 'combobox';
   // a date or time field drawn as segments (MUI X's pickers, React Aria's DateField) is one field
   if (role === 'group' && segmentsOf(el).length) return 'input';
   if (shadowOf(el) && !role && hiddenPopupControl(el)) return 'combobox';
