@@ -670,6 +670,14 @@ test('a multi-select of tags named by a stray label: an option found by the titl
   r = await env.call('browser_fill_form', { fields: [{ target: 'Films watched', value: '12 Angry Men' }] });
   ok(r);
   assert.deepEqual(jsonAfter(r.page.markdown, 'Chosen:'), ['12 Angry Men']);
+  // the single choice: a button alone in the box that opens the list, named by the label above
+  assert.match(r.page.markdown, /\[combobox "Favorite film" value="Select a film" e\d+\]/, r.page.markdown);
+  r = await env.call('browser_select_option', { target: 'Favorite film', value: 'The Shawshank Redemption' });
+  ok(r);
+  assert.match(r.page.markdown, /Favorite: The Shawshank Redemption/);
+  r = await env.call('browser_fill_form', { fields: [{ target: 'Favorite film', value: 'Fight Club' }] });
+  ok(r);
+  assert.match(r.page.markdown, /Favorite: Fight Club/);
 });
 
 test('a multi-select that shows only a count, its ticks in its items\' shadow roots and drawn anew only when reopened: choices made are said, one chosen is not clicked again, values takes the others out', async () => {

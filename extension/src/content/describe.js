@@ -1,5 +1,5 @@
 // The inline token for an interactive element, e.g. [button "Sign in" e13].
-import { nameOf, inputType, isDisabled, isInert, norm, clip, hiddenPopupControl, labelsText, focusedElement, shadowOf, thumbPosition, segmentsOf, placeholderOf } from './dom.js';
+import { nameOf, inputType, isDisabled, isInert, norm, clip, hiddenPopupControl, labelsText, focusedElement, shadowOf, thumbPosition, segmentsOf, placeholderOf, popupButtonLabel } from './dom.js';
 import { behindModal } from './modal.js';
 import { seenText } from './hidden.js';
 import { refFor } from './refs.js';
@@ -139,6 +139,11 @@ export function tokenParts(el, kind, { values = true } = {}) {
   // that combobox is the field, the button a button.)
   if (kind === 'button' && tag !== 'INPUT' && (el.getAttribute('aria-haspopup') || '').trim().toLowerCase() === 'listbox' && !besideTypedCombobox(el)) {
     const label = labelBesideOwn(el);
+    if (label) { kind = 'combobox'; name = clip(label); }
+  } else if (kind === 'button' && tag === 'BUTTON') {
+    // a button alone in a box that opens a list, under a label (Blueprint's Select): the drop-down
+    // that label names, showing its choice
+    const label = popupButtonLabel(el);
     if (label) { kind = 'combobox'; name = clip(label); }
   }
   // A custom combobox labelled by the choice it shows (Select2 points aria-labelledby at the text

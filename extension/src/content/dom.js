@@ -692,6 +692,14 @@ function besideText(el) {
   return clip(words, 200);
 }
 
+// The <label> tied to nothing that names a button alone in a box that opens a list (its
+// aria-haspopup on the box: Blueprint's Select under its FormGroup's label), or ''.
+export function popupButtonLabel(el) {
+  if (el.tagName !== 'BUTTON' || el.hasAttribute('aria-haspopup')) return '';
+  const pop = (el.parentElement?.getAttribute('aria-haspopup') || '').toLowerCase();
+  return pop === 'listbox' || pop === 'true' ? strayLabelOf(el, true) : '';
+}
+
 // Every text-ish description of an element a target description may match.
 export function descriptionsOf(el, kind) {
   const out = [];
@@ -718,6 +726,7 @@ export function descriptionsOf(el, kind) {
     } catch { /* ignore */ }
   }
   if (kind === 'link' || kind === 'button' || kind === 'clickable' || kind === 'tab' || kind === 'menuitem' || kind === 'option') push(clip(visibleText(el), 300));
+  if (kind === 'button') push(popupButtonLabel(el));
   if (el.tagName === 'INPUT' && ['submit', 'button', 'reset'].includes(inputType(el))) push(el.value);
   const img = el.querySelector?.('img[alt]');
   if (img) push(img.alt);

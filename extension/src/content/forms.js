@@ -6,7 +6,7 @@ import { inputType, isEditable, winOf, norm, nameOf, controlKind, styleOf, focus
 import { describe, findTarget, refuseUnusable, opensListbox } from './targeting.js';
 import { click, type, nextTurn, aim, pressKey, selectOption, selectOptions, typedNote, notTaken, leaveField } from './actions.js';
 import { isSecret } from './secret.js';
-import { chooseInWidget, pickListed, isDropdown, isReadOnlyCombobox, isRadioGroup, radiosOf, selectBehind, untilSettled, until, tokenIn, unchooseOthers, pillFor, chipsOf } from './widgets.js';
+import { chooseInWidget, pickListed, isDropdown, isReadOnlyCombobox, isRadioGroup, radiosOf, selectBehind, untilSettled, until, tokenIn, unchooseOthers, pillFor, chipsOf, listPopupWrapper } from './widgets.js';
 
 const BOOL = /^(true|false)$/;
 // How long fill_form waits for what covers a field (a datepicker fading out, a toast) to go.
@@ -77,7 +77,8 @@ export async function chooseOption(el, value, values = null) {
     const v = norm(String(value ?? ''));
     const desc = describe(el);
     aim(el, desc); // a user sees it and can reach it (else an error saying why)
-    const done = await chooseInWidget(el, v, click, describe, null, { type });
+    // (a button alone in the box that opens the list: the box is the widget, its face the button)
+    const done = await chooseInWidget(listPopupWrapper(el) || el, v, click, describe, null, { type });
     if (!done) throw new Error(`Clicked option "${v}" of ${desc}, but the widget does not show it afterwards`);
     if (done.already) return { message: `"${v}" was already chosen in ${describe(el)}; it was left chosen${done.option ? ' (a click on it would have taken it out)' : ''}` };
     return { message: `Selected "${v}"${done.as && norm(done.as).toLowerCase() !== v.toLowerCase() ? ` (the option "${done.as.slice(0, 80)}")` : ''} in ${describe(el)} (opened it, ${done.typed ? 'typed to filter it, ' : ''}clicked the option${done.confirmed ? `, then pressed "${done.confirmed}" to confirm it` : ''})` };

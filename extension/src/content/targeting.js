@@ -4,7 +4,7 @@ import { allElements, allRoots, controlKind, descriptionsOf, inViewport, isDisab
 import { behindModal, modalName, DIALOG_SEL } from './modal.js';
 import { hiddenReason, hoverHost } from './reach.js';
 import { mutedText, invisible } from './hidden.js';
-import { proxyFor, isDropdown, isRadioGroup, groupName } from './widgets.js';
+import { proxyFor, isDropdown, isRadioGroup, groupName, listPopupWrapper } from './widgets.js';
 import { isRefSyntax, parseRef, resolveRef, refFor } from './refs.js';
 import { token } from './describe.js';
 
@@ -21,7 +21,8 @@ export const opensListbox = (el) => {
   if (el.tagName === 'INPUT') return false;
   const pop = (el.getAttribute('aria-haspopup') || '').toLowerCase();
   // or a dialog holding its listbox (a country chooser with a search box over its list)
-  return pop === 'listbox' || (pop === 'dialog' && isDropdown(el));
+  // (or a button alone in a box that opens a list: Blueprint's Select)
+  return pop === 'listbox' || (pop === 'dialog' && isDropdown(el)) || !!listPopupWrapper(el);
 };
 const ROLE_WORDS = {
   button: ['button', 'clickable'], link: ['link'], field: FIELD, box: FIELD, input: FIELD, textbox: FIELD,

@@ -1139,9 +1139,20 @@ export async function pickListed(widget, text, click, describe) {
 const roleOf = (el) => (el.getAttribute?.('role') || '').trim().split(/\s+/)[0].toLowerCase();
 
 // A drop-down a user chooses in: a <select>, a combobox or listbox, a button that opens a listbox.
+// The box a button sits alone in that says it opens a list (aria-haspopup=listbox, aria-controls
+// and aria-expanded on it, not on the button: Blueprint's Select around its button), or null.
+export function listPopupWrapper(el) {
+  if (el?.tagName !== 'BUTTON' || el.hasAttribute('aria-haspopup')) return null;
+  const p = el.parentElement;
+  const pop = (p?.getAttribute('aria-haspopup') || '').toLowerCase();
+  if (!p || !(pop === 'listbox' || pop === 'true') || roleOf(p)) return null;
+  return p.querySelectorAll('button,input,select,textarea,a[href],[role=button],[role=combobox]').length === 1 ? p : null;
+}
+
 export function isDropdown(el) {
   if (!el || el.nodeType !== 1) return false;
   if (el.tagName === 'SELECT') return true;
+  if (listPopupWrapper(el)) return true;
   const role = roleOf(el);
   if (role === 'combobox' || role === 'listbox') return true;
   const pop = (el.getAttribute('aria-haspopup') || '').toLowerCase();
