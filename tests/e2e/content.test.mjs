@@ -754,3 +754,12 @@ test('a visually hidden switch button in a shadow root is set through the label 
   ok(r);
   assert.match(r.page.markdown, /Dark: true/);
 });
+
+test('a sortable <th> (a pointer cursor of its own, a click listener) is a clickable with a ref in the Markdown table', async () => {
+  const r = await open('/cnt-sortth.html');
+  assert.match(r.page.markdown, /^\| \[clickable "Name" (e\d+)\] \| \[clickable "Age" e\d+\] \| Notes \|$/m, r.page.markdown);
+  const ref = /\[clickable "Age" (e\d+)\]/.exec(r.page.markdown)[1];
+  const c = await env.call('browser_click', { target: ref });
+  ok(c);
+  assert.match(c.page.markdown, /Sorted: Age/);
+});

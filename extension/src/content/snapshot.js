@@ -747,6 +747,20 @@ class Writer {
     return s.trim().replace(/[ \t]*\n+[ \t]*/g, '<br>');
   }
 
+  // A <th> a user clicks to sort by (aria-sort, or a pointer cursor of its own: DataTables',
+  // PrimeVue's sortable columns) and that holds no control of its own: itself a clickable with its
+  // ref, as an ARIA grid's sortable header is; it had no ref and only its text was shown.
+  headerCell(c, clickAnc) {
+    const n = this.ctls;
+    const s = this.cell(c, clickAnc);
+    if (this.ctls !== n || !(c.hasAttribute('aria-sort') || controlKind(c, styleOf(c)) === 'clickable')) return s;
+    this.force = c;
+    const [t] = this.sub(() => { this.sp = true; this.walk(c, clickAnc); });
+    this.force = null;
+    this.sp = true;
+    return t.trim().replace(/[ \t]*\n+[ \t]*/g, '<br>');
+  }
+
   table(el, clickAnc) {
     // (a row with no box and no text, a grid's empty-state row, is none a user sees)
     const rows = Array.from(el.rows).filter((r) => {
@@ -783,7 +797,7 @@ class Writer {
       // (a cell the page hides, display: none: a calendar's week numbers, is no column a user sees)
       for (const c of Array.from(r.cells).filter((x) => styleOf(x)?.display !== 'none')) {
         // a header sorted by (aria-sort on a <th>: DataTables) shows the arrow a user sees by it
-        const s = this.cell(c, clickAnc);
+        const s = c.tagName === 'TH' ? this.headerCell(c, clickAnc) : this.cell(c, clickAnc);
         out.push((s && c.tagName === 'TH' ? s + sortMark(c) : s).replace(/\|/g, '\\|'));
         for (let k = 1; k < Math.min(50, c.colSpan || 1); k++) out.push('');
       }
