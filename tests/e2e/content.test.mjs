@@ -749,7 +749,9 @@ test('a calendar drawn on screen out of a fixed box of no size placed below the 
 });
 
 test('a visually hidden switch button in a shadow root is set through the label tied to it, as a user clicks it', async () => {
-  await open('/cnt-wcswitch.html');
+  const p = await open('/cnt-wcswitch.html');
+  // (a field and its <label> side by side at a shadow root's top level: the label names it)
+  assert.match(p.page.markdown, /\[slider "Volume" value="50" e\d+\]/, p.page.markdown);
   const r = await env.call('browser_fill_form', { fields: [{ target: 'Dark mode', value: 'true' }] });
   ok(r);
   assert.match(r.page.markdown, /Dark: true/);

@@ -640,9 +640,16 @@ const shownBox = (e) => (e.checkVisibility ? e.checkVisibility({ visibilityPrope
 // labels its box, not its thumb; Fomantic UI's and Bulma's fields); for a slider also that box's
 // aria-label(ledby) (`labelsOnly` leaves those out). '' if none.
 function strayLabelOf(el, labelsOnly = false) {
-  let n = el.parentElement;
-  for (let i = 0; n && i < 4 && n.tagName !== 'BODY' && n.tagName !== 'FORM'; i++, n = n.parentElement) {
+  // (up the boxes; a shadow root's top level is the last box: a web component draws its label and
+  // its field side by side there, Carbon's cds-multi-select)
+  const up = (n) => n.parentElement || (n.parentNode?.nodeType === 11 ? n.parentNode : null);
+  let n = up(el);
+  for (let i = 0; n && i < 4 && n.tagName !== 'BODY' && n.tagName !== 'FORM'; i++, n = n.nodeType === 11 ? null : up(n)) {
     if (Array.from(n.querySelectorAll(SHOWN_CONTROLS)).some((c) => c !== el && !c.contains(el) && !el.contains(c) && shownBox(c))) return '';
+    if (n.nodeType === 11) {
+      const labels = Array.from(n.querySelectorAll('label')).filter((l) => !l.htmlFor && !l.querySelector(SHOWN_CONTROLS) && shownBox(l));
+      return labels.length === 1 ? norm(labels[0].textContent) : '';
+    }
     // the box's own label (Mantine puts the aria-label(ledby) given to its Slider on its root, not
     // on the thumb): it names the one control the box holds (a slider's; a field's box labelled so
     // is a region, a search landmark, not its name)
