@@ -708,14 +708,14 @@ function setSelect(sel, opt) {
   changeEvent(sel);
 }
 
-// The text typed never goes into the message (it is stored in the call log and shown in the
-// popup): only how many characters. Whether the field is secret is decided here, before the first
-// key reaches the page, and remembered (secret.js): a page that turns its password field into a
-// text field on keydown does not get the value shown afterwards.
 // The words `type` takes for a checkbox, radio button or switch (on / off).
 const CHECK_WORDS = /^(true|false|on|off|yes|no|1|0|checked|unchecked)$/i;
 const UNCHECK_WORDS = /^(false|off|no|0|unchecked)$/i;
 
+// The text typed never goes into the message (it is stored in the call log and shown in the
+// popup): only how many characters. Whether the field is secret is decided here, before the first
+// key reaches the page, and remembered (secret.js): a page that turns its password field into a
+// text field on keydown does not get the value shown afterwards.
 export async function type(el, text, { clear = false, submit = false } = {}) {
   if (text == null) text = '';
   text = String(text);
