@@ -1138,7 +1138,6 @@ export async function pickListed(widget, text, click, describe) {
 
 const roleOf = (el) => (el.getAttribute?.('role') || '').trim().split(/\s+/)[0].toLowerCase();
 
-// A drop-down a user chooses in: a <select>, a combobox or listbox, a button that opens a listbox.
 // The box a button sits alone in that says it opens a list (aria-haspopup=listbox, aria-controls
 // and aria-expanded on it, not on the button: Blueprint's Select around its button), or null.
 export function listPopupWrapper(el) {
@@ -1149,6 +1148,7 @@ export function listPopupWrapper(el) {
   return p.querySelectorAll('button,input,select,textarea,a[href],[role=button],[role=combobox]').length === 1 ? p : null;
 }
 
+// A drop-down a user chooses in: a <select>, a combobox or listbox, a button that opens a listbox.
 export function isDropdown(el) {
   if (!el || el.nodeType !== 1) return false;
   if (el.tagName === 'SELECT') return true;
