@@ -286,6 +286,8 @@ test('easymde: typed by its label through CodeMirror 5\'s key catcher, lines kep
   let r = await call('browser_type', { target: 'Description', text: '# Notes\nLine two' });
   ok(r, 'type by label');
   assert.equal(outputOf(md(r), 'Holds:'), '# Notes\nLine two');
+  // its lines (a <pre> each) are one code block in the Markdown, not a fenced block a line
+  assert.match(md(r), /```\n# Notes\nLine two\n```/, md(r));
   r = await call('browser_type', { target: 'Description', text: 'Fresh', clear: true });
   ok(r, 'clear and retype');
   assert.equal(outputOf(md(r), 'Holds:'), 'Fresh');

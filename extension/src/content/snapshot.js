@@ -396,7 +396,7 @@ class Writer {
       default: break;
     }
     const block = BLOCK_TAGS.has(tag) || (!INLINE_TAGS.has(tag) && BLOCK_DISPLAY.test(disp));
-    if (block && !kind && !this.editor && !this.code && isCodeView(el, st) && el.childElementCount > 1 && !el.querySelector(ACTIVE_SEL)) {
+    if (block && !kind && !this.editor && !this.code && ((isCodeView(el, st) && el.childElementCount > 1 && !el.querySelector(ACTIVE_SEL)) || preLines(el))) {
       const c = codeText(el);
       if (!c.text.trim()) return; // an empty layer (Ace's markers, cursors): nothing shown
       this.brk();
@@ -917,6 +917,21 @@ function isCodeView(el, st) {
   const p = el.parentElement;
   const ps = p && styleOf(p);
   return !(ps && CODE_SPACE.test(ps.whiteSpace) && MONO.test(ps.fontFamily));
+}
+
+// Is `el` a code editor's lines, each its own <pre> of one class (CodeMirror 5's
+// pre.CodeMirror-line, alone or each in a wrapper <div>), with no <code> in them? One code view:
+// each line was its own fenced block.
+function preLines(el) {
+  const n = el.childElementCount;
+  if (n < 2 || n > 5000) return false;
+  let cls = null;
+  for (const c of el.children) {
+    const p = c.tagName === 'PRE' ? c : c.childElementCount === 1 && c.firstElementChild.tagName === 'PRE' ? c.firstElementChild : null;
+    if (!p || p.querySelector('code,' + ACTIVE_SEL.replace('[role],', '')) || (cls !== null && p.className !== cls)) return false;
+    cls = p.className;
+  }
+  return !!norm(cls);
 }
 
 // The scroll height of what scrolls a code view (itself, an ancestor up to 4 levels, or a
