@@ -193,6 +193,26 @@ test('ambiguous and missing targets: errors list candidates with refs', async ()
   assert.match(r.result.error, new RegExp(`ref ${ref} is no longer on the page`));
 });
 
+// A cross-origin frame that went on to another page is no longer at its src: the hidden frame of
+// the same site before it (a payment widget's controller) was shown in its place, its own step 2
+// out of reach.
+test('a cross-origin frame that navigated is shown as itself, not as a hidden frame of the same site', async () => {
+  let r = await open('/xframe-nav.html');
+  assert.match(r.page.markdown, /\[iframe "Payment widget" origin=http:\/\/localhost:\d+\]\n\nPayment widget step 1/, r.page.markdown);
+  const link = refOf(r.page.markdown, /link "Continue to verification"/) || /\[Continue to verification\]\([^)]*\) \[(e\d+)\]/.exec(r.page.markdown)?.[1];
+  r = await env.call('browser_click', { target: link });
+  ok(r);
+  // (wait_for looks into cross-origin frames too: it timed out on a text only the frame showed)
+  ok(await env.call('browser_wait_for', { text: 'Verification step', wait_ms: 5000 }));
+  r = await env.call('browser_get_page', {});
+  assert.match(r.page.markdown, /\[iframe "Payment widget" origin=http:\/\/localhost:\d+\]\n\nVerification step/, r.page.markdown);
+  assert.doesNotMatch(r.page.markdown, /Hidden controller/);
+  // and a text a frame still shows is not "gone"
+  r = await env.call('browser_wait_for', { text: 'Verification step', state: 'hidden', wait_ms: 300 });
+  assert.equal(r.status, 'error', JSON.stringify(r.result));
+  assert.match(r.result.error, /timed out after 300 ms waiting for text "Verification step" to disappear/);
+});
+
 test('refs stay stable across snapshots of the same page', async () => {
   const a = (await open('/dom-change.html')).page.markdown;
   const add = refOf(a, /button "Add item"/);

@@ -3,7 +3,7 @@
 import { callContent } from './content-bridge.js';
 import { resolveTab } from './tabs.js';
 import { CommandError, sleep } from './errors.js';
-import { fillFrames } from './frames.js';
+import { fillFrames, presentInFrames } from './frames.js';
 import { pageCharBudget } from './page.js';
 import { throwIfCancelled } from './cancel.js';
 
@@ -48,7 +48,8 @@ export async function waitFor(cmd, ctx = {}) {
     try {
       const r = await callContent(tab.id, 'check', { text, selector });
       if (!r.ok) throw new CommandError(r.error);
-      present = r.present;
+      // (or in a cross-origin frame, which the top frame cannot read)
+      present = r.present || (await presentInFrames(tab.id, { text, selector }));
     } catch (e) {
       if (e instanceof CommandError) throw e;
       if (/no access|cannot be read/.test(e.message)) throw new CommandError(e.message);

@@ -44,20 +44,37 @@ function unreadable(all, id) {
   return out;
 }
 
-// Which frame each placeholder stands for: the same URL first (in order), then what is left,
-// in order (a frame that navigated away from its src).
-function match(placeholders, candidates) {
+// Which frame each placeholder stands for: the same URL first (in order), then, for one that
+// navigated away from its src, the frame left whose window is the size of its iframe (a hidden
+// frame of the same origin, a payment widget's controller, has none: it was taken, being first,
+// and its content shown in the widget's place), in order when sizes are not known.
+async function match(tabId, placeholders, candidates) {
   const used = new Set();
   const out = new Map();
   for (const p of placeholders) {
     const f = candidates.find((c) => !used.has(c.frameId) && c.url === p.src);
     if (f) { used.add(f.frameId); out.set(p.k, f.frameId); }
   }
-  for (const p of placeholders) {
-    if (out.has(p.k)) continue;
-    const f = candidates.find((c) => !used.has(c.frameId));
+  const left = placeholders.filter((p) => !out.has(p.k));
+  const free = candidates.filter((c) => !used.has(c.frameId));
+  if (!left.length || !free.length) return out;
+  const sizes = free.length > 1 ? await frameSizes(tabId, free.map((c) => c.frameId)) : new Map();
+  for (const p of left) {
+    const rest = free.filter((c) => !used.has(c.frameId));
+    const off = (c) => { const s = sizes.get(c.frameId); return s && p.w != null ? Math.abs(s[0] - p.w) + Math.abs(s[1] - p.h) : 0; };
+    const f = rest.reduce((best, c) => (!best || off(c) < off(best) ? c : best), null);
     if (f) { used.add(f.frameId); out.set(p.k, f.frameId); }
   }
+  return out;
+}
+
+// The window size of each frame (frameId -> [width, height]); frames that did not answer left out.
+async function frameSizes(tabId, frameIds) {
+  const out = new Map();
+  try {
+    const rs = await chrome.scripting.executeScript({ target: { tabId, frameIds }, injectImmediately: true, func: () => [innerWidth, innerHeight] });
+    for (const r of rs || []) if (Array.isArray(r.result)) out.set(r.frameId, r.result);
+  } catch { /* a frame gone meanwhile: sizes unknown */ }
   return out;
 }
 
@@ -79,7 +96,7 @@ export async function fillFrames(tabId, snap, maxChars) {
 
 async function fill(tabId, frameId, snap, depth, state) {
   let md = snap.markdown;
-  const ids = match(snap.frames || [], unreadable(state.all, frameId));
+  const ids = await match(tabId, snap.frames || [], unreadable(state.all, frameId));
   for (const p of snap.frames || []) {
     const id = ids.get(p.k);
     const frame = id === undefined ? null : state.all.find((f) => f.frameId === id);
@@ -159,6 +176,26 @@ export async function actAnywhere(tabId, args) {
 }
 
 // A tab went away: forget its frames.
+// Whether a cross-origin frame of the tab (every level, as the page's Markdown shows them) shows
+// the text or matches the selector: wait_for looks there too (it looked in the top frame only, and
+// said "gone" of a text a payment frame still showed). Frames that do not answer show nothing.
+export async function presentInFrames(tabId, params) {
+  let all = [];
+  try { all = await chrome.webNavigation.getAllFrames({ tabId }) || []; } catch { return false; }
+  const ids = [];
+  const walk = (id, depth) => {
+    for (const f of unreadable(all, id)) {
+      ids.push(f.frameId);
+      if (depth < MAX_DEPTH) walk(f.frameId, depth + 1);
+    }
+  };
+  walk(0, 1);
+  for (const id of ids.slice(0, MAX_FRAMES)) {
+    try { if ((await callFrame(tabId, id, 'check', params))?.present) return true; } catch { /* gone, or not scriptable */ }
+  }
+  return false;
+}
+
 export function forgetTab(tabId) {
   shown.delete(tabId);
 }

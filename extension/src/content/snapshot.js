@@ -723,7 +723,8 @@ class Writer {
     if (d && d.body) {
       // The frame's origin is in its marker: the title is the page's to choose, the origin is not.
       let origin = 'null';
-      try { origin = d.defaultView?.location.origin || 'null'; } catch { /* ignore */ }
+      // (the document's own origin: a srcdoc or about:blank frame has its parent's, its location's is "null")
+      try { origin = d.defaultView?.origin || d.defaultView?.location.origin || 'null'; } catch { /* ignore */ }
       this.raw(`[iframe${q} origin=${origin}]`);
       this.brk();
       this.walk(d.body, clickAnc);
@@ -734,7 +735,9 @@ class Writer {
       // frame on its own and puts the whole block — marker with the frame's real origin, its
       // Markdown, end marker — where the placeholder stands (background/frames.js).
       const k = this.frames.length;
-      this.frames.push({ k, src: el.src || '', label });
+      // (with the size of its window, so that once it navigated away from its src it is told from
+      // a hidden frame of that origin by its size: the hidden one's content was shown in its place)
+      this.frames.push({ k, src: el.src || '', label, w: el.clientWidth, h: el.clientHeight });
       this.raw(frameToken(k, this.nonce));
     }
     this.brk();
