@@ -689,6 +689,11 @@ function popupsToSkip(widget, opt, ctx) {
 const expander = (widget) => (widget.hasAttribute('aria-expanded') ? widget : hiddenPopupControl(widget)?.hasAttribute('aria-expanded') ? hiddenPopupControl(widget) : null);
 const isOpen = (widget) => { const x = expander(widget); return x ? x.getAttribute('aria-expanded') === 'true' : popupsOf(widget).some(visible); };
 
+// Close the widget's list when it is open (after a chip's remove mark opened it: Select2's).
+export async function closeIfOpen(widget) {
+  if (isOpen(widget)) await closePopup(widget);
+}
+
 // Close a popup this action opened, as a user does: Escape; if it stays open (Shoelace closes on
 // a real Escape only), a second click on the widget; then a click elsewhere on the page.
 async function closePopup(widget) {
