@@ -765,3 +765,11 @@ test('a sortable <th> (a pointer cursor of its own, a click listener) is a click
   ok(c);
   assert.match(c.page.markdown, /Sorted: Age/);
 });
+
+test('a field read-only until it has the focus is typed into once focused; one that stays read-only is an error', async () => {
+  await open('/cnt-rofocus.html');
+  const r = await env.call('browser_type', { target: 'Start date', text: '2024-05-06' });
+  ok(r);
+  assert.match(r.page.markdown, /Start: 2024-05-06/);
+  assert.match(fail(await env.call('browser_type', { target: 'End date', text: '2024-05-07' })), /is read-only, so nothing was typed/);
+});

@@ -750,7 +750,14 @@ export async function type(el, text, { clear = false, submit = false } = {}) {
   } else if (el.getAttribute?.('role') === 'slider' || (!el.getAttribute?.('role') && thumbPosition(el))) {
     return { message: `Set ${desc} to ${await setSlider(el, text)}` };
   } else if (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA') {
-    // a read-only field takes no keys: a picker's field (flatpickr) is set in what clicking it opens
+    // a field read-only until it has the focus (Ant Design Vue's date picker) is focused first, as
+    // a user's click into it does; one still read-only takes no keys: a picker's field (flatpickr)
+    // is set in what clicking it opens
+    if (el.readOnly && !focusedOrInside(el)) {
+      try { el.focus(); } catch { /* ignore */ }
+      await nextTask();
+      if (el.readOnly) el.blur();
+    }
     if (el.readOnly) throw new Error(`${desc} is read-only, so nothing was typed; a user sets it by clicking it and choosing in what it opens (a calendar, a list)`);
     if (inputType(el) === 'file') throw new Error(`${desc} is a file input: put files in it with browser_upload_file`);
     // a user clicks into the field first: one covered (a modal's dimmer over the page, with no
