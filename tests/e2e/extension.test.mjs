@@ -211,6 +211,14 @@ test('a cross-origin frame that navigated is shown as itself, not as a hidden fr
   r = await env.call('browser_wait_for', { text: 'Verification step', state: 'hidden', wait_ms: 300 });
   assert.equal(r.status, 'error', JSON.stringify(r.result));
   assert.match(r.result.error, /timed out after 300 ms waiting for text "Verification step" to disappear/);
+  // a key with no target while the focus is in that frame goes to its focused field (it was pressed
+  // on the <iframe> element, and said done)
+  r = await env.call('browser_get_page', {});
+  ok(await env.call('browser_click', { target: refOf(r.page.markdown, /input text "One-time code"/) }));
+  r = await env.call('browser_press_key', { key: 'Enter' });
+  ok(r);
+  assert.match(r.result.message, /^Pressed Enter on \[input text "One-time code"/, r.result.message);
+  assert.match(r.page.markdown, /Key: Enter/);
 });
 
 test('refs stay stable across snapshots of the same page', async () => {

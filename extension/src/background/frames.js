@@ -144,6 +144,7 @@ const isRef = (t) => /^\[?(?:ref\s*=\s*)?e\d+\]?$/i.test(String(t ?? '').trim())
 // error names the element, its frame's origin and its ref.
 export async function actAnywhere(tabId, args) {
   const first = await callContent(tabId, 'act', args);
+  if (first.code === 'focus_in_frame') return keyInFrame(tabId, args);
   if (first.ok || !TRY_OTHER_FRAMES.has(first.code)) return first;
   const target = args.params?.target;
   if (first.code === 'stale_ref' || isRef(target)) {
@@ -176,6 +177,24 @@ export async function actAnywhere(tabId, args) {
 }
 
 // A tab went away: forget its frames.
+// A key pressed with no target while the keyboard focus is in a cross-origin frame: pressed by the
+// frame that has the focus (document.hasFocus()), else by the one frame whose document has a
+// focused element; none or several: an error asking for a target (it was pressed on the <iframe>
+// and said done).
+async function keyInFrame(tabId, args) {
+  let ids = [];
+  try { ids = (await chrome.webNavigation.getAllFrames({ tabId })).map((f) => f.frameId).filter((id) => id > 0); } catch { /* tab gone */ }
+  const states = [];
+  for (const id of ids.slice(0, MAX_FRAMES)) {
+    try { const s = await callFrame(tabId, id, 'focusState'); if (s?.ok) states.push({ id, ...s }); } catch { /* not scriptable */ }
+  }
+  const has = states.filter((s) => s.has && s.active);
+  const active = states.filter((s) => s.active);
+  const pick = has.length === 1 ? has[0] : active.length === 1 ? active[0] : null;
+  if (pick) return callFrame(tabId, pick.id, 'act', args);
+  return { ok: false, code: 'focus_in_frame', error: 'The keyboard focus is inside a frame of another site, and which of its fields has it is not known; nothing was pressed. Press the key with a target inside that frame (its ref)' };
+}
+
 // Whether a cross-origin frame of the tab (every level, as the page's Markdown shows them) shows
 // the text or matches the selector: wait_for looks there too (it looked in the top frame only, and
 // said "gone" of a text a payment frame still showed). Frames that do not answer show nothing.

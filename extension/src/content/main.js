@@ -36,7 +36,12 @@ async function act(command, p) {
       r = await type(el, p.text, { clear: !!p.clear, submit: !!p.submit });
       break;
     case 'press_key':
-      if (p.target != null && p.target !== '') { el = findTarget(p.target, 'any').el; if (!shownEditor(el)) focusForKeys(el); } else el = deepActive() || document.body;
+      if (p.target != null && p.target !== '') { el = findTarget(p.target, 'any').el; if (!shownEditor(el)) focusForKeys(el); } else {
+        el = deepActive() || document.body;
+        // the focus is in a frame of another site, which this document cannot reach: the frame that
+        // has it presses the key (background/frames.js); it was pressed on the <iframe>, and "done"
+        if (el.tagName === 'IFRAME' || el.tagName === 'FRAME') throw Object.assign(new Error('The keyboard focus is inside a frame of another site'), { code: 'focus_in_frame' });
+      }
       r = pressKey(el, p.key);
       break;
     case 'scroll':
@@ -132,6 +137,8 @@ async function run1(op, args) {
       case 'selectField': return { ok: true, selected: selectFocusedField(deepActive()) }; // trusted mode: clear (actions.js)
       case 'typed': if (args.yield) await yieldToPage(); return { ok: true, ...typed(args.text, args.clear) }; // trusted mode: after the text
       case 'grown': return { ok: true, grown: grownSince() }; // after a scroll to the bottom (cmd-input.js)
+      // a key with no target while the focus is in a cross-origin frame: which frame has it (frames.js)
+      case 'focusState': { const a = deepActive(); return { ok: true, has: document.hasFocus(), active: !!a && a !== document.body && a.tagName !== 'IFRAME' && a.tagName !== 'FRAME' }; }
       case 'toggled': return { ok: true, toggled: toggledSince() }; // after a click, once settled (toggle.js)
       // browser_resize: the size after the page's next frame, whose rendering steps dispatch the
       // resize event before frame callbacks run (read at once, the new size came before the event,
