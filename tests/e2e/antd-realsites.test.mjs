@@ -43,6 +43,8 @@ test('antd Select: select_option opens a closed select whose list fades in, and 
     ok(r, `run ${run}: select Banana`);
     assert.equal(stateIn(md(r)).fruit, 'banana', `run ${run}: the page did not take Banana`);
     assert.match(lineOf(md(r), /combobox "Fruit"/), /value="Banana"/, `run ${run}: the choice is not the field's value`);
+    // closed, its zero-size screen-reader copy (a window of three options) is no list of options
+    assert.doesNotMatch(lineOf(md(r), /combobox "Fruit"/), /options=/, `run ${run}: the combobox lists the hidden copy's options`);
     assert.doesNotMatch(md(r), /\[clickable "Durian"/, `run ${run}: the list is left open`);
   }
 });

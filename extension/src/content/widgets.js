@@ -382,10 +382,12 @@ export function optionsOf(widget) {
 export function optionNames(widget) {
   const opts = optionsOf(widget);
   if (!opts.length) return [];
-  if (widget.getAttribute('aria-expanded') === 'true' && !popupsOf(widget).some((p) => {
-    const r = p.getBoundingClientRect();
-    return r.width >= 1 && r.height >= 1;
-  })) return [];
+  const pops = popupsOf(widget);
+  const drawn = (p) => { const r = p.getBoundingClientRect(); return r.width >= 1 && r.height >= 1; };
+  if (widget.getAttribute('aria-expanded') === 'true' && !pops.some(drawn)) return [];
+  // (closed too: a list laid out at no size, not one hidden, is a screen-reader copy of a window of
+  // its options, antd's: "Apple" was missing from options=[…] once Cherry was chosen)
+  if (pops.length && pops.every((p) => p.getClientRects().length > 0 && !drawn(p))) return [];
   return opts.map((o) => norm(o.getAttribute('aria-label')) || shownText(o)).filter(Boolean);
 }
 
