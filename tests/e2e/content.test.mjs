@@ -773,3 +773,8 @@ test('a field read-only until it has the focus is typed into once focused; one t
   assert.match(r.page.markdown, /Start: 2024-05-06/);
   assert.match(fail(await env.call('browser_type', { target: 'End date', text: '2024-05-07' })), /is read-only, so nothing was typed/);
 });
+
+test('a closed combobox whose list is a zero-size screen-reader copy (a window of its options) lists no options', async () => {
+  const r = await open('/cnt-srlist.html');
+  assert.match(r.page.markdown, /\[combobox "Fruit" value="Cherry" e\d+\]/, r.page.markdown);
+});
