@@ -778,3 +778,10 @@ test('a closed combobox whose list is a zero-size screen-reader copy (a window o
   const r = await open('/cnt-srlist.html');
   assert.match(r.page.markdown, /\[combobox "Fruit" value="Cherry" e\d+\]/, r.page.markdown);
 });
+
+test('a click on the title inside a <div tabindex=0> focuses that div, as a mousedown does (a collapse that opens while focused)', async () => {
+  await open('/cnt-focuscollapse.html');
+  const r = await env.call('browser_click', { target: 'Focus to open' });
+  ok(r);
+  assert.match(r.page.markdown, /Focus content here/, r.page.markdown);
+});

@@ -88,11 +88,13 @@ function focusable(el) {
   return typeof el.focus === 'function';
 }
 
-// What a mousedown there focuses: the nearest focusable element from the hit point up to `el`.
-function focusTargetOf(at, el) {
-  for (let n = at; n; n = composedParent(n)) {
-    if (n.nodeType === 1 && focusable(n) && (n.tabIndex >= 0 || n === el || n.isContentEditable)) return n;
-    if (n === el) break;
+// What a mousedown there focuses, as the browser's: the nearest focusable element from the hit
+// point up (a control, anything with a tabindex, an editor), beyond the element clicked: daisyUI's
+// collapse, a <div tabindex=0> that opens while focused, got no focus from a click on its title.
+function focusTargetOf(at) {
+  for (let n = at, i = 0; n && i < 100; n = composedParent(n), i++) {
+    if (n.nodeType !== 1 || n.tagName === 'BODY' || n.tagName === 'HTML') break;
+    if (focusable(n) && !n.disabled && (n.tabIndex >= 0 || n.hasAttribute('tabindex') || n.isContentEditable)) return n;
   }
   return null;
 }
@@ -158,7 +160,7 @@ export function click(el, how = {}) {
   for (let n = 1; n <= (how.double_click ? 2 : 1); n++) {
     const ev = { ...where, button: b, detail: n };
     const downOk = mouse(at, 'pointerdown', { ...ev, buttons: bs }) & mouse(at, 'mousedown', { ...ev, buttons: bs });
-    const f = downOk && n === 1 ? focusTargetOf(at, target) : null;
+    const f = downOk && n === 1 ? focusTargetOf(at) : null;
     if (f) { try { f.focus({ preventScroll: true }); } catch { /* ignore */ } }
     if (b === 2) mouse(at, 'contextmenu', { ...ev, buttons: bs });
     mouse(at, 'pointerup', { ...ev, buttons: 0 }); mouse(at, 'mouseup', { ...ev, buttons: 0 });
