@@ -276,7 +276,12 @@ export function replacementFor(sel) {
       // A strong sign of a drop-down is required (a plain button that happens to show the
       // selected text, "Yes, continue", must never be taken for the select's widget).
       let score = 0;
+      // (not the list of options itself, drawn in the widget's box while open: Preline's; its
+      // middle was clicked as the widget, and an option chosen that no one asked for)
+      if (role === 'listbox' && !el.hasAttribute('aria-haspopup') && !el.hasAttribute('aria-expanded') && el.childElementCount > 1) continue;
       if (POPUP_ROLES.has(role) && role !== 'button') score += 4;
+      // (a focusable box holding the select: Preline's wrapper, which opens its list when clicked)
+      if (el.contains(sel) && el.hasAttribute('tabindex') && el.tabIndex >= 0) score += 3;
       if (el.hasAttribute('aria-haspopup') || el.hasAttribute('aria-expanded')) score += 3;
       if (WIDGET_CLASS.test(typeof el.className === 'string' ? el.className : '')) score += 2;
       if (!score) continue;
