@@ -734,6 +734,8 @@ export function descriptionsOf(el, kind) {
   }
   if (kind === 'link' || kind === 'button' || kind === 'clickable' || kind === 'tab' || kind === 'menuitem' || kind === 'option') push(clip(visibleText(el), 300));
   if (kind === 'button') push(popupButtonLabel(el));
+  // (a custom combobox named by a stray label is still found by what it shows, as before it was)
+  if (kind === 'combobox' && !['INPUT', 'SELECT', 'TEXTAREA'].includes(el.tagName)) push(clip(visibleText(el), 300));
   if (el.tagName === 'INPUT' && ['submit', 'button', 'reset'].includes(inputType(el))) push(el.value);
   const img = el.querySelector?.('img[alt]');
   if (img) push(img.alt);
