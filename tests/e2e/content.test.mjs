@@ -797,13 +797,3 @@ test('a tags select whose list is drawn inside its box: the box is its widget, n
   if (r.status === 'success') assert.deepEqual(held, ['Green', 'Yellow']);
   else assert.deepEqual(held, ['Green']);
 });
-
-test('a carousel\'s slides moved out of its frame (which hides its overflow) are not in the page, and a click on one is an error', async () => {
-  const r = await open('/cnt-carousel.html');
-  assert.match(r.page.markdown, /Slide Bravo/);
-  assert.doesNotMatch(r.page.markdown, /Slide Alpha|Slide Charlie/, r.page.markdown);
-  assert.match(fail(await env.call('browser_click', { target: 'Buy Charlie' })), /not visible|No element matches/);
-  const b = await env.call('browser_click', { target: 'Buy Bravo' });
-  ok(b);
-  assert.match(b.page.markdown, /Bought: Buy Bravo/);
-});

@@ -61,21 +61,6 @@ export function invisible(el, st, aria = true, display = st.display) {
   return movedOff(el, st, r, pos, clipsOverflow);
 }
 
-// The box a positioned (or transformed) element that hides its overflow (hidden or clip, not a
-// scroller a user scrolls) cuts what it holds to, or null: a carousel's frame, outside which its
-// other slides lie.
-export function clipBox(el, st) {
-  if (!/^(hidden|clip)$/.test(st.overflowX) || !/^(hidden|clip)$/.test(st.overflowY)) return null;
-  if (st.position === 'static' && st.transform === 'none') return null;
-  const r = el.getBoundingClientRect();
-  return r.width >= 1 && r.height >= 1 ? r : null;
-}
-
-// Does the box `r` lie wholly outside the clip box `c` (less than a pixel of it inside)?
-export function outsideClip(r, c) {
-  return Math.min(r.right, c.right) - Math.max(r.left, c.left) < 1 || Math.min(r.bottom, c.bottom) - Math.max(r.top, c.top) < 1;
-}
-
 // Is the element, positioned (not static), moved where no scrolling reaches: left of or above the
 // page (left: -9999px; jQuery UI's modal form keeps an <input type=submit> at top: -1000px, for
 // Enter to submit it)?

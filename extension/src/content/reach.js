@@ -3,7 +3,7 @@
 // changed, and success reported), and dispatch a click where the user's click would go: the
 // deepest element at the element's visible center, through open shadow roots.
 import { styleOf, winOf, norm, controlKind, shadowOf } from './dom.js';
-import { invisible, clipBox, outsideClip } from './hidden.js';
+import { invisible } from './hidden.js';
 
 // The parent in the composed tree: a shadow root's host, a same-origin frame's element.
 export function composedParent(n) {
@@ -56,17 +56,6 @@ export function hiddenReason(el) {
   }
   const r = el.getBoundingClientRect();
   if ((r.width < 1 || r.height < 1) && !shownChild(el)) return 'it has no size on the page';
-  // cut away by a box around it that hides its overflow (a carousel's other slides; a fixed
-  // element is not held by the boxes of the page, a whole box of no size is said below)
-  if (r.width >= 1 && r.height >= 1 && styleOf(el)?.position !== 'fixed') {
-    for (let n = composedParent(el), i = 0; n && n.nodeType === 1 && i < 30 && n.tagName !== 'BODY'; n = composedParent(n), i++) {
-      const s = styleOf(n);
-      if (!s) continue;
-      if (s.position === 'fixed') break;
-      const c = clipBox(n, s);
-      if (c && outsideClip(r, c)) return 'it is cut away by a box around it that hides what overflows it (a carousel\'s other slides)';
-    }
-  }
   for (let n = el; n; n = composedParent(n)) {
     if (n.nodeType !== 1) continue;
     const s = styleOf(n);

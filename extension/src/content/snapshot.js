@@ -10,7 +10,7 @@ import { token, tokenParts, ownName, shownText, readOnlyBox } from './describe.j
 import { isSecret } from './secret.js';
 import { refFor, documentId } from './refs.js';
 import { MAX_PAGE_CHARS } from '../shared/limits.js';
-import { invisible, mutedText, movedOff, clipBox, outsideClip } from './hidden.js';
+import { invisible, mutedText, movedOff } from './hidden.js';
 import { isAriaTable, isSortHeader, sortMark, gridModel, layout } from './grid.js';
 import { contextEditor, drawnEditor, proxyFor } from './widgets.js';
 
@@ -167,7 +167,6 @@ class Writer {
     this.force = null; // an element to show as a clickable whatever its style (a sortable column header)
     this.live = false; // inside a live region or tooltip already marked (see liveRegion)
     this.tree = false; // inside a tree item (see treeItem)
-    this.clip = null; // the box the nearest positioned box that hides its overflow cuts to (hidden.js clipBox)
   }
 
   raw(s) {
@@ -304,23 +303,12 @@ class Writer {
     // Nor one no keyboard reaches that is moved where no scrolling reaches (a submit button kept
     // at top: -1000px for Enter to submit the form): no one sees or reaches it.
     if (FORM_TAGS.has(tag) && el.tabIndex < 0 && movedOff(el, st)) return;
-    // cut away by a box around it that hides its overflow: a carousel's slides beside its frame
-    // (Flowbite's were all in the page); a fixed element is held by no box of the page
-    const clip = this.clip;
-    if (st.position === 'fixed') this.clip = null;
-    else if (clip && tag !== 'BODY' && st.position !== 'static' && outsideClip(el.getBoundingClientRect(), clip)) return;
-    const own = clipBox(el, st);
-    if (own) this.clip = own;
     const mute = this.mute, muteSt = this.muteSt;
     this.mute = null;
     this.muteSt = st;
-    try {
-      this.element(el, tag, st, clickAnc, disp);
-    } finally {
-      this.mute = mute;
-      this.muteSt = muteSt;
-      this.clip = clip;
-    }
+    this.element(el, tag, st, clickAnc, disp);
+    this.mute = mute;
+    this.muteSt = muteSt;
   }
 
   element(el, tag, st, clickAnc, disp = st.display) {
