@@ -996,8 +996,13 @@ const REMOVE_WORDS = /\b(remove|delete|deselect|unselect)\b/i;
 // A chip's remove mark as a person knows it: a ✕ (or an icon labelled "Remove …", or drawn by a
 // class that says remove/delete) that can be clicked, outside any list of options.
 function isRemoveMark(e) {
+  // (the cheap tests first, a box of the whole page holds thousands of elements: a mark has a
+  // word of text at most, and few children, an icon's)
+  if (e.childElementCount > 3) return false;
+  const raw = e.textContent;
+  if (raw.length > 40) return false;
   if (!e.getClientRects().length || e.closest('[role=option],[role=listbox],[role=menu]')) return false;
-  const text = norm(e.textContent);
+  const text = norm(raw);
   const label = `${e.getAttribute('aria-label') || ''} ${e.getAttribute('title') || ''}`;
   const cls = String(e.getAttribute('class') || '');
   const sign = REMOVE_SIGN.test(text) || (!text && (REMOVE_WORDS.test(label) || /(remove|delete)/i.test(cls)));
@@ -1020,7 +1025,8 @@ export function chipsOf(el) {
 }
 
 function chipsIn(box, el) {
-  const all = Array.from(box.querySelectorAll('*')).filter((e) => e !== el && !e.contains(el) && isRemoveMark(e));
+  // (at most 3,000 elements looked at: a field alone in a page's whole content)
+  const all = Array.from(box.querySelectorAll('*')).slice(0, 3000).filter((e) => e !== el && !e.contains(el) && isRemoveMark(e));
   const marks = all.filter((m) => !all.some((o) => o !== m && o.contains(m)));
   const chips = [];
   for (const m of marks) {
