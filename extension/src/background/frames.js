@@ -176,7 +176,6 @@ export async function actAnywhere(tabId, args) {
   return first;
 }
 
-// A tab went away: forget its frames.
 // A key pressed with no target while the keyboard focus is in a cross-origin frame: pressed by the
 // frame that has the focus (document.hasFocus()), else by the one frame whose document has a
 // focused element; none or several: an error asking for a target (it was pressed on the <iframe>
@@ -215,6 +214,7 @@ export async function presentInFrames(tabId, params) {
   return false;
 }
 
+// A tab went away: forget its frames.
 export function forgetTab(tabId) {
   shown.delete(tabId);
 }
