@@ -797,3 +797,20 @@ test('a tags select whose list is drawn inside its box: the box is its widget, n
   if (r.status === 'success') assert.deepEqual(held, ['Green', 'Yellow']);
   else assert.deepEqual(held, ['Green']);
 });
+
+test('an option is taken by its words only when none has exactly that text once the list is filtered by it ("Paris", not the "Paris, Texas" shown first)', async () => {
+  await open('/cnt-longlist.html');
+  const r = await env.call('browser_select_option', { target: 'City', value: 'Paris' });
+  ok(r);
+  assert.match(r.page.markdown, /Chosen: Paris$/m, r.page.markdown);
+});
+
+test('pills beside drop-downs in one bar are no chips of them: choosing "Red" chooses it (not "already chosen" by a pill), and fill_form takes out no pill', async () => {
+  await open('/cnt-filters.html');
+  let r = await env.call('browser_select_option', { target: 'Color', value: 'Red' });
+  ok(r);
+  assert.match(r.page.markdown, /Color: Red; pills: 2/, r.page.markdown);
+  r = await env.call('browser_fill_form', { fields: [{ target: 'Color', value: 'Blue' }] });
+  ok(r);
+  assert.match(r.page.markdown, /Color: Blue; pills: 2/, r.page.markdown);
+});

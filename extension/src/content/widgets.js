@@ -858,9 +858,6 @@ export async function chooseInWidget(widget, text, click, describe, sel = null, 
     // starts): a user waits until it is drawn before reading it
     if (!opt && isOpen(widget) && (opt = await whileAnimating(doc, find))) await quiet(doc);
   }
-  // no option of exactly that text: the one option whose shown text holds it as whole words
-  // ("Fight Club" for Blueprint's "8. Fight Club 1999", its rank and year beside the title)
-  if (!opt && isOpen(widget)) opt = soleOptionWith(widget, text);
   if (!opt && type && typeable(widget)) {
     shown = shownOptionTexts(widget, ctx);
     const at = Date.now();
@@ -869,6 +866,10 @@ export async function chooseInWidget(widget, text, click, describe, sel = null, 
     if (await untilSettled(find, at)) await quiet(doc);
     opt = find();
   }
+  // no option of exactly that text (a list one types into filtered by it first, where the one of
+  // exactly that text may have been below the first shown): the one option whose shown text holds
+  // it as whole words ("Fight Club" for Blueprint's "8. Fight Club 1999", its rank and year beside)
+  if (!opt && isOpen(widget)) opt = soleOptionWith(widget, text);
   if (!opt) {
     // the options it showed, then the popup closed again (and the text typed taken out): the
     // page is left as it was
@@ -888,7 +889,8 @@ export async function chooseInWidget(widget, text, click, describe, sel = null, 
   // an option already chosen in a list of several choices is left as it is: a click there takes
   // it out (PrimeReact's MultiSelect: select_option "London" unchose London and said "Selected");
   // so is one the widget shows as a chip, in a list that marks nothing (Blueprint's MultiSelect)
-  if (!sel && chipsOf(widget).some((c) => c.text.toLowerCase() === norm(text).toLowerCase())) {
+  // (a chip the widget itself shows, or its face: not one beside it, another list's pill)
+  if (!sel && chipsOf(widget).some((c) => c.text.toLowerCase() === norm(text).toLowerCase() && (widget.contains(c.chip) || ctx.face.contains(c.chip)))) {
     if (opened && isOpen(widget)) await closePopup(widget);
     return { option: null, typed, confirmed: null, already: true };
   }
@@ -1016,8 +1018,11 @@ function isRemoveMark(e) {
 // field, nor the form or the body). A chip holds one remove mark and not the field; its words are
 // its text without the mark's.
 export function chipsOf(el) {
+  // (a box that also holds another field or drop-down holds its chips too, never ours to take out)
+  const other = (n) => Array.from(n.querySelectorAll('input:not([type=hidden]),select,textarea,[role=combobox]'))
+    .some((c) => c !== el && !el.contains(c) && !c.contains(el) && !(c.tagName === 'SELECT' && !visible(c)));
   for (let n = el.parentElement, i = 0; n && i < 3 && n.tagName !== 'BODY' && n.tagName !== 'FORM'; i++, n = n.parentElement) {
-    if (n.querySelectorAll('input:not([type=hidden]),select,textarea').length > 1) break;
+    if (other(n)) break;
     const chips = chipsIn(n, el);
     if (chips.length) return chips;
   }
