@@ -6,7 +6,7 @@ import { describe, hiddenError, refuseUnusable } from './targeting.js';
 import { selectedText, readOnlyBox, segmentedText } from './describe.js';
 import { isSecret } from './secret.js';
 import { hiddenReason, clickPoint, composedParent, composedContains, shortDesc, hoverHost } from './reach.js';
-import { proxyFor, replacementFor, chooseInWidget, until, editorFor, isDropdown, contextEditor, drawnEditor, monospaced, unchooseOthers, chipsOf, closeIfOpen } from './widgets.js';
+import { proxyFor, replacementFor, chooseInWidget, until, editorFor, isDropdown, contextEditor, drawnEditor, monospaced, unchooseOthers, removeChip, closeIfOpen } from './widgets.js';
 import { fieldValue } from './datetime.js';
 import { usKey } from '../shared/keys.js';
 import { behindModal } from './modal.js';
@@ -990,17 +990,6 @@ const optionList = (os) => os.map((o) => JSON.stringify(optionText(o))).join(', 
 // (one of a single choice takes one). A hidden select is chosen in through the widget a user sees:
 // the missing ones are chosen there, and one to unchoose is an error saying where (a widget's
 // remove mark is its own, not a choice to make).
-// Click the remove mark of each chip the widget shows with one of `texts` (case aside), waiting
-// (1 s) until it is gone; a chip that stays is left for the caller's check.
-async function takeOutChips(widget, texts) {
-  for (const t of texts.map((x) => x.toLowerCase())) {
-    const c = chipsOf(widget).find((x) => x.text.toLowerCase() === t);
-    if (!c) continue;
-    click(c.remove);
-    await until(() => !chipsOf(widget).some((x) => x.text.toLowerCase() === t), 1000);
-  }
-}
-
 export async function selectOptions(el, values) {
   el = selectOf(el);
   if (!el.multiple) {
@@ -1024,7 +1013,8 @@ export async function selectOptions(el, values) {
     // the others it holds are taken out as a user does: by their chips' remove marks (Select2's
     // ×), else in the widget's list (Materialize's FormSelect); one still chosen is an error
     if (before.length) {
-      await takeOutChips(widget, before.map(optionText));
+      // (a chip that stays is left for the check below)
+      for (const t of before.map(optionText)) await removeChip(widget, t, click);
       if (extra().length) { try { await unchooseOthers(widget, want.map(optionText), click, describe); } catch { /* said below */ } }
       await closeIfOpen(widget);
     }

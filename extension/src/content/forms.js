@@ -6,7 +6,7 @@ import { inputType, isEditable, winOf, norm, nameOf, controlKind, styleOf, focus
 import { describe, findTarget, refuseUnusable, opensListbox } from './targeting.js';
 import { click, type, nextTurn, aim, pressKey, selectOption, selectOptions, typedNote, notTaken, leaveField } from './actions.js';
 import { isSecret } from './secret.js';
-import { chooseInWidget, pickListed, isDropdown, isReadOnlyCombobox, isRadioGroup, radiosOf, selectBehind, untilSettled, until, tokenIn, unchooseOthers, pillFor, chipsOf, listPopupWrapper } from './widgets.js';
+import { chooseInWidget, pickListed, isDropdown, isReadOnlyCombobox, isRadioGroup, radiosOf, selectBehind, untilSettled, until, tokenIn, unchooseOthers, pillFor, chipsOf, removeChip, listPopupWrapper } from './widgets.js';
 
 const BOOL = /^(true|false)$/;
 // How long fill_form waits for what covers a field (a datepicker fading out, a toast) to go.
@@ -276,8 +276,7 @@ async function dropChips(el, parts) {
     if (![...want].every((w) => chips.some((c) => c.text.toLowerCase() === w))) break;
     const extra = chips.find((c) => !want.has(c.text.toLowerCase()) && !out.includes(c.text));
     if (!extra) break;
-    click(extra.remove);
-    if (!(await until(() => !chipsOf(el).some((c) => c.text === extra.text), 1000))) {
+    if (!(await removeChip(el, extra.text, click))) {
       throw new Error(`Clicked the remove mark of "${extra.text}" beside ${describe(el)} to take it out, but it is still shown as chosen`);
     }
     out.push(extra.text);

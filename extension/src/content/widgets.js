@@ -1029,6 +1029,16 @@ export function chipsOf(el) {
   return [];
 }
 
+// Take out the chip `el` shows with `text` (case aside) by its remove mark, as a user does, and
+// wait (1 s at most) until it is gone: true when it went (or was not there).
+export async function removeChip(el, text, click) {
+  const t = norm(text).toLowerCase();
+  const c = chipsOf(el).find((x) => x.text.toLowerCase() === t);
+  if (!c) return true;
+  click(c.remove);
+  return !!(await until(() => !chipsOf(el).some((x) => x.text.toLowerCase() === t), 1000));
+}
+
 function chipsIn(box, el) {
   // (at most 3,000 elements looked at: a field alone in a page's whole content)
   const all = Array.from(box.querySelectorAll('*')).slice(0, 3000).filter((e) => e !== el && !e.contains(el) && isRemoveMark(e));
