@@ -454,6 +454,13 @@ test('a click on a checkbox, radio button, switch or toggle button says what it 
   r = await said('Bold');
   assert.match(r.msg, /; it is now pressed$/);
   assert.deepEqual(r.toggle, { before: 'not pressed', after: 'pressed' });
+  r = await said('Italic');
+  assert.match(r.msg, /; it is still not pressed: the click did not change it$/);
+  // A button with aria-pressed that changed the page elsewhere (FullCalendar's Prev and Next
+  // carry aria-pressed="false" for good): its click is not said to have failed.
+  r = await said('Next week');
+  assert.doesNotMatch(r.msg, /did not change it/);
+  assert.match(r.md, /Week 2/);
   // Not a toggle: nothing added.
   r = await said('Settings');
   assert.equal(r.toggle, undefined);

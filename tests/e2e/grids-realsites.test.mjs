@@ -125,13 +125,19 @@ test('AG Grid: a double-click opens a cell\'s editor, and what is typed there wi
 
 // FullCalendar draws its weekday names and day numbers aria-hidden and labels each cell in full:
 // the month was an empty table of events whose days no one could tell.
-test('fullcalendar: a month grid shows each day as its cell is labelled, its events in their days, and an event is clicked by its title', async () => {
+test('fullcalendar: a month grid shows each day as its cell is labelled, its events in their days, an event is clicked by its title, and Next turns the month', async () => {
   const md = await open(srv.url('/shells/calendar-fullcalendar.html'));
   const t = tableAt(md, '| Sunday');
   assert.match(t, /^\| Sunday \| Monday \| Tuesday \| Wednesday \| Thursday \| Friday \| Saturday \|/, t);
   assert.match(t, /\| June 10, 2025 \[button "10a Design review" eN\] \|/, t);
   assert.match(t, /\| June 20, 2025 \[button "Launch party" eN\] \|/, t);
-  const r = await env.call('browser_click', { target: 'Launch party' });
+  let r = await env.call('browser_click', { target: 'Launch party' });
   ok(r);
   assert.match(r.page.markdown, /Clicked: Launch party/);
+  // Its Next button carries aria-pressed="false" for good: the click turned the month, and the
+  // answer does not say that it did not change anything.
+  r = await env.call('browser_click', { target: 'Next month' });
+  ok(r);
+  assert.doesNotMatch(r.result.message, /did not change it/, r.result.message);
+  assert.match(r.page.markdown, /July 2025/);
 });

@@ -5,7 +5,7 @@
 // answer to a click on a checkbox the page locked was "Clicked" and nothing else.
 import { controlKind, styleOf } from './dom.js';
 
-let last = null; // { el: WeakRef, before, kind }: the control the last click aimed at
+let last = null; // { el: WeakRef, before, kind, watch, others }: the control the last click aimed at
 
 // 'checked' | 'not checked' | 'mixed' | 'pressed' | 'not pressed', or null when the element is
 // not a control a click toggles.
@@ -30,12 +30,24 @@ const control = (el) => (el?.tagName === 'LABEL' && el.control ? el.control : el
 
 // A click is about to be made on `el` (none other than a click calls this; every action forgets).
 export function noteClick(el0) {
+  forgetClick();
   const el = control(el0);
   const before = el ? toggleState(el) : null;
-  last = before ? { el: new WeakRef(el), before, kind: el.tagName === 'INPUT' ? el.type : el.getAttribute('role') || '' } : null;
+  last = before ? { el: new WeakRef(el), before, kind: el.tagName === 'INPUT' ? el.type : el.getAttribute('role') || '', watch: null, others: false } : null;
+  // A button with aria-pressed may be no toggle at all (FullCalendar gives its Prev and Next
+  // aria-pressed="false" for good): whether the click changed the page elsewhere is watched, and
+  // then its unchanged state is not said to be the click's failure.
+  if (last && /pressed|mixed/.test(before) && el.hasAttribute('aria-pressed')) {
+    const l = last;
+    l.watch = new MutationObserver((recs) => {
+      if (recs.some((r) => r.target !== el && !el.contains(r.target))) { l.others = true; l.watch.disconnect(); }
+    });
+    l.watch.observe(el.ownerDocument, { subtree: true, childList: true, attributes: true, characterData: true });
+  }
 }
 
 export function forgetClick() {
+  last?.watch?.disconnect();
   last = null;
 }
 
@@ -46,5 +58,7 @@ export function toggledSince() {
   const el = l?.el.deref();
   if (!el || !el.isConnected) return null;
   const after = toggleState(el);
+  l.watch?.disconnect();
+  if (l.others && after === l.before) return null; // a button that did something else, not a toggle that stayed
   return after ? { before: l.before, after, radio: l.kind === 'radio' || l.kind === 'menuitemradio' } : null;
 }
