@@ -467,6 +467,25 @@ test('a click on a checkbox, radio button, switch or toggle button says what it 
   assert.doesNotMatch(r.msg, /; it is /);
 });
 
+// A title drawn under a transparent checkbox laid over it (daisyUI's collapse) was refused as
+// "covered by [checkbox]"; a person's click there lands on the checkbox, and opens it. What covers
+// an element and is no transparent control beside it is still refused. A fieldset's legend names
+// the one field in it (not two).
+test('a click on what a transparent checkbox is laid over lands on the checkbox, as a user\'s does; a lone field is named by its fieldset\'s legend', async () => {
+  await open('/cnt-overlay.html');
+  let r = await env.call('browser_click', { target: 'How do I create an account?' });
+  ok(r);
+  assert.match(r.result.message, /^Clicked \[[a-z]+ "How do I create an account\?"(?: e\d+)?\] \(a user's click there lands on \[checkbox e\d+\], laid over it transparent\); it is now checked$/, r.result.message);
+  assert.match(r.page.markdown, /Log: faq open/);
+  r = await env.call('browser_click', { target: 'Shaded' });
+  assert.equal(r.status, 'error');
+  assert.match(r.result.error, /is covered by <div>/);
+  r = await env.call('browser_select_option', { target: 'Browser', value: 'Firefox' });
+  ok(r);
+  assert.match(r.page.markdown, /\[select "Browser" value="Firefox"/);
+  assert.match(r.page.markdown, /\[input text "Email" e\d+\]/, 'a legend over two fields names neither');
+});
+
 // Typed characters carried a keyCode made from their own code point: "(" was 40, ArrowDown's, "."
 // 46 (Delete), "&" 38 (ArrowUp); a page reading keyCode (an editor's key bindings: Monaco) took
 // "(" for the down arrow and dropped it. Each key now says the key a US keyboard types it with.

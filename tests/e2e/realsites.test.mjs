@@ -51,7 +51,7 @@ import { refOf } from './support/harness.mjs';
 
 let env, srv;
 before(async () => {
-  requirePackages(['bootstrap', 'jquery', 'jquery-ui', '@shoelace-style/shoelace', 'medium-editor', 'ckeditor4', 'quill', 'swiper', 'nouislider', '@ionic/core', 'todomvc']);
+  requirePackages(['bootstrap', 'daisyui', 'jquery', 'jquery-ui', '@shoelace-style/shoelace', 'medium-editor', 'ckeditor4', 'quill', 'swiper', 'nouislider', '@ionic/core', 'todomvc']);
   srv = await startStaticServer({ roots: { '/npm/': NODE_MODULES + '/', '/shells/': SHELLS + '/' } });
   env = await startManaged();
 });
@@ -144,6 +144,24 @@ test('reach: below the fold of a Bootstrap page (smooth scrolling) a trusted cli
   r = await env.call('browser_press_key', { target: 'Brightness', key: 'PageDown' });
   ok(r);
   assert.match(md(r), /Brightness: 90/);
+});
+
+// daisyUI draws its collapse's and accordion's titles under a transparent checkbox or radio button
+// laid over them: a click on a title was refused as "covered by [checkbox]", where a person's click
+// opens it. Its fieldset's legend named no select ("No element matches").
+test('daisyUI: a title under a transparent checkbox or radio button opens its collapse, and a fieldset\'s legend names its one select', async () => {
+  await open(srv.url('/shells/daisy-collapse.html'));
+  let r = await env.call('browser_click', { target: 'How do I create an account?' });
+  ok(r, 'click the collapse title');
+  assert.match(r.result.message, /lands on \[checkbox e\d+\], laid over it transparent\); it is now checked$/, r.result.message);
+  assert.match(md(r), /State: faq open, question 1/);
+  r = await env.call('browser_click', { target: 'Second question' });
+  ok(r, 'click the second accordion title');
+  assert.match(md(r), /State: faq open, question 2/);
+  r = await env.call('browser_select_option', { target: 'Browsers', value: 'Firefox' });
+  ok(r, 'select by the legend');
+  assert.match(md(r), /State: faq open, question 2, browser Firefox/);
+  assert.match(md(r), /\[select "Browsers" value="Firefox"/);
 });
 
 // A code in boxes with no maxlength, whose page moves the focus on in a task of its own: trusted

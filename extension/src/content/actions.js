@@ -11,6 +11,7 @@ import { fieldValue } from './datetime.js';
 import { usKey } from '../shared/keys.js';
 import { behindModal } from './modal.js';
 import { seenText } from './hidden.js';
+import { noteClick } from './toggle.js';
 
 // One macrotask: the page's own queued tasks (a framework's setTimeout(0) model update) run
 // before the next key, as they would between a real keyboard's key presses.
@@ -137,6 +138,13 @@ function newTabLink(a, b, keys) {
   return a && (a.target === '_blank' || a.target === '_new' || b === 1 || keys.ctrlKey || keys.metaKey) ? a.href : null;
 }
 
+// How a click's answer says that it lands on a transparent control laid over the element (reach.js
+// overlayOf); taken before the click, whose effect on that control the answer then gives (toggle.js).
+function overlayWords(ctl) {
+  noteClick(ctl);
+  return ` (a user's click there lands on ${describe(ctl)}, laid over it transparent)`;
+}
+
 export function click(el, how = {}) {
   refuseUnusable(el);
   if (el.tagName === 'OPTION' && el.closest('select')) {
@@ -144,6 +152,7 @@ export function click(el, how = {}) {
   }
   const desc = describe(el);
   const { target, pt } = aim(el, desc);
+  const over = pt.overlay ? overlayWords(pt.overlay) : '';
   const at = pt.target;
   const [b, bs] = BUTTON[how.button] || BUTTON.left;
   const keys = {};
@@ -176,8 +185,8 @@ export function click(el, how = {}) {
   }
   if (how.double_click && b === 0) mouse(at, 'dblclick', { ...where, button: 0, buttons: 0, detail: 2 });
   const host = hovered.get(target);
-  const via = target !== el ? ` through ${describe(target)}, which is what a user sees of it`
-    : host ? ` (shown while the pointer is over ${describe(host)}, which it was moved over first)` : '';
+  const via = over || (target !== el ? ` through ${describe(target)}, which is what a user sees of it`
+    : host ? ` (shown while the pointer is over ${describe(host)}, which it was moved over first)` : '');
   const w = clickWords(how);
   return { message: `${w.verb} ${desc}${via}${w.held}`, newTabUrl: newTab, externalUrl: b === 0 ? externalLink(at) || externalLink(el) : null };
 }
@@ -304,7 +313,7 @@ export function clickPointOf(el) {
     x += r.left + fe.clientLeft; y += r.top + fe.clientTop;
     w = w.parent;
   }
-  return { x, y, inFrame, desc, via: target !== el ? describe(target) : null };
+  return { x, y, inFrame, desc: pt.overlay ? desc + overlayWords(pt.overlay) : desc, via: target !== el ? describe(target) : null };
 }
 
 // Trusted typing's clear, after its Control+A: the whole text of the field that has the focus is

@@ -646,6 +646,13 @@ function strayLabelOf(el, labelsOnly = false) {
   let n = up(el);
   for (let i = 0; n && i < 4 && n.tagName !== 'BODY' && n.tagName !== 'FORM'; i++, n = n.nodeType === 11 ? null : up(n)) {
     if (Array.from(n.querySelectorAll(SHOWN_CONTROLS)).some((c) => c !== el && !c.contains(el) && !el.contains(c) && shownBox(c))) return '';
+    // the legend of a fieldset around this one field and nothing else (daisyUI's fieldset: a
+    // legend, then the select; not a checkbox's or radio button's, whose legend names their group)
+    if (n.tagName === 'FIELDSET' && !/^(checkbox|radio)$/.test(el.type || el.getAttribute('role') || '')) {
+      const lg = Array.from(n.children).find((c) => c.tagName === 'LEGEND');
+      const t = lg && shownBox(lg) ? norm(lg.textContent) : '';
+      if (t) return t;
+    }
     if (n.nodeType === 11) {
       const labels = Array.from(n.querySelectorAll('label')).filter((l) => !l.htmlFor && !l.querySelector(SHOWN_CONTROLS) && shownBox(l));
       return labels.length === 1 ? norm(labels[0].textContent) : '';
