@@ -143,6 +143,7 @@ const isRef = (t) => /^\[?(?:ref\s*=\s*)?e\d+\]?$/i.test(String(t ?? '').trim())
 // an advert) must not be acted on. When it matches only in a frame the agent was shown, the
 // error names the element, its frame's origin and its ref.
 export async function actAnywhere(tabId, args) {
+  if (args.command === 'fill_form') { const r = await fillInFrames(tabId, args); if (r) return r; }
   const first = await callContent(tabId, 'act', args);
   if (first.code === 'focus_in_frame') return keyInFrame(tabId, args);
   if (first.ok || !TRY_OTHER_FRAMES.has(first.code)) return first;
@@ -174,6 +175,50 @@ export async function actAnywhere(tabId, args) {
     };
   }
   return first;
+}
+
+// fill_form whose fields are refs in more than one document (a checkout form around a payment
+// provider's card frames): each run of fields filled in the frame that holds it, in the order
+// given, each frame's fields named with its origin; a run that fails ends it, saying what was
+// filled before (the whole form went to each frame in turn, which failed at the first field it
+// did not hold: "ref e7 is no longer on the page"). null: the top frame holds them all (or no
+// frame holds those it does not: its answer says which).
+async function fillInFrames(tabId, args) {
+  const fields = Array.isArray(args.params?.fields) ? args.params.fields : [];
+  const refs = [...new Set(fields.map((f) => String(f?.target ?? '').trim()).filter(isRef))];
+  if (fields.length < 2 || !refs.length) return null;
+  let top;
+  try { top = await callContent(tabId, 'holds', { refs }); } catch { return null; }
+  const missing = refs.filter((r) => !top?.refs?.includes(r));
+  if (!top?.ok || !missing.length) return null;
+  let frames;
+  try { frames = (await chrome.webNavigation.getAllFrames({ tabId })).filter((f) => f.frameId > 0).slice(0, MAX_FRAMES); } catch { return null; }
+  const where = new Map(); // ref -> the frame that holds it
+  for (const f of frames) {
+    const ask = missing.filter((r) => !where.has(r));
+    if (!ask.length) break;
+    let r;
+    try { r = await callFrame(tabId, f.frameId, 'holds', { refs: ask }); } catch { continue; }
+    for (const x of r?.refs || []) where.set(x, f);
+  }
+  if (!where.size) return null;
+  const runs = [];
+  for (const f of fields) {
+    const frame = where.get(String(f?.target ?? '').trim()) || null;
+    const last = runs[runs.length - 1];
+    if (last && last.frame === frame) last.fields.push(f); else runs.push({ frame, fields: [f] });
+  }
+  const filled = [];
+  let offset = 0;
+  for (const run of runs) {
+    const a = { ...args, params: { ...args.params, fields: run.fields, offset, total: fields.length, before: filled } };
+    const r = run.frame ? await callFrame(tabId, run.frame.frameId, 'act', a) : await callContent(tabId, 'act', a);
+    if (!r.ok) return r;
+    const origin = run.frame ? originOf(run.frame.url) ?? 'null' : null;
+    for (const d of r.filled || []) filled.push(origin ? `${d} (in an iframe of ${origin})` : d);
+    offset += run.fields.length;
+  }
+  return { ok: true, message: `Filled ${filled.length} field${filled.length === 1 ? '' : 's'}: ${filled.join(', ')}` };
 }
 
 // A key pressed with no target while the keyboard focus is in a cross-origin frame: pressed by the

@@ -336,8 +336,11 @@ async function fillOne(el, value) {
   return { desc: describe(el), typed: el.tagName === 'INPUT' && isEditable(el), field: el };
 }
 
-export async function fillForm(fields) {
+// `offset`, `total`, `before`: these fields are a run of a form whose other fields are in other
+// frames (background/frames.js): where they stand in it, and what was filled before them.
+export async function fillForm(fields, { offset = 0, total = 0, before = [] } = {}) {
   if (!Array.isArray(fields) || !fields.length) throw new Error('fields must be a non-empty list of {target, value}');
+  const prior = Array.isArray(before) ? before.slice(0, 200).map(String) : [];
   const done = [];
   for (let i = 0; i < fields.length; i++) {
     const f = fields[i] || {};
@@ -371,15 +374,17 @@ export async function fillForm(fields) {
       }
       done.push(r.desc + note);
     } catch (e) {
-      const before = done.length ? ` Filled before it: ${done.join(', ')}.` : ' Nothing was filled before it.';
-      const err = new Error(`Field ${i + 1} of ${fields.length} (${JSON.stringify(target.slice(0, 200))}) failed: ${String(e.message || e).replace(/\.$/, '')}.${before}`);
+      const all = [...prior, ...done];
+      const was = all.length ? ` Filled before it: ${all.join(', ')}.` : ' Nothing was filled before it.';
+      const n = Math.max(Number(total) || 0, fields.length), at = (Number(offset) || 0) + i + 1;
+      const err = new Error(`Field ${at} of ${n} (${JSON.stringify(target.slice(0, 200))}) failed: ${String(e.message || e).replace(/\.$/, '')}.${was}`);
       // Nothing filled yet: another frame may hold the form (frames.js); else this is the answer.
-      err.code = done.length && (e.code === 'stale_ref' || e.code === 'target_not_found') ? 'field_failed' : e.code;
+      err.code = all.length && (e.code === 'stale_ref' || e.code === 'target_not_found') ? 'field_failed' : e.code;
       throw err;
     }
     await nextTurn(); // the page's own reactions to one field (a dependent select) before the next
   }
-  return { message: `Filled ${done.length} field${done.length === 1 ? '' : 's'}: ${done.join(', ')}` };
+  return { message: `Filled ${done.length} field${done.length === 1 ? '' : 's'}: ${done.join(', ')}`, filled: done };
 }
 
 // ---- files -------------------------------------------------------------------

@@ -7,7 +7,7 @@ import { snapshot } from './snapshot.js';
 import { findTarget, describe } from './targeting.js';
 import { clickCommand, type, pressKey, focusForKeys, shownEditor, scroll, grownSince, checkPresence, leaveTooltips, selectFocusedField } from './actions.js';
 import { startObserving, waitQuiet } from './quiet.js';
-import { pruneRefs, raiseFloor, refCounter } from './refs.js';
+import { pruneRefs, raiseFloor, refCounter, heldRefs } from './refs.js';
 import { rememberPasswordFields } from './secret.js';
 import { point, typed, landed } from './point.js';
 import { shot } from './shot.js';
@@ -66,7 +66,7 @@ async function act(command, p) {
       r = await setFiles(el, p.files);
       break;
     case 'fill_form':
-      r = await fillForm(p.fields);
+      r = await fillForm(p.fields, { offset: p.offset, total: p.total, before: p.before });
       break;
     default:
       throw new Error(`unknown page action ${command}`);
@@ -129,6 +129,7 @@ async function run1(op, args) {
       case 'history': history.go(args.delta); return { ok: true };
       case 'check': return { ok: true, present: checkPresence(args) };
       case 'locate': return { ok: true, ...locate(args.target, args.command) };
+      case 'holds': return { ok: true, refs: heldRefs(args.refs) }; // fill_form across frames (frames.js)
       case 'describe': return { ok: true, text: describe(findTarget(args.target).el) };
       case 'point': return { ok: true, ...(await point(args.target, args.command, args.how || {})) }; // trusted mode (point.js)
       case 'shot': return { ok: true, ...(await shot(args)) }; // screenshots (shot.js)

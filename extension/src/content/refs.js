@@ -51,6 +51,12 @@ export function resolveRef(ref) {
   return el;
 }
 
+// Which of `refs` name an element of this document that is still on the page (fill_form across
+// frames: background/frames.js sends each field to the frame that holds it).
+export function heldRefs(refs) {
+  return (Array.isArray(refs) ? refs : []).slice(0, 200).map(String).filter((r) => isRefSyntax(r) && byRef.get(parseRef(r))?.deref()?.isConnected);
+}
+
 // Forget refs of collected or detached elements now and then (the WeakRefs are small).
 export function pruneRefs() {
   for (const [r, w] of byRef) {
