@@ -486,6 +486,20 @@ test('a click on what a transparent checkbox is laid over lands on the checkbox,
   assert.match(r.page.markdown, /\[input text "Email" e\d+\]/, 'a legend over two fields names neither');
 });
 
+// A checkbox "Phone" at the top of the page and a radio button "Phone" below the fold: "Phone" took
+// whichever was in the viewport, and the same call at another scroll position was ambiguous. Two
+// links to one address (a header's and a footer's "Contact") do the same: either is taken.
+test('controls named alike are an ambiguous target wherever the page is scrolled; links alike to one address are not', async () => {
+  await open('/cnt-alike.html');
+  let r = await env.call('browser_click', { target: 'Phone' });
+  assert.equal(r.status, 'error', JSON.stringify(r.result));
+  assert.match(r.result.error, /"Phone" matches 2 elements equally well: \[checkbox "Phone" e\d+\], \[radio "Phone" e\d+\]/);
+  assert.match(r.page.markdown, /\[checkbox "Phone" e\d+\]/, 'nothing was checked');
+  r = await env.call('browser_click', { target: 'Contact' });
+  ok(r);
+  assert.match(r.page.markdown, /Contact: went/);
+});
+
 // Typed characters carried a keyCode made from their own code point: "(" was 40, ArrowDown's, "."
 // 46 (Delete), "&" 38 (ArrowUp); a page reading keyCode (an editor's key bindings: Monaco) took
 // "(" for the down arrow and dropped it. Each key now says the key a US keyboard types it with.

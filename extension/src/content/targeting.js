@@ -110,8 +110,19 @@ function usable(el) {
 function rankOf(el) {
   const direct = withStyleCache(() => !hiddenReason(el.tagName === 'OPTION' ? el.closest('select') || el : el));
   const vis = direct || usable(el);
-  return (vis ? 16 : 0) + (direct ? 8 : 0) + (isDisabled(el) || isInert(el) || behindModal(el) ? 0 : 4) + (ariaHidden(el) ? 0 : 2) +
-    (vis && inViewport(el) ? 1 : 0);
+  return (vis ? 16 : 0) + (direct ? 8 : 0) + (isDisabled(el) || isInert(el) || behindModal(el) ? 0 : 4) + (ariaHidden(el) ? 0 : 2);
+}
+
+// Links alike to one address (the same "Contact" in a page's header and its footer) do the same
+// wherever they are: the one in the viewport is taken. Any other controls alike stay an ambiguous
+// target: which of a checkbox "Phone" and a radio button "Phone", or of three date fields'
+// "Toggle calendar" buttons, a click took depended on where the page was scrolled.
+function sameLinks(top) {
+  const href = (c) => (c.el.tagName === 'A' && c.el.href ? c.el.href : null);
+  const h = href(top[0]);
+  if (!h || !top.every((c) => href(c) === h)) return top;
+  const seen = top.filter((c) => inViewport(c.el));
+  return seen.length ? [seen[0]] : [top[0]];
 }
 
 // Is `el` inside an aria-hidden subtree (through slots and shadow roots)? The Markdown leaves such
@@ -374,6 +385,7 @@ export function findTarget(target, purpose = 'any') {
     for (const c of top) c.rank = rankOf(c.el);
     const maxRank = Math.max(...top.map((c) => c.rank));
     top = top.filter((c) => c.rank === maxRank);
+    if (top.length > 1) top = sameLinks(top);
     // drop candidates that contain another candidate (keep the innermost), except inside a control
     // the Markdown shows as one token (a tab whose <a> holds its text: jQuery UI's tabs): only that
     // token, and its ref, is what the agent read, so it is what is meant
