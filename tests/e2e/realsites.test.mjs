@@ -51,7 +51,7 @@ import { refOf } from './support/harness.mjs';
 
 let env, srv;
 before(async () => {
-  requirePackages(['bootstrap', 'daisyui', 'jquery', 'jquery-ui', '@shoelace-style/shoelace', 'medium-editor', 'ckeditor4', 'quill', 'swiper', 'nouislider', '@ionic/core', 'todomvc']);
+  requirePackages(['bootstrap', 'daisyui', 'govuk-frontend', 'jquery', 'jquery-ui', '@shoelace-style/shoelace', 'medium-editor', 'ckeditor4', 'quill', 'swiper', 'nouislider', '@ionic/core', 'todomvc']);
   srv = await startStaticServer({ roots: { '/npm/': NODE_MODULES + '/', '/shells/': SHELLS + '/' } });
   env = await startManaged();
 });
@@ -162,6 +162,18 @@ test('daisyUI: a title under a transparent checkbox or radio button opens its co
   ok(r, 'select by the legend');
   assert.match(md(r), /State: faq open, question 2, browser Firefox/);
   assert.match(md(r), /\[select "Browsers" value="Firefox"/);
+});
+
+// GOV.UK's radios reveal a field under the chosen one: those fields (hidden, or shown in the
+// chosen radio's panel) made the fieldset no radio group, and its question "No field matches".
+test('GOV.UK radios with conditional reveal: the group is chosen in by its question, and the field it reveals is typed into', async () => {
+  await open(srv.url('/shells/govuk-radios.html'));
+  let r = await env.call('browser_fill_form', { fields: [{ target: 'How do you want to be contacted?', value: 'Phone' }, { target: 'Phone number', value: '0123' }] });
+  ok(r, 'fill the group by its question, then the revealed field');
+  assert.match(md(r), /State: phone 0123/);
+  r = await env.call('browser_select_option', { target: 'How do you want to be contacted?', value: 'Text message' });
+  ok(r, 'choose again while a revealed field shows');
+  assert.match(md(r), /State: text 0123/);
 });
 
 // A code in boxes with no maxlength, whose page moves the focus on in a task of its own: trusted

@@ -1227,7 +1227,18 @@ export function isRadioGroup(el) {
   if (!el || el.nodeType !== 1) return false;
   if (roleOf(el) === 'radiogroup') return radiosOf(el).length > 0;
   if (el.tagName !== 'FIELDSET' || !el.querySelector(':scope > legend')) return false;
-  return radiosOf(el).length > 0 && !el.querySelector(FIELD_SEL);
+  const radios = radiosOf(el);
+  if (!radios.length) return false;
+  // (a field a radio button reveals when chosen, GOV.UK's conditional "Phone number", or one not
+  // shown yet, is no other question in it: the group was "No field matches" by its legend)
+  const panels = [];
+  for (const r of radios.slice(0, 50)) {
+    for (const id of `${r.getAttribute('aria-controls') || ''} ${r.getAttribute('data-aria-controls') || ''}`.split(/\s+/).filter(Boolean)) {
+      const p = r.getRootNode().getElementById?.(id);
+      if (p && el.contains(p)) panels.push(p);
+    }
+  }
+  return !Array.from(el.querySelectorAll(FIELD_SEL)).some((f) => f.getClientRects().length && !panels.some((p) => p.contains(f)));
 }
 
 // The caption of a radio group: its aria-labelledby or aria-label, else its legend.
