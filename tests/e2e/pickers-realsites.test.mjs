@@ -206,6 +206,9 @@ test('IMask: typed digits give the masked value, and the answer says the field h
     let r = ok(await env.call('browser_type', { target: 'Landline', text: '5551234567' }));
     assert.match(text(r), /holds something else than typed, 17 characters/);
     assert.match(md(r), /Landline \[input tel "Landline" value="\+1 \(555\) 123-4567"/);
+    // (trusted typing's answer names the field as it is after the text: it said "empty")
+    r = ok(await env.call('browser_type', { target: 'PIN', text: '12' }));
+    assert.match(text(r), /^Typed 2 characters into \[input password "PIN" filled e\d+\]/, text(r));
     r = ok(await fill([{ target: 'Start date', value: '24122026' }, { target: 'Amount', value: '1234.5' }, { target: 'PIN', value: '98765' }]));
     assert.match(md(r), /Start date \[input text "Start date" value="24\.12\.2026"/);
     assert.match(md(r), /Amount \[input text "Amount" value="1,234\.50"/);

@@ -373,5 +373,6 @@ async function typeTrusted(tabId, pt, params) {
   if (held?.refused) return { ok: false, error: `${held.refused}${params.submit ? '; Enter was not pressed' : ''}.` };
   if (params.submit) await pressKeyCdp(tabId, keyFields('Enter'));
   const n = [...text].length;
-  return { ok: true, message: `Typed ${n} character${n === 1 ? '' : 's'} into ${pt.desc}${held?.note || ''}${params.submit ? ' and pressed Enter' : ''}`, trusted: true };
+  const desc = held?.desc && pt.desc.startsWith('[') && !pt.desc.includes(' through ') ? held.desc : pt.desc;
+  return { ok: true, message: `Typed ${n} character${n === 1 ? '' : 's'} into ${desc}${held?.note || ''}${params.submit ? ' and pressed Enter' : ''}`, trusted: true };
 }

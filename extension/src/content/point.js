@@ -51,7 +51,8 @@ export function typed(text, clear) {
   const note = typedNote(el, String(text ?? ''), !!clear);
   // the field left empty: the sentence trusted.js answers with as an error
   const refused = el ? notTaken(note, describe(el), [...String(text ?? '')].length) : '';
-  return { note, ...(refused ? { refused } : {}) };
+  // (the field as it is now, typed into: the answer named it as it was, "empty")
+  return { note, ...(refused ? { refused } : {}), ...(el?.isConnected ? { desc: describe(el) } : {}) };
 }
 
 // A field trusted typing may type into (other targets of `type` go through the content script).
