@@ -362,6 +362,20 @@ function keyInfo(key) {
 }
 
 function fireKey(el, type, info, mods = {}) {
+  return !dispatchKey(el, type, info, mods).defaultPrevented;
+}
+
+// A key event, and whether the page let the browser act on it, also when the page cancels it in a
+// promise's callback (Tagify, in its hook's .then): for a user's key those run at the end of each
+// listener, before the browser acts; after a script's dispatch, only once that script yields (its
+// Enter added both the typed text and the suggestion as tags).
+async function keyLetThrough(el, type, info, mods = {}) {
+  const ev = dispatchKey(el, type, info, mods);
+  for (let i = 0; i < 4; i++) await null;
+  return !ev.defaultPrevented;
+}
+
+function dispatchKey(el, type, info, mods = {}) {
   const W = winOf(el);
   const init = {
     key: info.key, code: info.code, keyCode: type === 'keypress' ? (info.printable ? info.key.charCodeAt(0) : info.keyCode) : info.keyCode,
@@ -370,7 +384,9 @@ function fireKey(el, type, info, mods = {}) {
     bubbles: true, cancelable: true, composed: true, view: W,
     ctrlKey: !!mods.ctrl, shiftKey: !!(mods.shift || info.shift), altKey: !!mods.alt, metaKey: !!mods.meta,
   };
-  return el.dispatchEvent(new W.KeyboardEvent(type, init));
+  const ev = new W.KeyboardEvent(type, init);
+  el.dispatchEvent(ev);
+  return ev;
 }
 
 // Leave a field as a user done with a form does: the Tab key's events on it (a picker takes a
@@ -412,11 +428,11 @@ function defaultButton(form) {
 
 // Enter the way a user presses it: keydown, keypress, then implicit submission
 // (click the form's default button, or requestSubmit()), then keyup.
-function pressEnter(el) {
+async function pressEnter(el) {
   const info = keyInfo('Enter');
   let note = '';
-  const down = fireKey(el, 'keydown', info);
-  const press = down && fireKey(el, 'keypress', info);
+  const down = await keyLetThrough(el, 'keydown', info);
+  const press = down && await keyLetThrough(el, 'keypress', info);
   if (down && press) {
     const form = el.form || el.closest?.('form');
     if (el.tagName === 'INPUT' && form) {
@@ -583,7 +599,7 @@ async function typeIntoEditable(el, text, clear) {
     if (i > 0) {
       if (own) await nextTask();
       await nextTask(); // the page's own work for the line before, as between a typist's keys
-      pressEnter(editingHost(doc) || el);
+      await pressEnter(editingHost(doc) || el);
       await nextTask();
       host = editingHost(doc) || el;
     }
@@ -806,7 +822,7 @@ export async function type(el, text, { clear = false, submit = false } = {}) {
     held = typedBox ? editorNote(typedBox, text, clear) : typedNote(el, text, clear); // before Enter: a submitted form may clear the field
     const refused = notTaken(held, describe(el), n);
     if (refused) throw new Error(`${refused}; Enter was not pressed.`);
-    note = pressEnter(el);
+    note = await pressEnter(el);
   } else held = typedBox ? editorNote(typedBox, text, clear) : typedNote(el, text, clear);
   const refused = notTaken(held, describe(el), n);
   if (refused) throw new Error(`${refused}.`);
@@ -1013,10 +1029,15 @@ export async function selectOptions(el, values) {
     if (!widget) throw hiddenError(el, why, nameOf(el) || values.join(', '), 'select');
     // (not a disabled placeholder the page keeps chosen, Materialize's "Choose colors": no one can
     // take it out)
-    const extra = () => Array.from(el.selectedOptions).filter((o) => !want.includes(o) && !o.disabled);
+    // (options by their value and words: a widget may rebuild the select's options at each change,
+    // Slim Select's, and the options chosen were then "still chosen" extras)
+    const key = (o) => `${o.value}\u0000${optionText(o)}`;
+    const wanted = new Set(want.map(key));
+    const extra = () => Array.from(el.selectedOptions).filter((o) => !wanted.has(key(o)) && !o.disabled);
+    const now = (o) => (o.isConnected ? o : Array.from(el.options).find((x) => key(x) === key(o)) || o);
     const before = extra();
     for (const o of want) {
-      if (o.selected) continue;
+      if (now(o).selected) continue;
       if (!(await chooseInWidget(widget, optionText(o), click, describe, el))) throw new Error(`Choosing "${optionText(o)}" in ${describe(el)} through ${describe(widget)} did not take${o === want[0] ? '' : ` (chosen before it: ${optionList(want.slice(0, want.indexOf(o)))})`}`);
     }
     // the others it holds are taken out as a user does: by their chips' remove marks (Select2's
@@ -1118,11 +1139,11 @@ export function focusForKeys(el) {
   }
 }
 
-export function pressKey(el, keySpec) {
+export async function pressKey(el, keySpec) {
   // a hidden textarea's editor: the keys go to the editor a user sees, as typing does
   const ed = shownEditor(el);
   if (ed) {
-    const r = pressKey(ed, keySpec);
+    const r = await pressKey(ed, keySpec);
     return { message: r.message.replace(` on ${describe(ed)}`, ` on ${describe(el)} through ${describe(ed)}, the editor a user sees`) };
   }
   const parts = String(keySpec || '').split('+');
@@ -1138,13 +1159,13 @@ export function pressKey(el, keySpec) {
     throw new Error(`${describe(el)} is read-only: the page lets no one change its text now, so ${keySpec} was not pressed`);
   }
   if (info.key === 'Enter' && noMods) {
-    const note = pressEnter(el);
+    const note = await pressEnter(el);
     return { message: `Pressed Enter on ${describe(el)}${note ? ' (' + note + ')' : ''}` };
   }
-  const down = fireKey(el, 'keydown', info, mods);
+  const down = await keyLetThrough(el, 'keydown', info, mods);
   // a page that takes a character on keypress and cancels it (CodeMirror 5) inserted it itself:
   // the browser's insertion is not done again ("H" typed "HH")
-  const press = down && noMods && (info.printable || info.key === ' ') ? fireKey(el, 'keypress', info, mods) : true;
+  const press = down && noMods && (info.printable || info.key === ' ') ? await keyLetThrough(el, 'keypress', info, mods) : true;
   if (down && press) defaultKeyAction(el, info, mods);
   fireKey(el, 'keyup', info, mods);
   return { message: `Pressed ${keySpec} on ${describe(el)}` };

@@ -210,7 +210,7 @@ async function fillCombobox(el, value) {
   }
   if (await chooseEach(el, value)) return { desc: describe(el), typed: false };
   await type(el, value, { clear: true });
-  pressKey(el, 'Tab');
+  await pressKey(el, 'Tab');
   const want = norm(value);
   // held as the field's text, or as the choice its combobox box shows (a chips combobox turns the
   // text into a chip and empties its field: Vuetify's v-combobox)
@@ -359,7 +359,7 @@ export async function fillForm(fields, { offset = 0, total = 0, before = [] } = 
       // one back in the field.
       if (r.typed) await nextTurn();
       const leftAt = Date.now();
-      if (r.typed && i < fields.length - 1) pressKey(el, 'Tab');
+      if (r.typed && i < fields.length - 1) await pressKey(el, 'Tab');
       else if (r.typed && focusedElement(el.ownerDocument) === el) leaveField(el);
       let note = '';
       if (r.field) {

@@ -42,7 +42,7 @@ async function act(command, p) {
         // has it presses the key (background/frames.js); it was pressed on the <iframe>, and "done"
         if (el.tagName === 'IFRAME' || el.tagName === 'FRAME') throw Object.assign(new Error('The keyboard focus is inside a frame of another site'), { code: 'focus_in_frame' });
       }
-      r = pressKey(el, p.key);
+      r = await pressKey(el, p.key);
       break;
     case 'scroll':
       el = p.target != null && p.target !== '' ? findTarget(p.target, 'any').el : null;

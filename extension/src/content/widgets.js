@@ -219,15 +219,18 @@ const holds = (sel, want) => (sel.multiple
 // select's own options) whose text is exactly it, or a field showing it as its value or, empty, as
 // its placeholder (Tom Select shows the empty option's text as its input's placeholder)?
 function areaShows(area, text, sel) {
-  const want = text.toLowerCase();
+  // (a multiple select's face may show its choices joined, as bootstrap-select's "Cheese, Olives":
+  // after a second choice its widget was no longer found, "not visible")
+  const wants = [text.toLowerCase()];
+  if (sel.multiple && sel.selectedOptions?.length > 1) wants.push(Array.from(sel.selectedOptions).slice(0, 50).map((o) => norm(o.label || o.textContent)).join(', ').toLowerCase());
   const els = [area, ...area.querySelectorAll('*')];
   for (let i = 0; i < els.length && i < 300; i++) {
     const el = els[i];
     if (sel.contains(el) || el.contains(sel)) continue; // the select's options are no display
     if (el.tagName === 'INPUT') {
-      const v = norm(el.value) || norm(el.getAttribute('placeholder'));
-      if (v.toLowerCase() === want && visible(el)) return true;
-    } else if ((norm(el.textContent).toLowerCase() === want || ownText(el).toLowerCase() === want) && visible(el)) return true;
+      const v = (norm(el.value) || norm(el.getAttribute('placeholder'))).toLowerCase();
+      if (wants.includes(v) && visible(el)) return true;
+    } else if ((wants.includes(norm(el.textContent).toLowerCase()) || wants.includes(ownText(el).toLowerCase())) && visible(el)) return true;
   }
   return false;
 }
