@@ -28,7 +28,7 @@ import { startManaged, startStaticServer, requirePackages, NODE_MODULES, SHELLS 
 
 let env, srv, bundles;
 before(async () => {
-  requirePackages(['@codemirror/view', '@codemirror/lang-markdown', '@tiptap/core', '@tiptap/starter-kit', 'lexical', '@lexical/rich-text', 'tinymce', 'ace-builds', 'monaco-editor', 'easymde', 'slate', 'slate-react', 'slate-history']);
+  requirePackages(['@codemirror/view', '@codemirror/lang-markdown', '@tiptap/core', '@tiptap/starter-kit', 'lexical', '@lexical/rich-text', 'tinymce', 'ace-builds', 'monaco-editor', 'easymde', 'slate', 'slate-react', 'slate-history', 'jodit']);
   bundles = await mkdtemp(path.join(os.tmpdir(), 'bb-editors-'));
   for (const n of ['codemirror', 'tiptap', 'lexical', 'slate']) {
     await esbuild.build({
@@ -221,6 +221,19 @@ test('tinymce: typing by the textarea\'s label goes into the editor put after it
     ok(r, 'append');
     assert.match(md(r), /Editor content: <p>New text<\/p>\s*<p>second line end<\/p>/, md(r));
   }
+});
+
+// Jodit hides its <textarea> and puts its editor box *before* it: typing by the label was "not
+// visible to a user" (the editor was looked for after the textarea only).
+test('jodit: typing by the textarea\'s label goes into the editor put before it, and Jodit holds the text', async () => {
+  let r = await open('editor-jodit.html');
+  r = await call('browser_type', { target: 'Description', text: 'Hello Jodit\nSecond line' });
+  ok(r, 'type by the label Description');
+  assert.match(r.result?.message || '', /^Typed 23 characters into \[textarea "Description" e\d+\] through \[editable/, msg(r));
+  assert.match(md(r), /Holds: <p>Hello Jodit<\/p><p>Second line(<br>)?<\/p>/, md(r));
+  r = await call('browser_type', { target: 'Description', text: 'Replaced', clear: true });
+  ok(r, 'clear and type');
+  assert.match(md(r), /Holds: <p>Replaced(<br>)?<\/p>/, md(r));
 });
 
 test('tiptap: typed text, Ctrl+A with the Bold button, and Ctrl+Z show in the Markdown as getHTML() has them', async () => {

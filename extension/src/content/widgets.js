@@ -156,6 +156,14 @@ export function editorFor(ta) {
     if (code?.input === catcher) return code;
     break;
   }
+  // an editor put before it (Jodit's box), unless that one is the editor put after another hidden
+  // textarea before it (two CKEditors in a row)
+  const prev = ta.previousElementSibling;
+  const owner = prev?.previousElementSibling;
+  if (prev && visible(prev) && !(owner?.tagName === 'TEXTAREA' && styleOf(owner)?.display === 'none')) {
+    const ed = editableIn(prev);
+    if (ed) return ed;
+  }
   return null;
 }
 
