@@ -166,14 +166,26 @@ test('daisyUI: a title under a transparent checkbox or radio button opens its co
 
 // GOV.UK's radios reveal a field under the chosen one: those fields (hidden, or shown in the
 // chosen radio's panel) made the fieldset no radio group, and its question "No field matches".
-test('GOV.UK radios with conditional reveal: the group is chosen in by its question, and the field it reveals is typed into', async () => {
+test('GOV.UK radios and checkboxes with conditional reveal: each group is chosen in by its question, and the field it reveals is typed into', async () => {
   await open(srv.url('/shells/govuk-radios.html'));
   let r = await env.call('browser_fill_form', { fields: [{ target: 'How do you want to be contacted?', value: 'Phone' }, { target: 'Phone number', value: '0123' }] });
   ok(r, 'fill the group by its question, then the revealed field');
   assert.match(md(r), /State: phone 0123/);
   r = await env.call('browser_select_option', { target: 'How do you want to be contacted?', value: 'Text message' });
   ok(r, 'choose again while a revealed field shows');
-  assert.match(md(r), /State: text 0123/);
+  assert.match(md(r), /State: text 0123; no updates/);
+  // its checkboxes by their question: exactly the boxes given are checked (it was "No field
+  // matches"; a person ticks the boxes under the question)
+  r = await env.call('browser_fill_form', { fields: [{ target: 'Which updates do you want?', value: 'Email, Text message' }] });
+  ok(r, 'fill the checkbox group by its question');
+  assert.match(md(r), /State: text 0123; email\+text/);
+  r = await env.call('browser_select_option', { target: 'Which updates do you want?', values: ['Phone'] });
+  ok(r, 'select_option values in the checkbox group');
+  assert.match(r.result.message, /^Checked "Phone" in \[checkbox group "Which updates do you want\?"\], and no other box \(unchecked "Email", checked "Phone", unchecked "Text message"\)$/, r.result.message);
+  assert.match(md(r), /State: text 0123; phone/);
+  r = await env.call('browser_select_option', { target: 'Which updates do you want?', values: ['Post'] });
+  assert.equal(r.status, 'error');
+  assert.match(r.result.error, /has no box "Post"; nothing was changed\. Its boxes: "Email", "Phone", "Text message"/);
 });
 
 // A code in boxes with no maxlength, whose page moves the focus on in a task of its own: trusted

@@ -6,7 +6,7 @@ import { inputType, isEditable, winOf, norm, nameOf, controlKind, styleOf, focus
 import { describe, findTarget, refuseUnusable, opensListbox } from './targeting.js';
 import { click, type, nextTurn, aim, pressKey, selectOption, selectOptions, typedNote, notTaken, leaveField } from './actions.js';
 import { isSecret } from './secret.js';
-import { chooseInWidget, pickListed, isDropdown, isReadOnlyCombobox, isRadioGroup, radiosOf, selectBehind, untilSettled, until, tokenIn, unchooseOthers, pillFor, chipsOf, removeChip, listPopupWrapper } from './widgets.js';
+import { chooseInWidget, pickListed, isDropdown, isReadOnlyCombobox, isRadioGroup, radiosOf, isCheckboxGroup, checkboxesOf, selectBehind, untilSettled, until, tokenIn, unchooseOthers, pillFor, chipsOf, removeChip, listPopupWrapper } from './widgets.js';
 
 const BOOL = /^(true|false)$/;
 // How long fill_form waits for what covers a field (a datepicker fading out, a toast) to go.
@@ -51,6 +51,43 @@ async function chooseRadio(group, value) {
   return { message: `Selected ${describe(r)} in ${describe(group)}` };
 }
 
+// Check exactly the boxes of a checkbox group whose labels (or values) are given, and uncheck the
+// others, each clicked as a user does and seen to take; an unknown one is an error before any click.
+async function checkExactly(group, values) {
+  const boxes = checkboxesOf(group).slice(0, 100);
+  const names = boxes.map((b) => norm(nameOf(b, 'checkbox')));
+  const lower = names.map((n) => n.toLowerCase());
+  const idx = values.map((v) => { const i = lower.indexOf(norm(v).toLowerCase()); return i >= 0 ? i : boxes.findIndex((b) => b.getAttribute('value') === v); });
+  const missing = values.filter((v, k) => idx[k] < 0);
+  if (missing.length) {
+    const e = new Error(`${describe(group)} has no box ${missing.map((v) => JSON.stringify(norm(v))).join(', ')}; nothing was changed. Its boxes: ${names.slice(0, 30).map((n) => JSON.stringify(n)).join(', ')}.`);
+    e.code = 'no_such_option';
+    throw e;
+  }
+  const on = new Set(idx);
+  const changed = [];
+  for (let i = 0; i < boxes.length; i++) {
+    const b = boxes[i], want = on.has(i);
+    if (isChecked(b) === want) continue;
+    refuseUnusable(b, ` of ${describe(group)}`);
+    await whenUncovered(b);
+    click(b);
+    const before = changed.length ? ` (changed before it: ${changed.join(', ')})` : '';
+    if (!(await settleUntil(() => isChecked(b) === want))) throw new Error(`Clicked ${describe(b)} of ${describe(group)} to ${want ? 'check' : 'uncheck'} it, but it is ${want ? 'not checked' : 'still checked'} afterwards${before}`);
+    changed.push(`${want ? 'checked' : 'unchecked'} "${names[i]}"`);
+  }
+  const list = [...on].map((i) => `"${names[i]}"`).join(', ');
+  return { message: `${list ? `Checked ${list}` : 'Unchecked every box'} in ${describe(group)}, and no other box${changed.length ? ` (${changed.join(', ')})` : ' (as it was)'}` };
+}
+
+// A checkbox group's boxes as fill_form and a single select_option value give them: one box whose
+// label is the whole text (it may hold a comma), else the comma-separated labels.
+function boxesNamed(group, value) {
+  const whole = norm(value).toLowerCase();
+  if (checkboxesOf(group).some((b) => norm(nameOf(b, 'checkbox')).toLowerCase() === whole)) return [value];
+  return String(value).split(',').map((v) => norm(v)).filter(Boolean);
+}
+
 // The one-sentence refusal of select_option on what has no options.
 function notDropdown(el) {
   const kind = controlKind(el, styleOf(el));
@@ -72,6 +109,7 @@ export async function chooseOption(el, value, values = null) {
   if (Array.isArray(values)) return chooseOptions(el, values);
   if (el.tagName === 'SELECT' || el.tagName === 'OPTION') return selectOption(el, value);
   if (isRadioGroup(el)) return chooseRadio(el, String(value ?? ''));
+  if (isCheckboxGroup(el)) return checkExactly(el, boxesNamed(el, String(value ?? '')));
   if (isDropdown(el)) {
     refuseUnusable(el);
     const v = norm(String(value ?? ''));
@@ -147,6 +185,7 @@ async function chooseSuggestion(el, value) {
 // select_option with `values`: all the options to have chosen, in a native select (or the one a
 // wrapper holds) or a custom drop-down (chooseAll); a radio group takes one value.
 async function chooseOptions(el, values) {
+  if (isCheckboxGroup(el)) return checkExactly(el, values.map((v) => String(v ?? '')).filter((v) => norm(v)));
   const sel = el.tagName === 'SELECT' ? el : el.tagName === 'OPTION' ? el.closest('select') : null;
   const inner = sel ? null : el.querySelectorAll?.('select');
   if (sel || inner?.length === 1) return selectOptions(sel || inner[0], values);
@@ -304,6 +343,10 @@ async function fillOne(el, value) {
   // does: the options given, as its token lists its choices ("Red, Blue"), and no other (as
   // select_option's values, through its widget if it has one; an option with that whole text is
   // one). "Red, Blue" was an error (no such option), and "Green" was added to those chosen before.
+  if (isCheckboxGroup(el)) {
+    await checkExactly(el, boxesNamed(el, value));
+    return { desc: describe(el), typed: false };
+  }
   const multi = el.tagName === 'SELECT' ? el : selectBehind(el);
   if (multi?.multiple) {
     await chooseOptions(multi, hasOptionText(multi, value) ? [value] : value.split(',').map((v) => norm(v)).filter(Boolean));

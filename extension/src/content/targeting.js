@@ -4,7 +4,7 @@ import { allElements, allRoots, controlKind, descriptionsOf, inViewport, isDisab
 import { behindModal, modalName, DIALOG_SEL } from './modal.js';
 import { hiddenReason, hoverHost } from './reach.js';
 import { mutedText, invisible } from './hidden.js';
-import { proxyFor, isDropdown, isRadioGroup, groupName, listPopupWrapper } from './widgets.js';
+import { proxyFor, isDropdown, isRadioGroup, isCheckboxGroup, groupName, listPopupWrapper } from './widgets.js';
 import { isRefSyntax, parseRef, resolveRef, refFor } from './refs.js';
 import { token } from './describe.js';
 
@@ -30,7 +30,7 @@ const ROLE_WORDS = {
   select: ['select', 'combobox'], menu: ['select', 'combobox', 'menuitem'], tab: ['tab'], option: ['option'],
 };
 // What select_option chooses in: drop-downs, their options, radio buttons and groups, checkboxes.
-const CHOICE_KINDS = new Set(['select', 'combobox', 'option', 'radio', 'checkbox', 'radiogroup']);
+const CHOICE_KINDS = new Set(['select', 'combobox', 'option', 'radio', 'checkbox', 'radiogroup', 'checkboxgroup']);
 const isChoice = (c) => CHOICE_KINDS.has(c.kind) || isDropdown(c.el);
 
 const ROLE_WORDS_RE = new RegExp('(?:^|\\s)(' + Object.keys(ROLE_WORDS).join('|') + ')(?:$|\\s)');
@@ -50,9 +50,10 @@ function kindOf(el) {
 // An element as action messages and errors show it: its token without what fields hold (these
 // sentences are stored in the call log and the popup, where typed text must never go).
 export function describe(el) {
-  if (isRadioGroup(el)) {
+  const group = isRadioGroup(el) ? 'radio group' : isCheckboxGroup(el) ? 'checkbox group' : '';
+  if (group) {
     const n = groupName(el);
-    return `[radio group${n ? ' "' + n.slice(0, 60).replace(/"/g, '\\"') + '"' : ''}]`;
+    return `[${group}${n ? ' "' + n.slice(0, 60).replace(/"/g, '\\"') + '"' : ''}]`;
   }
   const k = kindOf(el);
   if (k) return token(el, k, { values: false });
@@ -64,7 +65,7 @@ export function describe(el) {
 // A radio group or a drop-down is filled as itself, and a hidden field inside a wrapper (the
 // validation input of a web component) never stands for it.
 function toField(el) {
-  if (isEditable(el) || el.tagName === 'SELECT' || isRadioGroup(el) || isDropdown(el)) return el;
+  if (isEditable(el) || el.tagName === 'SELECT' || isRadioGroup(el) || isCheckboxGroup(el) || isDropdown(el)) return el;
   // an ARIA checkbox, switch or radio is the field itself, not a native one it hides inside and
   // never updates (Quasar's QToggle and QCheckbox: fill_form read and clicked that one)
   if (/^(checkbox|switch|radio)$/.test((el.getAttribute('role') || '').trim().toLowerCase())) return el;
@@ -327,12 +328,13 @@ export function findTarget(target, purpose = 'any') {
     const st = styleOf(el);
     if (!st) continue;
     const kind = controlKind(el, st);
-    if ((purpose === 'select' || purpose === 'type') && !kind && isRadioGroup(el)) {
-      // a radio group named by its legend or label: select_option and fill_form choose in it
+    const group = (purpose === 'select' || purpose === 'type') && !kind ? (isRadioGroup(el) ? 'radiogroup' : isCheckboxGroup(el) ? 'checkboxgroup' : '') : '';
+    if (group) {
+      // a radio or checkbox group named by its legend or label: select_option and fill_form choose in it
       const descs = [groupName(el)].filter(Boolean);
       const mc = matchClass(descs, q);
       const sim = Math.max(0, ...descs.map((d) => similarity(d.toLowerCase(), q)));
-      scored.push({ el, kind: 'radiogroup', mc, sim, rank: -1 });
+      scored.push({ el, kind: group, mc, sim, rank: -1 });
       continue;
     }
     if (kind) {

@@ -1217,19 +1217,39 @@ export function isReadOnlyCombobox(el) {
 }
 
 const isRadio = (el) => (el.tagName === 'INPUT' && inputType(el) === 'radio') || roleOf(el) === 'radio';
+const isCheckbox = (el) => (el.tagName === 'INPUT' && inputType(el) === 'checkbox') || roleOf(el) === 'checkbox';
 const FIELD_SEL = 'input:not([type=hidden]):not([type=radio]),select,textarea,[role=combobox],[role=textbox],[role=checkbox]';
+const NOT_CHECKBOX_SEL = 'input:not([type=hidden]):not([type=checkbox]),select,textarea,[role=combobox],[role=textbox],[role=radio]';
 
-// The radio buttons of a group (through slots and shadow roots: sl-radio-group's sl-radios), or [].
-export function radiosOf(group) {
+// The choices of a group that `is` tells (through slots and shadow roots: sl-radio-group's
+// sl-radios), or [].
+function choicesOf(group, is) {
   const out = [];
   const walk = (el) => {
     for (const c of composedChildren(el)) {
-      if (isRadio(c)) out.push(c);
+      if (is(c)) out.push(c);
       else walk(c);
     }
   };
   walk(group);
   return out;
+}
+
+export const radiosOf = (group) => choicesOf(group, isRadio);
+export const checkboxesOf = (group) => choicesOf(group, isCheckbox);
+
+// Does `el` show no other field (`other`) than its choices, and what they reveal when chosen? (a
+// field a choice reveals, GOV.UK's conditional "Phone number" in its aria-controls panel, or one
+// not shown yet, is no other question in it: the group was "No field matches" by its legend)
+function onlyChoices(el, items, other) {
+  const panels = [];
+  for (const r of items.slice(0, 50)) {
+    for (const id of `${r.getAttribute('aria-controls') || ''} ${r.getAttribute('data-aria-controls') || ''}`.split(/\s+/).filter(Boolean)) {
+      const p = r.getRootNode().getElementById?.(id);
+      if (p && el.contains(p)) panels.push(p);
+    }
+  }
+  return !Array.from(el.querySelectorAll(other)).some((f) => f.getClientRects().length && !panels.some((p) => p.contains(f)));
 }
 
 // Is `el` a radio group a user names by its caption: a role=radiogroup, or a <fieldset> with a
@@ -1239,17 +1259,18 @@ export function isRadioGroup(el) {
   if (roleOf(el) === 'radiogroup') return radiosOf(el).length > 0;
   if (el.tagName !== 'FIELDSET' || !el.querySelector(':scope > legend')) return false;
   const radios = radiosOf(el);
-  if (!radios.length) return false;
-  // (a field a radio button reveals when chosen, GOV.UK's conditional "Phone number", or one not
-  // shown yet, is no other question in it: the group was "No field matches" by its legend)
-  const panels = [];
-  for (const r of radios.slice(0, 50)) {
-    for (const id of `${r.getAttribute('aria-controls') || ''} ${r.getAttribute('data-aria-controls') || ''}`.split(/\s+/).filter(Boolean)) {
-      const p = r.getRootNode().getElementById?.(id);
-      if (p && el.contains(p)) panels.push(p);
-    }
-  }
-  return !Array.from(el.querySelectorAll(FIELD_SEL)).some((f) => f.getClientRects().length && !panels.some((p) => p.contains(f)));
+  return radios.length > 0 && onlyChoices(el, radios, FIELD_SEL);
+}
+
+// Is `el` a group of checkboxes a user names by its question ("What is your nationality?"): a
+// <fieldset> with a <legend>, or a labelled role=group, holding two checkboxes or more and no other
+// field; fill_form and select_option check exactly the boxes given in it.
+export function isCheckboxGroup(el) {
+  if (!el || el.nodeType !== 1) return false;
+  const captioned = el.tagName === 'FIELDSET' ? !!el.querySelector(':scope > legend') : roleOf(el) === 'group' && (el.hasAttribute('aria-labelledby') || el.hasAttribute('aria-label'));
+  if (!captioned) return false;
+  const boxes = checkboxesOf(el);
+  return boxes.length >= 2 && onlyChoices(el, boxes, NOT_CHECKBOX_SEL);
 }
 
 // The caption of a radio group: its aria-labelledby or aria-label, else its legend.
