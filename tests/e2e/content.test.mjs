@@ -531,6 +531,19 @@ test('a multiple select whose widget shows the choices joined is still chosen in
   assert.match(r.page.markdown, /State: Tomato/);
 });
 
+// accessible-autocomplete draws the rest of its suggestion in a read-only input behind the box a
+// user types into: it showed as a second field, [input text value="Ireland" readonly e27].
+test('accessible-autocomplete: the hint behind its box is no field of its own; the suggestion is chosen', async () => {
+  await openShell('govuk-autocomplete.html');
+  let r = await env.call('browser_type', { target: 'Country of birth', text: 'Ire' });
+  ok(r);
+  assert.match(r.page.markdown, /\[combobox "Country of birth" value="Ire" expanded e\d+\]/);
+  assert.doesNotMatch(r.page.markdown, /readonly/, r.page.markdown);
+  r = await env.call('browser_click', { target: 'Ireland' });
+  ok(r);
+  assert.match(r.page.markdown, /State: ie/);
+});
+
 // Typed characters carried a keyCode made from their own code point: "(" was 40, ArrowDown's, "."
 // 46 (Delete), "&" 38 (ArrowUp); a page reading keyCode (an editor's key bindings: Monaco) took
 // "(" for the down arrow and dropped it. Each key now says the key a US keyboard types it with.

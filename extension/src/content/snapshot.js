@@ -303,6 +303,9 @@ class Writer {
     // Nor one no keyboard reaches that is moved where no scrolling reaches (a submit button kept
     // at top: -1000px for Enter to submit the form): no one sees or reaches it.
     if (FORM_TAGS.has(tag) && el.tabIndex < 0 && movedOff(el, st)) return;
+    // Nor a read-only one no keyboard reaches, lying under another field (accessible-autocomplete's
+    // hint, the grey rest of the word drawn behind the box a user types into): part of that field.
+    if (tag === 'INPUT' && el.tabIndex < 0 && el.readOnly && underField(el)) return;
     const mute = this.mute, muteSt = this.muteSt;
     this.mute = null;
     this.muteSt = st;
@@ -1018,6 +1021,15 @@ function selected(selector) {
   try { el = document.querySelector(selector); } catch { throw new Error(`selector ${JSON.stringify(selector)} is not a valid CSS selector`); }
   if (!el) throw new Error(`no element matches the selector ${JSON.stringify(selector)}`);
   return el;
+}
+
+// Is the input `el` under another text field at its centre, in a box around both (two levels up)?
+function underField(el) {
+  const r = el.getBoundingClientRect();
+  if (r.width < 1 || r.height < 1) return false;
+  const hit = el.ownerDocument.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  const box = el.parentElement?.parentElement;
+  return !!hit && hit !== el && hit.tagName === 'INPUT' && !hit.readOnly && !!box && box.contains(hit);
 }
 
 // The page (or, with a selector, only the first element it matches) as Markdown, refs as always.
