@@ -544,6 +544,19 @@ test('accessible-autocomplete: the hint behind its box is no field of its own; t
   assert.match(r.page.markdown, /State: ie/);
 });
 
+// A form that checks each typed value in a promise of its own (Ant Design Vue's): with every key in
+// one turn, the check of a shorter value ended last, and "at least 6 characters" stayed under the
+// full password. The page's own tasks now run between keys, as between a typist's.
+test('typing lets a form check each value before the next key: no stale message from an earlier, shorter value', async () => {
+  await open('/cnt-asyncvalid.html');
+  const r = await env.call('browser_type', { target: 'Password', text: 'abcdefgh' });
+  ok(r);
+  assert.doesNotMatch(r.page.markdown, /at least 6/, r.page.markdown);
+  const r2 = await env.call('browser_type', { target: 'Password', text: 'abc', clear: true });
+  ok(r2);
+  assert.match(r2.page.markdown, /Password must be at least 6 characters/);
+});
+
 // Typed characters carried a keyCode made from their own code point: "(" was 40, ArrowDown's, "."
 // 46 (Delete), "&" 38 (ArrowUp); a page reading keyCode (an editor's key bindings: Monaco) took
 // "(" for the down arrow and dropped it. Each key now says the key a US keyboard types it with.

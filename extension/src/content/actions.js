@@ -535,18 +535,19 @@ async function typeIntoField(el, text, clear) {
     setValue(el, (clear || WHOLE_VALUE_TYPES.has(t) ? '' : el.value) + text);
     inputEvent(el, 'insertText', text);
   } else {
-    let prev = '', run = 0;
     let cur = el;
     // a box of a row that takes one code (a PIN: one character a box, the page moving the focus
     // on): each key waits for the page's move, as a typist's next key comes after it (typed on at
     // once, the rest of the code went into the first box, and Zag.js's pin input then hung the page)
     // (a row whose page moves no focus, two name fields side by side, stops waiting after one key)
     let row = boxRowOf(el);
+    let first = true;
     for (const ch of text) {
-      // the end of a word: let the page's own tasks run, as between a typist's words
-      // (and every 64 characters of a text without spaces)
-      if ((/\s/.test(ch) && prev && !/\s/.test(prev)) || ++run % 64 === 0) { await nextTurn(); run = 0; }
-      prev = ch;
+      // the page's own tasks run between keys, as between a typist's (a form that validates each
+      // value in a promise of its own, Ant Design Vue's: typed in one turn, the check of an earlier,
+      // shorter value ended last and its "at least 6 characters" stayed under the full password)
+      if (!first) await nextTurn();
+      first = false;
       const to = nextKeyTarget(cur);
       if (to !== cur) { changeEvent(cur); cur = to; }
       const info = keyInfo(ch === '\n' ? 'Enter' : ch);
