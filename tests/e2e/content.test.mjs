@@ -557,6 +557,24 @@ test('typing lets a form check each value before the next key: no stale message 
   assert.match(r2.page.markdown, /Password must be at least 6 characters/);
 });
 
+// Preline's advanced select: its single select keeps a placeholder option ("Choose") while its face
+// shows its own placeholder ("Select option..."), so the widget was not found ("not visible to a
+// user"); its multiple one marks its choices only by a tick, so the others were never taken out;
+// and "CSS ✓" was not "CSS", so the option asked for was taken out too and "Selected" said.
+test('Preline select: the placeholder face stands for its select, and a multiple one holds exactly the options given', async () => {
+  await openShell('preline-select.html');
+  let r = await env.call('browser_select_option', { target: 'Framework', value: 'Svelte' });
+  ok(r);
+  assert.match(r.page.markdown, /State: svelte -/);
+  r = await env.call('browser_select_option', { target: 'Skills', values: ['HTML', 'JavaScript', 'SQL'] });
+  ok(r);
+  assert.match(r.page.markdown, /State: svelte html\+js\+sql/);
+  r = await env.call('browser_select_option', { target: 'Skills', values: ['CSS'] });
+  ok(r);
+  assert.match(r.result.message, /and took out "HTML", "JavaScript", "SQL"$/, r.result.message);
+  assert.match(r.page.markdown, /State: svelte css/);
+});
+
 // Typed characters carried a keyCode made from their own code point: "(" was 40, ArrowDown's, "."
 // 46 (Delete), "&" 38 (ArrowUp); a page reading keyCode (an editor's key bindings: Monaco) took
 // "(" for the down arrow and dropped it. Each key now says the key a US keyboard types it with.

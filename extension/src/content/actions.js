@@ -1051,6 +1051,9 @@ export async function selectOptions(el, values) {
     }
     const left = extra();
     if (left.length) throw new Error(`Chose ${optionList(want)} in ${describe(el)} through ${describe(widget)}, but ${optionList(left)} ${left.length > 1 ? 'are' : 'is'} still chosen: its list did not take ${left.length > 1 ? 'them' : 'it'} out`);
+    // (and those asked for are still chosen: a click meant for another may have taken one out)
+    const lost = want.filter((o) => !now(o).selected);
+    if (lost.length) throw new Error(`Chose ${optionList(want)} in ${describe(el)} through ${describe(widget)}, but ${optionList(lost)} ${lost.length > 1 ? 'are' : 'is'} no longer chosen after the others were taken out`);
     return { message: `Selected ${optionList(want)} in ${describe(el)} through ${describe(widget)}, the widget a user sees${before.length ? `, and took out ${optionList(before)}` : ''}` };
   }
   el.focus();

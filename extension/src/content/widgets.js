@@ -274,7 +274,9 @@ export function replacementFor(sel) {
     const b = doc.getElementById(sel.id + '-button');
     if (visible(b)) return b;
   }
-  const cur = selectedLabel(sel);
+  // (a placeholder option, of no value, may show as the widget's own placeholder instead: Preline's
+  // "Choose" as "Select option...", and the select was "not visible to a user")
+  const cur = sel.selectedOptions?.[0]?.value === '' ? '' : selectedLabel(sel);
   let best = null, bestScore = 0;
   const seen = new Set();
   for (const area of widgetAreas(sel)) {
@@ -1075,7 +1077,9 @@ export async function unchooseOthers(widget, keep, click, describe) {
   const want = new Set(keep.map((k) => norm(k).toLowerCase()));
   const shown = () => {
     const named = optionsOf(widget).filter(visible);
-    return named.length ? named : docChoices(widget).filter((e) => roleOf(e) === 'option');
+    if (named.length) return named;
+    const roled = docChoices(widget).filter((e) => roleOf(e) === 'option');
+    return roled.length ? roled : itemsBeside(widget);
   };
   let opened = !isOpen(widget);
   if (opened) {
@@ -1086,7 +1090,7 @@ export async function unchooseOthers(widget, keep, click, describe) {
   const out = [];
   // one at a time, the list read again after each (a page may draw its options anew on a click)
   // (not a disabled one the page keeps chosen, a placeholder no one can take out: Materialize's)
-  const extra = () => shown().find((e) => chosenInMulti(e) && !isDisabled(e) && !want.has(shownText(e).toLowerCase()) && !out.includes(shownText(e)));
+  const extra = () => shown().find((e) => chosenInMulti(e) && !isDisabled(e) && !want.has(itemText(e).toLowerCase()) && !out.includes(itemText(e)));
   // (after a click the list may be drawn again, fading in or moved: read once it shows its options)
   // (one that closes its list on a click, PrimeReact's chips MultiSelect, is opened again)
   const next = async () => {
@@ -1095,9 +1099,9 @@ export async function unchooseOthers(widget, keep, click, describe) {
     return extra();
   };
   for (let o = await next(), i = 0; o && i < 100; o = await next(), i++) {
-    const text = shownText(o);
+    const text = itemText(o);
     click(o);
-    const gone = () => shown().length > 0 && !shown().some((e) => shownText(e) === text && chosenInMulti(e));
+    const gone = () => shown().length > 0 && !shown().some((e) => itemText(e) === text && chosenInMulti(e));
     if (!(await until(gone, 300))) {
       // (a list that draws its marks anew only when opened again, Carbon's cds-multi-select: its
       // item kept its tick while the widget had let the option go) read once more, reopened
@@ -1111,14 +1115,25 @@ export async function unchooseOthers(widget, keep, click, describe) {
   // one the click did not take out: said, never taken for done
   const left = await next();
   if (left) {
-    const text = shownText(left);
+    const text = itemText(left);
     if (opened && isOpen(widget)) await closePopup(widget);
     throw new Error(`Clicked "${text}" in the list of ${describe(widget)} to take it out, but it is still chosen${out.length ? ` (taken out before it: ${out.map((t) => `"${t}"`).join(', ')})` : ''}`);
   }
   // the options its list marks as chosen at the end (a widget that shows only their count, Carbon's)
-  const marked = shown().filter(chosenInMulti).map((e) => shownText(e).toLowerCase());
+  const marked = shown().filter(chosenInMulti).map((e) => itemText(e).toLowerCase());
   if (opened && isOpen(widget)) await closePopup(widget);
   return { out, marked };
+}
+
+// An option's words without the tick it shows when chosen (Preline's "CSS ✓" is "CSS").
+const itemText = (e) => norm(shownText(e).replace(/[✓✔☑]/gu, ' '));
+
+// The items of a shown listbox drawn right after the widget that names none (Preline's: a button,
+// then its role=listbox of plain <div>s): its children, as a user sees them, or [].
+function itemsBeside(widget) {
+  const list = widget.nextElementSibling;
+  if (!list || roleOf(list) !== 'listbox' || list.querySelector('[role=option]') || !visible(list)) return [];
+  return Array.from(list.children).slice(0, 200).filter(visible);
 }
 
 // Is this option shown as chosen in a list where several can be (aria-multiselectable, or its own
@@ -1129,7 +1144,20 @@ function chosenInMulti(opt) {
   // highlight, as ARIA's listbox pattern allows: Semantic UI's first item was taken for chosen)
   const checked = opt.getAttribute('aria-checked');
   const on = (checked !== null ? checked === 'true' : opt.getAttribute('aria-selected') === 'true') || !!box?.checked;
-  return on && (!!opt.closest('[aria-multiselectable="true"]') || opt.getAttribute('role') === 'menuitemcheckbox' || !!box);
+  if (on && (!!opt.closest('[aria-multiselectable="true"]') || opt.getAttribute('role') === 'menuitemcheckbox' || !!box)) return true;
+  // (no ARIA, a tick shown beside its words: Preline's list marks its choices only so; the others
+  // were never taken out, "its list did not take them out")
+  return checked === null && !opt.hasAttribute('aria-selected') && tickShown(opt);
+}
+
+// Does `opt` show a tick (✓, ✔, ☑) as an element of its own (at most 20 looked at)?
+function tickShown(opt) {
+  const els = opt.querySelectorAll('*');
+  for (let i = 0; i < els.length && i < 20; i++) {
+    const e = els[i];
+    if (!e.firstElementChild && /^[✓✔☑]$/u.test((e.textContent || '').trim()) && visible(e)) return true;
+  }
+  return false;
 }
 
 // An option's own checkbox: in its light DOM, or drawn in its shadow tree (Carbon's
