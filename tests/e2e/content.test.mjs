@@ -807,6 +807,12 @@ test('a multi-select that shows only a count, its ticks in its items\' shadow ro
   r = await env.call('browser_fill_form', { fields: [{ target: 'Languages', value: 'English, Spanish' }] });
   ok(r);
   assert.deepEqual(jsonAfter(r.page.markdown, 'Chosen:').sort(), ['en', 'es']);
+  // an option it lacks, after one it took: the error does not say that nothing was selected
+  r = await env.call('browser_select_option', { target: 'Languages', values: ['Chinese', 'Klingon'] });
+  const e = fail(r);
+  assert.match(e, /has no option "Klingon"\. .*The options before it were chosen and stay so: "Chinese"\.$/, e);
+  assert.doesNotMatch(e, /nothing was selected/);
+  assert.ok(jsonAfter(r.page.markdown, 'Chosen:').includes('zh'));
 });
 
 // Text typed at a checkbox or switch that says neither on nor off (meant for a field, a stale
