@@ -575,6 +575,22 @@ test('Preline select: the placeholder face stands for its select, and a multiple
   assert.match(r.page.markdown, /State: svelte css/);
 });
 
+// A number box that hides the input a click focused and focuses its twin (Kendo's
+// NumericTextBox): "Typed" was said of the hidden one, left empty. A mask that shows its template
+// with the caret on its first blank (Kendo's MaskedTextBox): the digits were put after the template,
+// where it dropped them.
+test('typing goes where the page put the focus and the caret: a number box\'s twin, a mask\'s first blank', async () => {
+  await openShell('maskbox.html');
+  let r = await env.call('browser_type', { target: 'Quantity', text: '7' });
+  ok(r);
+  r = await env.call('browser_type', { target: 'Phone', text: '5551234567' });
+  ok(r);
+  assert.match(r.page.markdown, /Quantity: 7; phone: 5551234567/);
+  r = await env.call('browser_type', { target: 'Phone', text: '5559876543', clear: true });
+  ok(r);
+  assert.match(r.page.markdown, /phone: 5559876543/);
+});
+
 // Typed characters carried a keyCode made from their own code point: "(" was 40, ArrowDown's, "."
 // 46 (Delete), "&" 38 (ArrowUp); a page reading keyCode (an editor's key bindings: Monaco) took
 // "(" for the down arrow and dropped it. Each key now says the key a US keyboard types it with.

@@ -188,6 +188,21 @@ test('GOV.UK radios and checkboxes with conditional reveal: each group is chosen
   assert.match(r.result.error, /has no box "Post"; nothing was changed\. Its boxes: "Email", "Phone", "Text message"/);
 });
 
+// A mask that handles each key itself and shows its template with the caret on its first blank
+// (Kendo's MaskedTextBox): trusted typing's one insertion was taken for a paste ("(755) 512-3456");
+// it goes a key a character into such a field now.
+test('typing: trusted keys fill a mask\'s template a character a key, and a number box\'s twin takes them', async () => {
+  await open(srv.url('/shells/maskbox.html'));
+  let r = await env.call('browser_type', { target: 'Quantity', text: '7' });
+  ok(r);
+  r = await env.call('browser_type', { target: 'Phone', text: '5551234567' });
+  ok(r);
+  assert.match(md(r), /Quantity: 7; phone: 5551234567/);
+  r = await env.call('browser_type', { target: 'Phone', text: '5559876543', clear: true });
+  ok(r);
+  assert.match(md(r), /phone: 5559876543/);
+});
+
 // A code in boxes with no maxlength, whose page moves the focus on in a task of its own: trusted
 // typing sent "1234" as one insertion (taken for a paste: "423"), then a character at a time with
 // no pause (the next came before the focus moved: "24").

@@ -320,12 +320,17 @@ async function actTrusted(tabId, command, params) {
 // had the focus already): replace its content or go to its end, then insert.
 async function typeTrusted(tabId, pt, params) {
   const text = String(params.text ?? '');
+  // (a field showing an input mask's template, its caret on the first blank: content/actions.js
+  // maskTemplate; typed a character a key, as a typist fills the blanks)
+  const template = async () => pt.tag === 'input' && !!(await callContent(tabId, 'template').catch(() => null))?.template;
+  let masked = await template();
   // (a field whose page cancelled Control+A gets its text selected by the content script)
   if (params.clear) {
     await pressKeyCdp(tabId, { key: 'a', code: 'KeyA', windowsVirtualKeyCode: 65 }, { modifiers: 2, commands: ['selectAll'] });
     await callContent(tabId, 'selectField').catch(() => null);
     await pressKeyCdp(tabId, keyFields('Backspace'));
-  } else {
+    masked = await template();
+  } else if (!masked) {
     await pressKeyCdp(tabId, keyFields('End'), { modifiers: 2, commands: ['moveToEndOfDocument'] });
   }
   // A field with a maxlength the text overflows gets it a character at a time, as keys: its page
@@ -339,8 +344,12 @@ async function typeTrusted(tabId, pt, params) {
   // to the browser (≈ 4.5 ms here: a character at a time took 1.4 s for 300 characters). A code
   // editor's text with line breaks goes whole (Lexical put the pieces after a break in the wrong
   // place when the breaks went inside them).
-  const perChar = pt.maxLength >= 0 && [...text].length > pt.maxLength;
   const field = pt.tag === 'input' || pt.tag === 'textarea';
+  // (or a field showing an input mask's template, its caret on the first blank: content/main.js)
+  // (or into a field showing a mask's template, each character as a key, keydown and keypress,
+  // which such a mask handles itself: inserted text it took for a paste ("(755) 512-3456"), or
+  // left the caret before ("(765) 432-1555"))
+  const perChar = masked || (pt.maxLength >= 0 && [...text].length > pt.maxLength);
   // (a rich-text editor's lines too: Enter makes its paragraph, as a typist's; one insertion with
   // the line breaks made one block holding them, Slate's and Draft.js's; a code editor's text and
   // a textarea's go whole)
@@ -351,7 +360,7 @@ async function typeTrusted(tabId, pt, params) {
     const last = [...parts[i]].pop();
     // (the page's tasks run after each: it moves the focus on to the next box in a task of its own,
     // React's; the next character came first and went into the same box)
-    if (perChar) for (const ch of parts[i]) { await cdp(tabId, 'Input.insertText', { text: ch }); await callContent(tabId, 'yield').catch(() => {}); }
+    if (perChar) for (const ch of parts[i]) { if (masked) await pressKeyCdp(tabId, keyFields(ch)); else await cdp(tabId, 'Input.insertText', { text: ch }); await callContent(tabId, 'yield').catch(() => {}); }
     else if (!field && parts[i].length <= RICH_CHARS_MAX && !/[\r\n]/.test(parts[i])) for (const p of parts[i].match(RULE_PIECES) || []) await cdp(tabId, 'Input.insertText', { text: p });
     else if (field && !pt.via && /^\S$/u.test(last)) {
       // The last character as a key (keydown, keypress, the input, keyup): a page that listens to

@@ -468,12 +468,17 @@ function insertText(el, text) {
   const max = el.maxLength >= 0 ? el.maxLength : Infinity;
   const v = el.value;
   let s = v.length, e = v.length;
-  try { if (el.selectionStart != null && el.selectionEnd > el.selectionStart) { s = el.selectionStart; e = el.selectionEnd; } } catch { /* no selection API (email, number) */ }
+  // at the caret, or in place of the text selected (a field focused has its caret where typing put
+  // it, at the end, unless the page moved it: a mask puts it on its first blank, Kendo's
+  // MaskedTextBox, and the digits went after its template, where it dropped them)
+  try {
+    if (el.selectionStart != null && (el.selectionEnd > el.selectionStart || focusedElement(el.ownerDocument) === el)) { s = el.selectionStart; e = el.selectionEnd; }
+  } catch { /* no selection API (email, number) */ }
   const kept = v.length - (e - s);
   if (kept >= max) return; // full: the browser inserts nothing, and fires no input event
   const ins = kept + text.length > max ? text.slice(0, max - kept) : text;
   setValue(el, v.slice(0, s) + ins + v.slice(e));
-  if (e > s) try { el.setSelectionRange(s + ins.length, s + ins.length); } catch { /* ignore */ }
+  if (e > s || s < v.length) try { el.setSelectionRange(s + ins.length, s + ins.length); } catch { /* ignore */ }
   inputEvent(el, text === '\n' ? 'insertLineBreak' : 'insertText', ins);
 }
 
@@ -494,8 +499,18 @@ const DATE_TYPES = new Map([
   ['datetime-local', 'date and time (as 2026-12-24 14:30 or 12/24/2026 2:30 PM)'], ['month', 'month (as 2026-12 or December 2026)'],
 ]);
 
+// Does the field show an input mask's template with its caret inside it ("(___) ___-____", the
+// caret on its first blank, where the page put it)? Typing goes in at that caret (content path),
+// or a character a key (trusted.js): one insertion was taken for a paste ("(755) 512-3456"), and
+// text put at the end of the template was dropped.
+export function maskTemplate(a) {
+  if (!a || a.tagName !== 'INPUT' || !a.value) return false;
+  try { return a.selectionStart != null && a.selectionEnd < a.value.length && /[_#*•]/.test(a.value); } catch { return false; }
+}
+
+// Returns the field the keys went into (the target, or one the page put in its place).
 async function typeIntoField(el, text, clear) {
-  const t = el.tagName === 'INPUT' ? inputType(el) : 'textarea';
+  let t = el.tagName === 'INPUT' ? inputType(el) : 'textarea';
   // a day or time as a person writes it (12/24/2026, 2:30 PM): the value the field takes
   const day = DATE_TYPES.has(t) ? fieldValue(t, text, navigator.language) : null;
   if (DATE_TYPES.has(t) && day === null) throw new Error(`${describe(el)} takes a ${DATE_TYPES.get(t)}, and the text typed is not one; nothing was typed`);
@@ -505,6 +520,14 @@ async function typeIntoField(el, text, clear) {
   // typist's (ui5-step-input draws its value again then: cleared and typed in the same task, the
   // number typed was put back to the old one)
   if (!wasFocused) await nextTask();
+  // The page put another field in its place as it took the focus (Kendo's NumericTextBox hides the
+  // input focused and shows its twin, which it then focuses): the keys go where the focus is, as a
+  // typist's (they went into the hidden one, and "Typed" was said of a field left empty).
+  const took = focusedElement(el.ownerDocument);
+  if (took && took !== el && textInput(took) && withStyleCache(() => !!hiddenReason(el) && !hiddenReason(took))) {
+    el = took;
+    t = el.tagName === 'INPUT' ? inputType(el) : 'textarea';
+  }
   // A code editor's key catcher (a transparent textarea: Ace, CodeMirror 5, Monaco without
   // EditContext) holds only a window of the editor's text around its caret: the editor's own keys
   // put the caret (Control+End) or empty it (Control+A, Backspace), and each piece of text is
@@ -520,7 +543,7 @@ async function typeIntoField(el, text, clear) {
     try { el.select?.(); } catch { /* ignore */ }
     setValue(el, '');
     inputEvent(el, 'deleteContentBackward');
-  } else if (!clear) {
+  } else if (!clear && !maskTemplate(el)) {
     // the text typed goes after what the field holds (a page that selects it all on focus would
     // have it replaced)
     try { el.setSelectionRange(el.value.length, el.value.length); } catch { /* no selection API */ }
@@ -560,10 +583,11 @@ async function typeIntoField(el, text, clear) {
       fireKey(cur, 'keyup', info);
       if (row) { const at = cur; if (!(await until(() => focusedElement(at.ownerDocument) !== at, ROW_FOCUS_MS))) row = null; }
     }
-    if (cur !== el) { await nextTask(); changeEvent(cur); return; }
+    if (cur !== el) { await nextTask(); changeEvent(cur); return el; }
   }
   await nextTask();
   changeEvent(el);
+  return el;
 }
 
 // Text into a rich-text editor, as the browser edits for a typist: each edit announced by a
@@ -762,6 +786,7 @@ export async function type(el, text, { clear = false, submit = false } = {}) {
   if (!isBox && el.tagName !== 'SELECT') visibleFor(el, 'type');
   let checkedWord = null;
   let typedBox = null; // (a rich-text editor's text that went on into its next blocks: what holds it all)
+  let typedField = null; // (a field the page put in the target's place as it took the focus: Kendo's twin)
   const boxKind = isBox ? inputType(el) : ['checkbox', 'switch'].includes(el.getAttribute?.('role')) ? el.getAttribute('role') : null;
   // (only words that say on or off: any other text, meant for a field, ticked the box it met)
   if (boxKind && !CHECK_WORDS.test(text.trim())) throw new Error(`${desc} is a ${boxKind}: nothing was typed; type "true" or "false" to set it, or click it`);
@@ -792,7 +817,8 @@ export async function type(el, text, { clear = false, submit = false } = {}) {
     // aria-modal: Fomantic UI's) is no more typed into than clicked (trusted typing refused it)
     if (!focusedOrInside(el)) aim(el, desc);
     scrollIntoView(el);
-    await typeIntoField(el, text, clear);
+    const into = await typeIntoField(el, text, clear);
+    if (into !== el) typedField = into;
   } else if (el.isContentEditable) {
     scrollIntoView(el);
     // a typist clicks into an editor before typing: an editor keeps which block is current from
@@ -820,11 +846,11 @@ export async function type(el, text, { clear = false, submit = false } = {}) {
   if (submit) {
     // The page's tasks queued by the typing (a model updated in setTimeout(0)) run before Enter.
     await nextTask();
-    held = typedBox ? editorNote(typedBox, text, clear) : typedNote(el, text, clear); // before Enter: a submitted form may clear the field
+    held = typedBox ? editorNote(typedBox, text, clear) : typedNote(typedField || el, text, clear); // before Enter: a submitted form may clear the field
     const refused = notTaken(held, describe(el), n);
     if (refused) throw new Error(`${refused}; Enter was not pressed.`);
-    note = await pressEnter(el);
-  } else held = typedBox ? editorNote(typedBox, text, clear) : typedNote(el, text, clear);
+    note = await pressEnter(typedField || el);
+  } else held = typedBox ? editorNote(typedBox, text, clear) : typedNote(typedField || el, text, clear);
   const refused = notTaken(held, describe(el), n);
   if (refused) throw new Error(`${refused}.`);
   const what = checkedWord ? `${checkedWord} ${describe(el)}` : `Typed ${n} character${n === 1 ? '' : 's'} into ${ed ? desc : describe(el)}`;

@@ -5,7 +5,7 @@
 // first one's API and keeps it (and with it the element refs).
 import { snapshot } from './snapshot.js';
 import { findTarget, describe } from './targeting.js';
-import { clickCommand, type, pressKey, focusForKeys, shownEditor, scroll, grownSince, checkPresence, leaveTooltips, selectFocusedField } from './actions.js';
+import { clickCommand, type, pressKey, focusForKeys, shownEditor, scroll, grownSince, checkPresence, leaveTooltips, selectFocusedField, maskTemplate } from './actions.js';
 import { startObserving, waitQuiet } from './quiet.js';
 import { pruneRefs, raiseFloor, refCounter, heldRefs } from './refs.js';
 import { rememberPasswordFields } from './secret.js';
@@ -130,6 +130,7 @@ async function run1(op, args) {
       case 'check': return { ok: true, present: checkPresence(args) };
       case 'locate': return { ok: true, ...locate(args.target, args.command) };
       case 'holds': return { ok: true, refs: heldRefs(args.refs) }; // fill_form across frames (frames.js)
+      case 'template': return { ok: true, template: maskTemplate(deepActive()) }; // trusted typing (trusted.js)
       case 'describe': return { ok: true, text: describe(findTarget(args.target).el) };
       case 'point': return { ok: true, ...(await point(args.target, args.command, args.how || {})) }; // trusted mode (point.js)
       case 'shot': return { ok: true, ...(await shot(args)) }; // screenshots (shot.js)
