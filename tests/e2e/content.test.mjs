@@ -489,7 +489,7 @@ test('a click on what a transparent checkbox is laid over lands on the checkbox,
 // A checkbox "Phone" at the top of the page and a radio button "Phone" below the fold: "Phone" took
 // whichever was in the viewport, and the same call at another scroll position was ambiguous. Two
 // links to one address (a header's and a footer's "Contact") do the same: either is taken.
-test('controls named alike are an ambiguous target wherever the page is scrolled; links alike to one address are not', async () => {
+test('controls named alike are an ambiguous target wherever the page is scrolled; links and form fields alike to one address are not', async () => {
   await open('/cnt-alike.html');
   let r = await env.call('browser_click', { target: 'Phone' });
   assert.equal(r.status, 'error', JSON.stringify(r.result));
@@ -498,6 +498,8 @@ test('controls named alike are an ambiguous target wherever the page is scrolled
   r = await env.call('browser_click', { target: 'Contact' });
   ok(r);
   assert.match(r.page.markdown, /Contact: went/);
+  // two search boxes of forms that go to one address: either is typed into
+  ok(await env.call('browser_type', { target: 'Quick search', text: 'tuple' }));
 });
 
 // Tagify cancels Enter in a promise's callback (its hook's .then), which for a user's key runs

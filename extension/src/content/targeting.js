@@ -114,12 +114,18 @@ function rankOf(el) {
   return (vis ? 16 : 0) + (direct ? 8 : 0) + (isDisabled(el) || isInert(el) || behindModal(el) ? 0 : 4) + (ariaHidden(el) ? 0 : 2);
 }
 
-// Links alike to one address (the same "Contact" in a page's header and its footer) do the same
+// Links alike to one address (the same "Contact" in a page's header and its footer), or fields
+// alike of forms that go to one address (the Python docs' two "Quick search" boxes), do the same
 // wherever they are: the one in the viewport is taken. Any other controls alike stay an ambiguous
 // target: which of a checkbox "Phone" and a radio button "Phone", or of three date fields'
 // "Toggle calendar" buttons, a click took depended on where the page was scrolled.
 function sameLinks(top) {
-  const href = (c) => (c.el.tagName === 'A' && c.el.href ? c.el.href : null);
+  const href = (c) => {
+    const e = c.el;
+    if (e.tagName === 'A') return e.href ? 'a ' + e.href : null;
+    const f = e.form;
+    return f && e.name && (e.tagName === 'INPUT' || e.tagName === 'BUTTON' || e.tagName === 'SELECT') ? `f ${f.action} ${(f.method || 'get').toLowerCase()} ${e.tagName} ${e.type} ${e.name}` : null;
+  };
   const h = href(top[0]);
   if (!h || !top.every((c) => href(c) === h)) return top;
   const seen = top.filter((c) => inViewport(c.el));
