@@ -593,6 +593,18 @@ test('typing goes where the page put the focus and the caret: a number box\'s tw
   assert.match(r.page.markdown, /phone: 5559876543/);
 });
 
+// SurveyJS's dropdown and tagbox: their combobox inputs take no clicks (pointer-events: none) and
+// the box around each opens the list: "takes no clicks (… as a page makes a link or button it
+// disabled)"; and the tagbox's options were taken from a closed popup kept in the page, inert.
+test('SurveyJS: a dropdown and a tagbox whose inputs let clicks through to their boxes are chosen in, by their questions', async () => {
+  await openShell('survey-form.html');
+  let r = await env.call('browser_select_option', { target: 'Which car do you drive?', value: 'Audi' });
+  ok(r);
+  r = await env.call('browser_select_option', { target: 'Which programming languages do you know?', values: ['Python', 'Rust'] });
+  ok(r);
+  assert.deepEqual(jsonAfter(r.page.markdown, 'State:'), { car: 'Audi', langs: ['Python', 'Rust'] });
+});
+
 // Typed characters carried a keyCode made from their own code point: "(" was 40, ArrowDown's, "."
 // 46 (Delete), "&" 38 (ArrowUp); a page reading keyCode (an editor's key bindings: Monaco) took
 // "(" for the down arrow and dropped it. Each key now says the key a US keyboard types it with.

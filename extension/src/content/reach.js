@@ -203,6 +203,9 @@ export function clickPoint(el) {
   // followed, or (trusted input) landed on nothing and was reported a success.
   if (composedContains(hit, el) || flatContains(hit, el)) {
     if (styleOf(el)?.pointerEvents !== 'none') return { target: el, ...c };
+    // a field a page lets clicks through to its box (SurveyJS's dropdown: its combobox input takes
+    // none, the box around it opens the list) is no link or button the page disabled so
+    if (isFieldLike(el)) return { target: hit, ...c };
     for (let n = hit; n && n.nodeType === 1 && n.tagName !== 'BODY' && n.tagName !== 'HTML'; n = composedParent(n)) {
       if (n.tagName === 'LABEL' || controlKind(n, styleOf(n))) return { target: hit, ...c };
     }
@@ -220,6 +223,13 @@ export function clickPoint(el) {
   const f = freeSpot(el);
   if (f) return f;
   return { coveredBy: hit, ...c };
+}
+
+// An enabled text field, select or combobox (native or by its role).
+function isFieldLike(el) {
+  if (el.disabled) return false;
+  if (el.tagName === 'TEXTAREA' || el.tagName === 'SELECT' || (el.tagName === 'INPUT' && !/^(button|submit|reset|image|hidden)$/.test(el.type))) return true;
+  return /^(combobox|textbox|searchbox)$/.test((el.getAttribute('role') || '').trim().toLowerCase());
 }
 
 // Is `hit` a native checkbox, radio button, file input or select drawn fully transparent, in a box

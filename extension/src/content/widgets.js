@@ -2,7 +2,7 @@
 // visible label or styled box, a hidden <select> replaced by a button and a listbox (jQuery UI
 // selectmenu, Select2, Chosen, bootstrap-select). A user acts on the visible widget, so actions
 // go through it: the widget's own handlers then update both it and the native control.
-import { norm, inputType, flatText, hiddenPopupControl, nameOf, allRoots, focusedElement, styleOf, shadowOf, isDisabled } from './dom.js';
+import { norm, inputType, flatText, hiddenPopupControl, nameOf, allRoots, focusedElement, styleOf, shadowOf, isDisabled, isInert } from './dom.js';
 import { hiddenReason, composedParent, composedContains, flatChildren, shownChoiceOf, clickPoint, deepElementAt } from './reach.js';
 
 const POPUP_ROLES = new Set(['combobox', 'button', 'listbox']);
@@ -587,6 +587,8 @@ function shownOptionIn(root, text, widget, ctx) {
   const els = root.nodeType === 9 ? root.querySelectorAll(OPTION_SEL) : composedDescendants(root).filter((e) => e.matches(OPTION_SEL));
   for (const el of els) {
     if (el === widget || el.contains(widget) || el.closest('select')) continue; // (a box around the field is none)
+    // (nor one in an inert part: a closed list kept in the page, SurveyJS's other popup)
+    if (isInert(el)) continue;
     if (inFace(el, widget, ctx) && !newlyShown(el, ctx)) continue;
     if (shownText(el).toLowerCase() !== want) continue;
     // (in the popup, an option its list scrolls out of view is one: the click scrolls it in, as a
