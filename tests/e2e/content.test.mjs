@@ -605,6 +605,20 @@ test('SurveyJS: a dropdown and a tagbox whose inputs let clicks through to their
   assert.deepEqual(jsonAfter(r.page.markdown, 'State:'), { car: 'Audi', langs: ['Python', 'Rust'] });
 });
 
+// A menu item holding its submenu (Kendo's Menu): "File" was one token named "File New Open Export",
+// its open submenu's items with no refs of their own.
+test('a menu item holding its submenu is named by its own words, and the open submenu\'s items are listed with refs', async () => {
+  let r = await open('/cnt-submenu.html');
+  assert.match(r.page.markdown, /\[menuitem "File" e\d+\]/, r.page.markdown);
+  assert.doesNotMatch(r.page.markdown, /New|Export/);
+  r = await env.call('browser_click', { target: 'File' });
+  ok(r);
+  assert.match(r.page.markdown, /\[menuitem "File" expanded e\d+\]\n\[menuitem "New" e\d+\] \[menuitem "Open" e\d+\] \[menuitem "Export" e\d+\]/, r.page.markdown);
+  r = await env.call('browser_click', { target: refOf(r.page.markdown, /menuitem "Open"/) });
+  ok(r);
+  assert.match(r.page.markdown, /Chosen: Open/);
+});
+
 // Typed characters carried a keyCode made from their own code point: "(" was 40, ArrowDown's, "."
 // 46 (Delete), "&" 38 (ArrowUp); a page reading keyCode (an editor's key bindings: Monaco) took
 // "(" for the down arrow and dropped it. Each key now says the key a US keyboard types it with.

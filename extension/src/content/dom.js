@@ -447,13 +447,14 @@ function textOfIds(el, ids) {
 }
 
 const ITEM_SEL = '[role=treeitem],[role=group]';
+export const SUBMENU_SEL = '[role=menu],[role=group]';
 
 // The rendered text of a tree item outside the items and groups nested in it (its label, a
-// count beside it): what a user reads on its row.
-export function ownItemText(el) {
+// count beside it): what a user reads on its row. (`sel`: a menu item's submenu, instead.)
+export function ownItemText(el, sel = ITEM_SEL) {
   const out = [];
   const w = el.ownerDocument.createTreeWalker(el, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
-    acceptNode: (n) => (n.nodeType === 1 && (n.matches(ITEM_SEL) || !n.checkVisibility?.({ visibilityProperty: true })) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
+    acceptNode: (n) => (n.nodeType === 1 && (n.matches(sel) || !n.checkVisibility?.({ visibilityProperty: true })) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
   });
   for (let n = w.nextNode(), i = 0; n && i < 5000; n = w.nextNode(), i++) if (n.nodeType === 3) out.push(n.data);
   return norm(out.join(' '));
@@ -586,6 +587,8 @@ export function nameOf(el, kind = null) {
   }
   // a tree item holding others (a folder): its own words, not those of the items under it
   if (el.getAttribute('role') === 'treeitem' && el.querySelector?.(ITEM_SEL)) { const own = ownItemText(el); if (own) return clip(own); }
+  // a menu item holding its submenu (Kendo's Menu): its own words, not those of the submenu's items
+  if (/^menuitem/.test(el.getAttribute('role') || '') && el.querySelector?.(SUBMENU_SEL)) { const own = ownItemText(el, SUBMENU_SEL); if (own) return clip(own); }
   // a region a user writes into (contenteditable, role=textbox): its text is its value, not its
   // name (click "Bold" took an editor holding "Make me bold" for the Bold button)
   if (el.isContentEditable && (kind === 'editable' || kind === 'input' || el.getAttribute('role') === 'textbox')) {

@@ -5,7 +5,7 @@
 // produced for the same content (same rules, same escaping, same whitespace
 // collapsing); see extension/README.md ("Snapshot speed") for why it no longer goes
 // through turndown.
-import { controlKind, isRendered, styleOf, frameDoc, norm, nameOf, clip, shadowOf, childItems, segmentsOf } from './dom.js';
+import { controlKind, isRendered, styleOf, frameDoc, norm, nameOf, clip, shadowOf, childItems, segmentsOf, SUBMENU_SEL } from './dom.js';
 import { token, tokenParts, ownName, shownText, readOnlyBox } from './describe.js';
 import { isSecret } from './secret.js';
 import { refFor, documentId } from './refs.js';
@@ -353,6 +353,16 @@ class Writer {
     if (kind === 'treeitem') {
       const items = childItems(el);
       if (this.tree || items.length || el.closest('[role=tree]')) return this.treeItem(el, items);
+    }
+    // a menu item holding its submenu (Kendo's Menu): the item by its own words, then the submenu's
+    // items when it shows (they were all one token's name, "File New Open Export", with no refs)
+    if (kind === 'menuitem') {
+      const sub = el.querySelector(SUBMENU_SEL);
+      if (sub) {
+        this.ctl(token(el, kind));
+        if (sub.checkVisibility({ visibilityProperty: true })) { this.brk(1); this.walk(sub, clickAnc); this.brk(1); }
+        return;
+      }
     }
     if (kind && (ATOMIC_KINDS.has(kind) || (kind === 'clickable' && !this.hasBlockText(el) && !holdsControl(el)))) {
       this.ctl(token(el, kind));
