@@ -505,7 +505,8 @@ const DATE_TYPES = new Map([
 // text put at the end of the template was dropped.
 export function maskTemplate(a) {
   if (!a || a.tagName !== 'INPUT' || !a.value) return false;
-  try { return a.selectionStart != null && a.selectionEnd < a.value.length && /[_#*•]/.test(a.value); } catch { return false; }
+  // (the caret on a blank, and two blanks at least: not a value that merely holds a "*")
+  try { return a.selectionStart != null && /[_#*•]/.test(a.value[a.selectionStart] || '') && (a.value.match(/[_#*•]/g) || []).length >= 2; } catch { return false; }
 }
 
 // Returns the field the keys went into (the target, or one the page put in its place).
