@@ -105,8 +105,7 @@ function notDropdown(el) {
 // select_option on what targeting found: a native <select> (or a wrapper holding one), a custom
 // drop-down (opened, its option clicked, its shown value checked: never the hidden native control
 // behind it), a radio group (its radio checked by label), else an error saying what it is.
-// `keepOpen`: the list this opens is left open for the next option of the same call (chooseAll).
-export async function chooseOption(el, value, values = null, { keepOpen = false } = {}) {
+export async function chooseOption(el, value, values = null) {
   if (Array.isArray(values)) return chooseOptions(el, values);
   if (el.tagName === 'SELECT' || el.tagName === 'OPTION') return selectOption(el, value);
   if (isRadioGroup(el)) return chooseRadio(el, String(value ?? ''));
@@ -117,7 +116,7 @@ export async function chooseOption(el, value, values = null, { keepOpen = false 
     const desc = describe(el);
     aim(el, desc); // a user sees it and can reach it (else an error saying why)
     // (a button alone in the box that opens the list: the box is the widget, its face the button)
-    const done = await chooseInWidget(listPopupWrapper(el) || el, v, click, describe, null, { type, keepOpen });
+    const done = await chooseInWidget(listPopupWrapper(el) || el, v, click, describe, null, { type });
     if (!done) throw new Error(`Clicked option "${v}" of ${desc}, but the widget does not show it afterwards`);
     if (done.already) return { message: `"${v}" was already chosen in ${describe(el)}; it was left chosen${done.option ? ' (a click on it would have taken it out)' : ''}` };
     return { message: `Selected "${v}"${done.as && norm(done.as).toLowerCase() !== v.toLowerCase() ? ` (the option "${done.as.slice(0, 80)}")` : ''} in ${describe(el)} (opened it, ${done.typed ? 'typed to filter it, ' : ''}clicked the option${done.confirmed ? `, then pressed "${done.confirmed}" to confirm it` : ''})` };
@@ -285,19 +284,18 @@ async function chooseEach(el, value) {
 // London beside them, and it said "Filled"); each must then show as chosen. Returns the texts
 // taken out.
 async function chooseAll(el, parts) {
-  // (the list left open between them, as a user picks several: closed and opened again between the
-  // options of one call, rsuite's CheckPicker showed no options the second time)
   for (let i = 0; i < parts.length; i++) {
     try {
-      await chooseOption(el, parts[i], null, { keepOpen: i < parts.length - 1 });
+      await chooseOption(el, parts[i]);
     } catch (e) {
+      // (one missing after others were chosen: those stay chosen, which the error says; it said
+      // "nothing was selected" after rsuite's CheckPicker took Linda)
       if (i) e.message = `${String(e.message).replace(/; nothing was selected\./, '.')} The options before it were chosen and stay so: ${parts.slice(0, i).map((p) => `"${p}"`).join(', ')}.`;
       await closeIfOpen(el);
       throw e;
     }
   }
   const { out, marked } = await unchooseOthers(el, parts, click, describe);
-  await closeIfOpen(el);
   out.push(...(await dropChips(el, parts)));
   // (what the widget draws of the last choice may come a few tasks later: ui5-multi-combobox's token)
   // (one that shows only how many it holds, Carbon's: its list's marks)

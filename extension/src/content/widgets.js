@@ -852,16 +852,14 @@ const typeable = (el) => (el.tagName === 'INPUT' && !el.readOnly && !el.disabled
 // the native <select> behind it, `sel` or the one found, holds it). `click` and `type` are
 // actions.js's (passed in to keep the modules acyclic). Returns { option, typed }, null when the
 // widget does not show the choice afterwards, or throws a one-sentence error.
-export async function chooseInWidget(widget, text, click, describe, sel = null, { type = null, keepOpen = false } = {}) {
+export async function chooseInWidget(widget, text, click, describe, sel = null, { type = null } = {}) {
   const doc = widget.ownerDocument;
   sel = sel || selectBehind(widget);
   const ctx = { face: faceOf(widget), before: null };
   const find = () => findShownOption(doc, text, widget, ctx);
   const seenBefore = faceText(ctx.face, popupsOf(widget));
   // an open popup may already show it; else open the widget first
-  // (its list still drawing the choice before, within one call: rsuite's CheckPicker) read once the
-  // page is quiet, before a click on the widget closes the open list ("showed no options")
-  let opt = isOpen(widget) ? find() || (await quiet(doc), find()) : null;
+  let opt = isOpen(widget) ? find() : null;
   let opened = false, typed = false, shown = [];
   if (!opt) {
     opened = !isOpen(widget);
@@ -908,11 +906,11 @@ export async function chooseInWidget(widget, text, click, describe, sel = null, 
   // so is one the widget shows as a chip, in a list that marks nothing (Blueprint's MultiSelect)
   // (a chip the widget itself shows, or its face: not one beside it, another list's pill)
   if (!sel && chipsOf(widget).some((c) => c.text.toLowerCase() === norm(text).toLowerCase() && (widget.contains(c.chip) || ctx.face.contains(c.chip)))) {
-    if (opened && !keepOpen && isOpen(widget)) await closePopup(widget);
+    if (opened && isOpen(widget)) await closePopup(widget);
     return { option: null, typed, confirmed: null, already: true };
   }
   if (chosenInMulti(opt)) {
-    if (opened && !keepOpen && isOpen(widget)) await closePopup(widget);
+    if (opened && isOpen(widget)) await closePopup(widget);
     return { option: opt, typed, confirmed: null, already: true };
   }
   await until(() => atRest(opt), 1000);
@@ -982,7 +980,7 @@ export async function chooseInWidget(widget, text, click, describe, sel = null, 
   const shut = () => !isOpen(widget) && !popupsOf(widget).some(visible) && !(dialog && dialog.isConnected && visible(dialog));
   const multi = !!opt.closest?.('[aria-multiselectable="true"]');
   await until(shut, multi ? 100 : 1000);
-  if (opened && !keepOpen && !shut() && isOpen(widget)) await closePopup(widget);
+  if (opened && !shut() && isOpen(widget)) await closePopup(widget);
   return { option: opt, typed, confirmed, as: optText === want ? null : optShown };
 }
 
