@@ -500,6 +500,10 @@ test('controls named alike are an ambiguous target wherever the page is scrolled
   assert.match(r.page.markdown, /Contact: went/);
   // two search boxes of forms that go to one address: either is typed into
   ok(await env.call('browser_type', { target: 'Quick search', text: 'tuple' }));
+  // but two rows' fields of one form are each their own (a cart's quantities): ambiguous
+  r = await env.call('browser_type', { target: 'Quantity', text: '3', clear: true });
+  assert.equal(r.status, 'error', JSON.stringify(r.result));
+  assert.match(r.result.error, /"Quantity" matches 2 elements equally well/);
 });
 
 // Tagify cancels Enter in a promise's callback (its hook's .then), which for a user's key runs

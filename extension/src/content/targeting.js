@@ -128,6 +128,8 @@ function sameLinks(top) {
   };
   const h = href(top[0]);
   if (!h || !top.every((c) => href(c) === h)) return top;
+  // (fields alike of one form are its rows, each its own value: a cart's "Quantity" per item)
+  if (h.startsWith('f ') && new Set(top.map((c) => c.el.form)).size < top.length) return top;
   const seen = top.filter((c) => inViewport(c.el));
   return seen.length ? [seen[0]] : [top[0]];
 }
