@@ -214,9 +214,11 @@ export function clickPoint(el) {
   // A field's own label (a styled box drawn over a hidden native checkbox).
   const lab = hit.closest?.('label');
   if (lab && (lab.control === el || (el.labels && Array.from(el.labels).includes(lab)))) return { target: hit, ...c };
-  // A native control drawn fully transparent over `el`, beside it in the same small box (daisyUI's
-  // collapse: a checkbox over its title; a file input over an "Upload" button): the page's way to
-  // take a click on `el`, which lands on it as a user's does (it was "covered by [checkbox]").
+  // A native checkbox or radio button drawn fully transparent over `el`, beside it in the same
+  // small box (daisyUI's collapse: a checkbox over its title): the page's way to take a click on
+  // `el`, which lands on it as a user's does (it was "covered by [checkbox]"), and the answer says
+  // what became of it. (Not a select or file input: a click opens nothing a script can see, and
+  // the error naming it points to select_option or upload_file.)
   if (overlayOf(hit, el)) return { target: hit, overlay: hit, ...c };
   // covered at its centre only (Materialize's select: its label drawn over the field's middle): a
   // user clicks the part of it that shows
@@ -232,11 +234,11 @@ function isFieldLike(el) {
   return /^(combobox|textbox|searchbox)$/.test((el.getAttribute('role') || '').trim().toLowerCase());
 }
 
-// Is `hit` a native checkbox, radio button, file input or select drawn fully transparent, in a box
-// within 3 levels up that also holds `el`? (A transparent control is there only to be clicked
-// through what is drawn beneath it.)
+// Is `hit` a native checkbox or radio button drawn fully transparent, in a box within 3 levels up
+// that also holds `el`? (A transparent control is there only to be clicked through what is drawn
+// beneath it.)
 function overlayOf(hit, el) {
-  if (!(hit.tagName === 'SELECT' || (hit.tagName === 'INPUT' && /^(checkbox|radio|file)$/.test(hit.type))) || hit.disabled) return false;
+  if (!(hit.tagName === 'INPUT' && /^(checkbox|radio)$/.test(hit.type)) || hit.disabled) return false;
   if (styleOf(hit)?.opacity !== '0') return false;
   for (let n = hit.parentElement, i = 0; n && i < 3 && n.tagName !== 'BODY'; n = n.parentElement, i++) {
     if (n.contains(el)) return true;
