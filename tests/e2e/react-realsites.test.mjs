@@ -11,18 +11,18 @@
 //     Checkbox and Switch as buttons, Tabs, DropdownMenu that opens on pointerdown, Dialog);
 //   - react-headless.js: Headless UI (Listbox, Combobox, Switch, Menu, Dialog);
 //   - react-muix.js, react-aria.js, react-ark.js, react-mantine.js, react-prime.js: MUI X's date
-//     fields, React Aria Components, Ark UI, Mantine, PrimeReact, Downshift (each file's header says
-//     what).
+//     fields, React Aria Components, Ark UI, Mantine, PrimeReact, Downshift, React Suite (each
+//     file's header says what).
 // Each success is checked against the page's state; each failure against the state not changing.
 //   node --test tests/e2e/react-realsites.test.mjs
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startBundled, answerHelpers, requirePackages } from './support/realsites.mjs';
 
-const ENTRIES = ['react-mui', 'react-select', 'react-radix', 'react-headless', 'react-muix', 'react-aria', 'react-ark', 'react-mantine', 'react-prime', 'react-downshift'];
+const ENTRIES = ['react-mui', 'react-select', 'react-radix', 'react-headless', 'react-muix', 'react-aria', 'react-ark', 'react-mantine', 'react-prime', 'react-downshift', 'react-rsuite'];
 let bundled, env, srv;
 before(async () => {
-  requirePackages(['react', 'react-dom', '@mui/material', '@emotion/react', '@emotion/styled', 'react-select', 'radix-ui', '@headlessui/react', '@mui/x-date-pickers', 'dayjs', 'react-aria-components', '@ark-ui/react', '@mantine/core', '@mantine/dates', 'primereact', 'downshift']);
+  requirePackages(['react', 'react-dom', '@mui/material', '@emotion/react', '@emotion/styled', 'react-select', 'radix-ui', '@headlessui/react', '@mui/x-date-pickers', 'dayjs', 'react-aria-components', '@ark-ui/react', '@mantine/core', '@mantine/dates', 'primereact', 'downshift', 'rsuite']);
   bundled = await startBundled(ENTRIES, { define: { 'process.env.NODE_ENV': '"production"' } });
   ({ env, srv } = bundled);
 });
@@ -412,6 +412,37 @@ test('primereact: a Dropdown chosen by its label and by its icon-only trigger; a
   r = await call('browser_select_option', { target: '5', value: '10' });
   ok(r, 'rows per page');
   assert.equal((await state()).rows, 10);
+});
+
+// ---------------------------------------------------------------- React Suite
+
+test('rsuite: values chosen in a CheckPicker whose list says it is open only once drawn; values of one leave that one alone chosen, in it and in a TagPicker', async () => {
+  await open('react-rsuite.html', /# Sign-up/);
+  // its second option: the list, drawn but not yet said open, was clicked shut instead of read
+  let r = await call('browser_select_option', { target: 'Friends', values: ['Linda', 'Nancy'] });
+  ok(r, 'values Linda, Nancy');
+  assert.deepEqual((await state()).friends, ['linda', 'nancy']);
+  // one value: that one alone, as a select where several can be chosen holds exactly what it is given
+  r = await call('browser_select_option', { target: 'Friends', values: ['Alice'] });
+  ok(r, 'values Alice');
+  assert.match(r.result.message, /took out "Linda", "Nancy"/, msg(r));
+  assert.deepEqual((await state()).friends, ['alice'], '"Selected" while Linda and Nancy stayed chosen');
+  r = await call('browser_fill_form', { fields: [{ target: 'Friends', value: 'Bryan' }] });
+  ok(r, 'fill_form Bryan');
+  assert.deepEqual((await state()).friends, ['bryan'], '"Filled" while Alice stayed chosen');
+  r = await call('browser_select_option', { target: 'Skills', values: ['Vue', 'Solid'] });
+  ok(r, 'Skills values');
+  assert.deepEqual((await state()).skills, ['Vue', 'Solid']);
+  // one already chosen: left so, the other taken out
+  r = await call('browser_select_option', { target: 'Skills', values: ['Vue'] });
+  ok(r, 'Skills values Vue');
+  assert.match(r.result.message, /already chosen.*took out "Solid"/, msg(r));
+  assert.deepEqual((await state()).skills, ['Vue'], '"already chosen" while Solid stayed chosen');
+  // select_option's value (one, no list): added to those chosen, as in a native multiple select
+  r = await call('browser_select_option', { target: 'Skills', value: 'React' });
+  ok(r, 'Skills value React');
+  assert.deepEqual((await state()).skills, ['Vue', 'React']);
+  assert.doesNotMatch(md(r), /expanded/, 'a list is left open');
 });
 
 // ---------------------------------------------------------------- Downshift

@@ -110,21 +110,38 @@ export async function chooseOption(el, value, values = null) {
   if (el.tagName === 'SELECT' || el.tagName === 'OPTION') return selectOption(el, value);
   if (isRadioGroup(el)) return chooseRadio(el, String(value ?? ''));
   if (isCheckboxGroup(el)) return checkExactly(el, boxesNamed(el, String(value ?? '')));
-  if (isDropdown(el)) {
-    refuseUnusable(el);
-    const v = norm(String(value ?? ''));
-    const desc = describe(el);
-    aim(el, desc); // a user sees it and can reach it (else an error saying why)
-    // (a button alone in the box that opens the list: the box is the widget, its face the button)
-    const done = await chooseInWidget(listPopupWrapper(el) || el, v, click, describe, null, { type });
-    if (!done) throw new Error(`Clicked option "${v}" of ${desc}, but the widget does not show it afterwards`);
-    if (done.already) return { message: `"${v}" was already chosen in ${describe(el)}; it was left chosen${done.option ? ' (a click on it would have taken it out)' : ''}` };
-    return { message: `Selected "${v}"${done.as && norm(done.as).toLowerCase() !== v.toLowerCase() ? ` (the option "${done.as.slice(0, 80)}")` : ''} in ${describe(el)} (opened it, ${done.typed ? 'typed to filter it, ' : ''}clicked the option${done.confirmed ? `, then pressed "${done.confirmed}" to confirm it` : ''})` };
-  }
+  if (isDropdown(el)) return chooseInDropdown(el, value);
   const inner = el.querySelectorAll?.('select');
   if (inner && inner.length === 1) return selectOption(inner[0], value);
   if (suggestsAsTyped(el)) return chooseSuggestion(el, String(value ?? ''));
   throw notDropdown(el);
+}
+
+// One option of a custom drop-down, opened and clicked as a user does; `multi` says whether its
+// list is one where several can be chosen (the option's ARIA or checkbox).
+async function chooseInDropdown(el, value) {
+  refuseUnusable(el);
+  const v = norm(String(value ?? ''));
+  const desc = describe(el);
+  aim(el, desc); // a user sees it and can reach it (else an error saying why)
+  // (a button alone in the box that opens the list: the box is the widget, its face the button)
+  const done = await chooseInWidget(listPopupWrapper(el) || el, v, click, describe, null, { type });
+  if (!done) throw new Error(`Clicked option "${v}" of ${desc}, but the widget does not show it afterwards`);
+  const multi = !!done.multi;
+  if (done.already) return { multi, message: `"${v}" was already chosen in ${describe(el)}; it was left chosen${done.option ? ' (a click on it would have taken it out)' : ''}` };
+  return { multi, message: `Selected "${v}"${done.as && norm(done.as).toLowerCase() !== v.toLowerCase() ? ` (the option "${done.as.slice(0, 80)}")` : ''} in ${describe(el)} (opened it, ${done.typed ? 'typed to filter it, ' : ''}clicked the option${done.confirmed ? `, then pressed "${done.confirmed}" to confirm it` : ''})` };
+}
+
+// One option that the field is to hold (select_option's `values` of one, fill_form's value): in a
+// drop-down where several can be chosen, that one alone: the others its list marks as chosen and
+// its chips are taken out, and checked gone (rsuite's CheckPicker kept Linda beside Alice, its
+// TagPicker Solid beside Vue, and it said "Selected"). Returns the message and the texts taken out.
+async function chooseOnly(el, value) {
+  const v = norm(String(value ?? ''));
+  const dropdown = isDropdown(el) && !isRadioGroup(el) && !isCheckboxGroup(el) && el.tagName !== 'SELECT' && el.tagName !== 'OPTION';
+  const r = dropdown ? await chooseInDropdown(el, value) : await chooseOption(el, value);
+  const out = dropdown && r.multi && v ? await keepOnly(el, [v]) : await dropChips(el, [String(value ?? '')]);
+  return { message: out.length ? `${r.message}, and took out ${out.map((p) => `"${p}"`).join(', ')}` : r.message, out };
 }
 
 // A text field a user can type into, that says nothing of a list (no ARIA combobox), and turns the
@@ -189,12 +206,7 @@ async function chooseOptions(el, values) {
   const sel = el.tagName === 'SELECT' ? el : el.tagName === 'OPTION' ? el.closest('select') : null;
   const inner = sel ? null : el.querySelectorAll?.('select');
   if (sel || inner?.length === 1) return selectOptions(sel || inner[0], values);
-  if (values.length === 1) {
-    // (a multi-select holds that one: the chips of others are taken out)
-    const r = await chooseOption(el, values[0]);
-    const out = await dropChips(el, [String(values[0])]);
-    return out.length ? { message: `${r.message}, and took out ${out.map((p) => `"${p}"`).join(', ')}` } : r;
-  }
+  if (values.length === 1) return { message: (await chooseOnly(el, values[0])).message };
   const parts = values.map((v) => norm(String(v))).filter(Boolean);
   if (!isDropdown(el) || isRadioGroup(el)) throw new Error(`${describe(el)} is not a select where several options can be chosen; choose one option at a time with value`);
   // (none: a custom widget's choices are taken out by its own remove marks, which differ by widget)
@@ -240,8 +252,7 @@ const choosesByTyping = (el) => (el.getAttribute?.('role') || '') === 'combobox'
 async function fillCombobox(el, value) {
   let missing;
   try {
-    await chooseOption(el, value);
-    await dropChips(el, [value]);
+    await chooseOnly(el, value);
     return { desc: describe(el), typed: false };
   } catch (e) {
     if (e.code !== 'no_such_option') throw e;
@@ -295,6 +306,13 @@ async function chooseAll(el, parts) {
       throw e;
     }
   }
+  return keepOnly(el, parts);
+}
+
+// After `parts` were chosen in a multi-select `el`: the others it holds taken out (its list's marks,
+// then its chips), and every part checked still shown as chosen and every one taken out gone.
+// Returns the texts taken out.
+async function keepOnly(el, parts) {
   const { out, marked } = await unchooseOthers(el, parts, click, describe);
   out.push(...(await dropChips(el, parts)));
   // (what the widget draws of the last choice may come a few tasks later: ui5-multi-combobox's token)
@@ -365,9 +383,8 @@ async function fillOne(el, value) {
   if (!isRadioGroup(el)) await whenUncovered(el);
   if (isRadioGroup(el) || isReadOnlyCombobox(el) || (el.getAttribute?.('role') || '') === 'listbox' || choosesForSelect(el) || opensListbox(el)) {
     try {
-      await chooseOption(el, value);
-      // (a multi-select filled with one option holds that one: the chips of others are taken out)
-      await dropChips(el, [value]);
+      // (a multi-select filled with one option holds that one alone)
+      await chooseOnly(el, value);
     } catch (e) { if (e.code !== 'no_such_option' || isRadioGroup(el) || !(await chooseEach(el, value))) throw e; }
     return { desc: describe(el), typed: false };
   }

@@ -709,7 +709,10 @@ function popupsToSkip(widget, opt, ctx) {
 // drawn while it fades out), else whether a popup it names is shown.
 // (A pop-up control's host tells it by its inner control's.)
 const expander = (widget) => (widget.hasAttribute('aria-expanded') ? widget : hiddenPopupControl(widget)?.hasAttribute('aria-expanded') ? hiddenPopupControl(widget) : null);
-const isOpen = (widget) => { const x = expander(widget); return x ? x.getAttribute('aria-expanded') === 'true' : popupsOf(widget).some(visible); };
+const saysOpen = (widget) => { const x = expander(widget); return x ? x.getAttribute('aria-expanded') === 'true' : popupsOf(widget).some(visible); };
+// (a list it names drawn counts too: rsuite's pickers say aria-expanded="true" only once their
+// list has faded in, and a click meant to open it again before that closed it)
+const isOpen = (widget) => saysOpen(widget) || popupsOf(widget).some(visible);
 
 // Close the widget's list when it is open (after a chip's remove mark opened it: Select2's).
 export async function closeIfOpen(widget) {
@@ -735,7 +738,10 @@ async function closePopup(widget) {
   // MUI's Select, still draws its fading list over the fields below)
   const named = popupsOf(widget);
   const drawn = () => [...named, ...popupsOf(widget)].some((p) => p.isConnected && visible(p));
-  const shut = async (ms = 300) => (await until(() => !isOpen(widget), ms)) && (await until(() => !drawn(), 1000), true);
+  // (closed as its aria-expanded says, a fade-out after that is waited for below; one drawn before
+  // it says open, rsuite's, by its list no longer drawn)
+  const early = !!expander(widget) && !saysOpen(widget);
+  const shut = async (ms = 300) => (await until(() => (early ? !isOpen(widget) : !saysOpen(widget)), ms)) && (await until(() => !drawn(), 1000), true);
   // Escape goes where a user's key goes: the focused element (a popup that took the focus, MUI's
   // menu, listens there, not on the widget), then the widget itself
   const focused = focusedIn(doc);
@@ -893,7 +899,7 @@ export async function chooseInWidget(widget, text, click, describe, sel = null, 
     if ((opened || typed) && isOpen(widget)) await closePopup(widget);
     // one already chosen, in a list that leaves the chosen out (Downshift's, react-select's): its
     // chip beside the field says so, and it is left chosen
-    if (!sel && chipsOf(widget).some((c) => c.text.toLowerCase() === norm(text).toLowerCase())) return { option: null, typed, confirmed: null, already: true };
+    if (!sel && chipsOf(widget).some((c) => c.text.toLowerCase() === norm(text).toLowerCase())) return { option: null, typed, confirmed: null, already: true, multi: true };
     const list = shown.slice(0, 30).map((t) => JSON.stringify(t.slice(0, 60))).join(', ');
     const e = new Error(`${describe(widget)} has no option "${text}"; nothing was selected. ` +
       (list ? `Its options: ${list}${shown.length > 30 ? ', …' : ''}.` : 'It showed no options when opened.'));
@@ -907,12 +913,13 @@ export async function chooseInWidget(widget, text, click, describe, sel = null, 
   // (a chip the widget itself shows, or its face: not one beside it, another list's pill)
   if (!sel && chipsOf(widget).some((c) => c.text.toLowerCase() === norm(text).toLowerCase() && (widget.contains(c.chip) || ctx.face.contains(c.chip)))) {
     if (opened && isOpen(widget)) await closePopup(widget);
-    return { option: null, typed, confirmed: null, already: true };
+    return { option: null, typed, confirmed: null, already: true, multi: true };
   }
   if (chosenInMulti(opt)) {
     if (opened && isOpen(widget)) await closePopup(widget);
-    return { option: opt, typed, confirmed: null, already: true };
+    return { option: opt, typed, confirmed: null, already: true, multi: true };
   }
+  const multi = holdsSeveral(opt);
   await until(() => atRest(opt), 1000);
   const optShown = norm(opt.innerText || opt.textContent), optText = optShown.toLowerCase();
   const clickedAt = Date.now();
@@ -978,10 +985,9 @@ export async function chooseInWidget(widget, text, click, describe, sel = null, 
   // a list that stays open for more choices (a multi-select's) is closed as a user does once done,
   // when this action opened it, so that it covers nothing the next action aims at
   const shut = () => !isOpen(widget) && !popupsOf(widget).some(visible) && !(dialog && dialog.isConnected && visible(dialog));
-  const multi = !!opt.closest?.('[aria-multiselectable="true"]');
-  await until(shut, multi ? 100 : 1000);
+  await until(shut, opt.closest?.('[aria-multiselectable="true"]') ? 100 : 1000);
   if (opened && !shut() && isOpen(widget)) await closePopup(widget);
-  return { option: opt, typed, confirmed, as: optText === want ? null : optShown };
+  return { option: opt, typed, confirmed, as: optText === want ? null : optShown, multi };
 }
 
 // A chip the field's own box shows with exactly `text` (a tags input turns the text into a pill
@@ -1137,6 +1143,10 @@ function itemsBeside(widget) {
   if (!list || roleOf(list) !== 'listbox' || list.querySelector('[role=option]') || !visible(list)) return [];
   return Array.from(list.children).slice(0, 200).filter(visible);
 }
+
+// Is this option one of a list where several can be chosen (aria-multiselectable, a menu of
+// checkable items, or its own checkbox), as its marks or ARIA say before it is clicked?
+const holdsSeveral = (opt) => !!opt.closest?.('[aria-multiselectable="true"]') || opt.getAttribute?.('role') === 'menuitemcheckbox' || !!checkboxOf(opt);
 
 // Is this option shown as chosen in a list where several can be (aria-multiselectable, or its own
 // checkbox: a click on it toggles it)?
