@@ -510,6 +510,23 @@ test('controls named alike are an ambiguous target wherever the page is scrolled
   assert.match(r.result.error, /"Quantity" matches 2 elements equally well/);
 });
 
+// A key pressed on what takes no keyboard focus reaches only the page's handlers there: DevExtreme's
+// slider beside a label it is not tied to said "Pressed ArrowRight on [span "Volume"]", and stayed.
+test('a key on an element that takes no focus and changes nothing is an error; one the page acts on is pressed', async () => {
+  await open('/cnt-keyon.html');
+  let r = await env.call('browser_press_key', { target: 'Volume', key: 'ArrowRight' });
+  assert.equal(r.status, 'error', JSON.stringify(r.result));
+  assert.match(r.result.error, /\[span "Volume"\] takes no keyboard focus, and ArrowRight pressed on it changed nothing on the page/);
+  assert.match(r.page.markdown, /\[slider "Slider" value="2" e\d+\]/);
+  r = await env.call('browser_press_key', { target: 'Slider', key: 'ArrowRight' });
+  ok(r);
+  assert.match(r.page.markdown, /\[slider "Slider" value="3" e\d+\]/);
+  // the page's own handler takes it (a document's shortcut): pressed
+  r = await env.call('browser_press_key', { target: 'Slides', key: 'n' });
+  ok(r);
+  assert.match(r.page.markdown, /Slide 2/);
+});
+
 // Tagify cancels Enter in a promise's callback (its hook's .then), which for a user's key runs
 // before the browser acts on it: the synthetic Enter added both the typed "Ja" and the suggestion
 // "Java". Slim Select rebuilds its select's options at each change: the options chosen were then

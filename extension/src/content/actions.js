@@ -1,7 +1,7 @@
 // What the agent does to the page: click, type, keys, scroll, select.
 // Events are dispatched the way a user's input would produce them so that
 // framework-controlled widgets (React, Vue, Angular…) see the change.
-import { externalLink, winOf, isDisabled, isInert, isEditable, inputType, norm, isVisibleBox, allRoots, nameOf, withStyleCache, styleOf, focusedElement, controlKind, TEXT_INPUT_TYPES, thumbPosition, segmentsOf, boxRowOf } from './dom.js';
+import { externalLink, winOf, isDisabled, isInert, isEditable, inputType, norm, isVisibleBox, allRoots, nameOf, withStyleCache, styleOf, focusedElement, controlKind, TEXT_INPUT_TYPES, thumbPosition, segmentsOf, boxRowOf, watchChanges } from './dom.js';
 import { describe, hiddenError, refuseUnusable } from './targeting.js';
 import { selectedText, readOnlyBox, segmentedText } from './describe.js';
 import { isSecret } from './secret.js';
@@ -1172,6 +1172,35 @@ export function focusForKeys(el) {
       return;
     }
   }
+}
+
+// press_key with a target. A key on an element that takes no keyboard focus (a label's text, a
+// heading, nor anything around it) reaches only the page's handlers there, where a user's key
+// would not go at all: what it did is watched, and one that changed nothing on the page (no
+// element, attribute or text, no scroll position, no focus) is an error saying so, never
+// "Pressed" (DevExtreme's slider named by a label it is not tied to: "Pressed ArrowRight on
+// [span "Volume"]", and the slider stayed at 2).
+export async function pressKeyOn(el, keySpec) {
+  if (shownEditor(el)) return pressKey(el, keySpec);
+  focusForKeys(el);
+  const doc = el.ownerDocument;
+  const W = winOf(el);
+  const focused = focusedElement(doc);
+  if ((focused && focused !== doc.body && composedContains(el, focused)) || el.isContentEditable) return pressKey(el, keySpec);
+  const scrolls = () => { const a = [W.scrollX, W.scrollY]; for (let n = el; n && a.length < 42; n = composedParent(n)) if (n.nodeType === 1) a.push(n.scrollTop, n.scrollLeft); return a.join(); };
+  const at = scrolls();
+  const changes = watchChanges(doc);
+  let r;
+  try {
+    r = await pressKey(el, keySpec);
+    await nextTask(); // (what its handlers post for later)
+  } finally {
+    r = r && { ...r, changed: changes.stop() > 0 || scrolls() !== at || focusedElement(doc) !== focused };
+  }
+  if (!r.changed) {
+    throw new Error(`${describe(el)} takes no keyboard focus, and ${keySpec} pressed on it changed nothing on the page: a user presses keys in the control they mean (a field, a slider, a list); give that control's ref`);
+  }
+  return { message: r.message };
 }
 
 export async function pressKey(el, keySpec) {

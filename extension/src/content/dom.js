@@ -771,6 +771,19 @@ function* walkEl(el) {
   for (const c of Array.from(el.children)) yield* walkEl(c);
 }
 
+// Counts the changes to the document (its elements, attributes, text) from now until stop(),
+// which returns that count.
+export function watchChanges(doc) {
+  let n = 0;
+  const W = doc.defaultView;
+  const mo = new W.MutationObserver((list) => { n += list.length; });
+  // (each open shadow root too: a web component's slider moves only inside its own)
+  for (const r of [doc, ...[...allRoots()].filter((r) => r.nodeType === 11 && r.host?.ownerDocument === doc)]) {
+    mo.observe(r, { subtree: true, childList: true, attributes: true, characterData: true });
+  }
+  return { stop: () => { n += mo.takeRecords().length; mo.disconnect(); return n; } };
+}
+
 // All roots (documents and open shadow roots) reachable from the top document.
 export function allRoots() {
   const roots = [document];

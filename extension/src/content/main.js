@@ -5,7 +5,7 @@
 // first one's API and keeps it (and with it the element refs).
 import { snapshot } from './snapshot.js';
 import { findTarget, describe } from './targeting.js';
-import { clickCommand, type, pressKey, focusForKeys, shownEditor, scroll, grownSince, checkPresence, leaveTooltips, selectFocusedField, maskTemplate } from './actions.js';
+import { clickCommand, type, pressKey, pressKeyOn, scroll, grownSince, checkPresence, leaveTooltips, selectFocusedField, maskTemplate } from './actions.js';
 import { startObserving, waitQuiet } from './quiet.js';
 import { pruneRefs, raiseFloor, refCounter, heldRefs } from './refs.js';
 import { rememberPasswordFields } from './secret.js';
@@ -36,7 +36,8 @@ async function act(command, p) {
       r = await type(el, p.text, { clear: !!p.clear, submit: !!p.submit });
       break;
     case 'press_key':
-      if (p.target != null && p.target !== '') { el = findTarget(p.target, 'any').el; if (!shownEditor(el)) focusForKeys(el); } else {
+      if (p.target != null && p.target !== '') { el = findTarget(p.target, 'any').el; r = await pressKeyOn(el, p.key); break; }
+      {
         el = deepActive() || document.body;
         // the focus is in a frame of another site, which this document cannot reach: the frame that
         // has it presses the key (background/frames.js); it was pressed on the <iframe>, and "done"

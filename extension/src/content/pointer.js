@@ -3,7 +3,7 @@
 // element or the widget that stands for it, scrolled into view, at its visible center; covered is an
 // error). Trusted mode (background/trusted.js) moves the real pointer for hover instead, which also
 // gives CSS :hover; drags always come from here.
-import { winOf, nameOf, norm, withStyleCache, styleOf, allRoots, shadowOf } from './dom.js';
+import { winOf, nameOf, norm, withStyleCache, styleOf, shadowOf, watchChanges } from './dom.js';
 import { describe, hiddenError } from './targeting.js';
 import { composedParent, hiddenReason } from './reach.js';
 import { aim, mouse, nextTurn, scrollIntoView } from './actions.js';
@@ -90,19 +90,6 @@ function html5Draggable(el) {
     if (d === 'false') return null;
   }
   return null;
-}
-
-// Counts the changes to the document (its elements, attributes, text) from now until stop(),
-// which returns that count.
-function watchChanges(doc) {
-  let n = 0;
-  const W = doc.defaultView;
-  const mo = new W.MutationObserver((list) => { n += list.length; });
-  // (each open shadow root too: a web component's slider moves only inside its own)
-  for (const r of [doc, ...[...allRoots()].filter((r) => r.nodeType === 11 && r.host?.ownerDocument === doc)]) {
-    mo.observe(r, { subtree: true, childList: true, attributes: true, characterData: true });
-  }
-  return { stop: () => { n += mo.takeRecords().length; mo.disconnect(); return n; } };
 }
 
 // A drag on or onto a <canvas>: what it draws changes no element.
