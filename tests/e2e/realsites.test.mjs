@@ -188,6 +188,18 @@ test('GOV.UK radios and checkboxes with conditional reveal: each group is chosen
   assert.match(r.result.error, /has no box "Post"; nothing was changed\. Its boxes: "Email", "Phone", "Text message"/);
 });
 
+// A status drawn twice, its words for the eye aria-hidden and a visually hidden live region
+// beside it for a screen reader (GOV.UK's character count): both were left out, and a text too
+// long for its field looked fine.
+test('Markdown: a character count a user sees, aria-hidden beside its live region twin, is shown and follows the typing', async () => {
+  let r = await open(srv.url('/shells/govuk-count.html'));
+  assert.match(md(r), /\[textarea "Can you provide more detail\?" e\d+\]\n+You have 20 characters remaining/, md(r));
+  r = await env.call('browser_type', { target: 'Can you provide more detail?', text: 'Twenty-five characters!!' });
+  ok(r);
+  assert.match(md(r), /You have 4 characters too many/, md(r));
+  assert.equal(md(r).match(/characters too many/g).length, 1, 'said twice');
+});
+
 // A mask that handles each key itself and shows its template with the caret on its first blank
 // (Kendo's MaskedTextBox): trusted typing's one insertion was taken for a paste ("(755) 512-3456");
 // it goes a key a character into such a field now.

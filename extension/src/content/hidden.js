@@ -39,6 +39,22 @@ function flatTransform(tf) {
   return Math.abs(a * d - b * c) < 1e-6;
 }
 
+// Is the aria-hidden `el` the visible half of a status drawn twice: its words for the eye, hidden
+// from assistive technology because a visually hidden live region beside it (aria-live, role
+// status or alert) says them to a screen reader? GOV.UK's and USWDS's character counts ("You have
+// 4 characters too many") were left out of the Markdown both times. A user sees it: it is shown.
+export function seenStatusTwin(el) {
+  if (el.getAttribute('aria-hidden') !== 'true' || !norm(el.textContent) || el.childElementCount > 5) return false;
+  const sibs = el.parentElement ? el.parentElement.children : [];
+  for (let i = 0; i < sibs.length && i < 20; i++) {
+    const s = sibs[i];
+    if (s === el || !/^(polite|assertive)$/.test(s.getAttribute('aria-live') || '') && !/^(status|alert)$/.test(s.getAttribute('role') || '')) continue;
+    const st = styleOf(s);
+    if (st && invisible(s, st, false)) return true;
+  }
+  return false;
+}
+
 // Is the element (and so everything in it) invisible to a sighted user?
 // aria: false leaves aria-hidden out (for what a user can reach: aria-hidden hides from
 // assistive technology, not from the eye).

@@ -10,7 +10,7 @@ import { token, tokenParts, ownName, shownText, readOnlyBox } from './describe.j
 import { isSecret } from './secret.js';
 import { refFor, documentId } from './refs.js';
 import { MAX_PAGE_CHARS } from '../shared/limits.js';
-import { invisible, mutedText, movedOff } from './hidden.js';
+import { invisible, mutedText, movedOff, seenStatusTwin } from './hidden.js';
 import { isAriaTable, isSortHeader, sortMark, gridModel, layout } from './grid.js';
 import { contextEditor, drawnEditor, proxyFor } from './widgets.js';
 
@@ -288,7 +288,7 @@ class Writer {
       const d = drawnEditor(el);
       if (d) return this.contextBlock(el, d.face, d.view);
     }
-    if (!FORM_TAGS.has(tag) && invisible(el, st, !this.ariaShown, disp)) {
+    if (!FORM_TAGS.has(tag) && invisible(el, st, !this.ariaShown && !seenStatusTwin(el), disp)) {
       // a visually hidden wrapper of a control a box around it draws (React Aria's VisuallyHidden
       // around a slider thumb's range input): the control, as that box shows it
       const inner = el.childElementCount === 1 && el.firstElementChild.tagName === 'INPUT' ? el.firstElementChild : null;
