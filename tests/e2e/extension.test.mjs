@@ -239,6 +239,12 @@ test('fill_form fills a form whose fields are in the page and in cross-origin fr
   r = await env.call('browser_fill_form', { fields: [{ target: exp, value: '01/30' }, { target: 'e999', value: 'x' }] });
   assert.equal(r.status, 'error');
   assert.match(r.result.error, /^Field 2 of 2 \("e999"\) failed: ref e999 is no longer on the page — get the page again\. Filled before it: \[input text "Expiry date"[^\]]*\] \(in an iframe of http:\/\/localhost:\d+\)\.$/, r.result.error);
+  // a field described in words that only another site's frame holds: its ref is named (it was
+  // "No field matches"), and nothing is typed there
+  r = await env.call('browser_fill_form', { fields: [{ target: 'Name on card', value: 'Bo Li' }, { target: 'Card number', value: '5555' }] });
+  assert.equal(r.status, 'error');
+  assert.match(r.result.error, new RegExp(`^Field 2 of 2 \\("Card number"\\) failed: .* It matches only \\[input text "Card number"[^\\]]* ${num}\\] inside an iframe of http://localhost:\\d+: fields inside another site's frame need their ref \\(use ${num}\\), not a description\\. Filled before it: \\[input text "Name on card"`), r.result.error);
+  assert.match(r.page.markdown, /Card: \{"number":"4242","expiry":"01\/30"\}/, 'typed into the frame by its description');
 });
 
 test('refs stay stable across snapshots of the same page', async () => {

@@ -146,6 +146,7 @@ export async function actAnywhere(tabId, args) {
   if (args.command === 'fill_form') { const r = await fillInFrames(tabId, args); if (r) return r; }
   const first = await callContent(tabId, 'act', args);
   if (first.code === 'focus_in_frame') return keyInFrame(tabId, args);
+  if (!first.ok && first.failedTarget && args.command === 'fill_form') return fieldInFrames(tabId, first);
   if (first.ok || !TRY_OTHER_FRAMES.has(first.code)) return first;
   const target = args.params?.target;
   if (first.code === 'stale_ref' || isRef(target)) {
@@ -164,17 +165,38 @@ export async function actAnywhere(tabId, args) {
     return first;
   }
   if (target == null || target === '') return first;
+  const r = await locateInFrames(tabId, target, args.command);
+  if (!r) return first;
+  return {
+    ok: false, code: 'cross_origin_frame',
+    error: `${JSON.stringify(String(target))} matches nothing in the page itself, only ${r.desc} inside an iframe of ${r.origin}; ` +
+      `actions inside another site's frame need the element's ref (use ${refIn(r.desc)}), not a description`,
+  };
+}
+
+const refIn = (desc) => desc.match(/\b(e\d+)\]$/)?.[1] || 'its ref';
+
+// Where a description matches in the cross-origin frames the agent was shown: { desc, origin } of
+// the first frame's element, or null. Only located, never acted on (actAnywhere says why).
+async function locateInFrames(tabId, target, command) {
   for (const id of (shown.get(tabId) || []).slice(0, MAX_FRAMES)) {
     let r;
-    try { r = await callFrame(tabId, id, 'locate', { target, command: args.command }); } catch { continue; }
-    if (!r.ok) continue;
-    return {
-      ok: false, code: 'cross_origin_frame',
-      error: `${JSON.stringify(String(target))} matches nothing in the page itself, only ${r.desc} inside an iframe of ${r.origin}; ` +
-        `actions inside another site's frame need the element's ref (use ${r.desc.match(/\b(e\d+)\]$/)?.[1] || 'its ref'}), not a description`,
-    };
+    try { r = await callFrame(tabId, id, 'locate', { target, command }); } catch { continue; }
+    if (r?.ok) return r;
   }
-  return first;
+  return null;
+}
+
+// fill_form's field described in words that no field of the page matches: when it matches one in
+// a frame of another site (a card number in a payment frame), the error says so and names its ref,
+// as actAnywhere's does for one action (it said only "No field matches").
+async function fieldInFrames(tabId, first) {
+  const { failedTarget, ...rest } = first;
+  const r = await locateInFrames(tabId, failedTarget, 'type');
+  if (!r) return rest;
+  const error = first.error.replace(/ (Filled before it: .*|Nothing was filled before it\.)$/, (m) =>
+    ` It matches only ${r.desc} inside an iframe of ${r.origin}: fields inside another site's frame need their ref (use ${refIn(r.desc)}), not a description.${m}`);
+  return { ...rest, code: 'cross_origin_frame', error };
 }
 
 // fill_form whose fields are refs in more than one document (a checkout form around a payment

@@ -450,6 +450,8 @@ export async function fillForm(fields, { offset = 0, total = 0, before = [] } = 
       const err = new Error(`Field ${at} of ${n} (${JSON.stringify(target.slice(0, 200))}) failed: ${String(e.message || e).replace(/\.$/, '')}.${was}`);
       // Nothing filled yet: another frame may hold the form (frames.js); else this is the answer.
       err.code = all.length && (e.code === 'stale_ref' || e.code === 'target_not_found') ? 'field_failed' : e.code;
+      // (the description no field here matches, for frames.js to look for in other sites' frames)
+      if (e.code === 'target_not_found') err.failedTarget = target.slice(0, 200);
       throw err;
     }
     await nextTurn(); // the page's own reactions to one field (a dependent select) before the next

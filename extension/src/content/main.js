@@ -150,7 +150,7 @@ async function run1(op, args) {
       default: return { ok: false, error: `unknown op ${op}` };
     }
   } catch (e) {
-    return { ok: false, error: e && e.message ? e.message : String(e), code: e && e.code };
+    return { ok: false, error: e && e.message ? e.message : String(e), code: e && e.code, ...(e?.failedTarget ? { failedTarget: e.failedTarget } : {}) };
   }
 }
 
