@@ -546,6 +546,20 @@ test('Tagify: Enter on a highlighted suggestion adds that tag only; Slim Select:
   assert.deepEqual(jsonAfter(r.page.markdown, 'State:').colors, ['red']);
 });
 
+// Tagify's field is a contenteditable role=textbox that makes its tag when left: fill_form said
+// "Filled" with the text still in it and no tag made; filled again, it kept the old tag beside.
+test('Tagify: fill_form leaves the tags field as a user does, so the text becomes its one tag', async () => {
+  let r = await openShell('plugins-form.html');
+  r = await env.call('browser_fill_form', { fields: [{ target: 'Skills', value: 'Rust' }] });
+  ok(r);
+  assert.deepEqual(jsonAfter(r.page.markdown, 'State:').skills, ['Rust'], 'no tag was made');
+  r = await env.call('browser_fill_form', { fields: [{ target: 'Skills', value: 'Go' }] });
+  ok(r);
+  assert.match(r.result.message, /took out "Rust"/, r.result.message);
+  assert.deepEqual(jsonAfter(r.page.markdown, 'State:').skills, ['Go']);
+  assert.doesNotMatch(r.page.markdown, /\[option "/, 'its suggestions are left open');
+});
+
 // A multiple select's widget that shows its choices joined (bootstrap-select's "Cheese, Olives"):
 // after a second choice it was no longer found, and the select was "not visible to a user".
 test('a multiple select whose widget shows the choices joined is still chosen in through it', async () => {

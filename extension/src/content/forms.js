@@ -206,6 +206,10 @@ async function chooseOptions(el, values) {
   const sel = el.tagName === 'SELECT' ? el : el.tagName === 'OPTION' ? el.closest('select') : null;
   const inner = sel ? null : el.querySelectorAll?.('select');
   if (sel || inner?.length === 1) return selectOptions(sel || inner[0], values);
+  // a widget that stands for a hidden native select (Slim Select's): the select holds the choices,
+  // chosen in through the widget (selectOptions), as fill_form does
+  const behind = selectBehind(el);
+  if (behind) return selectOptions(behind, values);
   if (values.length === 1) return { message: (await chooseOnly(el, values[0])).message };
   const parts = values.map((v) => norm(String(v))).filter(Boolean);
   if (!isDropdown(el) || isRadioGroup(el)) throw new Error(`${describe(el)} is not a select where several options can be chosen; choose one option at a time with value`);
@@ -403,7 +407,16 @@ async function fillOne(el, value) {
   await type(el, value, { clear: true });
   // a listed option with exactly that text, picked as a user picks the suggestion
   if (await pickListed(el, value, click, describe)) return { desc: describe(el), typed: false };
-  return { desc: describe(el), typed: el.tagName === 'INPUT' && isEditable(el), field: el };
+  return { desc: describe(el), typed: (el.tagName === 'INPUT' && isEditable(el)) || oneLineEditable(el), field: el };
+}
+
+// A contenteditable element that says it is a one-line field (role textbox, searchbox or combobox,
+// not aria-multiline): left as a typed input is, so that the page takes what it holds as a user's
+// Tab would have it (Tagify makes its tag on blur: "Filled" said so with no tag made). A rich-text
+// editor says none of that, and Tab there may indent.
+function oneLineEditable(el) {
+  if (!el.isContentEditable || el.getAttribute('aria-multiline') === 'true') return false;
+  return /^(textbox|searchbox|combobox)$/.test((el.getAttribute('role') || '').trim());
 }
 
 // `offset`, `total`, `before`: these fields are a run of a form whose other fields are in other
@@ -441,6 +454,14 @@ export async function fillForm(fields, { offset = 0, total = 0, before = [] } = 
         // drops what is typed when left): not filled ("Filled" said so, with a note)
         const refused = notTaken(note, r.desc, [...value].length, !showsChosen(r.field, value));
         if (refused) throw new Error(refused);
+        // a tags field that made the text a chip holds that one, as a multi-select filled with one
+        // option does: the chips it held before are taken out (Tagify kept "Rust" beside "Java")
+        if (r.typed) {
+          const out = await dropChips(r.field, [value]);
+          if (out.length) note += ` (took out ${out.map((p) => `"${p}"`).join(', ')})`;
+          // (a field that took the focus back as a chip went, its suggestions open again: left again)
+          if (out.length && focusedElement(r.field.ownerDocument) === r.field) leaveField(r.field);
+        }
       }
       done.push(r.desc + note);
     } catch (e) {
