@@ -47,7 +47,7 @@ export function hiddenReason(el) {
     if (!el.checkVisibility({ visibilityProperty: true })) return 'it is not rendered';
     // Only transparency hides it. A transparent field on top of what it stands for (a code input
     // over drawn boxes, a native checkbox over its styled box) is what a user's click reaches.
-    if (!onTop(el)) {
+    if (!onTop(el) && !boxOfClearField(el)) {
       for (let n = el; n; n = composedParent(n)) {
         if (n.nodeType === 1 && styleOf(n)?.opacity === '0') return n === el ? 'it is fully transparent (opacity 0)' : 'it is inside a fully transparent element';
       }
@@ -59,7 +59,7 @@ export function hiddenReason(el) {
   for (let n = el; n; n = composedParent(n)) {
     if (n.nodeType !== 1) continue;
     const s = styleOf(n);
-    if (s && invisible(n, s, false) && !(s.opacity === '0' && onTop(el))) {
+    if (s && invisible(n, s, false) && !(s.opacity === '0' && (onTop(el) || (n === el && boxOfClearField(el))))) {
       return n === el ? 'it is clipped, shrunk or moved off the page' : 'it is inside an element that is clipped, shrunk or moved off the page';
     }
   }
@@ -110,6 +110,20 @@ export function flatChildren(n) {
 }
 
 // Is `el` (or something inside it) the topmost element at its visible center?
+// The box that draws a field made fully transparent, or null: the field (a text field, select or
+// combobox) is opacity 0 itself, and at its centre is shown its parent box or what that holds (Web
+// Awesome's wa-select of several choices hides its combobox input behind the chosen tags once
+// one is chosen; a user clicks the box, which opens the list: it was "not visible (opacity 0)").
+export function boxOfClearField(el) {
+  if (!isFieldLike(el) || styleOf(el)?.opacity !== '0') return null;
+  const box = composedParent(el);
+  if (!box || box.nodeType !== 1 || (box.checkVisibility && !box.checkVisibility({ opacityProperty: true, visibilityProperty: true }))) return null;
+  const c = visibleCenter(el);
+  if (!c) return null;
+  const hit = deepElementAt(el.ownerDocument, c.x, c.y);
+  return hit && hit !== el && composedContains(box, hit) ? box : null;
+}
+
 function onTop(el) {
   const c = visibleCenter(el);
   if (!c) return false;
@@ -201,6 +215,10 @@ export function clickPoint(el) {
   // dispatched at what it lands on. Else `el` takes no clicks, as a page makes a link or button it
   // disabled (Bootstrap's .disabled): noClicks, where the click was dispatched at `el` and the link
   // followed, or (trusted input) landed on nothing and was reported a success.
+  // a transparent field its box draws: the click lands on the box, where a user's does (not on a
+  // chosen item's remove mark there)
+  const box = boxOfClearField(el);
+  if (box) return innerAction(box, hit) ? freeSpot(box) || { target: box, ...c } : { target: hit, ...c };
   if (composedContains(hit, el) || flatContains(hit, el)) {
     if (styleOf(el)?.pointerEvents !== 'none') return { target: el, ...c };
     // a field a page lets clicks through to its box (SurveyJS's dropdown: its combobox input takes

@@ -985,7 +985,7 @@ export async function chooseInWidget(widget, text, click, describe, sel = null, 
   // a list that stays open for more choices (a multi-select's) is closed as a user does once done,
   // when this action opened it, so that it covers nothing the next action aims at
   const shut = () => !isOpen(widget) && !popupsOf(widget).some(visible) && !(dialog && dialog.isConnected && visible(dialog));
-  await until(shut, opt.closest?.('[aria-multiselectable="true"]') ? 100 : 1000);
+  await until(shut, inMultiList(opt) ? 100 : 1000);
   if (opened && !shut() && isOpen(widget)) await closePopup(widget);
   return { option: opt, typed, confirmed, as: optText === want ? null : optShown, multi };
 }
@@ -1146,7 +1146,19 @@ function itemsBeside(widget) {
 
 // Is this option one of a list where several can be chosen (aria-multiselectable, a menu of
 // checkable items, or its own checkbox), as its marks or ARIA say before it is clicked?
-const holdsSeveral = (opt) => !!opt.closest?.('[aria-multiselectable="true"]') || opt.getAttribute?.('role') === 'menuitemcheckbox' || !!checkboxOf(opt);
+const holdsSeveral = (opt) => inMultiList(opt) || opt.getAttribute?.('role') === 'menuitemcheckbox' || !!checkboxOf(opt);
+
+// Is `opt` in a list that says several of its options can be chosen (aria-multiselectable), as
+// rendered: an option slotted into a web component's shadow listbox (Web Awesome's wa-select) is
+// in it there, not in its light-DOM parent (15 levels at most)?
+function inMultiList(opt) {
+  for (let n = opt, i = 0; n && n.nodeType === 1 && i < 15; i++) {
+    if (n.getAttribute('aria-multiselectable') === 'true') return true;
+    const up = n.assignedSlot || n.parentNode;
+    n = up && up.nodeType === 11 ? up.host : up;
+  }
+  return false;
+}
 
 // Is this option shown as chosen in a list where several can be (aria-multiselectable, or its own
 // checkbox: a click on it toggles it)?
@@ -1156,7 +1168,7 @@ function chosenInMulti(opt) {
   // highlight, as ARIA's listbox pattern allows: Semantic UI's first item was taken for chosen)
   const checked = opt.getAttribute('aria-checked');
   const on = (checked !== null ? checked === 'true' : opt.getAttribute('aria-selected') === 'true') || !!box?.checked;
-  if (on && (!!opt.closest('[aria-multiselectable="true"]') || opt.getAttribute('role') === 'menuitemcheckbox' || !!box)) return true;
+  if (on && (inMultiList(opt) || opt.getAttribute('role') === 'menuitemcheckbox' || !!box)) return true;
   // (no ARIA, a tick shown beside its words: Preline's list marks its choices only so; the others
   // were never taken out, "its list did not take them out")
   return checked === null && !opt.hasAttribute('aria-selected') && tickShown(opt);
