@@ -510,6 +510,22 @@ test('controls named alike are an ambiguous target wherever the page is scrolled
   assert.match(r.result.error, /"Quantity" matches 2 elements equally well/);
 });
 
+// Kendo's PanelBar: each panel a tree item holding its row and its content. The item was named by
+// all its text ("Account Account panel text"), its fields were never shown, and a click on an open
+// one landed in its content: "Clicked", and nothing closed.
+test('a tree item with a panel under its row: named by its row, its panel shown when open, a click lands on its row', async () => {
+  await open('/cnt-panelbar.html');
+  let r = await env.call('browser_click', { target: 'Preferences' });
+  ok(r);
+  assert.match(r.page.markdown, /- \[treeitem "Preferences" expanded e\d+\]\n +Preference panel text\n +Nickname \[input text "Nickname" e\d+\]/, r.page.markdown);
+  assert.match(r.page.markdown, /Opened: Account, Preferences/);
+  ok(await env.call('browser_type', { target: 'Nickname', text: 'annie' }));
+  r = await env.call('browser_click', { target: 'Account' });
+  ok(r);
+  assert.match(r.page.markdown, /Opened: Preferences/, 'the click landed in its panel');
+  assert.match(r.page.markdown, /\[treeitem "Account" collapsed e\d+\]/);
+});
+
 // A key pressed on what takes no keyboard focus reaches only the page's handlers there: DevExtreme's
 // slider beside a label it is not tied to said "Pressed ArrowRight on [span "Volume"]", and stayed.
 test('a key on an element that takes no focus and changes nothing is an error; one the page acts on is pressed', async () => {

@@ -453,11 +453,34 @@ export const SUBMENU_SEL = '[role=menu],[role=group]';
 // count beside it): what a user reads on its row. (`sel`: a menu item's submenu, instead.)
 export function ownItemText(el, sel = ITEM_SEL) {
   const out = [];
+  const panels = sel === ITEM_SEL ? itemPanels(el) : [];
   const w = el.ownerDocument.createTreeWalker(el, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
-    acceptNode: (n) => (n.nodeType === 1 && (n.matches(sel) || !n.checkVisibility?.({ visibilityProperty: true })) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
+    acceptNode: (n) => (n.nodeType === 1 && (n.matches(sel) || panels.includes(n) || !n.checkVisibility?.({ visibilityProperty: true })) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
   });
   for (let n = w.nextNode(), i = 0; n && i < 5000; n = w.nextNode(), i++) if (n.nodeType === 3) out.push(n.data);
   return norm(out.join(' '));
+}
+
+const PANEL_TAGS = /^(DIV|SECTION|ARTICLE|FORM|P|UL|OL|DL|TABLE|FIELDSET)$/;
+
+// The parts of a tree item drawn as a panel under its row (Kendo's PanelBar: a <div> of text and
+// fields after the item's link): its children after the first that shows words, that are blocks
+// holding words or fields and hold no tree items or groups. [] for a plain item (its label and a
+// group of items under it). A user reads the row as the item; the panel is the page's content.
+export function itemPanels(el) {
+  if (el.getAttribute?.('role') !== 'treeitem' || el.childElementCount < 2) return [];
+  const kids = Array.from(el.children).slice(0, 20);
+  const head = kids.findIndex((k) => norm(k.textContent));
+  if (head < 0) return [];
+  return kids.slice(head + 1).filter((k) => PANEL_TAGS.test(k.tagName) && !k.hasAttribute('role') && !k.matches(ITEM_SEL) && !k.querySelector(ITEM_SEL) &&
+    (norm(k.textContent) || k.querySelector('input,select,textarea,button')));
+}
+
+// The row of a tree item that has panels (itemPanels): its first child that shows words, where a
+// user clicks it; null for an item without panels.
+export function itemRow(el) {
+  if (!itemPanels(el).length) return null;
+  return Array.from(el.children).find((k) => norm(k.textContent)) || null;
 }
 
 // The tree items directly under the tree item `el` (through any group between): its children.
@@ -586,7 +609,7 @@ export function nameOf(el, kind = null) {
     if (!['INPUT', 'SELECT', 'TEXTAREA'].includes(tag)) { const stray = strayLabelOf(el, true); if (stray) return clip(stray); }
   }
   // a tree item holding others (a folder): its own words, not those of the items under it
-  if (el.getAttribute('role') === 'treeitem' && el.querySelector?.(ITEM_SEL)) { const own = ownItemText(el); if (own) return clip(own); }
+  if (el.getAttribute('role') === 'treeitem' && (el.querySelector?.(ITEM_SEL) || itemPanels(el).length)) { const own = ownItemText(el); if (own) return clip(own); }
   // a menu item holding its submenu (Kendo's Menu): its own words, not those of the submenu's items
   if (/^menuitem/.test(el.getAttribute('role') || '') && el.querySelector?.(SUBMENU_SEL)) { const own = ownItemText(el, SUBMENU_SEL); if (own) return clip(own); }
   // a region a user writes into (contenteditable, role=textbox): its text is its value, not its

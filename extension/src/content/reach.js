@@ -2,7 +2,7 @@
 // to act on what a user cannot see (issue 14: a hidden menu item clicked, a hidden <select>
 // changed, and success reported), and dispatch a click where the user's click would go: the
 // deepest element at the element's visible center, through open shadow roots.
-import { styleOf, winOf, norm, controlKind, shadowOf } from './dom.js';
+import { styleOf, winOf, norm, controlKind, shadowOf, itemRow } from './dom.js';
 import { invisible } from './hidden.js';
 
 // The parent in the composed tree: a shadow root's host, a same-origin frame's element.
@@ -197,7 +197,8 @@ function freeSpot(el) {
 // the center is not in the viewport (a scroller that would not scroll), `el` itself.
 export function clickPoint(el) {
   const r = el.getBoundingClientRect();
-  const inner = r.width < 1 || r.height < 1 ? shownChild(el) : null;
+  // (a tree item with a panel under its row, Kendo's PanelBar: its row; its centre was in the panel)
+  const inner = r.width < 1 || r.height < 1 ? shownChild(el) : itemRow(el);
   const c = visibleCenter(inner || el);
   if (!c) return { target: el };
   const hit = deepElementAt(el.ownerDocument, c.x, c.y);

@@ -5,7 +5,7 @@
 // produced for the same content (same rules, same escaping, same whitespace
 // collapsing); see extension/README.md ("Snapshot speed") for why it no longer goes
 // through turndown.
-import { controlKind, isRendered, styleOf, frameDoc, norm, nameOf, clip, shadowOf, childItems, segmentsOf, SUBMENU_SEL } from './dom.js';
+import { controlKind, isRendered, styleOf, frameDoc, norm, nameOf, clip, shadowOf, childItems, segmentsOf, SUBMENU_SEL, itemPanels } from './dom.js';
 import { token, tokenParts, ownName, shownText, readOnlyBox } from './describe.js';
 import { isSecret } from './secret.js';
 import { refFor, documentId } from './refs.js';
@@ -662,6 +662,8 @@ class Writer {
       this.sp = true;
       this.ctl(token(el, 'treeitem'));
       for (const k of items) if (k.checkVisibility({ visibilityProperty: true })) { this.brk(1); this.walk(k, el); }
+      // (its panel when shown: the text and fields under its row, Kendo's PanelBar's)
+      for (const p of itemPanels(el)) if (p.checkVisibility({ visibilityProperty: true })) { this.brk(1); this.walk(p, el); }
     });
     this.tree = tree;
     this.brk(1);
