@@ -526,6 +526,20 @@ test('a tree item with a panel under its row: named by its row, its panel shown 
   assert.match(r.page.markdown, /\[treeitem "Account" collapsed e\d+\]/);
 });
 
+// DevExtreme's TagBox with OK and Cancel under its list: the choice taken on OK, the hidden
+// select it submits through holding options of a value and no text. "does not show it" was said
+// after OK had been pressed and the tag shown; fill_form and values of several then went to that
+// empty select ("has no option").
+test('a tags box whose choices are applied with OK, submitted through a select of text-less options', async () => {
+  await open('/cnt-applytags.html');
+  let r = await env.call('browser_select_option', { target: 'Tags', values: ['Gift', 'Fragile'] });
+  ok(r);
+  assert.match(r.page.markdown, /Tags: Gift, Fragile/);
+  r = await env.call('browser_fill_form', { fields: [{ target: 'Tags', value: 'Urgent' }] });
+  ok(r);
+  assert.match(r.page.markdown, /Tags: Urgent$/);
+});
+
 // A key pressed on what takes no keyboard focus reaches only the page's handlers there: DevExtreme's
 // slider beside a label it is not tied to said "Pressed ArrowRight on [span "Volume"]", and stayed.
 test('a key on an element that takes no focus and changes nothing is an error; one the page acts on is pressed', async () => {

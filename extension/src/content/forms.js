@@ -207,9 +207,10 @@ async function chooseOptions(el, values) {
   const inner = sel ? null : el.querySelectorAll?.('select');
   if (sel || inner?.length === 1) return selectOptions(sel || inner[0], values);
   // a widget that stands for a hidden native select (Slim Select's): the select holds the choices,
-  // chosen in through the widget (selectOptions), as fill_form does
+  // chosen in through the widget (selectOptions), as fill_form does; not an empty one kept only to
+  // submit the choices (DevExtreme's TagBox: "has no option")
   const behind = selectBehind(el);
-  if (behind) return selectOptions(behind, values);
+  if (behind && values.every((v) => hasOptionText(behind, String(v ?? '')))) return selectOptions(behind, values);
   if (values.length === 1) return { message: (await chooseOnly(el, values[0])).message };
   const parts = values.map((v) => norm(String(v))).filter(Boolean);
   if (!isDropdown(el) || isRadioGroup(el)) throw new Error(`${describe(el)} is not a select where several options can be chosen; choose one option at a time with value`);
@@ -380,8 +381,10 @@ async function fillOne(el, value) {
     return { desc: describe(el), typed: false };
   }
   const multi = el.tagName === 'SELECT' ? el : selectBehind(el);
-  if (multi?.multiple) {
-    await chooseOptions(multi, hasOptionText(multi, value) ? [value] : value.split(',').map((v) => norm(v)).filter(Boolean));
+  const parts = multi?.multiple ? (hasOptionText(multi, value) ? [value] : value.split(',').map((v) => norm(v)).filter(Boolean)) : [];
+  // (a widget's select that lacks them, kept only to submit its choices, DevExtreme's TagBox's: its list)
+  if (multi?.multiple && (multi === el || parts.every((p) => hasOptionText(multi, p)))) {
+    await chooseOptions(multi, parts);
     return { desc: describe(el), typed: false };
   }
   if (!isRadioGroup(el)) await whenUncovered(el);

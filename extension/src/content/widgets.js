@@ -219,9 +219,12 @@ const selectedLabel = (sel) => norm(sel.selectedOptions?.[0]?.label || sel.selec
 
 // Does the native select hold the option labelled `want` (lowercase): its choice, or for a
 // multiple select one of its chosen options (the earlier ones stay chosen).
+// (an option with no words of its own is known by its value: DevExtreme's TagBox submits its
+// choices in a hidden select of <option value="Gift"> with no text)
+const optionIs = (o, want) => norm(o.label || o.textContent).toLowerCase() === want || (!norm(o.textContent) && norm(o.value).toLowerCase() === want);
 const holds = (sel, want) => (sel.multiple
-  ? Array.from(sel.selectedOptions || []).some((o) => norm(o.label || o.textContent).toLowerCase() === want)
-  : selectedLabel(sel).toLowerCase() === want);
+  ? Array.from(sel.selectedOptions || []).some((o) => optionIs(o, want))
+  : selectedLabel(sel).toLowerCase() === want || (sel.selectedIndex >= 0 && optionIs(sel.options[sel.selectedIndex], want)));
 
 // Does `area` show `text` to a user as a select's current choice: a visible element in it (not the
 // select's own options) whose text is exactly it, or a field showing it as its value or, empty, as
@@ -1129,6 +1132,12 @@ export async function unchooseOthers(widget, keep, click, describe) {
   }
   // the options its list marks as chosen at the end (a widget that shows only their count, Carbon's)
   const marked = shown().filter(chosenInMulti).map((e) => itemText(e).toLowerCase());
+  // a list in a dialog that takes its choices on OK (DevExtreme's TagBox with apply buttons): OK
+  // pressed, as a user does once done; closing it otherwise cancels what was taken out
+  const first = shown()[0];
+  const dialog = out.length && first ? dialogOf(first) : null;
+  const apply = dialog && visible(dialog) ? confirmButtonIn(dialog, first) : null;
+  if (apply) { click(apply); await until(() => !visible(dialog), 1000); }
   if (opened && isOpen(widget)) await closePopup(widget);
   return { out, marked };
 }
