@@ -538,6 +538,8 @@ test('a tags box whose choices are applied with OK, submitted through a select o
   r = await env.call('browser_fill_form', { fields: [{ target: 'Tags', value: 'Urgent' }] });
   ok(r);
   assert.match(r.page.markdown, /Tags: Urgent$/);
+  // its options once, though it names both its popup and the listbox in it
+  assert.match(r.page.markdown, /\[combobox "Tags" value="Urgent" options=\["Urgent", "Gift", "Fragile"\] e\d+\]/);
 });
 
 // A key pressed on what takes no keyboard focus reaches only the page's handlers there: DevExtreme's

@@ -388,11 +388,13 @@ function popupsOf(widget) {
 
 // The option elements of a drop-down widget, open or not: the ARIA options of the popups it names.
 export function optionsOf(widget) {
-  const out = [];
+  const out = new Set();
+  // (each once: a widget may name its popup and the listbox inside it, DevExtreme's TagBox, whose
+  // options were listed twice)
   for (const p of popupsOf(widget)) {
-    for (const el of composedDescendants(p)) if ((el.getAttribute('role') || '').toLowerCase() === 'option') out.push(el);
+    for (const el of composedDescendants(p)) if ((el.getAttribute('role') || '').toLowerCase() === 'option') out.add(el);
   }
-  return out;
+  return [...out];
 }
 
 // The names of a combobox's options as its `options=` list shows them: each option's accessible
