@@ -1186,7 +1186,8 @@ export async function pressKeyOn(el, keySpec) {
   const doc = el.ownerDocument;
   const W = winOf(el);
   const focused = focusedElement(doc);
-  if ((focused && focused !== doc.body && composedContains(el, focused)) || el.isContentEditable) return pressKey(el, keySpec);
+  // (focus on it, inside it, or on what holds it, a tree whose item's words were the target: keys go there)
+  if ((focused && focused !== doc.body && focused !== doc.documentElement && (composedContains(el, focused) || composedContains(focused, el))) || el.isContentEditable) return pressKey(el, keySpec);
   const scrolls = () => { const a = [W.scrollX, W.scrollY]; for (let n = el; n && a.length < 42; n = composedParent(n)) if (n.nodeType === 1) a.push(n.scrollTop, n.scrollLeft); return a.join(); };
   const at = scrolls();
   const changes = watchChanges(doc);
