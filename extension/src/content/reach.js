@@ -110,12 +110,14 @@ export function flatChildren(n) {
 }
 
 // Is `el` (or something inside it) the topmost element at its visible center?
-// The box that draws a field made fully transparent, or null: the field (a text field, select or
-// combobox) is opacity 0 itself, and at its centre is shown its parent box or what that holds (Web
-// Awesome's wa-select of several choices hides its combobox input behind the chosen tags once
-// one is chosen; a user clicks the box, which opens the list: it was "not visible (opacity 0)").
+// The box that draws a combobox made fully transparent, or null: the combobox (an element of role
+// combobox, not a native select, whose widget is drawn elsewhere, nor a checkbox, which has its
+// own overlay rule) is opacity 0 itself, and at its centre is shown its parent box or what that
+// holds (Web Awesome's wa-select of several choices hides its combobox input behind the chosen
+// tags once one is chosen; a user clicks the box, which opens the list: it was "not visible
+// (opacity 0)").
 export function boxOfClearField(el) {
-  if (!isFieldLike(el) || styleOf(el)?.opacity !== '0') return null;
+  if (el.tagName === 'SELECT' || (el.getAttribute('role') || '').trim().toLowerCase() !== 'combobox' || el.disabled || styleOf(el)?.opacity !== '0') return null;
   const box = composedParent(el);
   if (!box || box.nodeType !== 1 || (box.checkVisibility && !box.checkVisibility({ opacityProperty: true, visibilityProperty: true }))) return null;
   const c = visibleCenter(el);
