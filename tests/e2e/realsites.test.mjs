@@ -51,7 +51,7 @@ import { refOf } from './support/harness.mjs';
 
 let env, srv;
 before(async () => {
-  requirePackages(['bootstrap', 'daisyui', 'govuk-frontend', 'jquery', 'jquery-ui', '@shoelace-style/shoelace', 'medium-editor', 'ckeditor4', 'quill', 'swiper', 'nouislider', '@ionic/core', 'todomvc']);
+  requirePackages(['bootstrap', 'daisyui', 'govuk-frontend', 'jquery', 'jquery-ui', '@shoelace-style/shoelace', 'medium-editor', 'ckeditor4', 'quill', 'swiper', 'nouislider', '@ionic/core', 'todomvc', 'uikit']);
   srv = await startStaticServer({ roots: { '/npm/': NODE_MODULES + '/', '/shells/': SHELLS + '/' } });
   env = await startManaged();
 });
@@ -198,6 +198,23 @@ test('Markdown: a character count a user sees, aria-hidden beside its live regio
   ok(r);
   assert.match(md(r), /You have 4 characters too many/, md(r));
   assert.equal(md(r).match(/characters too many/g).length, 1, 'said twice');
+});
+
+// UIkit's form-custom: a native select laid transparent over the button (or disabled field) that
+// shows its choice. Below the fold, where nothing can be hit-tested, it was "fully transparent
+// (opacity 0)" and "Size" went to the disabled field; a click on the face said "close or move what
+// covers it"; select_option on the face's words said "click it instead".
+test('UIkit custom controls: a transparent select over its face is chosen in, in view or below the fold, by its label or its face', async () => {
+  let r = await open(srv.url('/shells/uikit-custom.html'));
+  r = await env.call('browser_select_option', { target: 'Size', value: 'Large' });
+  ok(r, 'below the fold, by its label');
+  assert.match(md(r), /Choices: none, Large/);
+  r = await env.call('browser_click', { target: 'Please select...' });
+  assert.equal(r.status, 'error');
+  assert.match(r.result.error, /is what a transparent select laid over it shows, \[select "Colour" .* e\d+\], which takes a user's click there; nothing was done\. Choose with browser_select_option on that one instead\./, msg(r));
+  r = await env.call('browser_select_option', { target: 'Please select...', value: 'Blue' });
+  ok(r, 'by the words of its face');
+  assert.match(md(r), /Choices: blue, Large/);
 });
 
 // A mask that handles each key itself and shows its template with the caret on its first blank

@@ -236,7 +236,13 @@ export function aim(el, desc) {
     pt = clickPoint(target);
   }
   if (pt.coveredBy) {
-    const e = new Error(`${desc} is covered by ${coverName(pt.coveredBy)} at its center, so a user's click would land on that; nothing was done. Close or move what covers it first.`);
+    // (a transparent select or file input laid over it, in the box around both, is the page's way
+    // to draw that control: UIkit's uk-form-custom; "close or move it" sent the agent astray)
+    const c = pt.coveredBy;
+    const face = (c.tagName === 'SELECT' || (c.tagName === 'INPUT' && c.type === 'file')) && styleOf(c)?.opacity === '0' && !!c.parentElement?.contains(target);
+    const e = new Error(face
+      ? `${desc} is what a transparent ${c.tagName === 'SELECT' ? 'select' : 'file input'} laid over it shows, ${coverName(c)}, which takes a user's click there; nothing was done. ${c.tagName === 'SELECT' ? 'Choose with browser_select_option' : 'Give files with browser_upload_file'} on that one instead.`
+      : `${desc} is covered by ${coverName(c)} at its center, so a user's click would land on that; nothing was done. Close or move what covers it first.`);
     e.code = 'covered';
     throw e;
   }

@@ -114,7 +114,20 @@ export async function chooseOption(el, value, values = null) {
   const inner = el.querySelectorAll?.('select');
   if (inner && inner.length === 1) return selectOption(inner[0], value);
   if (suggestsAsTyped(el)) return chooseSuggestion(el, String(value ?? ''));
+  const over = selectLaidOver(el);
+  if (over) return selectOption(over, value);
   throw notDropdown(el);
+}
+
+// The transparent <select> laid over `el` in the box around both (UIkit's uk-form-custom draws a
+// select as a button showing its choice, the select transparent on top), or null: the select a
+// user's click on what they see opens (select_option on the button's words said "click it").
+function selectLaidOver(el) {
+  for (let n = el.parentElement, i = 0; n && i < 2 && n.tagName !== 'BODY' && n.tagName !== 'FORM'; n = n.parentElement, i++) {
+    const sels = Array.from(n.children).filter((c) => c.tagName === 'SELECT');
+    if (sels.length === 1 && styleOf(sels[0])?.opacity === '0' && !sels[0].disabled) return sels[0];
+  }
+  return null;
 }
 
 // One option of a custom drop-down, opened and clicked as a user does; `multi` says whether its

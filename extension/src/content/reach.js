@@ -109,7 +109,6 @@ export function flatChildren(n) {
   return Array.from(n.childNodes);
 }
 
-// Is `el` (or something inside it) the topmost element at its visible center?
 // The box that draws a combobox made fully transparent, or null: the combobox (an element of role
 // combobox, not a native select, whose widget is drawn elsewhere, nor a checkbox, which has its
 // own overlay rule) is opacity 0 itself, and at its centre is shown its parent box or what that
@@ -126,11 +125,27 @@ export function boxOfClearField(el) {
   return hit && hit !== el && composedContains(box, hit) ? box : null;
 }
 
+// Is `el` (or something inside it) the topmost element at its visible center? Out of the viewport,
+// where nothing can be hit-tested, a transparent control laid over its box (overLaid) counts.
 function onTop(el) {
   const c = visibleCenter(el);
-  if (!c) return false;
+  if (!c) return overLaid(el);
   const hit = deepElementAt(el.ownerDocument, c.x, c.y);
   return !!hit && composedContains(el, hit);
+}
+
+// Is `el`, scrolled out of view, a native control laid over the box that draws it (UIkit's
+// uk-form-custom: a transparent <select> or file input positioned over a button or a disabled
+// field, filling it)? Positioned absolutely inside its parent, covering half of it at least, the
+// parent shown. Below the fold it was "fully transparent (opacity 0)", in view it was clicked.
+function overLaid(el) {
+  if (!/^(SELECT|INPUT)$/.test(el.tagName) || styleOf(el)?.position !== 'absolute') return false;
+  const r = el.getBoundingClientRect();
+  const box = el.parentElement;
+  if (!box || r.width < 1 || r.height < 1 || (box.checkVisibility && !box.checkVisibility({ opacityProperty: true, visibilityProperty: true }))) return false;
+  const b = box.getBoundingClientRect();
+  const w = Math.min(r.right, b.right) - Math.max(r.left, b.left), h = Math.min(r.bottom, b.bottom) - Math.max(r.top, b.top);
+  return w > 0 && h > 0 && w * h >= 0.5 * b.width * b.height;
 }
 
 // The deepest element at a viewport point of `doc`, through open shadow roots; for text slotted
