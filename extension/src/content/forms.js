@@ -279,6 +279,10 @@ async function fillCombobox(el, value) {
   if (await chooseEach(el, value)) return { desc: describe(el), typed: false };
   await type(el, value, { clear: true });
   await pressKey(el, 'Tab');
+  // (Tab may stop on the widget's own button beside its field, Fluent's Combobox "Open": the user
+  // goes on, out of the widget, which then drops text that is no option; it was "Filled")
+  const next = focusedElement(el.ownerDocument);
+  if (next && next !== el && el.parentElement?.contains(next) && (next.tagName === 'BUTTON' || (next.getAttribute('role') || '') === 'button')) leaveField(next);
   const want = norm(value);
   // held as the field's text, or as the choice its combobox box shows (a chips combobox turns the
   // text into a chip and empties its field: Vuetify's v-combobox)
@@ -374,8 +378,13 @@ async function dropChips(el, parts) {
 // pill beside it (pillFor), or as a token in its shadow root (tokenIn)?
 function showsChosen(el, text) {
   const want = norm(text).toLowerCase();
-  if (!want) return norm(el.isContentEditable ? el.innerText : el.value ?? el.innerText ?? '') === '';
-  if (norm(el.isContentEditable ? el.innerText : el.value ?? el.innerText ?? '').toLowerCase() === want) return true;
+  // (a field's value; a button's or a box's words, not its `value`: Fluent's Dropdown is a
+  // <button value=""> showing "Red, Blue", whose choices were never seen)
+  const own = norm(el.isContentEditable || !/^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName) ? el.innerText ?? '' : el.value ?? '');
+  if (!want) return own === '';
+  if (own.toLowerCase() === want) return true;
+  // (one of the choices it lists joined, "Red, Blue": a multi-select's face)
+  if (!/^(INPUT|TEXTAREA)$/.test(el.tagName) && own.includes(',') && own.split(',').some((p) => norm(p).toLowerCase() === want)) return true;
   const box = el.parentElement?.closest('[role=combobox]');
   return (!!box && norm(box.innerText).toLowerCase().includes(want)) || !!pillFor(el, want) || !!tokenIn(el, want);
 }

@@ -389,10 +389,13 @@ function popupsOf(widget) {
 // The option elements of a drop-down widget, open or not: the ARIA options of the popups it names.
 export function optionsOf(widget) {
   const out = new Set();
+  // (a combobox's list of checkable menu items is its options too: Fluent's multiselect Dropdown
+  // names a role=menu of menuitemcheckbox; its list was "not shown", clicked shut and open again)
+  const roles = roleOf(widget) === 'combobox' ? /^(option|menuitemcheckbox|menuitemradio)$/ : /^option$/;
   // (each once: a widget may name its popup and the listbox inside it, DevExtreme's TagBox, whose
   // options were listed twice)
   for (const p of popupsOf(widget)) {
-    for (const el of composedDescendants(p)) if ((el.getAttribute('role') || '').toLowerCase() === 'option') out.add(el);
+    for (const el of composedDescendants(p)) if (roles.test((el.getAttribute('role') || '').toLowerCase())) out.add(el);
   }
   return [...out];
 }
