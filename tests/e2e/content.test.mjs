@@ -480,10 +480,10 @@ test('a click on what a transparent checkbox is laid over lands on the checkbox,
   r = await env.call('browser_click', { target: 'Shaded' });
   assert.equal(r.status, 'error');
   assert.match(r.result.error, /is covered by <div>/);
-  // a transparent file input over it is no toggle: named as what covers it (upload_file sets it)
+  // a transparent file input over it is no toggle: named as what takes the click (upload_file sets it)
   r = await env.call('browser_click', { target: 'Upload a photo' });
   assert.equal(r.status, 'error');
-  assert.match(r.result.error, /is covered by \[input file/);
+  assert.match(r.result.error, /is what a transparent file input laid over it shows, \[input file e\d+\], which takes a user's click there; nothing was done\. Give files with browser_upload_file on that one instead\./);
   r = await env.call('browser_select_option', { target: 'Browser', value: 'Firefox' });
   ok(r);
   assert.match(r.page.markdown, /\[select "Browser" value="Firefox"/);
