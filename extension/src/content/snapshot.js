@@ -139,6 +139,16 @@ function liveKind(el, role) {
   return live === 'assertive' ? 'alert' : live === 'polite' ? 'status' : '';
 }
 
+// Which sides of an inline box show a gap to what is beside it: its horizontal margin or padding,
+// or any side of an inline-block (flex, grid) box; null for none.
+function gaps(st, disp) {
+  if (/^inline-(block|flex|grid)$/.test(disp)) return { left: true, right: true };
+  if (disp !== 'inline') return null;
+  const left = parseFloat(st.marginLeft) > 0 || parseFloat(st.paddingLeft) > 0;
+  const right = parseFloat(st.marginRight) > 0 || parseFloat(st.paddingRight) > 0;
+  return left || right ? { left, right } : null;
+}
+
 // Markdown writer. Output goes to `buf` (an array, joined once); block boundaries are
 // "pending newlines" (max of what both sides ask for, at most 2 — turndown's join),
 // written only when more text follows. `sp`: the last thing written ends a word
@@ -419,7 +429,13 @@ class Writer {
     }
     if (block) this.brk();
     this.mark(el, kind);
+    // an inline box set apart from its neighbours by its margin or padding, or an inline-block (a
+    // tag, a badge, a status part): a word boundary on that side, as the eye sees a gap there
+    // (DataTables' "entries)1 row selected", Slim Select's tags "RedBlue")
+    const apart = !block && !kind && el.firstChild ? gaps(st, disp) : null;
+    if (apart?.left) this.text(' ');
     this.kids(el, anc);
+    if (apart?.right) this.text(' ');
     if (block) this.brk();
   }
 
