@@ -139,11 +139,11 @@ function liveKind(el, role) {
   return live === 'assertive' ? 'alert' : live === 'polite' ? 'status' : '';
 }
 
-// Which sides of an inline box show a gap to what is beside it: its horizontal margin or padding,
-// or any side of an inline-block (flex, grid) box; null for none.
+// Which sides of an inline box (inline, inline-block, -flex, -grid) show a gap to what is beside
+// it: those with a horizontal margin or padding; null for none (an inline-block with neither, as
+// Bootstrap draws <output>, sits against the text beside it).
 function gaps(st, disp) {
-  if (/^inline-(block|flex|grid)$/.test(disp)) return { left: true, right: true };
-  if (disp !== 'inline') return null;
+  if (!/^inline(-block|-flex|-grid)?$/.test(disp)) return null;
   const left = parseFloat(st.marginLeft) > 0 || parseFloat(st.paddingLeft) > 0;
   const right = parseFloat(st.marginRight) > 0 || parseFloat(st.paddingRight) > 0;
   return left || right ? { left, right } : null;
@@ -429,8 +429,8 @@ class Writer {
     }
     if (block) this.brk();
     this.mark(el, kind);
-    // an inline box set apart from its neighbours by its margin or padding, or an inline-block (a
-    // tag, a badge, a status part): a word boundary on that side, as the eye sees a gap there
+    // an inline box set apart from its neighbours by its margin or padding (a tag, a badge, a
+    // status part): a word boundary on that side, as the eye sees a gap there
     // (DataTables' "entries)1 row selected", Slim Select's tags "RedBlue")
     const apart = !block && !kind && el.firstChild ? gaps(st, disp) : null;
     if (apart?.left) this.text(' ');
