@@ -563,6 +563,15 @@ test('Fluent-style pickers: a combobox naming a menu of checkable items, a butto
   assert.equal(state(r).city, 'Berlin');
 });
 
+// Words a margin or padding sets apart on screen, with nothing between them in the DOM, ran
+// together: DataTables' "entries)1 row selected", a picker's tags "RedBlue".
+test('Markdown: inline boxes set apart by margin or padding are separate words; touching ones stay joined', async () => {
+  const r = await open('/cnt-gaps.html');
+  assert.match(r.page.markdown, /Showing 1 to 5 of 5 entries 1 row selected/, r.page.markdown);
+  assert.match(r.page.markdown, /Tags: Red Blue/);
+  assert.match(r.page.markdown, /Went to: nowhere; \*\*W\*\*ord/);
+});
+
 // A key pressed on what takes no keyboard focus reaches only the page's handlers there: DevExtreme's
 // slider beside a label it is not tied to said "Pressed ArrowRight on [span "Volume"]", and stayed.
 test('a key on an element that takes no focus and changes nothing is an error; one the page acts on is pressed', async () => {
