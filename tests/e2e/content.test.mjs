@@ -572,6 +572,17 @@ test('Markdown: inline boxes set apart by margin or padding are separate words; 
   assert.match(r.page.markdown, /Went to: nowhere; \*\*W\*\*ord/);
 });
 
+// select_option on the words of what a transparent select is laid over chooses in that select
+// (UIkit's form-custom, realsites); a transparent select only beside it in the same box is no
+// face of it: the button has no options, and nothing is chosen anywhere.
+test('select_option on a button with a transparent select beside it, not over it, chooses nothing', async () => {
+  await open('/cnt-selectbeside.html');
+  const r = await env.call('browser_select_option', { target: 'Standard delivery', value: 'Fast' });
+  assert.equal(r.status, 'error', JSON.stringify(r.result));
+  assert.match(r.result.error, /is a button, not a drop-down/);
+  assert.match(r.page.markdown, /Speed: Slow/);
+});
+
 // A key pressed on what takes no keyboard focus reaches only the page's handlers there: DevExtreme's
 // slider beside a label it is not tied to said "Pressed ArrowRight on [span "Volume"]", and stayed.
 test('a key on an element that takes no focus and changes nothing is an error; one the page acts on is pressed', async () => {

@@ -122,10 +122,16 @@ export async function chooseOption(el, value, values = null) {
 // The transparent <select> laid over `el` in the box around both (UIkit's uk-form-custom draws a
 // select as a button showing its choice, the select transparent on top), or null: the select a
 // user's click on what they see opens (select_option on the button's words said "click it").
+// (laid over it: the select's box holds the centre of `el`'s, so a select merely beside it, or
+// hidden elsewhere in the box, is never the one chosen in)
 function selectLaidOver(el) {
+  const r = el.getBoundingClientRect();
+  const x = r.left + r.width / 2, y = r.top + r.height / 2;
   for (let n = el.parentElement, i = 0; n && i < 2 && n.tagName !== 'BODY' && n.tagName !== 'FORM'; n = n.parentElement, i++) {
     const sels = Array.from(n.children).filter((c) => c.tagName === 'SELECT');
-    if (sels.length === 1 && styleOf(sels[0])?.opacity === '0' && !sels[0].disabled) return sels[0];
+    if (sels.length !== 1 || styleOf(sels[0])?.opacity !== '0' || sels[0].disabled) continue;
+    const b = sels[0].getBoundingClientRect();
+    if (b.width >= 1 && b.height >= 1 && x >= b.left && x <= b.right && y >= b.top && y <= b.bottom) return sels[0];
   }
   return null;
 }
