@@ -929,6 +929,9 @@ export async function chooseInWidget(widget, text, click, describe, sel = null, 
   }
   const multi = holdsSeveral(opt);
   await until(() => atRest(opt), 1000);
+  // (and shown: a list still fading in from opacity 0 as the click comes, Material Web's md-menu
+  // on a loaded machine, is waited for, 1 s at most; the click then says what still hides it)
+  await until(() => visible(opt), 1000);
   const optShown = norm(opt.innerText || opt.textContent), optText = optShown.toLowerCase();
   const clickedAt = Date.now();
   try {
