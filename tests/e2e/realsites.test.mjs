@@ -203,7 +203,8 @@ test('Markdown: a character count a user sees, aria-hidden beside its live regio
 // UIkit's form-custom: a native select laid transparent over the button (or disabled field) that
 // shows its choice. Below the fold, where nothing can be hit-tested, it was "fully transparent
 // (opacity 0)" and "Size" went to the disabled field; a click on the face said "close or move what
-// covers it"; select_option on the face's words said "click it instead".
+// covers it"; select_option on the face's words said "click it instead". Its notification, which
+// a click closes, lost its [alert] mark (a clickable was shown as a bare token).
 test('UIkit custom controls: a transparent select over its face is chosen in, in view or below the fold, by its label or its face', async () => {
   let r = await open(srv.url('/shells/uikit-custom.html'));
   r = await env.call('browser_select_option', { target: 'Size', value: 'Large' });
@@ -215,6 +216,13 @@ test('UIkit custom controls: a transparent select over its face is chosen in, in
   r = await env.call('browser_select_option', { target: 'Please select...', value: 'Blue' });
   ok(r, 'by the words of its face');
   assert.match(md(r), /Choices: blue, Large/);
+  // its notification closes on a click: a clickable that is still marked as the alert it is
+  r = await env.call('browser_click', { target: 'Save order' });
+  ok(r);
+  assert.match(md(r), /^\[alert\] \[clickable e\d+\] Order saved$/m, md(r));
+  r = await env.call('browser_click', { target: 'Order saved' });
+  ok(r);
+  assert.doesNotMatch(md(r), /Order saved/, md(r));
 });
 
 // A mask that handles each key itself and shows its template with the caret on its first blank

@@ -374,6 +374,11 @@ class Writer {
         return;
       }
     }
+    // a message one may click (UIkit's notification closes on a click) is still the message it is
+    if (kind === 'clickable' && !this.editor && !this.live) {
+      const what = liveKind(el, el.getAttribute('role'));
+      if (what === 'alert' || what === 'status') return this.liveRegion(el, what, el, kind);
+    }
     if (kind && (ATOMIC_KINDS.has(kind) || (kind === 'clickable' && !this.hasBlockText(el) && !holdsControl(el)))) {
       this.ctl(token(el, kind));
       // a field drawn as segments (dom.js segmentsOf) holds its picker's button beside them: shown
@@ -490,7 +495,7 @@ class Writer {
 
   // A live region (a toast, a status line, an alert) or a tooltip: its text, marked for what it
   // is ([status] Saved), once (a region inside it is not marked again); an empty one shows nothing.
-  liveRegion(el, what, anc) {
+  liveRegion(el, what, anc, kind = '') {
     this.live = true;
     let s;
     try { [s] = this.sub(() => { this.sp = true; this.kids(el, anc); }); } finally { this.live = false; }
@@ -498,11 +503,14 @@ class Writer {
     if (!s) return;
     // an aria-live area around controls (a results list, a form) is the page, not a message, and
     // a "tooltip" holding controls (tippy's interactive popover, a menu) is a popup, not a tip
-    if ((what === 'tooltip' || !el.hasAttribute('role')) && /\be\d+\]/.test(s)) { this.brk(); this.raw(s); this.brk(); return; }
+    if ((what === 'tooltip' || !el.hasAttribute('role')) && /\be\d+\]/.test(s)) { this.brk(); this.sp = true; this.mark(el, kind); this.raw(s); this.brk(); return; }
     // a message without controls reads as one line (its title a heading no more: SweetAlert2's toast)
     if (!/\be\d+\]/.test(s)) s = s.split(/\n+/).map((l) => l.replace(/^#{1,6} /, '').trim()).filter(Boolean).join(' ');
     this.brk();
-    this.raw(`[${what}] ` + s);
+    this.raw(`[${what}] `);
+    this.sp = true;
+    this.mark(el, kind);
+    this.raw(s);
     this.brk();
   }
 
