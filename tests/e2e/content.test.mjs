@@ -545,7 +545,8 @@ test('a tags box whose choices are applied with OK, submitted through a select o
 // Fluent UI v9's multiselect Dropdown names a role=menu of menuitemcheckbox and shows its choices
 // as a <button value=""> 's words: its list was "not shown" (clicked shut and open again until the
 // call timed out), its choices never seen ("may hold one option only"). Its Combobox's own Open
-// button took the Tab, and text that is no option was "Filled" before the widget dropped it.
+// button took the Tab, and text that is no option was "Filled" before the widget dropped it. Its
+// checkbox's root showed as an unnamed [clickable] beside the checkbox.
 test('Fluent-style pickers: a combobox naming a menu of checkable items, a button showing its choices, a combobox with its own button', async () => {
   await open('/cnt-fluent.html');
   const state = (r) => jsonAfter(r.page.markdown, 'State:');
@@ -561,6 +562,13 @@ test('Fluent-style pickers: a combobox naming a menu of checkable items, a butto
   r = await env.call('browser_fill_form', { fields: [{ target: 'City', value: 'Berlin' }] });
   ok(r);
   assert.equal(state(r).city, 'Berlin');
+  // its checkbox's root (a pointer cursor around the input and its label) is no clickable of its own
+  assert.match(r.page.markdown, /^\[checkbox "I agree to the terms" e\d+\]/m, r.page.markdown);
+  assert.doesNotMatch(r.page.markdown, /\[clickable e\d+\] \[checkbox/);
+  r = await env.call('browser_click', { target: 'I agree to the terms' });
+  ok(r);
+  assert.match(r.result.message, /^Clicked \[checkbox "I agree to the terms" e\d+\]/);
+  assert.equal(state(r).agree, true);
 });
 
 // Words a margin or padding sets apart on screen, with nothing between them in the DOM, ran

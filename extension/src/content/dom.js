@@ -311,6 +311,7 @@ function wrapsRoleControl(el) {
   if (!el.childElementCount) return false;
   const text = norm(el.textContent);
   if (!text) return filledByRoleControl(el);
+  if (wrapsLabelledBox(el, text)) return true;
   let n = 0;
   for (const c of el.querySelectorAll('[role]')) {
     if (++n > 50) return false;
@@ -318,6 +319,15 @@ function wrapsRoleControl(el) {
     if (k && k !== 'input' && k !== 'combobox' && norm(c.textContent) === text) return true;
   }
   return false;
+}
+
+// A box around one checkbox or radio and its label, with no other words (Fluent UI's Checkbox
+// root has the pointer cursor; an unnamed clickable beside the checkbox could take its label's
+// clicks): the control is what a user clicks there.
+function wrapsLabelledBox(el, text) {
+  const boxes = el.querySelectorAll('input[type=checkbox],input[type=radio]');
+  if (boxes.length !== 1) return false;
+  return Array.from(boxes[0].labels || []).some((l) => el.contains(l) && norm(l.textContent) === text);
 }
 
 // A box with no text that one role control inside fills (a rating's <li> with a pointer cursor
