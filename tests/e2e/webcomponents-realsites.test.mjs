@@ -12,7 +12,9 @@
 //     options' text is slotted into their shadow <li role=option>, an inline-completing combobox,
 //     a multi-combobox drawing its choices as tokens in its shadow root, a step input, a table);
 //   - wc-webawesome.html: Web Awesome 3 (wa-select of several choices: tags over a transparent
-//     combobox input, options slotted into a shadow listbox).
+//     combobox input, options slotted into a shadow listbox);
+//   - wc-lion.html: Lion (@lion/ui, ES modules through an import map: overlays drawn in a 0 x 0
+//     <dialog> around a layer fixed to the viewport; a combobox of the ARIA 1.1 pattern).
 // Ionic keeps its components hidden until their lazily loaded code hydrates them: each Ionic test
 // waits for visible text before acting.
 //   node --test tests/e2e/webcomponents-realsites.test.mjs
@@ -22,7 +24,7 @@ import { startManaged, startStaticServer, requirePackages, bundleEntries, NODE_M
 
 let env, srv, bundled;
 before(async () => {
-  requirePackages(['@ionic/core', '@fluentui/web-components', '@material/web', 'lit', '@ui5/webcomponents', '@awesome.me/webawesome']);
+  requirePackages(['@ionic/core', '@fluentui/web-components', '@material/web', 'lit', '@ui5/webcomponents', '@awesome.me/webawesome', '@lion/ui']);
   bundled = await bundleEntries(['wc-ui5']);
   srv = await startStaticServer({ roots: { '/npm/': NODE_MODULES + '/', '/shells/': SHELLS + '/', '/bundle/': bundled.dir + '/' } });
   env = await startManaged();
@@ -44,6 +46,35 @@ async function open(shell) {
   }
   return r;
 }
+
+// ---------------------------------------------------------------- Lion
+
+const state = (r) => JSON.parse(md(r).match(/State: (\{.*\})/)[1].replace(/\\([[\]_*])/g, '$1'));
+
+// Its overlays are drawn in a 0 x 0 <dialog> that clips its overflow, around a layer fixed to the
+// viewport: the open calendar and dialog were left out of the Markdown, and their buttons were
+// "not visible to a user (… clipped, shrunk or moved off the page)". The two dialogs it nests
+// show as one.
+test('wc-lion.html: the date picker\'s calendar and a modal dialog show, and are used by their words', async () => {
+  await open('wc-lion.html');
+  let r = await call('browser_click', { target: 'Open "Departure date" picker' });
+  ok(r, 'open the calendar');
+  assert.match(md(r), /^\[dialog "Departure date" modal\]$/m, md(r));
+  assert.match(md(r), /\[button "Next month, [A-Z][a-z]+ \d{4}" e\d+\]/);
+  r = await call('browser_click', { target: 'Next month' });
+  ok(r, 'next month');
+  r = await call('browser_click', { target: '15' });
+  ok(r, 'the 15th');
+  const next = new Date(); next.setDate(1); next.setMonth(next.getMonth() + 1);
+  assert.equal(state(r).date, `${next.getFullYear()}-${String(next.getMonth() + 1).padStart(2, '0')}-15`, md(r));
+  assert.doesNotMatch(md(r), /\[dialog/);
+  r = await call('browser_click', { target: 'Terms and conditions' });
+  ok(r, 'open the terms');
+  assert.match(md(r), /^\[dialog "Terms" modal\]\n+## Terms\n+You agree to everything\.\n+\[button "Close terms" e\d+\]\n+\[end of dialog\]$/m, md(r));
+  r = await call('browser_click', { target: 'Close terms' });
+  ok(r, 'close the terms');
+  assert.doesNotMatch(md(r), /You agree/);
+});
 
 // ---------------------------------------------------------------- Web Awesome
 

@@ -73,8 +73,28 @@ export function invisible(el, st, aria = true, display = st.display) {
   if (pos === 'static' && !clipsOverflow) return false;
   if ((pos === 'absolute' || pos === 'fixed') && st.clip !== 'auto' && zeroClip(st.clip)) return true;
   const r = el.getBoundingClientRect();
-  if (clipsOverflow && (r.width <= 1 || r.height <= 1)) return true;
+  if (clipsOverflow && (r.width <= 1 || r.height <= 1) && !escapesClip(el, st, pos)) return true;
   return movedOff(el, st, r, pos, clipsOverflow);
+}
+
+// Does a box that clips its overflow hold a child its clip does not reach: one placed against the
+// viewport (position fixed), or, in a static box, one placed against a box around it (position
+// absolute)? Unless the box is their containing block (a transform, filter or containment). Lion
+// draws its dialogs and date picker in a 0 × 0 <dialog> (overflow auto) around a fixed layer the
+// size of the screen: all of it was left out, and its buttons "not visible to a user".
+function escapesClip(el, st, pos) {
+  if (st.transform !== 'none' || st.filter !== 'none' || st.perspective !== 'none' || /paint|layout|strict|content/.test(st.contain || '') ||
+      /transform|filter|perspective/.test(st.willChange || '')) return false;
+  const root = shadowOf(el);
+  for (const kids of root ? [el.children, root.children] : [el.children]) {
+    for (let i = 0; i < kids.length && i < 20; i++) {
+      const cs = styleOf(kids[i]);
+      if (!cs || !(cs.position === 'fixed' || (pos === 'static' && cs.position === 'absolute'))) continue;
+      const b = kids[i].getBoundingClientRect();
+      if (b.width > 1 && b.height > 1) return true;
+    }
+  }
+  return false;
 }
 
 // Is the element, positioned (not static), moved where no scrolling reaches: left of or above the

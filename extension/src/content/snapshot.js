@@ -126,6 +126,9 @@ function mdUrl(u) {
   return u.replace(/[()\s]/g, (c) => encodeURIComponent(c));
 }
 
+// A dialog's Markdown that is one dialog, whole: its kind, name, modal mark and content.
+const ONE_DIALOG = /^\[(alert dialog|dialog)( "(?:[^"\\]|\\.)*")?( modal)?\]\n+([\s\S]*?)\n+\[end of dialog\]$/;
+
 const LIVE_ROLES = new Set(['status', 'alert', 'tooltip']);
 
 // What a live region or tooltip is marked as in the Markdown ('status', 'alert', 'tooltip'), from
@@ -450,11 +453,21 @@ class Writer {
   dialog(el, kind, anc, alert) {
     const name = dialogName(el);
     const modal = el.getAttribute('aria-modal') === 'true' || (el.tagName === 'DIALOG' && matchesSafe(el, ':modal'));
+    let [body] = this.sub(() => { this.sp = true; this.mark(el, kind); this.kids(el, anc); });
+    body = body.replace(/^\s+|\s+$/g, '');
+    let head = `${alert ? 'alert dialog' : 'dialog'}${name ? ' "' + name.replace(/\\/g, '\\\\').replace(/"/g, '\\"') + '"' : ''}`;
+    // a dialog that is all one dialog inside (Lion's modal <dialog> around its role=dialog): one
+    // dialog, named by the inner one when the outer has no name of its own
+    const one = ONE_DIALOG.exec(body);
+    const merged = !!one && !one[4].includes('[end of dialog]');
+    if (merged) {
+      head = (one[1] === 'alert dialog' || alert ? 'alert dialog' : 'dialog') + (one[2] || (name ? head.slice(head.indexOf(' ')) : ''));
+      body = one[4];
+    }
     this.brk();
-    this.raw(`[${alert ? 'alert dialog' : 'dialog'}${name ? ' "' + name.replace(/\\/g, '\\\\').replace(/"/g, '\\"') + '"' : ''}${modal ? ' modal' : ''}]`);
+    this.raw(`[${head}${modal || (merged && one[3]) ? ' modal' : ''}]`);
     this.brk();
-    this.mark(el, kind);
-    this.kids(el, anc);
+    this.raw(body);
     this.brk();
     this.raw('[end of dialog]');
     this.brk();
