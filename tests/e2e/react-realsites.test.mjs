@@ -11,18 +11,18 @@
 //     Checkbox and Switch as buttons, Tabs, DropdownMenu that opens on pointerdown, Dialog);
 //   - react-headless.js: Headless UI (Listbox, Combobox, Switch, Menu, Dialog);
 //   - react-muix.js, react-aria.js, react-ark.js, react-mantine.js, react-prime.js: MUI X's date
-//     fields, React Aria Components, Ark UI, Mantine, PrimeReact, Downshift, React Suite (each
-//     file's header says what).
+//     fields, React Aria Components, Ark UI, Mantine, PrimeReact, Downshift, React Suite, Ariakit
+//     (each file's header says what).
 // Each success is checked against the page's state; each failure against the state not changing.
 //   node --test tests/e2e/react-realsites.test.mjs
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startBundled, answerHelpers, requirePackages } from './support/realsites.mjs';
 
-const ENTRIES = ['react-mui', 'react-select', 'react-radix', 'react-headless', 'react-muix', 'react-aria', 'react-ark', 'react-mantine', 'react-prime', 'react-downshift', 'react-rsuite'];
+const ENTRIES = ['react-mui', 'react-select', 'react-radix', 'react-headless', 'react-muix', 'react-aria', 'react-ark', 'react-mantine', 'react-prime', 'react-downshift', 'react-rsuite', 'react-ariakit'];
 let bundled, env, srv;
 before(async () => {
-  requirePackages(['react', 'react-dom', '@mui/material', '@emotion/react', '@emotion/styled', 'react-select', 'radix-ui', '@headlessui/react', '@mui/x-date-pickers', 'dayjs', 'react-aria-components', '@ark-ui/react', '@mantine/core', '@mantine/dates', 'primereact', 'downshift', 'rsuite']);
+  requirePackages(['react', 'react-dom', '@mui/material', '@emotion/react', '@emotion/styled', 'react-select', 'radix-ui', '@headlessui/react', '@mui/x-date-pickers', 'dayjs', 'react-aria-components', '@ark-ui/react', '@mantine/core', '@mantine/dates', 'primereact', 'downshift', 'rsuite', '@ariakit/react']);
   bundled = await startBundled(ENTRIES, { define: { 'process.env.NODE_ENV': '"production"' } });
   ({ env, srv } = bundled);
 });
@@ -467,4 +467,33 @@ test('downshift: fill_form and select_option values hold exactly the books given
   ok(r, 'values one');
   assert.match(r.result.message, /^"1984" was already chosen in .*; it was left chosen, and took out "War and Peace"$/, msg(r));
   assert.deepEqual(stateIn(md(r)).books, ['1984']);
+});
+
+// ---------------------------------------------------------------- Ariakit
+
+// A value that is no option was looked for in the whole page once the list did not show it, and
+// whatever showed those words was clicked (Ariakit leaves the page around its popover as it is):
+// the form's "Submit order" button (the answer said the option was clicked), another select's
+// face showing "Pear".
+test('ariakit: select_option with a value that is no option clicks nothing else on the page that shows those words', async () => {
+  await open('react-ariakit.html', /# Order/);
+  let r = await call('browser_select_option', { target: 'Food search', value: 'Submit order' });
+  assert.equal(r.status, 'error', msg(r));
+  assert.match(err(r), /has no option "Submit order"; nothing was selected\. Its options: "Apple", "Banana"/);
+  assert.equal(stateIn(md(r)).last, '', 'the form was submitted');
+  await call('browser_press_key', { key: 'Escape' });
+  r = await call('browser_select_option', { target: 'Favorite fruit', value: 'Get help' });
+  assert.equal(r.status, 'error', msg(r));
+  assert.match(err(r), /has no option "Get help"/);
+  assert.equal(stateIn(md(r)).last, '', 'the button was clicked');
+  await call('browser_press_key', { key: 'Escape' });
+  r = await call('browser_select_option', { target: 'Favorite fruit', value: 'Pear' });
+  ok(r, 'Pear');
+  r = await call('browser_type', { target: 'Food search', text: 'zz' });
+  ok(r, 'type zz');
+  assert.match(md(r), /No results found/);
+  r = await call('browser_select_option', { target: 'Food search', value: 'Pear' });
+  ok(r, 'Pear in the food list');
+  const s = stateIn(md(r));
+  assert.deepEqual({ fruit: s.fruit, food: s.food, last: s.last }, { fruit: 'Pear', food: 'Pear', last: '' });
 });

@@ -560,6 +560,24 @@ function findShownOption(doc, text, widget, ctx) {
 
 const OPTION_SEL = '[role],li,a,div,span,button,label,td,p';
 
+// The elements the page shows with `text` as their words (before a widget opens: none of them is
+// an option it opens).
+function shownWith(doc, text) {
+  const want = norm(text).toLowerCase();
+  const out = new Set();
+  if (!want) return out;
+  for (const el of doc.querySelectorAll(OPTION_SEL)) if (shownText(el).toLowerCase() === want && visible(el)) out.add(el);
+  return out;
+}
+
+// A control that is never an option of another one's list: an opener of its own (a combobox, what
+// says it has a popup or is expanded), a form's submit button, a field.
+function notAnOption(el) {
+  const role = (el.getAttribute('role') || '').toLowerCase();
+  if (role === 'combobox' || role === 'textbox' || el.hasAttribute('aria-haspopup') || el.hasAttribute('aria-expanded')) return true;
+  return (el.tagName === 'BUTTON' && el.type === 'submit' && !!el.form) || el.isContentEditable;
+}
+
 // An option's text as it is shown: through the slots of a shadow root (ui5-option draws its
 // <li role=option> in one, its text slotted from the page: that <li>'s own textContent is empty).
 const shownText = (e) => norm(e.textContent) || (e.querySelector?.('slot') || shadowOf(e) ? flatText(e) : '');
@@ -599,6 +617,10 @@ function shownOptionIn(root, text, widget, ctx) {
     if (isInert(el)) continue;
     if (inFace(el, widget, ctx) && !newlyShown(el, ctx)) continue;
     if (shownText(el).toLowerCase() !== want) continue;
+    // (searching the whole page: not what it showed before the widget was opened, nor another
+    // control's face or a form's button, unless an ARIA option; Ariakit's select_option "Submit
+    // order" clicked the page's Submit order button, "Pear" another select's face showing Pear)
+    if (root.nodeType === 9 && !OPTIONISH.has((el.getAttribute('role') || '').toLowerCase()) && (ctx.pageBefore?.has(el) || notAnOption(el))) continue;
     // (in the popup, an option its list scrolls out of view is one: the click scrolls it in, as a
     // user scrolls the list; a chip of another field showing the same text was taken instead)
     const role = (el.getAttribute('role') || '').toLowerCase();
@@ -879,6 +901,7 @@ export async function chooseInWidget(widget, text, click, describe, sel = null, 
     opened = !isOpen(widget);
     if (opened) ctx.before = new Set([ctx.face, ...composedDescendants(ctx.face)].filter(visible));
     if (opened && !popupsOf(widget).length) ctx.docBefore = new Set(docChoices(widget));
+    if (opened) ctx.pageBefore = shownWith(doc, text);
     const at = Date.now();
     click(widget);
     if (await untilSettled(find, at)) await quiet(doc);
