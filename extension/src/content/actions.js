@@ -79,10 +79,25 @@ function center(el) {
   return { clientX: r.left + r.width / 2, clientY: r.top + r.height / 2 };
 }
 
+// Where the pointer last moved to on the screen, per window (a move's movementX/Y is from there).
+const lastScreen = new WeakMap();
+
 export function mouse(el, type, extra = {}) {
   const W = winOf(el);
   const init = { bubbles: true, cancelable: true, composed: true, view: W, button: 0, buttons: type.endsWith('down') ? 1 : 0, detail: 1, ...center(el), ...extra };
   if (init.x !== undefined) { init.clientX = init.x; init.clientY = init.y; delete init.x; delete init.y; }
+  // where on the screen, and for a move how far from the last one, as a user's mouse events say
+  // (Ariakit opens its tooltip only on a move that moved: screenX against the last one's; at 0, 0
+  // every move of the bridge's was none)
+  if (init.screenX === undefined) {
+    init.screenX = Math.round(init.clientX + (W.screenX || 0));
+    init.screenY = Math.round(init.clientY + (W.screenY || 0) + Math.max(0, (W.outerHeight || 0) - W.innerHeight));
+  }
+  if (type.endsWith('move')) {
+    const last = lastScreen.get(W);
+    if (init.movementX === undefined) { init.movementX = last ? init.screenX - last[0] : 0; init.movementY = last ? init.screenY - last[1] : 0; }
+    lastScreen.set(W, [init.screenX, init.screenY]);
+  }
   const Ctor = type.startsWith('pointer') ? W.PointerEvent : W.MouseEvent;
   return el.dispatchEvent(new Ctor(type, type.startsWith('pointer') ? { pointerId: 1, pointerType: 'mouse', isPrimary: true, ...init } : init));
 }
@@ -274,7 +289,25 @@ function tooltipAround(n) {
 // lands on it), the elements it describes (aria-describedby) and the one under the pointer get the
 // pointer's leave events and, when focused, lose the focus, and the tooltip is waited for (bounded)
 // until it no longer covers `el`. A tooltip that stays is left for aim() to name as the cover.
+// Bring `el` (or the widget a user sees of it) into view before the pointer goes there; when that
+// scrolled the page, wait a frame: the page's scroll events come first, as when a user scrolls,
+// then moves the mouse. Dispatched after the pointer's events, they told the page the pointer had
+// not moved since (Ariakit's tooltip never opened: its hover intent is reset by a scroll) or closed
+// what the click opened (a popup that closes on scroll).
+export async function scrolledIntoView(el) {
+  if (!el?.isConnected) return;
+  const target = withStyleCache(() => hiddenReason(el)) ? withStyleCache(() => proxyFor(el)) : el;
+  if (!target?.isConnected) return;
+  const W = winOf(target);
+  const before = target.getBoundingClientRect();
+  scrollIntoView(target);
+  const after = target.getBoundingClientRect();
+  if (before.top === after.top && before.left === after.left) return;
+  await new Promise((r) => { const t = setTimeout(r, 50); W.requestAnimationFrame(() => { clearTimeout(t); r(); }); });
+}
+
 export async function leaveTooltips(el) {
+  await scrolledIntoView(el);
   if (!el?.isConnected || withStyleCache(() => hiddenReason(el))) return;
   const covering = () => { const c = clickPoint(el).coveredBy; const t = c && tooltipAround(c); return t && !t.contains(el) ? t : null; };
   scrollIntoView(el);

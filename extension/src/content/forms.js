@@ -4,7 +4,7 @@
 // Values never appear in messages: a field may be a password (secret.js).
 import { inputType, isEditable, winOf, norm, nameOf, controlKind, styleOf, focusedElement, TEXT_INPUT_TYPES } from './dom.js';
 import { describe, findTarget, refuseUnusable, opensListbox } from './targeting.js';
-import { click, type, nextTurn, aim, pressKey, selectOption, selectOptions, typedNote, notTaken, leaveField } from './actions.js';
+import { click, type, nextTurn, aim, pressKey, selectOption, selectOptions, typedNote, notTaken, leaveField, scrolledIntoView } from './actions.js';
 import { isSecret } from './secret.js';
 import { chooseInWidget, pickListed, isDropdown, isReadOnlyCombobox, isRadioGroup, radiosOf, isCheckboxGroup, checkboxesOf, selectBehind, untilSettled, until, tokenIn, unchooseOthers, pillFor, chipsOf, removeChip, listPopupWrapper, closeIfOpen } from './widgets.js';
 
@@ -466,6 +466,7 @@ export async function fillForm(fields, { offset = 0, total = 0, before = [] } = 
       const { el } = findTarget(target, 'type');
       isSecret(el); // decided before the first key, as type() does
       const value = String(f.value ?? '');
+      await scrolledIntoView(el);
       const r = await fillOne(el, value, i === fields.length - 1);
       // A typed field is left with Tab, as a user moves on: a popup it opened over the next field
       // (a datepicker's calendar) closes. The last one is left too, with no other field focused, as

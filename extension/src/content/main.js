@@ -5,7 +5,7 @@
 // first one's API and keeps it (and with it the element refs).
 import { snapshot } from './snapshot.js';
 import { findTarget, describe } from './targeting.js';
-import { clickCommand, type, pressKey, pressKeyOn, scroll, grownSince, checkPresence, leaveTooltips, selectFocusedField, maskTemplate } from './actions.js';
+import { clickCommand, type, pressKey, pressKeyOn, scroll, grownSince, checkPresence, leaveTooltips, scrolledIntoView, selectFocusedField, maskTemplate } from './actions.js';
 import { startObserving, waitQuiet } from './quiet.js';
 import { pruneRefs, raiseFloor, refCounter, heldRefs } from './refs.js';
 import { rememberPasswordFields } from './secret.js';
@@ -51,6 +51,7 @@ async function act(command, p) {
       break;
     case 'select_option':
       el = findTarget(p.target, 'select').el;
+      await scrolledIntoView(el);
       r = await chooseOption(el, p.value, p.values);
       break;
     case 'hover':
