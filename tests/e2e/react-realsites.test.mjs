@@ -11,18 +11,18 @@
 //     Checkbox and Switch as buttons, Tabs, DropdownMenu that opens on pointerdown, Dialog);
 //   - react-headless.js: Headless UI (Listbox, Combobox, Switch, Menu, Dialog);
 //   - react-muix.js, react-aria.js, react-ark.js, react-mantine.js, react-prime.js: MUI X's date
-//     fields, React Aria Components, Ark UI, Mantine, PrimeReact, Downshift, React Suite, Ariakit
-//     (each file's header says what).
+//     fields, React Aria Components, Ark UI, Mantine, PrimeReact, Downshift, React Suite, Ariakit,
+//     Base UI (each file's header says what).
 // Each success is checked against the page's state; each failure against the state not changing.
 //   node --test tests/e2e/react-realsites.test.mjs
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startBundled, answerHelpers, requirePackages } from './support/realsites.mjs';
 
-const ENTRIES = ['react-mui', 'react-select', 'react-radix', 'react-headless', 'react-muix', 'react-aria', 'react-ark', 'react-mantine', 'react-prime', 'react-downshift', 'react-rsuite', 'react-ariakit'];
+const ENTRIES = ['react-mui', 'react-select', 'react-radix', 'react-headless', 'react-muix', 'react-aria', 'react-ark', 'react-mantine', 'react-prime', 'react-downshift', 'react-rsuite', 'react-ariakit', 'react-baseui'];
 let bundled, env, srv;
 before(async () => {
-  requirePackages(['react', 'react-dom', '@mui/material', '@emotion/react', '@emotion/styled', 'react-select', 'radix-ui', '@headlessui/react', '@mui/x-date-pickers', 'dayjs', 'react-aria-components', '@ark-ui/react', '@mantine/core', '@mantine/dates', 'primereact', 'downshift', 'rsuite', '@ariakit/react']);
+  requirePackages(['react', 'react-dom', '@mui/material', '@emotion/react', '@emotion/styled', 'react-select', 'radix-ui', '@headlessui/react', '@mui/x-date-pickers', 'dayjs', 'react-aria-components', '@ark-ui/react', '@mantine/core', '@mantine/dates', 'primereact', 'downshift', 'rsuite', '@ariakit/react', '@base-ui-components/react']);
   bundled = await startBundled(ENTRIES, { define: { 'process.env.NODE_ENV': '"production"' } });
   ({ env, srv } = bundled);
 });
@@ -506,4 +506,42 @@ test('ariakit: hovering an anchor below the fold shows its tooltip', async () =>
   const r = await call('browser_hover', { target: 'Shipping' });
   ok(r, 'hover');
   assert.match(md(r), /\[tooltip\] Free above 50 euros/, md(r));
+});
+
+// ---------------------------------------------------------------- Base UI
+
+// Its checkbox, radio and switch are <span role=…> inside the <label> with their words, beside a
+// hidden native twin: the label was walked as the twin's, which shows nothing, and all of them
+// were missing from the Markdown, words and all (the click still worked, naming a ref never shown).
+test('baseui: checkboxes, radios and a switch inside their labels show, named by their words, and are clicked by them', async () => {
+  let r = await open('react-baseui.html', /# Settings/);
+  assert.match(md(r), /\[checkbox "Enable notifications by email" e\d+\]/, md(r));
+  assert.match(md(r), /\[checkbox "Fuji" checked e\d+\] \[checkbox "Gala" e\d+\]/);
+  assert.match(md(r), /\[radio "Basic" checked e\d+\] \[radio "Pro" e\d+\] \[radio "Team" disabled e\d+\]/);
+  assert.match(md(r), /\[switch "Push notifications" checked e\d+\]/);
+  assert.doesNotMatch(md(r), /Gala e\d+\] Gala/, 'the words said twice');
+  r = await call('browser_click', { target: 'Gala' });
+  ok(r, 'Gala');
+  const gala = md(r).match(/\[checkbox "Gala" checked (e\d+)\]/);
+  assert.ok(gala, md(r));
+  assert.match(r.result.message, new RegExp(`^Clicked \\[checkbox "Gala" ${gala[1]}\\]`));
+  r = await call('browser_fill_form', { fields: [{ target: 'Pro', value: 'true' }, { target: 'Push notifications', value: 'false' }, { target: 'Enable notifications by email', value: 'true' }] });
+  ok(r, 'fill_form');
+  const s = stateIn(md(r));
+  assert.deepEqual({ apples: s.apples, plan: s.plan, push: s.push, agree: s.agree }, { apples: ['fuji', 'gala'], plan: 'pro', push: false, agree: true });
+});
+
+// Its Select takes a click only on the item the pointer highlighted (React state, drawn after the
+// move): the bridge's click came in the same turn as its move, "Clicked [option "Serif"]" and
+// nothing chosen; select_option said the widget did not show the choice.
+test('baseui: a Select whose items take a click once the pointer is on them, by select_option and by clicks', async () => {
+  await open('react-baseui.html', /# Settings/);
+  let r = await call('browser_select_option', { target: 'Font', value: 'Monospace' });
+  ok(r, 'select_option');
+  assert.equal(stateIn(md(r)).font, 'mono');
+  r = await call('browser_click', { target: 'Font' });
+  ok(r, 'open');
+  r = await call('browser_click', { target: 'Serif' });
+  ok(r, 'click Serif');
+  assert.equal(stateIn(md(r)).font, 'serif');
 });

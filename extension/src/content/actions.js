@@ -1,12 +1,13 @@
 // What the agent does to the page: click, type, keys, scroll, select.
 // Events are dispatched the way a user's input would produce them so that
 // framework-controlled widgets (React, Vue, Angular…) see the change.
+import { mouse } from './dom.js';
 import { externalLink, winOf, isDisabled, isInert, isEditable, inputType, norm, isVisibleBox, allRoots, nameOf, withStyleCache, styleOf, focusedElement, controlKind, TEXT_INPUT_TYPES, thumbPosition, segmentsOf, boxRowOf, watchChanges } from './dom.js';
 import { describe, hiddenError, refuseUnusable } from './targeting.js';
 import { selectedText, readOnlyBox, segmentedText } from './describe.js';
 import { isSecret } from './secret.js';
 import { hiddenReason, clickPoint, composedParent, composedContains, shortDesc, hoverHost } from './reach.js';
-import { proxyFor, replacementFor, chooseInWidget, until, editorFor, isDropdown, contextEditor, drawnEditor, monospaced, unchooseOthers, removeChip, closeIfOpen } from './widgets.js';
+import { proxyFor, replacementFor, pointOnto, chooseInWidget, until, editorFor, isDropdown, contextEditor, drawnEditor, monospaced, unchooseOthers, removeChip, closeIfOpen } from './widgets.js';
 import { fieldValue } from './datetime.js';
 import { usKey } from '../shared/keys.js';
 import { behindModal } from './modal.js';
@@ -17,6 +18,7 @@ import { noteClick } from './toggle.js';
 // before the next key, as they would between a real keyboard's key presses.
 // (A timer: it runs after the page's timers queued before it, also where timers are throttled.)
 const nextTask = () => new Promise((r) => setTimeout(r, 0));
+export { mouse };
 // A task that is never throttled (a posted message), for the pauses between words: a hidden
 // tab's timers may wait a second each, which would make every word cost a second.
 // The page's promise callbacks queued so far, and those they queue, a few deep (no task: cheap).
@@ -72,34 +74,6 @@ function clippedByScroller(el) {
     if (y < b.top || y > b.bottom || x < b.left || x > b.right) return true;
   }
   return false;
-}
-
-function center(el) {
-  const r = el.getBoundingClientRect();
-  return { clientX: r.left + r.width / 2, clientY: r.top + r.height / 2 };
-}
-
-// Where the pointer last moved to on the screen, per window (a move's movementX/Y is from there).
-const lastScreen = new WeakMap();
-
-export function mouse(el, type, extra = {}) {
-  const W = winOf(el);
-  const init = { bubbles: true, cancelable: true, composed: true, view: W, button: 0, buttons: type.endsWith('down') ? 1 : 0, detail: 1, ...center(el), ...extra };
-  if (init.x !== undefined) { init.clientX = init.x; init.clientY = init.y; delete init.x; delete init.y; }
-  // where on the screen, and for a move how far from the last one, as a user's mouse events say
-  // (Ariakit opens its tooltip only on a move that moved: screenX against the last one's; at 0, 0
-  // every move of the bridge's was none)
-  if (init.screenX === undefined) {
-    init.screenX = Math.round(init.clientX + (W.screenX || 0));
-    init.screenY = Math.round(init.clientY + (W.screenY || 0) + Math.max(0, (W.outerHeight || 0) - W.innerHeight));
-  }
-  if (type.endsWith('move')) {
-    const last = lastScreen.get(W);
-    if (init.movementX === undefined) { init.movementX = last ? init.screenX - last[0] : 0; init.movementY = last ? init.screenY - last[1] : 0; }
-    lastScreen.set(W, [init.screenX, init.screenY]);
-  }
-  const Ctor = type.startsWith('pointer') ? W.PointerEvent : W.MouseEvent;
-  return el.dispatchEvent(new Ctor(type, type.startsWith('pointer') ? { pointerId: 1, pointerType: 'mouse', isPrimary: true, ...init } : init));
 }
 
 function focusable(el) {
@@ -377,6 +351,8 @@ export async function clickCommand(el, how = {}) {
     const sel = el.closest('select');
     if (sel) return selectOption(sel, norm(el.label || el.textContent), { option: el });
   }
+  // an item of a list or menu: the pointer on it first, as a user's (see widgets.pointOnto)
+  if (/^(option|menuitem|menuitemcheckbox|menuitemradio)$/.test((el.getAttribute('role') || '').toLowerCase())) await pointOnto(el);
   return click(el, how);
 }
 
@@ -831,7 +807,7 @@ export async function type(el, text, { clear = false, submit = false } = {}) {
   let checkedWord = null;
   let typedBox = null; // (a rich-text editor's text that went on into its next blocks: what holds it all)
   let typedField = null; // (a field the page put in the target's place as it took the focus: Kendo's twin)
-  const boxKind = isBox ? inputType(el) : ['checkbox', 'switch'].includes(el.getAttribute?.('role')) ? el.getAttribute('role') : null;
+  const boxKind = isBox ? inputType(el) : ['checkbox', 'switch', 'radio'].includes(el.getAttribute?.('role')) ? el.getAttribute('role') : null;
   // (only words that say on or off: any other text, meant for a field, ticked the box it met)
   if (boxKind && !CHECK_WORDS.test(text.trim())) throw new Error(`${desc} is a ${boxKind}: nothing was typed; type "true" or "false" to set it, or click it`);
   if (isBox) {
@@ -840,6 +816,8 @@ export async function type(el, text, { clear = false, submit = false } = {}) {
     checkedWord = want ? 'Checked' : 'Unchecked';
   } else if (boxKind) {
     const want = !UNCHECK_WORDS.test(text.trim());
+    // (a role=radio is checked as any radio: by choosing it; Base UI's was "not a text field")
+    if (boxKind === 'radio' && !want && el.getAttribute('aria-checked') === 'true') throw new Error(`${desc} is a radio button: it cannot be unchecked, choose another one of its group instead`);
     await setChecked(el, want);
     checkedWord = want ? 'Checked' : 'Unchecked';
   } else if (el.tagName === 'SELECT') {

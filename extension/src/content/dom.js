@@ -627,6 +627,12 @@ export function nameOf(el, kind = null) {
   if (el.isContentEditable && (kind === 'editable' || kind === 'input' || el.getAttribute('role') === 'textbox')) {
     return clip(labelsText(el) || norm(el.title) || placeholderOf(el));
   }
+  // a checkbox, radio or switch drawn inside a <label> beside its words (Base UI's): named by those
+  // words, not by the tick or dot drawn in it ("✓", "1 of 3"), as a user reads it
+  if (/^(checkbox|radio|switch)$/.test((el.getAttribute('role') || '').toLowerCase())) {
+    const l = el.parentElement?.closest('label');
+    if (l && l.querySelectorAll('[role=checkbox],[role=radio],[role=switch]').length === 1) { const w = wordsBeside(l, el); if (w) return clip(w); }
+  }
   let t = visibleText(el);
   if (!t) {
     const img = el.querySelector?.('img[alt]');
@@ -642,6 +648,19 @@ export function nameOf(el, kind = null) {
   if (!t && (kind === 'slider' || el.getAttribute('role') === 'slider' || el.getAttribute('role') === 'spinbutton')) t = strayLabelOf(el);
   if (!t) { const p = placeInSet(el); if (p) t = `${p.icon ? p.icon + ' ' : ''}${p.pos} of ${p.size}`; }
   return clip(t);
+}
+
+// The words of `box` outside `el` (and outside any field in it).
+function wordsBeside(box, el) {
+  const out = [];
+  const walk = (n) => {
+    if (n === el || out.length > 200) return;
+    if (n.nodeType === 3) { out.push(n.data); return; }
+    if (n.nodeType !== 1 || /^(INPUT|SELECT|TEXTAREA|SCRIPT|STYLE)$/.test(n.tagName)) return;
+    for (let c = n.firstChild; c; c = c.nextSibling) walk(c);
+  };
+  walk(box);
+  return norm(out.join(''));
 }
 
 const SET_ITEM_ROLES = new Set(['radio', 'option', 'tab', 'menuitemradio']);
@@ -841,4 +860,33 @@ export function boxRowOf(el) {
   const inputs = Array.from(p.querySelectorAll(':scope > input:not([type=hidden])'));
   return inputs.length >= 2 && inputs.length <= 12 && inputs.every((e) => /^(text|tel|number|password)$/.test(e.type) && [...e.value].length <= 1) &&
     p.querySelectorAll('input:not([type=hidden])').length === inputs.length ? inputs : null;
+}
+
+function center(el) {
+  const r = el.getBoundingClientRect();
+  return { clientX: r.left + r.width / 2, clientY: r.top + r.height / 2 };
+}
+
+// Where the pointer last moved to on the screen, per window (a move's movementX/Y is from there).
+const lastScreen = new WeakMap();
+
+// A mouse or pointer event of `type` at the element's centre (or `extra`'s point), dispatched on it.
+export function mouse(el, type, extra = {}) {
+  const W = winOf(el);
+  const init = { bubbles: true, cancelable: true, composed: true, view: W, button: 0, buttons: type.endsWith('down') ? 1 : 0, detail: 1, ...center(el), ...extra };
+  if (init.x !== undefined) { init.clientX = init.x; init.clientY = init.y; delete init.x; delete init.y; }
+  // where on the screen, and for a move how far from the last one, as a user's mouse events say
+  // (Ariakit opens its tooltip only on a move that moved: screenX against the last one's; at 0, 0
+  // every move of the bridge's was none)
+  if (init.screenX === undefined) {
+    init.screenX = Math.round(init.clientX + (W.screenX || 0));
+    init.screenY = Math.round(init.clientY + (W.screenY || 0) + Math.max(0, (W.outerHeight || 0) - W.innerHeight));
+  }
+  if (type.endsWith('move')) {
+    const last = lastScreen.get(W);
+    if (init.movementX === undefined) { init.movementX = last ? init.screenX - last[0] : 0; init.movementY = last ? init.screenY - last[1] : 0; }
+    lastScreen.set(W, [init.screenX, init.screenY]);
+  }
+  const Ctor = type.startsWith('pointer') ? W.PointerEvent : W.MouseEvent;
+  return el.dispatchEvent(new Ctor(type, type.startsWith('pointer') ? { pointerId: 1, pointerType: 'mouse', isPrimary: true, ...init } : init));
 }

@@ -65,6 +65,15 @@ function fieldDrawnIn(el) {
   const i = el.querySelector('input[role=combobox]');
   return !!i && hiddenCombobox(i) && proxyFor(i) === el;
 }
+const ROLE_TOGGLES = '[role=checkbox],[role=radio],[role=switch]';
+
+// The role=checkbox, radio or switch right beside a native checkbox or radio (its previous or next
+// element): the control that native one stands behind.
+function roleTwin(input) {
+  for (const n of [input.previousElementSibling, input.nextElementSibling]) if (n?.matches(ROLE_TOGGLES)) return n;
+  return null;
+}
+
 function holdsControl(el) {
   if (el.querySelector(CONTROL_SEL) || shadowOf(el)?.querySelector(CONTROL_SEL)) return true;
   const list = el.querySelectorAll('*');
@@ -313,6 +322,9 @@ class Writer {
     // A field no one sees and no keyboard reaches (aria-hidden, tabindex -1: the value input an
     // sl-select keeps for form validation behind its visible combobox) is not the user's to fill.
     if (FORM_TAGS.has(tag) && el.tabIndex < 0 && el.getAttribute('aria-hidden') === 'true' && (invisible(el, st, false, disp) || besideContextEditor(el))) return;
+    // Nor the hidden native twin of a role=checkbox, radio or switch beside it (Base UI's): the
+    // role control is the one a user sees and reaches.
+    if (tag === 'INPUT' && el.tabIndex < 0 && /^(checkbox|radio)$/.test(el.type) && roleTwin(el) && invisible(el, st, false, disp)) return;
     // Nor one no keyboard reaches that is moved where no scrolling reaches (a submit button kept
     // at top: -1000px for Enter to submit the form): no one sees or reaches it.
     if (FORM_TAGS.has(tag) && el.tabIndex < 0 && movedOff(el, st)) return;
@@ -392,7 +404,9 @@ class Writer {
 
     if (tag === 'LABEL' && !kind) {
       const ctls = el.querySelectorAll('input:not([type=hidden]),select,textarea');
-      if (ctls.length === 1 && el.control === ctls[0]) {
+      // (not when the label holds the control a user sees as well, a role=checkbox beside its
+      // hidden native twin: Base UI's Checkbox, Radio and Switch, whose walk showed nothing)
+      if (ctls.length === 1 && el.control === ctls[0] && !el.querySelector(ROLE_TOGGLES)) {
         const c = ctls[0];
         if (controlKind(c, styleOf(c)) && isRendered(c)) {
           this.walk(c, clickAnc);
@@ -401,6 +415,15 @@ class Writer {
           for (const m of fieldNotes(el, c)) this.walk(m, clickAnc);
           return;
         }
+      }
+      // a label around one role=checkbox, radio or switch (and its hidden native twin) and words
+      // only: the control, which those words name (they were said twice)
+      const tg = el.querySelectorAll(ROLE_TOGGLES);
+      const t = tg[0];
+      if (tg.length === 1 && (!ctls.length || (ctls.length === 1 && roleTwin(ctls[0]) === t)) && !t.hasAttribute('aria-label') &&
+          !t.hasAttribute('aria-labelledby') && !el.querySelector('a[href],button,[role=link],[role=button]') && isRendered(t)) {
+        this.walk(t, clickAnc);
+        return;
       }
     }
 

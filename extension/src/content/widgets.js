@@ -2,7 +2,7 @@
 // visible label or styled box, a hidden <select> replaced by a button and a listbox (jQuery UI
 // selectmenu, Select2, Chosen, bootstrap-select). A user acts on the visible widget, so actions
 // go through it: the widget's own handlers then update both it and the native control.
-import { norm, inputType, flatText, hiddenPopupControl, nameOf, allRoots, focusedElement, styleOf, shadowOf, isDisabled, isInert } from './dom.js';
+import { norm, inputType, flatText, hiddenPopupControl, nameOf, allRoots, focusedElement, styleOf, shadowOf, isDisabled, isInert, mouse } from './dom.js';
 import { hiddenReason, composedParent, composedContains, flatChildren, shownChoiceOf, clickPoint, deepElementAt } from './reach.js';
 
 const POPUP_ROLES = new Set(['combobox', 'button', 'listbox']);
@@ -804,6 +804,17 @@ function focusedIn(doc) {
 const nextTask = () => new Promise((r) => setTimeout(r, 0));
 
 // Wait (a few tasks, at most `ms`) for cond() to hold; returns its last value.
+// Move the pointer onto an option of a list and let a frame pass before it is pressed, as a user's
+// mouse arrives there first: a list that takes a click only on the option its pointer highlighted
+// (Base UI's Select: its highlight is React state, drawn after the move) took the bridge's click,
+// in the same turn as the move, as none ("Clicked", nothing chosen).
+export async function pointOnto(opt) {
+  if (!opt?.isConnected) return;
+  const W = opt.ownerDocument.defaultView || window;
+  for (const t of ['pointerover', 'pointerenter', 'mouseover', 'mouseenter', 'pointermove', 'mousemove']) mouse(opt, t, t.endsWith('enter') ? { bubbles: false } : {});
+  await new Promise((r) => { const t = setTimeout(r, 50); W.requestAnimationFrame(() => { clearTimeout(t); r(); }); });
+}
+
 export async function until(cond, ms = 1000) {
   const t0 = performance.now();
   for (;;) {
@@ -956,6 +967,7 @@ export async function chooseInWidget(widget, text, click, describe, sel = null, 
   // on a loaded machine, is waited for, 1 s at most; the click then says what still hides it)
   await until(() => visible(opt), 1000);
   const optShown = norm(opt.innerText || opt.textContent), optText = optShown.toLowerCase();
+  await pointOnto(opt);
   const clickedAt = Date.now();
   try {
     click(opt);
@@ -1259,6 +1271,7 @@ export async function pickListed(widget, text, click, describe) {
   if (!opt) return null;
   await quiet(doc);
   await until(() => atRest(opt), 1000);
+  await pointOnto(opt);
   click(opt);
   const want = norm(text).toLowerCase();
   // taken: the option is marked chosen or its list closed on it, and the field shows the text
