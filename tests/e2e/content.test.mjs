@@ -1110,3 +1110,18 @@ test('fill_form leaves a free-text combobox that is its last field without focus
   assert.equal(jsonAfter(r.page.markdown, 'State:').city, 'Atlantis');
   assert.doesNotMatch(r.page.markdown, /Choose a date/, r.page.markdown);
 });
+
+// Typing that does not clear goes where the caret is when the editor has the focus, and the focus
+// in an editing host inside the editor (a table cell of CKEditor 5's) is kept: the editor was
+// focused again, which put the caret at its start ("cell AIntro text"); moved to the end after a
+// table, CKEditor's text replaced the table.
+test('type without clear goes to the caret in a table cell the editor focused, not to the editor\'s start', async () => {
+  await open('/cnt-nested-editable.html');
+  let r = await env.call('browser_click', { target: 'Insert table' });
+  ok(r);
+  r = await env.call('browser_type', { target: 'Body', text: 'cell A', clear: false });
+  ok(r);
+  assert.match(r.page.markdown, /Cells: cell A \| -/, r.page.markdown);
+  assert.match(r.page.markdown, /Intro text/);
+  assert.doesNotMatch(r.page.markdown, /cell AIntro/);
+});

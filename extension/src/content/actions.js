@@ -614,15 +614,30 @@ async function typeIntoField(el, text, clear) {
 // beforeinput the page may cancel to make the edit in its own model (Trix, Lexical, ProseMirror:
 // execCommand fires none, and Trix then lost the Bold chosen before the text, and its undo), else
 // done by the browser's own editing (execCommand, whose input event follows).
-async function typeIntoEditable(el, text, clear) {
-  el.focus();
+// `had`: the editor had the focus before this call (the agent's click put the caret, or a toolbar
+// button it pressed gave the focus back): text not clearing it goes where its caret is, as a
+// typist's does (CKEditor 5: the caret in a new table's cell, or Bold pressed with nothing
+// selected; moved to the end, the text replaced the table, and Bold was dropped).
+async function typeIntoEditable(el, text, clear, had = false) {
+  // (not when the focus is in an editing host inside it, a table cell of CKEditor 5's: focusing the
+  // editor again put the caret at its start)
+  if (!focusedOrInside(el)) el.focus();
   const doc = el.ownerDocument;
   const sel = winOf(el).getSelection();
-  const range = doc.createRange();
-  range.selectNodeContents(el);
-  if (!clear) range.collapse(false);
-  sel.removeAllRanges();
-  sel.addRange(range);
+  const inside = sel.rangeCount > 0 && el.contains(sel.anchorNode) && el.contains(sel.focusNode);
+  if (clear || !had || !inside) {
+    const range = doc.createRange();
+    range.selectNodeContents(el);
+    if (!clear) {
+      // at the end of its last text, not after its last block (after a table, the editor takes the
+      // caret for the table selected, and the text replaced it)
+      const last = lastText(el);
+      if (last) range.setStart(last, last.length);
+      range.collapse(!!last);
+    }
+    sel.removeAllRanges();
+    sel.addRange(range);
+  }
   // the page's selectionchange handlers run first: an editor keeps the selection in its model
   // (Draft.js, Slate), and the text replaces what it holds selected
   await nextTask();
@@ -668,6 +683,16 @@ async function typeIntoEditable(el, text, clear) {
   let box = editingHost(doc) || el;
   if (box !== el) { box = el.parentElement; while (box && !box.contains(editingHost(doc))) box = box.parentElement; }
   return box || el;
+}
+
+// The last text node of an editor with words in it (not in a part it does not let anyone edit).
+function lastText(el) {
+  const w = el.ownerDocument.createTreeWalker(el, 4);
+  let last = null;
+  for (let n = w.nextNode(), i = 0; n && i < 20000; n = w.nextNode(), i++) {
+    if (n.data.trim() && n.parentElement?.isContentEditable) last = n;
+  }
+  return last;
 }
 
 // The editing host the caret is in (the outermost contenteditable around the selection), or null.
@@ -846,8 +871,9 @@ export async function type(el, text, { clear = false, submit = false } = {}) {
     // a typist clicks into an editor before typing: an editor keeps which block is current from
     // that click (Editor.js: its Enter made no new block without it); the caret is then put where
     // the text goes
-    if (!focusedOrInside(el)) { try { click(el); } catch { /* focus only */ } await nextTask(); }
-    const box = await typeIntoEditable(el, text, clear);
+    const had = focusedOrInside(el);
+    if (!had) { try { click(el); } catch { /* focus only */ } await nextTask(); }
+    const box = await typeIntoEditable(el, text, clear, had);
     if (box !== el) typedBox = box;
   } else if (contextEditor(el)) {
     await typeIntoContext(el, text, clear);
