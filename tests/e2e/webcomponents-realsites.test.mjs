@@ -76,6 +76,21 @@ test('wc-lion.html: the date picker\'s calendar and a modal dialog show, and are
   assert.doesNotMatch(md(r), /You agree/);
 });
 
+// Its combobox puts role=combobox (aria-expanded, aria-owns) on a box around its text field, the
+// ARIA 1.1 pattern: the box showed as [combobox e3] with no name and no value, the field never; the
+// field, found by its label, was "a text field, not a drop-down" for select_option.
+test('wc-lion.html: a combobox whose role is on the box around its field shows its name and value and is chosen in', async () => {
+  let r = await open('wc-lion.html');
+  assert.match(md(r), /\[combobox "Destination city" e\d+\]/, md(r));
+  r = await call('browser_select_option', { target: 'Destination city', value: 'Paris' });
+  ok(r, 'select_option');
+  assert.equal(state(r).city, 'Paris');
+  assert.match(md(r), /\[combobox "Destination city" value="Paris" e\d+\]/, md(r));
+  r = await call('browser_fill_form', { fields: [{ target: 'Destination city', value: 'Berlin' }] });
+  ok(r, 'fill_form');
+  assert.equal(state(r).city, 'Berlin');
+});
+
 // ---------------------------------------------------------------- Web Awesome
 
 // Its select of several choices draws its combobox input transparent behind the chosen tags: the

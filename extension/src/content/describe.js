@@ -1,5 +1,5 @@
 // The inline token for an interactive element, e.g. [button "Sign in" e13].
-import { nameOf, inputType, isDisabled, isInert, norm, clip, hiddenPopupControl, labelsText, focusedElement, shadowOf, thumbPosition, segmentsOf, placeholderOf, popupButtonLabel } from './dom.js';
+import { nameOf, inputType, isDisabled, isInert, norm, clip, hiddenPopupControl, labelsText, focusedElement, shadowOf, thumbPosition, segmentsOf, placeholderOf, popupButtonLabel, oneOneBox } from './dom.js';
 import { behindModal } from './modal.js';
 import { seenText } from './hidden.js';
 import { refFor } from './refs.js';
@@ -128,7 +128,7 @@ export function tokenParts(el, kind, { values = true } = {}) {
   // never typed into: shown as the combobox it is, with its value and its options.
   // A typeable one (react-select's, MUI Autocomplete's <input role=combobox>) is shown as the
   // combobox it is too: its typed text its value, and whether its list is open.
-  if (kind === 'input' && (isReadOnlyCombobox(el) || (el.tagName === 'INPUT' && (el.getAttribute('role') || '').trim().toLowerCase() === 'combobox'))) kind = 'combobox';
+  if (kind === 'input' && (isReadOnlyCombobox(el) || (el.tagName === 'INPUT' && (el.getAttribute('role') || '').trim().toLowerCase() === 'combobox') || oneOneBox(el))) kind = 'combobox';
   if (drawnEditor(el)) kind = 'ctxeditor';
   let name = nameOf(el, kind);
   // A button that opens a listbox and is named by a label (aria-labelledby="label", or "label

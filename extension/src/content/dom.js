@@ -340,6 +340,25 @@ function filledByRoleControl(el) {
   return a.width > 0 && Math.abs(a.left - b.left) <= 2 && Math.abs(a.top - b.top) <= 2 && Math.abs(a.right - b.right) <= 2 && Math.abs(a.bottom - b.bottom) <= 2;
 }
 
+// The box with role=combobox around a text field and nothing else to type into (the ARIA 1.1
+// pattern: Lion's lion-combobox puts the role, aria-expanded and aria-owns on a <div> around its
+// <input>), or null: the field is the combobox a user types and chooses in, the box none.
+export function oneOneBox(input) {
+  if (input.tagName !== 'INPUT' || input.hasAttribute('role') || !TEXT_INPUT_TYPES.test(inputType(input))) return null;
+  let n = input.parentElement;
+  for (let i = 0; n && i < 3; n = n.parentElement, i++) {
+    if (roleOf(n) !== 'combobox') continue;
+    return n.querySelectorAll('input:not([type=hidden]),textarea,select,[contenteditable=true]').length === 1 ? n : null;
+  }
+  return null;
+}
+
+// The text field a role=combobox box holds as an ARIA 1.1 combobox (see oneOneBox), or null.
+function oneOneField(box) {
+  const f = box.querySelector('input');
+  return f && oneOneBox(f) === box ? f : null;
+}
+
 // What kind of interactive element this is, or null. `st` is its computed style.
 export function controlKind(el, st) {
   const tag = el.tagName;
@@ -364,6 +383,8 @@ export function controlKind(el, st) {
     default: break;
   }
   const role = roleOf(el);
+  // (the box of an ARIA 1.1 combobox: its field is the control, see oneOneBox)
+  if (role === 'combobox' && oneOneField(el)) return null;
   if (role && ROLE_KIND[role]) return ROLE_KIND[role];
   // a listbox that opens and closes (aria-expanded on it: Semantic UI's Form.Select, the ARIA 1.0
   // drop-down) is the drop-down a user chooses in, not a container of items

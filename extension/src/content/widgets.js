@@ -2,7 +2,7 @@
 // visible label or styled box, a hidden <select> replaced by a button and a listbox (jQuery UI
 // selectmenu, Select2, Chosen, bootstrap-select). A user acts on the visible widget, so actions
 // go through it: the widget's own handlers then update both it and the native control.
-import { norm, inputType, flatText, hiddenPopupControl, nameOf, allRoots, focusedElement, styleOf, shadowOf, isDisabled, isInert, mouse } from './dom.js';
+import { norm, inputType, flatText, hiddenPopupControl, nameOf, allRoots, focusedElement, styleOf, shadowOf, isDisabled, isInert, mouse, oneOneBox } from './dom.js';
 import { hiddenReason, composedParent, composedContains, flatChildren, shownChoiceOf, clickPoint, deepElementAt } from './reach.js';
 
 const POPUP_ROLES = new Set(['combobox', 'button', 'listbox']);
@@ -373,7 +373,8 @@ export function tokenIn(field, want) {
 // The popups `widget` names (aria-controls / aria-owns, on it or inside it), looked up in its own
 // root first (a listbox in the same shadow root as its combobox), then in the document.
 function popupsOf(widget) {
-  const inner = [widget, ...(shadowOf(widget) || widget).querySelectorAll('[aria-owns],[aria-controls]')];
+  const box = widget.tagName === 'INPUT' ? oneOneBox(widget) : null;
+  const inner = [widget, ...(box ? [box] : []), ...(shadowOf(widget) || widget).querySelectorAll('[aria-owns],[aria-controls]')];
   const out = [];
   for (const e of inner) {
     const ids = `${e.getAttribute('aria-owns') || ''} ${e.getAttribute('aria-controls') || ''}`.split(/\s+/).filter(Boolean);
@@ -738,7 +739,8 @@ function popupsToSkip(widget, opt, ctx) {
 // Is the widget's popup open: its aria-expanded when it has one (a closing popup may still be
 // drawn while it fades out), else whether a popup it names is shown.
 // (A pop-up control's host tells it by its inner control's.)
-const expander = (widget) => (widget.hasAttribute('aria-expanded') ? widget : hiddenPopupControl(widget)?.hasAttribute('aria-expanded') ? hiddenPopupControl(widget) : null);
+const expander = (widget) => (widget.hasAttribute('aria-expanded') ? widget : hiddenPopupControl(widget)?.hasAttribute('aria-expanded') ? hiddenPopupControl(widget)
+  : widget.tagName === 'INPUT' && oneOneBox(widget)?.hasAttribute('aria-expanded') ? oneOneBox(widget) : null);
 const saysOpen = (widget) => { const x = expander(widget); return x ? x.getAttribute('aria-expanded') === 'true' : popupsOf(widget).some(visible); };
 // (a list it names drawn counts too: rsuite's pickers say aria-expanded="true" only once their
 // list has faded in, and a click meant to open it again before that closed it)
@@ -1285,7 +1287,8 @@ export async function pickListed(widget, text, click, describe) {
 
 // ---- drop-downs and radio groups as select_option and fill_form see them ----------------------
 
-const roleOf = (el) => (el.getAttribute?.('role') || '').trim().split(/\s+/)[0].toLowerCase();
+// (the field of an ARIA 1.1 combobox, dom.js oneOneBox, is the combobox: its box has the role)
+const roleOf = (el) => (el.getAttribute?.('role') || '').trim().split(/\s+/)[0].toLowerCase() || (el.tagName === 'INPUT' && oneOneBox(el) ? 'combobox' : '');
 
 // The box a button sits alone in that says it opens a list (aria-haspopup=listbox, aria-controls
 // and aria-expanded on it, not on the button: Blueprint's Select around its button), or null.
