@@ -541,6 +541,8 @@ test('baseui: a Select whose items take a click once the pointer is on them, by 
   assert.equal(stateIn(md(r)).font, 'mono');
   r = await call('browser_click', { target: 'Font' });
   ok(r, 'open');
+  // (named by its words: not by the tick hidden from assistive technology before them, "✓ Monospace")
+  assert.match(md(r), /\[option "Monospace" selected( active)? e\d+\]/, md(r));
   r = await call('browser_click', { target: 'Serif' });
   ok(r, 'click Serif');
   assert.equal(stateIn(md(r)).font, 'serif');

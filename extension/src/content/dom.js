@@ -655,6 +655,9 @@ export function nameOf(el, kind = null) {
     if (l && l.querySelectorAll('[role=checkbox],[role=radio],[role=switch]').length === 1) { const w = wordsBeside(l, el); if (w) return clip(w); }
   }
   let t = visibleText(el);
+  // (a tick or icon drawn before or after the words and hidden from assistive technology is no part
+  // of the name, as a screen reader says it: Base UI's "✓" before a chosen option's words)
+  if (t && el.querySelector) t = withoutHiddenMarks(el, t);
   if (!t) {
     const img = el.querySelector?.('img[alt]');
     if (img) t = norm(img.alt);
@@ -669,6 +672,19 @@ export function nameOf(el, kind = null) {
   if (!t && (kind === 'slider' || el.getAttribute('role') === 'slider' || el.getAttribute('role') === 'spinbutton')) t = strayLabelOf(el);
   if (!t) { const p = placeInSet(el); if (p) t = `${p.icon ? p.icon + ' ' : ''}${p.pos} of ${p.size}`; }
   return clip(t);
+}
+
+// `t`, the words of `el`, without those of an aria-hidden mark at their start or end (when words
+// remain).
+function withoutHiddenMarks(el, t) {
+  const marks = el.querySelectorAll('[aria-hidden="true"]');
+  for (let i = 0; i < marks.length && i < 10; i++) {
+    const x = norm(marks[i].innerText || '');
+    if (!x || x.length >= t.length) continue;
+    if (t.startsWith(x + ' ')) t = t.slice(x.length + 1);
+    else if (t.endsWith(' ' + x)) t = t.slice(0, -x.length - 1);
+  }
+  return t;
 }
 
 // The words of `box` outside `el` (and outside any field in it).
