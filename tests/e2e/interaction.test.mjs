@@ -140,7 +140,11 @@ test("dialogs: in the person's own tabs they show; in a tab the agent acts on or
     // when the person clicks, and window.print() shows nothing.
     r = await call('browser_open_url', { url: env.url('/act-dialogs.html?agent'), new_tab: true });
     ok(r);
-    const theirs = browser.context.pages().find((p) => p.url().endsWith('?agent'));
+    // (Playwright learns of the new tab and of its address from events of its own, which may come
+    // after the bridge's answer on a loaded machine: looked for until they have come, 5 s at most)
+    const findTheirs = () => browser.context.pages().find((p) => p.url().endsWith('?agent'));
+    let theirs = findTheirs();
+    for (const t0 = Date.now(); !theirs && Date.now() - t0 < 5000; theirs = findTheirs()) await new Promise((res) => setTimeout(res, 20));
     assert.ok(theirs, 'the agent\'s tab');
     assert.equal(await drivenAs(theirs), true);
     await theirs.click('#confirm');
