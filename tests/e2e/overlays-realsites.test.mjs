@@ -14,7 +14,9 @@
 //     marker drawn over another (the error names it as the Markdown does), the hover-expanded
 //     layer control;
 //   - overlays-dropzone.html: Dropzone: its hidden file input, a file's tile, a rejected type
-//     whose reason shows in the tile while the pointer is over it.
+//     whose reason shows in the tile while the pointer is over it;
+//   - overlays-dropinput.html: a drop area as react-dropzone draws it, its file input clipped out
+//     of sight and named by its aria-label.
 // The daemon here is given an upload_dir (for browser_upload_file), so it is started as
 // realsites.mjs startManaged() does, with that one argument more.
 //   node --test tests/e2e/overlays-realsites.test.mjs
@@ -308,4 +310,15 @@ test('overlays-dropzone.html: a file uploaded into the drop area shows; a reject
     assert.match(r.result.message, /Hovered over \[span "notes\.txt"\]/);
     assert.match(md(r), /You can't upload files of this type\./, md(r));
   }
+});
+
+// The Markdown shows a drop area's clipped file input by its name ([input file "Avatar file" e2]),
+// and by its ref it took the files; by that name it was "not visible to a user".
+test('overlays-dropinput.html: files are given to a drop area\'s hidden file input by the name the Markdown shows', async () => {
+  let r = await open('overlays-dropinput.html');
+  assert.match(md(r), /\[input file "Avatar file" e\d+\]/, md(r));
+  r = await call('browser_upload_file', { target: 'Avatar file', paths: [path.join(up, 'photo.png')] });
+  ok(r, 'upload by name');
+  assert.match(r.result.message, /Set 1 file \("photo\.png"\) on \[input file "Avatar file"/);
+  assert.match(md(r), /Avatar: photo\.png/);
 });

@@ -2,7 +2,7 @@
 // would fill it), browser_select_option (a native <select>, a custom drop-down, a radio group) and
 // browser_upload_file (files the daemon read, set on a file input the way a user's pick sets them).
 // Values never appear in messages: a field may be a password (secret.js).
-import { inputType, isEditable, winOf, norm, nameOf, controlKind, styleOf, focusedElement, TEXT_INPUT_TYPES } from './dom.js';
+import { inputType, isEditable, winOf, norm, nameOf, controlKind, styleOf, focusedElement, TEXT_INPUT_TYPES, allRoots, isInert } from './dom.js';
 import { describe, findTarget, refuseUnusable, opensListbox } from './targeting.js';
 import { click, type, nextTurn, aim, pressKey, selectOption, selectOptions, typedNote, notTaken, leaveField, scrolledIntoView } from './actions.js';
 import { isSecret } from './secret.js';
@@ -555,6 +555,24 @@ function bytesOf(b64) {
   const out = new Uint8Array(bin.length);
   for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
   return out;
+}
+
+// The one file input the page names `target` (its label, aria-label or name as the Markdown shows
+// it: [input file "Avatar file" e2]), hidden or not: a drop zone keeps its input transparent and
+// opens its file dialog from the area around it, and what that dialog gives is set on this input.
+// Null when none or several are named so.
+export function fileInputNamed(target) {
+  const want = norm(String(target ?? '')).toLowerCase();
+  if (!want) return null;
+  const found = [];
+  for (const r of allRoots()) {
+    for (const i of r.querySelectorAll('input[type=file]')) {
+      if (i.disabled || isInert(i)) continue;
+      if (norm(nameOf(i, 'input')).toLowerCase() === want) found.push(i);
+      if (found.length > 1) return null;
+    }
+  }
+  return found[0] || null;
 }
 
 export async function setFiles(el, files) {
