@@ -1125,3 +1125,22 @@ test('type without clear goes to the caret in a table cell the editor focused, n
   assert.match(r.page.markdown, /Intro text/);
   assert.doesNotMatch(r.page.markdown, /cell AIntro/);
 });
+
+// Enter submitted a form of two text fields and a type=button button, which Chromium does not
+// (with no submit button, only a form of one such field is submitted by Enter): "pressed Enter
+// (submitted the form)", and the page's submit handler ran. And a label's hidden error message
+// (Foundation Abide's, display none) was part of its field's name.
+test('Enter submits a form with no submit button only when it has one text field; a label\'s hidden words are no part of a name', async () => {
+  let r = await open('/cnt-implicit.html');
+  assert.match(r.page.markdown, /\[input email "Email" e\d+\]/, r.page.markdown);
+  r = await env.call('browser_type', { target: 'First', text: 'Ann', submit: true });
+  ok(r);
+  assert.doesNotMatch(r.result.message, /submitted/);
+  r = await env.call('browser_press_key', { target: 'Last', key: 'Enter' });
+  ok(r);
+  assert.match(r.page.markdown, /Submitted: none/);
+  r = await env.call('browser_type', { target: 'Search', text: 'shoes', submit: true });
+  ok(r);
+  assert.match(r.result.message, /submitted the form/);
+  assert.match(r.page.markdown, /Submitted: one/);
+});

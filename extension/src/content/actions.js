@@ -445,6 +445,16 @@ function defaultButton(form) {
 
 // Enter the way a user presses it: keydown, keypress, then implicit submission
 // (click the form's default button, or requestSubmit()), then keyup.
+// How many fields of a form block its implicit submission (HTML: with no submit button, Enter in a
+// field submits the form only when it has one such field; a form of two text fields and a
+// type=button button was submitted, where Chromium does not).
+const BLOCKING = /^(text|search|url|tel|email|password|date|month|week|time|datetime-local|number)$/;
+function blockingFields(form) {
+  let n = 0;
+  for (const e of form.elements) if (e.tagName === 'INPUT' && BLOCKING.test(inputType(e)) && ++n > 1) break;
+  return n;
+}
+
 async function pressEnter(el) {
   const info = keyInfo('Enter');
   let note = '';
@@ -456,7 +466,7 @@ async function pressEnter(el) {
       const btn = defaultButton(form);
       if (btn) {
         if (!isDisabled(btn)) { btn.click(); note = 'submitted the form'; }
-      } else if (form.requestSubmit) { form.requestSubmit(); note = 'submitted the form'; }
+      } else if (form.requestSubmit && blockingFields(form) <= 1) { form.requestSubmit(); note = 'submitted the form'; }
     } else if (el.tagName === 'TEXTAREA') {
       insertText(el, '\n');
     } else if (el.isContentEditable) {

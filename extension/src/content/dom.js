@@ -454,13 +454,17 @@ const CONTROL_TAGS = new Set(['INPUT', 'SELECT', 'TEXTAREA', 'BUTTON']);
 // The text of a node as it is composed for display: through open shadow roots, and a <slot> stands
 // for the nodes assigned to it (assignedNodes({flatten: true})), or its fallback content.
 // skipControls leaves out the text of form controls (a label's text without its field's).
-export function flatText(node, skipControls = false) {
+// `skipHidden`: leave out what is inside it and not rendered (display none, visibility hidden), as
+// a name taken from a label does (Foundation Abide keeps its "Please enter a valid email." in the
+// <label>, display none until the field is wrong: it was part of the field's name).
+export function flatText(node, skipControls = false, skipHidden = false) {
   const out = [];
   const walk = (n) => {
     if (n.nodeType === 3) { out.push(n.data); return; }
     if (n.nodeType !== 1 && n.nodeType !== 11) return;
     if (n.nodeType === 1) {
       if (NO_TEXT.has(n.tagName) || (skipControls && CONTROL_TAGS.has(n.tagName))) return;
+      if (skipHidden && n !== node && !isRendered(n)) return;
       if (n.tagName === 'SLOT') {
         const a = n.assignedNodes({ flatten: true });
         if (a.length) { for (const c of a) walk(c); return; }
@@ -545,7 +549,7 @@ export function labelsText(el) {
   const parts = [];
   // the label's text (through slots: a label in a shadow root names its field with slotted text)
   // without the text of controls nested in it
-  for (const l of labels) parts.push(flatText(l, true));
+  for (const l of labels) parts.push(flatText(l, true, true));
   return norm(parts.join(' '));
 }
 
