@@ -5,7 +5,8 @@
 // produced for the same content (same rules, same escaping, same whitespace
 // collapsing); see extension/README.md ("Snapshot speed") for why it no longer goes
 // through turndown.
-import { controlKind, isRendered, styleOf, frameDoc, norm, nameOf, clip, shadowOf, childItems, segmentsOf, SUBMENU_SEL, itemPanels } from './dom.js';
+import { controlKind, isRendered, styleOf, frameDoc, norm, nameOf, clip, shadowOf, childItems, segmentsOf, SUBMENU_SEL, itemPanels, isInert } from './dom.js';
+import { behindModal } from './modal.js';
 import { token, tokenParts, ownName, shownText, readOnlyBox } from './describe.js';
 import { isSecret } from './secret.js';
 import { refFor, documentId } from './refs.js';
@@ -644,7 +645,10 @@ class Writer {
       // an aria-label that says something else than the text shown: both
       const label = el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby') ? nameOf(el, 'link') : '';
       const other = label && text && shownText(el, 'button', label) ? `labelled ${JSON.stringify(label)} ` : '';
-      md = href ? `[${text}](${mdUrl(href)}) [${other}${ref}]` : `[link "${text}" ${other}${ref}]`;
+      // its state as a control's token says it: a disclosure link (Foundation's accordion titles:
+      // <a href="#" aria-expanded>) open, one under a modal layer unreachable
+      const state = (el.getAttribute('aria-expanded') === 'true' ? 'expanded ' : '') + (isInert(el) || behindModal(el) ? 'inert ' : '');
+      md = href ? `[${text}](${mdUrl(href)}) [${other}${state}${ref}]` : `[link "${text}" ${other}${state}${ref}]`;
       this.ctls++;
     }
     const lead = s.charCodeAt(0) === 32 ? ' ' : '';
