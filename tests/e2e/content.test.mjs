@@ -1158,3 +1158,29 @@ test('Markdown: a disclosure link shows expanded, and a link in an inert part sh
   assert.match(r.page.markdown, /\[Returns\]\([^)]*#returns\) \[expanded e\d+\]/);
   assert.match(r.page.markdown, /Thirty days\./);
 });
+
+// Fomantic UI's drop-downs drawn without a <select> and without ARIA (a focusable div of class
+// "dropdown", its hidden input, a .menu of items with data-value) were clickables named by their
+// placeholder: select_option said "click it instead", fill_form "No field matches", and their open
+// list's items had no refs in the Markdown.
+test('Fomantic UI: drop-downs drawn without ARIA are drop-downs: named by their label, a placeholder, their list shown while open, chosen in by select_option and fill_form', async () => {
+  const state = (m) => jsonAfter(m, 'State:');
+  let r = await openShell('fomantic-menus.html');
+  assert.match(r.page.markdown, /\[combobox "Country" placeholder="Select country" e\d+\]/, r.page.markdown);
+  r = await env.call('browser_select_option', { target: 'Country', value: 'Germany' });
+  ok(r);
+  assert.equal(state(r.page.markdown).country, 'de');
+  assert.match(r.page.markdown, /\[combobox "Country" value="Germany" e\d+\]/);
+  r = await env.call('browser_fill_form', { fields: [{ target: 'Country', value: 'Italy' }, { target: 'Skills', value: 'CSS, Python' }] });
+  ok(r);
+  assert.deepEqual(state(r.page.markdown), { country: 'it', skills: 'css,py' });
+  r = await env.call('browser_select_option', { target: 'Skills', values: ['Go'] });
+  ok(r);
+  assert.equal(state(r.page.markdown).skills, 'go');
+  r = await env.call('browser_click', { target: 'Country' });
+  ok(r);
+  assert.match(r.page.markdown, /\[clickable "France" e\d+\] \[clickable "Germany" e\d+\]/, r.page.markdown);
+  r = await env.call('browser_click', { target: 'Spain' });
+  ok(r);
+  assert.equal(state(r.page.markdown).country, 'es');
+});

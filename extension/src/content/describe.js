@@ -1,5 +1,5 @@
 // The inline token for an interactive element, e.g. [button "Sign in" e13].
-import { nameOf, inputType, isDisabled, isInert, norm, clip, hiddenPopupControl, labelsText, focusedElement, shadowOf, thumbPosition, segmentsOf, placeholderOf, popupButtonLabel, oneOneBox } from './dom.js';
+import { nameOf, inputType, isDisabled, isInert, norm, clip, hiddenPopupControl, labelsText, focusedElement, shadowOf, thumbPosition, segmentsOf, placeholderOf, popupButtonLabel, oneOneBox, classDropdown } from './dom.js';
 import { behindModal } from './modal.js';
 import { seenText } from './hidden.js';
 import { refFor } from './refs.js';
@@ -288,7 +288,7 @@ export function tokenParts(el, kind, { values = true } = {}) {
         // and its faint default text a placeholder)
         // (not one that stands for a native select, Choices.js's: its chosen item is an option shown
         // in it, as it always was)
-        const listIn = !popup && !!el.querySelector('[role=listbox],[role=option]') && !selectBehind(el);
+        const listIn = !popup && (!!el.querySelector('[role=listbox],[role=option]') || classDropdown(el)) && !selectBehind(el);
         const inBox = listIn ? shownInBox(el) : null;
         const v = listIn ? (inBox?.value ? withoutLabel(inBox.value, name) : inBox?.placeholder || '') : (popup && shownChoiceOf(el)) || withoutLabel(seenText(el), name);
         if (v && v !== name) parts.push(((inBox?.placeholder && !inBox.value) || (popup && showsPlaceholder(el, v)) || marksPlaceholder(el) ? 'placeholder=' : 'value=') + q(clip(v, 200)));

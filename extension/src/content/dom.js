@@ -357,6 +357,14 @@ export function oneOneBox(input) {
   return null;
 }
 
+// A drop-down drawn without ARIA as Fomantic UI's (Semantic UI's) jQuery dropdown is: a focusable
+// box of class "dropdown" around the hidden input that holds its value and a .menu of items with
+// data-value (it was a [clickable "Select country"], and select_option "click it instead").
+export function classDropdown(el) {
+  if (el.tagName !== 'DIV' || el.hasAttribute('role') || el.tabIndex < 0 || !el.classList?.contains('dropdown')) return false;
+  return !!el.querySelector(':scope > input[type=hidden]') && !!el.querySelector(':scope > .menu > [data-value]');
+}
+
 // The text field a role=combobox box holds as an ARIA 1.1 combobox (see oneOneBox), or null.
 function oneOneField(box) {
   const f = box.querySelector('input');
@@ -397,6 +405,7 @@ export function controlKind(el, st) {
   // a date or time field drawn as segments (MUI X's pickers, React Aria's DateField) is one field
   if (role === 'group' && segmentsOf(el).length) return 'input';
   if (shadowOf(el) && !role && hiddenPopupControl(el)) return 'combobox';
+  if (!role && classDropdown(el)) return 'combobox';
   if (!role && thumbPosition(el, st)) return 'slider';
   if (el.isContentEditable && !el.parentElement?.isContentEditable) return 'editable';
   if (el.hasAttribute('onclick')) return 'clickable';

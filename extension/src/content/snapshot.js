@@ -5,7 +5,7 @@
 // produced for the same content (same rules, same escaping, same whitespace
 // collapsing); see extension/README.md ("Snapshot speed") for why it no longer goes
 // through turndown.
-import { controlKind, isRendered, styleOf, frameDoc, norm, nameOf, clip, shadowOf, childItems, segmentsOf, SUBMENU_SEL, itemPanels, isInert } from './dom.js';
+import { controlKind, isRendered, styleOf, frameDoc, norm, nameOf, clip, shadowOf, childItems, segmentsOf, SUBMENU_SEL, itemPanels, isInert, classDropdown } from './dom.js';
 import { behindModal } from './modal.js';
 import { token, tokenParts, ownName, shownText, readOnlyBox } from './describe.js';
 import { isSecret } from './secret.js';
@@ -400,6 +400,10 @@ class Writer {
       // a field drawn as segments (dom.js segmentsOf) holds its picker's button beside them: shown
       const segs = kind === 'input' && tag !== 'INPUT' ? segmentsOf(el) : [];
       for (const c of segs.length ? el.children : []) if (!segs.some((s) => c.contains(s))) this.walk(c, clickAnc);
+      // a drop-down drawn without ARIA that holds its list (Fomantic UI's): the list while open,
+      // its items with their refs, as a user sees them under it
+      const menu = kind === 'combobox' && classDropdown(el) ? el.querySelector(':scope > .menu') : null;
+      if (menu && menu.checkVisibility({ visibilityProperty: true, opacityProperty: true })) { this.brk(1); this.walk(menu, null); this.brk(1); }
       return;
     }
 

@@ -2,7 +2,7 @@
 // visible label or styled box, a hidden <select> replaced by a button and a listbox (jQuery UI
 // selectmenu, Select2, Chosen, bootstrap-select). A user acts on the visible widget, so actions
 // go through it: the widget's own handlers then update both it and the native control.
-import { norm, inputType, flatText, hiddenPopupControl, nameOf, allRoots, focusedElement, styleOf, shadowOf, isDisabled, isInert, mouse, oneOneBox } from './dom.js';
+import { norm, inputType, flatText, hiddenPopupControl, nameOf, allRoots, focusedElement, styleOf, shadowOf, isDisabled, isInert, mouse, oneOneBox, classDropdown } from './dom.js';
 import { hiddenReason, composedParent, composedContains, flatChildren, shownChoiceOf, clickPoint, deepElementAt } from './reach.js';
 
 const POPUP_ROLES = new Set(['combobox', 'button', 'listbox']);
@@ -375,7 +375,8 @@ export function tokenIn(field, want) {
 function popupsOf(widget) {
   const box = widget.tagName === 'INPUT' ? oneOneBox(widget) : null;
   const inner = [widget, ...(box ? [box] : []), ...(shadowOf(widget) || widget).querySelectorAll('[aria-owns],[aria-controls]')];
-  const out = [];
+  // (a drop-down drawn without ARIA holds its list: Fomantic UI's .menu)
+  const out = classDropdown(widget) ? [widget.querySelector(':scope > .menu')] : [];
   for (const e of inner) {
     const ids = `${e.getAttribute('aria-owns') || ''} ${e.getAttribute('aria-controls') || ''}`.split(/\s+/).filter(Boolean);
     const root = e.getRootNode();
@@ -495,7 +496,7 @@ function shownIn(face, input, inside = false) {
       // (in a box that is the field: what is typed into its search box; not its list, nor its
       // buttons; its live text, role=alert or status, is what it shows)
       if (inside && c.tagName === 'INPUT') { add(c.value, c); continue; }
-      if (inside ? c.matches('select,textarea,button') || LIST_ROLES.test(roleOf(c)) : c.matches('input,select,textarea,button,[role]')) continue;
+      if (inside ? c.matches('select,textarea,button') || LIST_ROLES.test(roleOf(c)) || (c.classList.contains('menu') && classDropdown(face)) : c.matches('input,select,textarea,button,[role]')) continue;
       // a box holding the field is walked into; a box of its own (a tag) is one item, in the
       // colour its text is drawn in
       if (c.contains(input)) { walk(c); continue; }
@@ -588,8 +589,11 @@ const shownText = (e) => norm(e.textContent) || (e.querySelector?.('slot') || sh
 // the action began, it is an ARIA option or a list item.
 function newlyShown(el, ctx) {
   if (ctx.before) return !ctx.before.has(el);
-  return OPTIONISH.has((el.getAttribute('role') || '').toLowerCase()) || el.tagName === 'LI';
+  return OPTIONISH.has((el.getAttribute('role') || '').toLowerCase()) || el.tagName === 'LI' || menuItem(el);
 }
+
+// An item of the list a drop-down drawn without ARIA holds (Fomantic UI's .menu > .item[data-value]).
+const menuItem = (el) => el.hasAttribute('data-value') && !!el.parentElement?.classList.contains('menu') && classDropdown(el.parentElement.parentElement);
 
 // Is `el` drawn, but outside the box of a scroller in `root` that holds it (an option below an
 // open list's fold)?
@@ -621,7 +625,7 @@ function shownOptionIn(root, text, widget, ctx) {
     // (searching the whole page: not what it showed before the widget was opened, nor another
     // control's face or a form's button, unless an ARIA option; Ariakit's select_option "Submit
     // order" clicked the page's Submit order button, "Pear" another select's face showing Pear)
-    if (root.nodeType === 9 && !OPTIONISH.has((el.getAttribute('role') || '').toLowerCase()) && (ctx.pageBefore?.has(el) || notAnOption(el))) continue;
+    if (root.nodeType === 9 && !OPTIONISH.has((el.getAttribute('role') || '').toLowerCase()) && !(widget.contains(el) && menuItem(el)) && (ctx.pageBefore?.has(el) || notAnOption(el))) continue;
     // (in the popup, an option its list scrolls out of view is one: the click scrolls it in, as a
     // user scrolls the list; a chip of another field showing the same text was taken instead)
     const role = (el.getAttribute('role') || '').toLowerCase();
@@ -662,7 +666,7 @@ function shownOptionTexts(widget, ctx) {
   const drawn = ctx.before ? [ctx.face, ...composedDescendants(ctx.face)].filter((e) => newlyShown(e, ctx) && visible(e)) : [];
   const pops = popupsOf(widget).map((p) => composedDescendants(p));
   let els = [...optionsOf(widget), ...drawn].filter((e) => roleOf(e) === 'option' && visible(e));
-  if (!els.length) els = [...pops.flat(), ...drawn].filter((e) => e.tagName === 'LI' && visible(e));
+  if (!els.length) els = [...pops.flat(), ...drawn].filter((e) => (e.tagName === 'LI' || menuItem(e)) && visible(e));
   // a pop-up drawn elsewhere in the document that names no tie to the widget (Ionic's popover
   // and alert, overlays at the end of the page): the choices opening it showed
   if (!els.length && ctx.docBefore) els = docChoices(widget).filter((e) => !ctx.docBefore.has(e));
@@ -1306,7 +1310,7 @@ export function isDropdown(el) {
   if (el.tagName === 'SELECT') return true;
   if (listPopupWrapper(el)) return true;
   const role = roleOf(el);
-  if (role === 'combobox' || role === 'listbox') return true;
+  if (role === 'combobox' || role === 'listbox' || (!role && classDropdown(el))) return true;
   const pop = (el.getAttribute('aria-haspopup') || '').toLowerCase();
   if (pop === 'listbox' || pop === 'menu' || pop === 'true') return true;
   // a button that opens a dialog holding a listbox (intl-tel-input's country chooser: a search
