@@ -1148,11 +1148,13 @@ test('Enter submits a form with no submit button only when it has one text field
 // A link that opens a panel says whether it is open (aria-expanded), and one in an inert part of
 // the page is unreachable: a link's Markdown said neither (Foundation's accordion titles; links
 // behind its Reveal modal, where buttons said "inert").
-test('Markdown: a disclosure link shows expanded, and a link in an inert part shows inert', async () => {
+test('Markdown: a disclosure link shows expanded, a link in an inert part shows inert, links that are boxes of their own are words apart', async () => {
   let r = await open('/cnt-disclosure-links.html');
   assert.match(r.page.markdown, /\[Shipping\]\([^)]*#shipping\) \[expanded e\d+\]/, r.page.markdown);
   assert.match(r.page.markdown, /\[Returns\]\([^)]*#returns\) \[e\d+\]/);
   assert.match(r.page.markdown, /\[Later\]\([^)]*#later\) \[inert e\d+\]/);
+  // (links that are boxes of their own are words apart: "[e1][Contact]" ran together)
+  assert.match(r.page.markdown, /\[About\]\([^)]*#about\) \[e\d+\] \[Contact\]/);
   r = await env.call('browser_click', { target: 'Returns' });
   ok(r);
   assert.match(r.page.markdown, /\[Returns\]\([^)]*#returns\) \[expanded e\d+\]/);

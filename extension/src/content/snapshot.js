@@ -375,7 +375,13 @@ class Writer {
     }
     if (!this.editor && isAriaTable(el) && this.ariaTable(el, kind, clickAnc)) return;
 
-    if (kind === 'link') return this.link(el);
+    if (kind === 'link') {
+      // a link that is a box of its own (a flex item of a navbar: Bulma's) is a word apart from
+      // the next, as the eye sees it ("[About](…) [e16][Contact](…)" ran together)
+      if (!/^inline/.test(disp) && disp !== 'contents') this.text(' ');
+      this.link(el);
+      return;
+    }
     if (kind === 'treeitem') {
       const items = childItems(el);
       if (this.tree || items.length || el.closest('[role=tree]')) return this.treeItem(el, items);
