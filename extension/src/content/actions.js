@@ -1334,6 +1334,13 @@ function editKey(el, info, mods) {
   return false;
 }
 
+// The element the Tab key takes the focus to from `el` (as defaultKeyAction moves it), or null.
+export function tabTarget(el) {
+  const list = focusables(el.ownerDocument);
+  const i = list.indexOf(el);
+  return i >= 0 ? list[i + 1] || null : null;
+}
+
 function focusables(doc) {
   return Array.from(doc.querySelectorAll('a[href],button,input:not([type=hidden]),select,textarea,[tabindex],[contenteditable=""],[contenteditable=true],summary'))
     .filter((e) => !isDisabled(e) && !isInert(e) && !behindModal(e) && e.tabIndex >= 0 && isVisibleBox(e));

@@ -4,7 +4,7 @@
 // Values never appear in messages: a field may be a password (secret.js).
 import { inputType, isEditable, winOf, norm, nameOf, controlKind, styleOf, focusedElement, TEXT_INPUT_TYPES, allRoots, isInert, classDropdown } from './dom.js';
 import { describe, findTarget, refuseUnusable, opensListbox } from './targeting.js';
-import { click, type, nextTurn, aim, pressKey, selectOption, selectOptions, typedNote, notTaken, leaveField, scrolledIntoView } from './actions.js';
+import { click, type, nextTurn, aim, pressKey, selectOption, selectOptions, typedNote, notTaken, leaveField, scrolledIntoView, tabTarget } from './actions.js';
 import { isSecret } from './secret.js';
 import { chooseInWidget, pickListed, isDropdown, isReadOnlyCombobox, isRadioGroup, radiosOf, isCheckboxGroup, checkboxesOf, selectBehind, untilSettled, until, tokenIn, unchooseOthers, pillFor, chipsOf, removeChip, listPopupWrapper, closeIfOpen } from './widgets.js';
 
@@ -453,6 +453,15 @@ function oneLineEditable(el) {
   return /^(textbox|searchbox|combobox)$/.test((el.getAttribute('role') || '').trim());
 }
 
+// Does Tab from `el` take the focus to the field `next` describes (or into it, or onto the widget
+// around it)? True when that field is not found here (the old way: Tab).
+function tabsOnto(el, next) {
+  let to;
+  try { to = findTarget(String(next?.target ?? ''), 'type').el; } catch { return true; }
+  const t = tabTarget(el);
+  return !!t && (t === to || to.contains(t) || t.contains(to));
+}
+
 // `offset`, `total`, `before`: these fields are a run of a form whose other fields are in other
 // frames (background/frames.js): where they stand in it, and what was filled before them.
 export async function fillForm(fields, { offset = 0, total = 0, before = [] } = {}) {
@@ -477,7 +486,9 @@ export async function fillForm(fields, { offset = 0, total = 0, before = [] } = 
       // one back in the field.
       if (r.typed) await nextTurn();
       const leftAt = Date.now();
-      if (r.typed && i < fields.length - 1) await pressKey(el, 'Tab');
+      // (Tab only onto the next field given: one it would focus in between, a date field whose
+      // calendar opens on focus, opened over the next field, which was then "covered": react-datepicker)
+      if (r.typed && i < fields.length - 1 && tabsOnto(el, fields[i + 1])) await pressKey(el, 'Tab');
       else if (r.typed && focusedElement(el.ownerDocument) === el) leaveField(el);
       let note = '';
       if (r.field) {
