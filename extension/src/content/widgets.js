@@ -889,11 +889,16 @@ async function whileAnimating(doc, cond, ms = 1500) {
 // it or on a box around it (a popup still opening: Vuetify scales its menu in with pointer-events
 // off), and nothing else is hit at its center. A user waits for an opening list before clicking.
 function atRest(el) {
+  return unmoving(el) && !clickPoint(el).coveredBy;
+}
+
+// Has `el` (and what is around it) no animation under way that ends?
+function unmoving(el) {
   for (let n = el; n && n.nodeType === 1; n = composedParent(n)) {
     const anims = typeof n.getAnimations === 'function' ? n.getAnimations() : [];
     if (anims.some((a) => a.playState === 'running' && a.effect?.getComputedTiming?.().endTime !== Infinity)) return false;
   }
-  return !clickPoint(el).coveredBy;
+  return true;
 }
 
 // Can a user type into the widget itself (a combobox input that filters its list: Tom Select)?
@@ -910,6 +915,9 @@ export async function chooseInWidget(widget, text, click, describe, sel = null, 
   sel = sel || selectBehind(widget);
   const ctx = { face: faceOf(widget), before: null };
   const find = () => findShownOption(doc, text, widget, ctx);
+  // a list still opening or closing (the last choice's: Fomantic UI's slides shut) is open or shut
+  // once it has come to rest (1 s at most), as a user waits to see which
+  for (const p of popupsOf(widget)) await until(() => !p.isConnected || unmoving(p), 1000);
   const seenBefore = faceText(ctx.face, popupsOf(widget));
   // an open popup may already show it; else open the widget first
   let opt = isOpen(widget) ? find() : null;
