@@ -43,14 +43,16 @@ function flatTransform(tf) {
 // from assistive technology because a visually hidden live region beside it (aria-live, role
 // status or alert) says them to a screen reader? GOV.UK's and USWDS's character counts ("You have
 // 4 characters too many") were left out of the Markdown both times. A user sees it: it is shown.
+// Also any words drawn twice so (react-datepicker's weekday headers: "Su" aria-hidden for the eye,
+// "Sunday" visually hidden for a screen reader; its calendar's header row was empty).
 export function seenStatusTwin(el) {
   if (el.getAttribute('aria-hidden') !== 'true' || !norm(el.textContent) || el.childElementCount > 5) return false;
   const sibs = el.parentElement ? el.parentElement.children : [];
   for (let i = 0; i < sibs.length && i < 20; i++) {
     const s = sibs[i];
-    if (s === el || !/^(polite|assertive)$/.test(s.getAttribute('aria-live') || '') && !/^(status|alert)$/.test(s.getAttribute('role') || '')) continue;
+    if (s === el || s.getAttribute('aria-hidden') === 'true' || !norm(s.textContent)) continue;
     const st = styleOf(s);
-    if (st && invisible(s, st, false)) return true;
+    if (st && isRendered(s, st) && invisible(s, st, false)) return true;
   }
   return false;
 }
