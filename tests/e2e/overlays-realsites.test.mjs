@@ -321,4 +321,6 @@ test('overlays-dropinput.html: files are given to a drop area\'s hidden file inp
   ok(r, 'upload by name');
   assert.match(r.result.message, /Set 1 file \("photo\.png"\) on \[input file "Avatar file"/);
   assert.match(md(r), /Avatar: photo\.png/);
+  // (its token says the files it holds by name, not its value "C:\\fakepath\\photo.png")
+  assert.match(md(r), /\[input file "Avatar file" value="photo\.png" e\d+\]/, md(r));
 });

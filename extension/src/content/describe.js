@@ -189,6 +189,9 @@ export function tokenParts(el, kind, { values = true } = {}) {
         if (ph && ph !== name) parts.push('placeholder=' + q(clip(ph, 80)));
         if (isSecret(el)) {
           parts.push(filled(el.value)); // NEVER the value
+        } else if (t === 'file' && el.files?.length && values) {
+          // the files it holds, by name (its value is the first one's, behind a "C:\fakepath\")
+          parts.push('value=' + q(clip(Array.from(el.files, (f) => f.name).join(', '), 500)));
         } else if (el.value && values) {
           parts.push('value=' + q(clip(el.value, 500)));
         }
