@@ -1,7 +1,7 @@
 // What the agent does to the page: click, type, keys, scroll, select.
 // Events are dispatched the way a user's input would produce them so that
 // framework-controlled widgets (React, Vue, Angular…) see the change.
-import { mouse } from './dom.js';
+import { mouse, frame } from './dom.js';
 import { externalLink, winOf, isDisabled, isInert, isEditable, inputType, norm, isVisibleBox, allRoots, nameOf, withStyleCache, styleOf, focusedElement, controlKind, TEXT_INPUT_TYPES, thumbPosition, segmentsOf, boxRowOf, watchChanges } from './dom.js';
 import { describe, hiddenError, refuseUnusable } from './targeting.js';
 import { selectedText, readOnlyBox, segmentedText } from './describe.js';
@@ -277,7 +277,7 @@ export async function scrolledIntoView(el) {
   scrollIntoView(target);
   const after = target.getBoundingClientRect();
   if (before.top === after.top && before.left === after.left) return;
-  await new Promise((r) => { const t = setTimeout(r, 50); W.requestAnimationFrame(() => { clearTimeout(t); r(); }); });
+  await frame(W);
 }
 
 export async function leaveTooltips(el) {

@@ -944,3 +944,9 @@ export function mouse(el, type, extra = {}) {
   const Ctor = type.startsWith('pointer') ? W.PointerEvent : W.MouseEvent;
   return el.dispatchEvent(new Ctor(type, type.startsWith('pointer') ? { pointerId: 1, pointerType: 'mouse', isPrimary: true, ...init } : init));
 }
+
+// A frame of `W` (or a short wait when frames do not come: a hidden tab): what the page draws and
+// the events it is sent before drawing (scroll) have come by then.
+export function frame(W) {
+  return new Promise((r) => { const t = W.setTimeout(r, 50); W.requestAnimationFrame(() => { W.clearTimeout(t); r(); }); });
+}

@@ -3,7 +3,7 @@
 // element or the widget that stands for it, scrolled into view, at its visible center; covered is an
 // error). Trusted mode (background/trusted.js) moves the real pointer for hover instead, which also
 // gives CSS :hover; drags always come from here.
-import { winOf, nameOf, norm, withStyleCache, styleOf, shadowOf, watchChanges } from './dom.js';
+import { winOf, nameOf, norm, withStyleCache, styleOf, shadowOf, watchChanges, frame } from './dom.js';
 import { describe, hiddenError } from './targeting.js';
 import { composedParent, hiddenReason } from './reach.js';
 import { aim, mouse, nextTurn, scrollIntoView } from './actions.js';
@@ -76,11 +76,6 @@ function hitAt(doc, x, y) {
   return el;
 }
 
-// A frame (or a short wait when frames do not come: a hidden tab): libraries that follow the
-// pointer in requestAnimationFrame see each move.
-function frame(W) {
-  return Promise.race([new Promise((r) => W.requestAnimationFrame(() => r())), new Promise((r) => W.setTimeout(r, 50))]);
-}
 
 // The element a drag starts from in HTML5 drag and drop: el or an ancestor that is draggable="true".
 function html5Draggable(el) {

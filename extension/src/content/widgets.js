@@ -2,7 +2,7 @@
 // visible label or styled box, a hidden <select> replaced by a button and a listbox (jQuery UI
 // selectmenu, Select2, Chosen, bootstrap-select). A user acts on the visible widget, so actions
 // go through it: the widget's own handlers then update both it and the native control.
-import { norm, inputType, flatText, hiddenPopupControl, nameOf, allRoots, focusedElement, styleOf, shadowOf, isDisabled, isInert, mouse, oneOneBox, classDropdown } from './dom.js';
+import { norm, inputType, flatText, hiddenPopupControl, nameOf, allRoots, focusedElement, styleOf, shadowOf, isDisabled, isInert, mouse, oneOneBox, classDropdown, frame } from './dom.js';
 import { hiddenReason, composedParent, composedContains, flatChildren, shownChoiceOf, clickPoint, deepElementAt } from './reach.js';
 
 const POPUP_ROLES = new Set(['combobox', 'button', 'listbox']);
@@ -818,7 +818,7 @@ export async function pointOnto(opt) {
   if (!opt?.isConnected) return;
   const W = opt.ownerDocument.defaultView || window;
   for (const t of ['pointerover', 'pointerenter', 'mouseover', 'mouseenter', 'pointermove', 'mousemove']) mouse(opt, t, t.endsWith('enter') ? { bubbles: false } : {});
-  await new Promise((r) => { const t = setTimeout(r, 50); W.requestAnimationFrame(() => { clearTimeout(t); r(); }); });
+  await frame(W);
 }
 
 export async function until(cond, ms = 1000) {
