@@ -5,7 +5,9 @@
 //   - select-choices.html: Choices.js, whose dropdown is drawn INSIDE the widget's container
 //     (which also holds the hidden native select) and named by no aria-controls;
 //   - select-tomselect.html: Tom Select, a typeable <input role=combobox> whose chosen item is a
-//     sibling of the input, beside a visually hidden native select that the Markdown still lists.
+//     sibling of the input, beside a visually hidden native select that the Markdown still lists;
+//   - select-algolia.html: Algolia's autocomplete-js, role=combobox on the box around its search
+//     field and buttons (ARIA 1.1).
 // Each success checks the widget's shown value, the page's change handler output and (Tom Select)
 // the native select's value; each failure checks the error, and that nothing changed.
 //   node --test tests/e2e/selects-realsites.test.mjs
@@ -15,7 +17,7 @@ import { startManaged, startStaticServer, requirePackages, NODE_MODULES, SHELLS 
 
 let env, srv;
 before(async () => {
-  requirePackages(['choices.js', 'tom-select', '@materializecss/materialize']);
+  requirePackages(['choices.js', 'tom-select', '@materializecss/materialize', '@algolia/autocomplete-js', '@algolia/autocomplete-theme-classic']);
   srv = await startStaticServer({ roots: { '/npm/': NODE_MODULES + '/', '/shells/': SHELLS + '/' } });
   env = await startManaged();
 });
@@ -155,4 +157,24 @@ test('materialize: a select under its own label is chosen in, a multiple select 
   r = await env.call('browser_press_key', { key: 'Escape' });
   ok(r);
   assert.doesNotMatch(md(r), /This cannot be undone/, 'the dialog is still open');
+});
+
+// Algolia's autocomplete puts role=combobox on the box around its search field and its Submit and
+// Clear buttons: the box showed as [combobox e1], no name, no value, its buttons never; with its
+// list open, select_option said it "suggested nothing" though the suggestion was shown.
+test('select-algolia.html: a search box whose combobox role is on the box around it shows its name, text and buttons, and its open list is chosen in', async () => {
+  let r = await open('select-algolia.html');
+  assert.match(r.page.markdown, /\[combobox "Search for products" e\d+\]/, r.page.markdown);
+  assert.match(r.page.markdown, /\[button "Submit" e\d+\]/);
+  r = await env.call('browser_type', { target: 'Search for products', text: 'pix' });
+  ok(r, 'type pix');
+  assert.match(r.page.markdown, /\[combobox "Search for products" value="pix"( expanded)? e\d+\]/, r.page.markdown);
+  assert.match(r.page.markdown, /\[option "Google Pixel 8" e\d+\]/);
+  r = await env.call('browser_select_option', { target: 'Search for products', value: 'Google Pixel 8' });
+  ok(r, 'select_option with the list open');
+  assert.match(r.page.markdown, /Selected: Google Pixel 8/);
+  assert.match(r.page.markdown, /\[combobox "Search for products" value="Google Pixel 8"/);
+  r = await env.call('browser_click', { target: 'Clear' });
+  ok(r, 'Clear');
+  assert.match(r.page.markdown, /\[combobox "Search for products" e\d+\]/);
 });

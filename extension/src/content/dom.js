@@ -340,18 +340,21 @@ function filledByRoleControl(el) {
   return a.width > 0 && Math.abs(a.left - b.left) <= 2 && Math.abs(a.top - b.top) <= 2 && Math.abs(a.right - b.right) <= 2 && Math.abs(a.bottom - b.bottom) <= 2;
 }
 
-// The box with role=combobox around a labelled text field and nothing else (the ARIA 1.1 pattern:
-// Lion's lion-combobox puts the role, aria-expanded and aria-owns on a <div> around its <input>,
-// which its label names), or null: the field is the combobox a user types and chooses in, the box
-// none. (Not a box with a name or words of its own, tags or the choice shown beside a search
-// field: Blueprint's MultiSelect, Semantic UI's search dropdown; that box is the widget.)
+// The box with role=combobox around a labelled text field, the only field in it (the ARIA 1.1
+// pattern: Lion's lion-combobox puts the role, aria-expanded and aria-owns on a <div> around its
+// <input>, which its label names; Algolia's autocomplete on a box around its field and its submit
+// and clear buttons), or null: the field is the combobox a user types and chooses in, the box none,
+// its buttons shown. (Not a box with a name or words of its own, tags or the choice shown beside a
+// search field: Blueprint's MultiSelect, Semantic UI's search dropdown; that box is the widget.)
 export function oneOneBox(input) {
   if (input.tagName !== 'INPUT' || input.hasAttribute('role') || !TEXT_INPUT_TYPES.test(inputType(input))) return null;
   if (!input.labels?.length && !input.hasAttribute('aria-labelledby') && !input.hasAttribute('aria-label')) return null;
   let n = input.parentElement;
   for (let i = 0; n && i < 3; n = n.parentElement, i++) {
     if (roleOf(n) !== 'combobox') continue;
-    if (n.hasAttribute('aria-label') || n.hasAttribute('aria-labelledby') || norm(n.textContent)) return null;
+    // (named by the field's own label, as Algolia's autocomplete box is, it is still the field's box)
+    const named = n.hasAttribute('aria-label') || (n.hasAttribute('aria-labelledby') && n.getAttribute('aria-labelledby') !== input.getAttribute('aria-labelledby'));
+    if (named || norm(n.textContent)) return null;
     return n.querySelectorAll('input:not([type=hidden]),textarea,select,[contenteditable=true]').length === 1 ? n : null;
   }
   return null;
