@@ -1200,3 +1200,15 @@ test('fill_form does not Tab into a field between two it fills, whose popup woul
   assert.match(r.page.markdown, /Values: 12\/25\/2024 \| - \| 01\/02\/1985/, r.page.markdown);
   assert.doesNotMatch(r.page.markdown, /March 2024/);
 });
+
+// Text typed into a contenteditable came with no key events: Tribute's mention menu, which opens on
+// the keyup that follows the text, never opened (the textarea beside it did).
+test('Tribute: typing "@an" into a contenteditable comment opens its mention menu (keys around the text)', async () => {
+  await openShell('editor-tribute.html');
+  let r = await env.call('browser_type', { target: 'Comment', text: 'Hi @an' });
+  ok(r);
+  assert.match(r.page.markdown, /\[clickable "Andrew Stone" e\d+\]/, r.page.markdown);
+  r = await env.call('browser_click', { target: 'Andrew Stone' });
+  ok(r);
+  assert.match(r.page.markdown, /Mentions: astone/);
+});

@@ -28,7 +28,7 @@ import { startManaged, startStaticServer, requirePackages, NODE_MODULES, SHELLS 
 
 let env, srv, bundles;
 before(async () => {
-  requirePackages(['@codemirror/view', '@codemirror/lang-markdown', '@tiptap/core', '@tiptap/starter-kit', 'lexical', '@lexical/rich-text', 'tinymce', 'ace-builds', 'monaco-editor', 'easymde', 'slate', 'slate-react', 'slate-history', 'jodit']);
+  requirePackages(['@codemirror/view', '@codemirror/lang-markdown', '@tiptap/core', '@tiptap/starter-kit', 'lexical', '@lexical/rich-text', 'tinymce', 'ace-builds', 'monaco-editor', 'easymde', 'slate', 'slate-react', 'slate-history', 'jodit', 'tributejs']);
   bundles = await mkdtemp(path.join(os.tmpdir(), 'bb-editors-'));
   for (const n of ['codemirror', 'tiptap', 'lexical', 'slate']) {
     await esbuild.build({
@@ -324,4 +324,18 @@ test('slate: typed lines are paragraphs; Bold chosen on its button is kept for t
   ok(r, 'type on');
   // (a click into it, at its centre, would have moved the caret to the second line)
   assert.deepEqual(outputOf(md(r), 'Model:'), ['First line', 'Second line', 'Third line** strong**']);
+});
+
+// Tribute's mention menu opens on the keyup that follows the text typed: text put into a
+// contenteditable with no key events never opened it (it did in a textarea), and "Andrew Stone"
+// matched nothing.
+test('editor-tribute.html: typing "@an" into a contenteditable comment opens its mention menu, and a person is picked from it', async () => {
+  await open('editor-tribute.html');
+  let r = await call('browser_type', { target: 'Comment', text: 'Hi @an' });
+  ok(r, 'type');
+  assert.match(md(r), /\[clickable "Andrew Stone" e\d+\]/, md(r));
+  r = await call('browser_click', { target: 'Andrew Stone' });
+  ok(r, 'pick');
+  assert.match(md(r), /Mentions: astone/);
+  assert.match(md(r), /Hi @astone/);
 });

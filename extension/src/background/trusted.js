@@ -361,7 +361,13 @@ async function typeTrusted(tabId, pt, params) {
     // (the page's tasks run after each: it moves the focus on to the next box in a task of its own,
     // React's; the next character came first and went into the same box)
     if (perChar) for (const ch of parts[i]) { if (masked) await pressKeyCdp(tabId, keyFields(ch)); else await cdp(tabId, 'Input.insertText', { text: ch }); await callContent(tabId, 'yield').catch(() => {}); }
-    else if (!field && parts[i].length <= RICH_CHARS_MAX && !/[\r\n]/.test(parts[i])) for (const p of parts[i].match(RULE_PIECES) || []) await cdp(tabId, 'Input.insertText', { text: p });
+    else if (!field && parts[i].length <= RICH_CHARS_MAX && !/[\r\n]/.test(parts[i])) {
+      // (its last character a key, as into a field below: a mention menu, Tribute's, opens on the
+      // keyup that follows the text, and inserted text never opened it)
+      const asKey = !pt.via && /^\S$/u.test(last);
+      for (const p of (asKey ? parts[i].slice(0, parts[i].length - last.length) : parts[i]).match(RULE_PIECES) || []) await cdp(tabId, 'Input.insertText', { text: p });
+      if (asKey) await pressKeyCdp(tabId, keyFields(last));
+    }
     else if (field && !pt.via && /^\S$/u.test(last)) {
       // The last character as a key (keydown, keypress, the input, keyup): a page that listens to
       // the keys of what is typed (htmx's `keyup changed`, jQuery UI's autocomplete on keydown)
