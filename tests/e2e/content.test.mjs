@@ -1212,3 +1212,20 @@ test('Tribute: typing "@an" into a contenteditable comment opens its mention men
   ok(r);
   assert.match(r.page.markdown, /Mentions: astone/);
 });
+
+// A field's <datalist> suggestions are drawn by the browser, never by the page: the Markdown did
+// not show them, and select_option said "a text field, type into it instead". A range input showed
+// its value without its bounds.
+test('a field with a datalist shows its suggestions and takes one by select_option; a range input shows its bounds', async () => {
+  let r = await open('/cnt-datalist.html');
+  assert.match(r.page.markdown, /\[input text "Browser" suggestions=\["Chrome", "Firefox", "Safari", "Edge"\] e\d+\]/, r.page.markdown);
+  assert.match(r.page.markdown, /\[input range "Volume" value="5" min=0 max=10 e\d+\]/);
+  r = await env.call('browser_select_option', { target: 'Browser', value: 'Firefox' });
+  ok(r);
+  assert.match(r.result.message, /^Chose "Firefox" in \[input text "Browser"/);
+  assert.match(r.page.markdown, /Chosen: Firefox/);
+  r = await env.call('browser_select_option', { target: 'Browser', value: 'Opera' });
+  assert.equal(r.status, 'error', JSON.stringify(r.result));
+  assert.match(r.result.error, /suggests no "Opera"; nothing was chosen\. Its suggestions: "Chrome", "Firefox", "Safari", "Edge"\./);
+  assert.match(r.page.markdown, /Chosen: Firefox/);
+});

@@ -202,7 +202,10 @@ export function tokenParts(el, kind, { values = true } = {}) {
         if (v && v !== name) parts.push('value=' + q(clip(v, 500)));
       }
       // the bounds a number box keeps its value in (min/max, or aria-valuemin/max of a spinbutton)
-      if (values && (t === 'number' || spin)) parts.push(...bounds(el));
+      if (values && (t === 'number' || t === 'range' || spin)) parts.push(...bounds(el));
+      // the suggestions of its <datalist>, which the browser draws and no page text shows
+      const sugg = tag === 'INPUT' && values && el.list ? Array.from(el.list.options, (o) => norm(o.value)).filter(Boolean) : [];
+      if (sugg.length) parts.push('suggestions=[' + sugg.slice(0, 30).map((o) => q(clip(o, 60))).join(', ') + (sugg.length > 30 ? ', …' : '') + ']');
       if (el.readOnly || (tag !== 'INPUT' && readOnlyBox(el))) parts.push('readonly');
       break;
     }

@@ -113,6 +113,7 @@ export async function chooseOption(el, value, values = null) {
   if (isDropdown(el)) return chooseInDropdown(el, value);
   const inner = el.querySelectorAll?.('select');
   if (inner && inner.length === 1) return selectOption(inner[0], value);
+  if (el.tagName === 'INPUT' && el.list) return chooseListed(el, String(value ?? ''));
   if (suggestsAsTyped(el)) return chooseSuggestion(el, String(value ?? ''));
   const over = selectLaidOver(el);
   if (over) return selectOption(over, value);
@@ -166,6 +167,23 @@ async function chooseOnly(el, value) {
 // A text field a user can type into, that says nothing of a list (no ARIA combobox), and turns the
 // browser's own suggestions off (autocomplete=off, as jQuery UI's autocomplete and most scripts
 // that draw their own suggestion list do): select_option may try its suggestions.
+// select_option on a field with the browser's own suggestions (<input list> and its <datalist>):
+// the suggestion of that value (or label) is put in the field as choosing it in the browser's list
+// does; one not suggested is an error naming those that are (it said "a text field, type into it").
+async function chooseListed(el, value) {
+  const want = norm(value).toLowerCase();
+  const opts = Array.from(el.list.options).filter((o) => !o.disabled && norm(o.value));
+  const o = opts.find((x) => norm(x.value).toLowerCase() === want) || opts.find((x) => norm(x.label).toLowerCase() === want);
+  if (!o) {
+    const e = new Error(`${describe(el)} suggests no "${value}"; nothing was chosen. Its suggestions: ${opts.slice(0, 30).map((x) => JSON.stringify(norm(x.value).slice(0, 60))).join(', ')}${opts.length > 30 ? ', …' : ''}.`);
+    e.code = 'no_such_option';
+    throw e;
+  }
+  await type(el, o.value, { clear: true });
+  if (el.value !== o.value) throw new Error(`Put the suggestion "${o.value}" in ${describe(el)}, but the field holds something else afterwards`);
+  return { message: `Chose "${o.value}" in ${describe(el)}, one of its suggestions` };
+}
+
 function suggestsAsTyped(el) {
   return el.tagName === 'INPUT' && TEXT_INPUT_TYPES.test(inputType(el)) && !el.readOnly && !el.disabled &&
     (el.getAttribute('autocomplete') || '').toLowerCase() === 'off';
