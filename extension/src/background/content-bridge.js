@@ -26,6 +26,10 @@ function budget(op, args) {
   // a field was too little: eleven fields on a loaded machine were "the page did not answer".
   const fields = op === 'act' ? args.params?.fields : null;
   if (Array.isArray(fields)) return PAGE_CALL_MS + Math.min(55_000, fields.reduce((n, f) => n + FIELD_MS + 10 * String(f?.value ?? '').length, 0));
+  // Several options (select_option's values): each opened for and chosen in its list, as a field
+  // is (Ant Design Vue's multiple select took 4.5 s for two, and "did not answer" under load)
+  const values = op === 'act' ? args.params?.values : null;
+  if (Array.isArray(values)) return PAGE_CALL_MS + Math.min(55_000, values.length * FIELD_MS);
   return OP_MS[op] || PAGE_CALL_MS;
 }
 
