@@ -562,8 +562,8 @@ function findShownOption(doc, text, widget, ctx) {
 
 const OPTION_SEL = '[role],li,a,div,span,button,label,td,p';
 
-// The elements the page shows with `text` as their words (before a widget opens: none of them is
-// an option it opens).
+// The elements the page shows with `text` as their words (before a widget opens: none of those that
+// are controls of their own is an option it opens).
 function shownWith(doc, text) {
   const want = norm(text).toLowerCase();
   const out = new Set();
@@ -571,6 +571,10 @@ function shownWith(doc, text) {
   for (const el of doc.querySelectorAll(OPTION_SEL)) if (shownText(el).toLowerCase() === want && visible(el)) out.add(el);
   return out;
 }
+
+// A control in its own right, a button or a link (what the page showed before a list opened that is
+// one is none of its options; a list's own items, still shown from the last choice, may be divs).
+const ownControl = (el) => el.tagName === 'BUTTON' || el.tagName === 'A' || el.tagName === 'INPUT' || /^(button|link)$/.test((el.getAttribute('role') || '').toLowerCase());
 
 // A control that is never an option of another one's list: an opener of its own (a combobox, what
 // says it has a popup or is expanded), a form's submit button, a field.
@@ -625,7 +629,7 @@ function shownOptionIn(root, text, widget, ctx) {
     // (searching the whole page: not what it showed before the widget was opened, nor another
     // control's face or a form's button, unless an ARIA option; Ariakit's select_option "Submit
     // order" clicked the page's Submit order button, "Pear" another select's face showing Pear)
-    if (root.nodeType === 9 && !OPTIONISH.has((el.getAttribute('role') || '').toLowerCase()) && !(widget.contains(el) && menuItem(el)) && (ctx.pageBefore?.has(el) || notAnOption(el))) continue;
+    if (root.nodeType === 9 && !OPTIONISH.has((el.getAttribute('role') || '').toLowerCase()) && !(widget.contains(el) && menuItem(el)) && ((ctx.pageBefore?.has(el) && ownControl(el)) || notAnOption(el))) continue;
     // (in the popup, an option its list scrolls out of view is one: the click scrolls it in, as a
     // user scrolls the list; a chip of another field showing the same text was taken instead)
     const role = (el.getAttribute('role') || '').toLowerCase();
