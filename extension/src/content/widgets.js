@@ -414,8 +414,10 @@ export function optionNames(widget) {
   const drawn = (p) => { const r = p.getBoundingClientRect(); return r.width >= 1 && r.height >= 1; };
   if (widget.getAttribute('aria-expanded') === 'true' && !pops.some(drawn)) return [];
   // (closed too: a list laid out at no size, not one hidden, is a screen-reader copy of a window of
-  // its options, antd's: "Apple" was missing from options=[…] once Cherry was chosen)
-  if (pops.length && pops.every((p) => p.getClientRects().length > 0 && !drawn(p))) return [];
+  // its options, antd's: "Apple" was missing from options=[…] once Cherry was chosen; so is one
+  // given no size in a popup hidden whole, Ant Design Vue's once opened and closed: "Paris" was)
+  const noSize = (p) => { const st = styleOf(p); return !!st && (st.width === '0px' || st.height === '0px'); };
+  if (pops.length && pops.every((p) => (p.getClientRects().length > 0 ? !drawn(p) : noSize(p)))) return [];
   return opts.map((o) => norm(o.getAttribute('aria-label')) || shownText(o)).filter(Boolean);
 }
 
