@@ -1229,3 +1229,14 @@ test('a field with a datalist shows its suggestions and takes one by select_opti
   assert.match(r.result.error, /suggests no "Opera"; nothing was chosen\. Its suggestions: "Chrome", "Firefox", "Safari", "Edge"\./);
   assert.match(r.page.markdown, /Chosen: Firefox/);
 });
+
+// An icon button named only by the icon inside it (role=img with aria-label, Ant Design's icons)
+// had no name: [button e37], and "close" matched nothing.
+test('a button drawn as an icon is named by the icon\'s label, and clicked by it', async () => {
+  let r = await open('/cnt-iconbuttons.html');
+  assert.match(r.page.markdown, /\[button "close" e\d+\]/, r.page.markdown);
+  assert.doesNotMatch(r.page.markdown, /\[button "star"/);
+  r = await env.call('browser_click', { target: 'close' });
+  ok(r);
+  assert.match(r.page.markdown, /Closed: yes/);
+});

@@ -679,8 +679,10 @@ export function nameOf(el, kind = null) {
   // of the name, as a screen reader says it: Base UI's "✓" before a chosen option's words)
   if (t && el.querySelector) t = withoutHiddenMarks(el, t);
   if (!t) {
-    const img = el.querySelector?.('img[alt]');
-    if (img) t = norm(img.alt);
+    // (or an icon inside it named for assistive technology: Ant Design's <span role=img
+    // aria-label="close"> in its icon buttons, which were [button] with no name)
+    const img = el.querySelector?.('img[alt], [role=img][aria-label]:not([aria-hidden=true]), svg[aria-label]:not([aria-hidden=true])');
+    if (img) t = norm(img.tagName === 'IMG' ? img.alt : img.getAttribute('aria-label'));
   }
   if (!t) {
     const svgTitle = el.querySelector?.('svg title');
