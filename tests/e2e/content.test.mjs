@@ -1240,3 +1240,15 @@ test('a button drawn as an icon is named by the icon\'s label, and clicked by it
   ok(r);
   assert.match(r.page.markdown, /Closed: yes/);
 });
+
+// Naive UI's form items: a <label> with no `for`, the field four boxes down beside it, a switch with
+// no name of its own: "No field matches \"Full name\"" (named only by its placeholder), and the
+// switch unnamed, a click on "Newsletter" landing on the label's words.
+test('a field four boxes down beside a label tied to nothing, and a switch beside one, are named by it (Naive UI)', async () => {
+  let r = await open('/cnt-naive.html');
+  assert.match(r.page.markdown, /\[input text "Full name" placeholder="Your name" e\d+\]/, r.page.markdown);
+  assert.match(r.page.markdown, /\[switch "Newsletter" e\d+\]/);
+  r = await env.call('browser_fill_form', { fields: [{ target: 'Full name', value: 'Ann Lee' }, { target: 'Newsletter', value: 'true' }] });
+  ok(r);
+  assert.deepEqual(jsonAfter(r.page.markdown, 'State:'), { name: 'Ann Lee', news: true });
+});

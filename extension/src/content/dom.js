@@ -691,7 +691,7 @@ export function nameOf(el, kind = null) {
   if (!t) t = norm(el.title);
   if (!t) t = labelsText(el);
   if (!t && kind === 'editable') t = placeholderOf(el);
-  if (!t && (kind === 'slider' || el.getAttribute('role') === 'slider' || el.getAttribute('role') === 'spinbutton')) t = strayLabelOf(el);
+  if (!t && (kind === 'slider' || /^(slider|spinbutton|switch|checkbox)$/.test(el.getAttribute('role') || ''))) t = strayLabelOf(el);
   if (!t) { const p = placeInSet(el); if (p) t = `${p.icon ? p.icon + ' ' : ''}${p.pos} of ${p.size}`; }
   return clip(t);
 }
@@ -758,7 +758,8 @@ function strayLabelOf(el, labelsOnly = false) {
   // its field side by side there, Carbon's cds-multi-select)
   const up = (n) => n.parentElement || (n.parentNode?.nodeType === 11 ? n.parentNode : null);
   let n = up(el);
-  for (let i = 0; n && i < 4 && n.tagName !== 'BODY' && n.tagName !== 'FORM'; i++, n = n.nodeType === 11 ? null : up(n)) {
+  // (five boxes up: Naive UI's input sits four boxes inside the form item that holds its label)
+  for (let i = 0; n && i < 5 && n.tagName !== 'BODY' && n.tagName !== 'FORM'; i++, n = n.nodeType === 11 ? null : up(n)) {
     if (Array.from(n.querySelectorAll(SHOWN_CONTROLS)).some((c) => c !== el && !c.contains(el) && !el.contains(c) && shownBox(c))) return '';
     // the legend of a fieldset around this one field and nothing else (daisyUI's fieldset: a
     // legend, then the select; not a checkbox's or radio button's, whose legend names their group)
