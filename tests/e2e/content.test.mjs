@@ -1252,3 +1252,16 @@ test('a field four boxes down beside a label tied to nothing, and a switch besid
   ok(r);
   assert.deepEqual(jsonAfter(r.page.markdown, 'State:'), { name: 'Ann Lee', news: true });
 });
+
+// A <label for> pointing at the <div> of a checkbox group (Ant Design Vue's form item): the group
+// was no field named "Extras" ("No element matches"), with a pointer cursor over it or not.
+test('a checkbox group named by a label pointing at its box takes values by that name', async () => {
+  await open('/cnt-forgroup.html');
+  let r = await env.call('browser_select_option', { target: 'Extras', values: ['Breakfast', 'Wifi'] });
+  ok(r);
+  assert.match(r.result.message, /in \[checkbox group "Extras"\]/);
+  assert.match(r.page.markdown, /Checked: bf,wf/);
+  r = await env.call('browser_fill_form', { fields: [{ target: 'Extras', value: 'Parking' }] });
+  ok(r);
+  assert.match(r.page.markdown, /Checked: pk/);
+});

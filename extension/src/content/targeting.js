@@ -336,7 +336,8 @@ export function findTarget(target, purpose = 'any') {
     const st = styleOf(el);
     if (!st) continue;
     const kind = controlKind(el, st);
-    const group = (purpose === 'select' || purpose === 'type') && !kind ? (isRadioGroup(el) ? 'radiogroup' : isCheckboxGroup(el) ? 'checkboxgroup' : '') : '';
+    // (a group drawn with a pointer cursor over its boxes, Ant Design Vue's, is still the group)
+    const group = (purpose === 'select' || purpose === 'type') && (!kind || kind === 'clickable') ? (isRadioGroup(el) ? 'radiogroup' : isCheckboxGroup(el) ? 'checkboxgroup' : '') : '';
     if (group) {
       // a radio or checkbox group named by its legend or label: select_option and fill_form choose in it
       const descs = [groupName(el)].filter(Boolean);

@@ -1393,7 +1393,7 @@ export function isRadioGroup(el) {
 // field; fill_form and select_option check exactly the boxes given in it.
 export function isCheckboxGroup(el) {
   if (!el || el.nodeType !== 1) return false;
-  const captioned = el.tagName === 'FIELDSET' ? !!el.querySelector(':scope > legend') : roleOf(el) === 'group' && (el.hasAttribute('aria-labelledby') || el.hasAttribute('aria-label'));
+  const captioned = el.tagName === 'FIELDSET' ? !!el.querySelector(':scope > legend') : (roleOf(el) === 'group' && (el.hasAttribute('aria-labelledby') || el.hasAttribute('aria-label'))) || !!labelFor(el);
   if (!captioned) return false;
   const boxes = checkboxesOf(el);
   return boxes.length >= 2 && onlyChoices(el, boxes, NOT_CHECKBOX_SEL);
@@ -1410,7 +1410,16 @@ export function groupName(el) {
   const al = norm(el.getAttribute('aria-label'));
   if (al) return al;
   const lg = el.querySelector(':scope > legend');
-  return lg ? flatTextOf(lg) : '';
+  if (lg) return flatTextOf(lg);
+  const l = labelFor(el);
+  return l ? flatTextOf(l) : '';
+}
+
+// The <label for> pointing at `el` when it is no field a label can name (a box of checkboxes: Ant
+// Design Vue's form item points its label at its checkbox group's <div>), or null.
+function labelFor(el) {
+  if (!el.id || /^(INPUT|SELECT|TEXTAREA|BUTTON|METER|OUTPUT|PROGRESS)$/.test(el.tagName)) return null;
+  try { return el.getRootNode().querySelector?.(`label[for="${CSS.escape(el.id)}"]`) || null; } catch { return null; }
 }
 
 function flatTextOf(el) {
