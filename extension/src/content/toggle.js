@@ -35,9 +35,10 @@ export function noteClick(el0) {
   const before = el ? toggleState(el) : null;
   last = before ? { el: new WeakRef(el), before, kind: el.tagName === 'INPUT' ? el.type : el.getAttribute('role') || '', watch: null, others: false } : null;
   // A button with aria-pressed may be no toggle at all (FullCalendar gives its Prev and Next
-  // aria-pressed="false" for good): whether the click changed the page elsewhere is watched, and
-  // then its unchanged state is not said to be the click's failure.
-  if (last && /pressed|mixed/.test(before) && el.hasAttribute('aria-pressed')) {
+  // aria-pressed="false" for good), nor an item with aria-checked that opens what is under it (a
+  // cascader's column: Ant Design Vue's): whether the click changed the page elsewhere is watched,
+  // and then its unchanged state is not said to be the click's failure.
+  if (last && el.tagName !== 'INPUT' && (el.hasAttribute('aria-pressed') || el.hasAttribute('aria-checked'))) {
     const l = last;
     l.watch = new MutationObserver((recs) => {
       if (recs.some((r) => r.target !== el && !el.contains(r.target))) { l.others = true; l.watch.disconnect(); }
