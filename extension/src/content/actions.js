@@ -678,7 +678,7 @@ async function typeIntoEditable(el, text, clear, had = false) {
     // the line's last key goes down before its text and up after, as a typist's last key of it
     // does (a mention menu, Tribute's, looks at the text before the caret on keyup after a keydown:
     // text put in with no key never opened it); one the page cancels puts no text in
-    const key = keyInfo(line[line.length - 1]);
+    const key = keyInfo([...line].pop());
     if (!fireKey(host, 'keydown', key)) { own = true; fireKey(host, 'keyup', key); continue; }
     // (textInput first, as Chrome fires it for a key's text: React's onBeforeInput comes from it,
     // and Draft.js takes text there; without it the text was drawn but its model stayed empty)

@@ -815,7 +815,6 @@ function focusedIn(doc) {
 
 const nextTask = () => new Promise((r) => setTimeout(r, 0));
 
-// Wait (a few tasks, at most `ms`) for cond() to hold; returns its last value.
 // Move the pointer onto an option of a list and let a frame pass before it is pressed, as a user's
 // mouse arrives there first: a list that takes a click only on the option its pointer highlighted
 // (Base UI's Select: its highlight is React state, drawn after the move) took the bridge's click,
@@ -827,6 +826,7 @@ export async function pointOnto(opt) {
   await frame(W);
 }
 
+// Wait (a few tasks, at most `ms`) for cond() to hold; returns its last value.
 export async function until(cond, ms = 1000) {
   const t0 = performance.now();
   for (;;) {
