@@ -988,6 +988,11 @@ export async function chooseInWidget(widget, text, click, describe, sel = null, 
   await until(() => visible(opt), 1000);
   const optShown = norm(opt.innerText || opt.textContent), optText = optShown.toLowerCase();
   await pointOnto(opt);
+  // (what the pointer's arrival set moving comes to rest first: antd's TreeSelect draws its list
+  // anew, fading in, and the click found it transparent)
+  await until(() => !opt.isConnected || (atRest(opt) && visible(opt)), 1000);
+  // (an option the list drew anew for the pointer is found again)
+  if (!opt.isConnected) opt = find() || opt;
   const clickedAt = Date.now();
   try {
     click(opt);
@@ -1292,6 +1297,7 @@ export async function pickListed(widget, text, click, describe) {
   await quiet(doc);
   await until(() => atRest(opt), 1000);
   await pointOnto(opt);
+  await until(() => !opt.isConnected || atRest(opt), 1000);
   click(opt);
   const want = norm(text).toLowerCase();
   // taken: the option is marked chosen or its list closed on it, and the field shows the text
