@@ -679,10 +679,15 @@ export function nameOf(el, kind = null) {
   // of the name, as a screen reader says it: Base UI's "✓" before a chosen option's words)
   if (t && el.querySelector) t = withoutHiddenMarks(el, t);
   if (!t) {
+    const img = el.querySelector?.('img[alt]');
+    if (img) t = norm(img.alt);
     // (or an icon inside it named for assistive technology: Ant Design's <span role=img
-    // aria-label="close"> in its icon buttons, which were [button] with no name)
-    const img = el.querySelector?.('img[alt], [role=img][aria-label]:not([aria-hidden=true]), svg[aria-label]:not([aria-hidden=true])');
-    if (img) t = norm(img.tagName === 'IMG' ? img.alt : img.getAttribute('aria-label'));
+    // aria-label="close"> in its icon buttons, which were [button] with no name; not an item of a
+    // set, told apart by its place beside its icon below: a rating's "star 3 of 5")
+    else if (!placeInSet(el)) {
+      const icon = el.querySelector?.('[role=img][aria-label]:not([aria-hidden=true]), svg[aria-label]:not([aria-hidden=true])');
+      if (icon) t = norm(icon.getAttribute('aria-label'));
+    }
   }
   if (!t) {
     const svgTitle = el.querySelector?.('svg title');
