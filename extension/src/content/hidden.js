@@ -43,14 +43,18 @@ function flatTransform(tf) {
 // from assistive technology because a visually hidden live region beside it (aria-live, role
 // status or alert) says them to a screen reader? GOV.UK's and USWDS's character counts ("You have
 // 4 characters too many") were left out of the Markdown both times. A user sees it: it is shown.
-// Also any words drawn twice so (react-datepicker's weekday headers: "Su" aria-hidden for the eye,
-// "Sunday" visually hidden for a screen reader; its calendar's header row was empty).
+// Also words drawn twice so as the only two things in their box (react-datepicker's weekday
+// headers: "Su" aria-hidden for the eye, "Sunday" visually hidden for a screen reader; its
+// calendar's header row was empty). (Not any aria-hidden words beside some hidden text: the page's
+// hidden words are never shown for it.)
 export function seenStatusTwin(el) {
   if (el.getAttribute('aria-hidden') !== 'true' || !norm(el.textContent) || el.childElementCount > 5) return false;
   const sibs = el.parentElement ? el.parentElement.children : [];
+  const pair = sibs.length === 2;
   for (let i = 0; i < sibs.length && i < 20; i++) {
     const s = sibs[i];
-    if (s === el || s.getAttribute('aria-hidden') === 'true' || !norm(s.textContent)) continue;
+    if (s === el || (!pair && !/^(polite|assertive)$/.test(s.getAttribute('aria-live') || '') && !/^(status|alert)$/.test(s.getAttribute('role') || ''))) continue;
+    if (s.getAttribute('aria-hidden') === 'true' || !norm(s.textContent)) continue;
     const st = styleOf(s);
     if (st && isRendered(s, st) && invisible(s, st, false)) return true;
   }
