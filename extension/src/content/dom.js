@@ -469,9 +469,11 @@ const CONTROL_TAGS = new Set(['INPUT', 'SELECT', 'TEXTAREA', 'BUTTON']);
 // `skipHidden`: leave out what is inside it and not rendered (display none, visibility hidden), as
 // a name taken from a label does (Foundation Abide keeps its "Please enter a valid email." in the
 // <label>, display none until the field is wrong: it was part of the field's name).
-export function flatText(node, skipControls = false, skipHidden = false) {
+// `skip`: an element inside it whose text is left out (the control a label's words name).
+export function flatText(node, skipControls = false, skipHidden = false, skip = null) {
   const out = [];
   const walk = (n) => {
+    if (n === skip) return;
     if (n.nodeType === 3) { out.push(n.data); return; }
     if (n.nodeType !== 1 && n.nodeType !== 11) return;
     if (n.nodeType === 1) {
@@ -672,7 +674,7 @@ export function nameOf(el, kind = null) {
   // words, not by the tick or dot drawn in it ("✓", "1 of 3"), as a user reads it
   if (/^(checkbox|radio|switch)$/.test((el.getAttribute('role') || '').toLowerCase())) {
     const l = el.parentElement?.closest('label');
-    if (l && l.querySelectorAll('[role=checkbox],[role=radio],[role=switch]').length === 1) { const w = wordsBeside(l, el); if (w) return clip(w); }
+    if (l && l.querySelectorAll('[role=checkbox],[role=radio],[role=switch]').length === 1) { const w = flatText(l, true, true, el); if (w) return clip(w); }
   }
   let t = visibleText(el);
   // (a tick or icon drawn before or after the words and hidden from assistive technology is no part
@@ -712,19 +714,6 @@ function withoutHiddenMarks(el, t) {
     else if (t.endsWith(' ' + x)) t = t.slice(0, -x.length - 1);
   }
   return t;
-}
-
-// The words of `box` outside `el` (and outside any field in it).
-function wordsBeside(box, el) {
-  const out = [];
-  const walk = (n) => {
-    if (n === el || out.length > 200) return;
-    if (n.nodeType === 3) { out.push(n.data); return; }
-    if (n.nodeType !== 1 || /^(INPUT|SELECT|TEXTAREA|SCRIPT|STYLE)$/.test(n.tagName)) return;
-    for (let c = n.firstChild; c; c = c.nextSibling) walk(c);
-  };
-  walk(box);
-  return norm(out.join(''));
 }
 
 const SET_ITEM_ROLES = new Set(['radio', 'option', 'tab', 'menuitemradio']);
