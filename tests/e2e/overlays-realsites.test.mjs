@@ -323,4 +323,8 @@ test('overlays-dropinput.html: files are given to a drop area\'s hidden file inp
   assert.match(md(r), /Avatar: photo\.png/);
   // (its token says the files it holds by name, not its value "C:\\fakepath\\photo.png")
   assert.match(md(r), /\[input file "Avatar file" value="photo\.png" e\d+\]/, md(r));
+  // one in a section not shown is no drop area a user sees: not taken by its name
+  r = await call('browser_upload_file', { target: 'Resume file', paths: [path.join(up, 'photo.png')] });
+  assert.equal(r.status, 'error', msg(r));
+  assert.match(r.result.error, /not visible to a user/);
 });

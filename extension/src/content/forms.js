@@ -589,14 +589,16 @@ function bytesOf(b64) {
 // The one file input the page names `target` (its label, aria-label or name as the Markdown shows
 // it: [input file "Avatar file" e2]), hidden or not: a drop zone keeps its input transparent and
 // opens its file dialog from the area around it, and what that dialog gives is set on this input.
-// Null when none or several are named so.
+// Null when none or several are named so, or it is not in a box a user sees.
 export function fileInputNamed(target) {
   const want = norm(String(target ?? '')).toLowerCase();
   if (!want) return null;
   const found = [];
   for (const r of allRoots()) {
     for (const i of r.querySelectorAll('input[type=file]')) {
-      if (i.disabled || isInert(i)) continue;
+      // (in a box a user sees: not one in a closed section or a hidden form, which no one can reach)
+      const box = i.parentElement;
+      if (i.disabled || isInert(i) || !box?.checkVisibility?.({ visibilityProperty: true, opacityProperty: true })) continue;
       if (norm(nameOf(i, 'input')).toLowerCase() === want) found.push(i);
       if (found.length > 1) return null;
     }
