@@ -73,6 +73,26 @@ test('client-side redirects (one while parsed, one after its load) are followed 
   await env.call('browser_close_tab', { tab_id: tabOf(r) });
 });
 
+test('a refresh the page asks for in its markup (meta refresh 0) is followed; one due only later is not waited for', async () => {
+  let r = await env.call('browser_open_url', { url: env.url('/rdy-refresh.html'), timeout_ms: 15000 });
+  ok(r);
+  assert.match(r.page.url, /rdy-redirect-c\.html$/, r.page.url);
+  assert.match(r.page.markdown, /Two client-side redirects led here/);
+
+  r = await env.call('browser_open_url', { url: env.url('/rdy-links.html') });
+  ok(r);
+  r = await env.call('browser_click', { target: 'Open the moved page', timeout_ms: 15000 });
+  ok(r);
+  assert.match(r.page.url, /rdy-redirect-c\.html$/, r.page.url);
+
+  // a refresh 30 s away: the page as it is, at once (not at the 3 s cap)
+  r = await env.call('browser_open_url', { url: env.url('/rdy-refresh-later.html'), timeout_ms: 15000 });
+  ok(r);
+  assert.match(r.page.url, /rdy-refresh-later\.html$/, r.page.url);
+  assert.match(r.page.markdown, /moves on in 30 seconds/);
+  assert.notEqual(settleOf(r)?.reason, 'cap', JSON.stringify(settleOf(r)));
+});
+
 test('a page that leaves at DOMContentLoaded, while a script still holds its load: the page it went to', async () => {
   const r = await env.call('browser_open_url', { url: env.url('/rdy-leave-early.html'), timeout_ms: 15000 });
   ok(r);

@@ -60,6 +60,7 @@ const LATE_MS = { timer: TIMER_LATE_MS, frame: FRAME_LATE_MS, message: MESSAGE_L
 const ACTION_ONLY = new Set(['message', 'idle']); // waited for after an action, not for a page that loads (open_url's rule)
 const REPLY_MAX_MS = 1500;     // a WebSocket send's answer is waited for this long at most (main-world.js ends it at 1000)
 const BUSY_MAX_MS = 1000;      // work off the page's thread (a worker's answer) keeps the short quiet window off this long at most
+const REFRESH_SLACK_MS = 250; // a page's meta refresh is waited for this long after it was due (its navigation's start)
 const SCAN_MAX = 20000;
 const PARSED_SCAN_MAX = 200000; // the whole document once parsed
 const ROOTS_MAX = 5000;        // shadow roots whose animations are looked at
@@ -345,6 +346,25 @@ export function createWatch(win) {
     return lastResource;
   }
 
+  // When the refresh the page asks for in its markup (<meta http-equiv="refresh" content="0;
+  // url=…">: a sign-in's or a moved page's redirect) is due to have started, if it goes to another
+  // page within TIMER_MAX_MS of the load (the browser starts it that long after the load event, as
+  // HTML says): a person sees that page, not this one; 0 if there is none (a page that reloads
+  // itself, or one that moves on only after a longer read, is answered as it is).
+  function refreshDue() {
+    const m = doc.querySelector('meta[http-equiv="refresh" i][content]');
+    const p = m && /^\s*(\d+)(?:\.[\d.]*)?\s*(?:[;,\s]\s*(?:url\s*=\s*)?(["']?)([^"']*)\2)?/i.exec(m.content);
+    if (!p || Number(p[1]) * 1000 > TIMER_MAX_MS || !p[3]?.trim()) return 0;
+    let to;
+    try { to = new URL(p[3].trim(), doc.baseURI); } catch { return 0; }
+    const here = new URL(doc.URL);
+    if (to.protocol === 'javascript:' || (to.origin === here.origin && to.pathname === here.pathname && to.search === here.search)) return 0;
+    const e = win.performance.getEntriesByType?.('navigation')?.[0];
+    if (!e) return 0;
+    if (!e.loadEventEnd) return Infinity; // its load event still running: the clock not yet started
+    return Date.now() - (win.performance.now() - e.loadEventEnd) + Number(p[1]) * 1000 + REFRESH_SLACK_MS;
+  }
+
   // Animations and transitions (CSS or Web Animations, in the document and its shadow roots)
   // that started at or after `since`, end at most ANIM_MAX_MS after they started (delay
   // included), and are still running: a dialog that fades in is read once it shows, a notice
@@ -507,7 +527,9 @@ export function createWatch(win) {
           if (doc.readyState !== 'complete') pending = { readyState: doc.readyState };
           else {
             const res = pendingResources();
+            const refresh = res.length ? 0 : refreshDue();
             if (res.length) pending = { resources: res };
+            else if (refresh > t) pending = { refresh: 1 };
             else {
               if (t - checkedUndefAt >= 100) { undef = undefinedElements(); blank = nothingShown(); checkedUndefAt = t; }
               const arriving = (undef.length || blank) && t - lastResourceAt() < UNDEFINED_GRACE_MS;
