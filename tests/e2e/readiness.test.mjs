@@ -93,6 +93,31 @@ test('a refresh the page asks for in its markup (meta refresh 0) is followed; on
   assert.notEqual(settleOf(r)?.reason, 'cap', JSON.stringify(settleOf(r)));
 });
 
+test('a page the server answered with an error status says so: open_url, a link followed; not a page that loaded well, nor a read', async () => {
+  let r = await env.call('browser_open_url', { url: env.url('/rdy-no-such-page.html') });
+  ok(r);
+  assert.match(r.result.message, /; the server answered it with HTTP 404 \(Not Found\)$/, r.result.message);
+  assert.equal(r.result.httpStatus, 404);
+  assert.match(r.page.markdown, /not found/);
+
+  r = await env.call('browser_open_url', { url: env.url('/obs/status?code=503') });
+  ok(r);
+  assert.match(r.result.message, /HTTP 503 \(Service Unavailable\)/, r.result.message);
+
+  r = await env.call('browser_open_url', { url: env.url('/rdy-links.html') });
+  ok(r);
+  assert.doesNotMatch(r.result.message, /HTTP/, r.result.message);
+  assert.equal(r.result.httpStatus, undefined);
+  r = await env.call('browser_click', { target: 'A page that is gone', timeout_ms: 15000 });
+  ok(r);
+  assert.match(r.page.url, /rdy-gone\.html$/, r.page.url);
+  assert.match(r.result.message, /^Clicked .*; the server answered it with HTTP 404 \(Not Found\)$/, r.result.message);
+  r = await env.call('browser_get_page', {});
+  ok(r);
+  assert.doesNotMatch(r.result.message, /HTTP/, r.result.message);
+  assert.ok(!('httpStatus' in (r.page || {})), 'the page stored carries no field of its own for it');
+});
+
 test('a page that leaves at DOMContentLoaded, while a script still holds its load: the page it went to', async () => {
   const r = await env.call('browser_open_url', { url: env.url('/rdy-leave-early.html'), timeout_ms: 15000 });
   ok(r);

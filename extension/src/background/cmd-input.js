@@ -91,7 +91,7 @@ export async function pageAction(c, cmd) {
     if (pageTabId !== tab.id) message += `; it opened tab ${pageTabId}`;
     // A mailto:, tel: or app link: not followed for an agent (content/actions.js holdExternal).
     else if (r.externalUrl && !tracker.started) message += `; its link was not followed: its address ${r.externalUrl} opens another application (such as an email program), which an agent's click does not start, and the tab stays on this page`;
-    return { message, result, pageTabId };
+    return { message, result, pageTabId, loaded: tracker.started || pageTabId !== tab.id };
   } finally { tracker.stop(); actionDone(tab.id); }
 }
 

@@ -65,7 +65,7 @@ export async function openUrl(cmd) {
       }
     }
     const settle = exp ? await loadSettle(tab.id, exp, report, t0) : null;
-    return { message: `Opened ${url} in a new tab (${tab.id})`, result: { tabId: tab.id, ...(settle ? { settle } : {}) }, pageTabId: tab.id };
+    return { message: `Opened ${url} in a new tab (${tab.id})`, result: { tabId: tab.id, ...(settle ? { settle } : {}) }, pageTabId: tab.id, loaded: true };
   }
   // The tab named, when its page scripts are known to be there: no call to look it up first
   // (tabs.update fails alike for a tab that closed).
@@ -109,7 +109,7 @@ export async function openUrl(cmd) {
     }
   } catch (e) { exp?.cancel(); throw e; } finally { tracker.stop(); stopStay(); }
   const settle = exp ? await loadSettle(tab.id, exp, report, t0) : null;
-  return { message: `Opened ${url}`, result: { tabId: tab.id, ...(settle ? { settle: { ...settle, waited_ms: Date.now() - t0 } } : {}) }, pageTabId: tab.id };
+  return { message: `Opened ${url}`, result: { tabId: tab.id, ...(settle ? { settle: { ...settle, waited_ms: Date.now() - t0 } } : {}) }, pageTabId: tab.id, loaded: true };
 }
 
 // back/forward: history.go() in the page, which (unlike chrome.tabs.goBack) does not
@@ -149,7 +149,7 @@ async function historyMove(c, cmd) {
     }
     const failed = tabNavError(pageTabId);
     if (failed) throw navError(failed.url || t?.url || '', failed.error, pageTabId, c === 'reload' ? 'Reloaded' : c === 'back' ? 'Went back' : 'Went forward');
-    return { message: `${c === 'reload' ? 'Reloaded' : c === 'back' ? 'Went back to' : 'Went forward to'} ${t?.url || ''}`.trim(), result: { tabId: pageTabId, settle }, pageTabId };
+    return { message: `${c === 'reload' ? 'Reloaded' : c === 'back' ? 'Went back to' : 'Went forward to'} ${t?.url || ''}`.trim(), result: { tabId: pageTabId, settle }, pageTabId, loaded: true };
   } finally { tracker.stop(); }
 }
 

@@ -58,6 +58,8 @@ async function queueFor(cmd) {
   return { key: `tab:${t.id}`, cmd: { ...cmd, tabId: t.id } };
 }
 
+const HTTP_WORDS = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed', 408: 'Request Timeout', 410: 'Gone', 429: 'Too Many Requests', 500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout' };
+
 // Commands join their queues in the order they arrived (finding the active tab is asynchronous).
 let arrival = Promise.resolve();
 
@@ -73,7 +75,7 @@ export async function handleCommand(cmd0) {
     const params = summarize(cmd0);
     setLastCommand({ requestId, command: cmd.command, params, status: 'running', at: started }); // not waited for: the popup's view
     const wantPage = cmd.wait_for_page_info !== false;
-    let status = 'success', message, error = null, result = null, pageTabId = null, sendPage = wantPage, noPage = false;
+    let status = 'success', message, error = null, result = null, pageTabId = null, sendPage = wantPage, noPage = false, loaded = false;
     try {
       throwIfCancelled(signal); // cancelled while it waited in its tab's queue: never run it
       // The tab it acts on is the agent's from now on: its pages answer dialogs by policy.
@@ -82,6 +84,7 @@ export async function handleCommand(cmd0) {
       message = out.message;
       result = out.result || null;
       pageTabId = out.pageTabId;
+      loaded = !!out.loaded;
       sendPage = wantPage || !!out.alwaysPage;
     } catch (e) {
       status = 'error';
@@ -123,6 +126,16 @@ export async function handleCommand(cmd0) {
         } else {
           message += ` (the page after it could not be read: ${got.why})`;
         }
+      }
+    }
+    // A page the action loaded that the server answered with an error status: said (its body is
+    // shown like any page's, and may not say so).
+    if (page?.httpStatus) {
+      const { httpStatus, ...rest } = page;
+      page = rest;
+      if (loaded && status === 'success') {
+        message += `; the server answered it with HTTP ${httpStatus}${HTTP_WORDS[httpStatus] ? ` (${HTTP_WORDS[httpStatus]})` : ''}`;
+        result = { ...(result || {}), httpStatus };
       }
     }
     // The page, cut to the daemon's limit; none when even an empty one would not fit.

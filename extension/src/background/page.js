@@ -61,7 +61,7 @@ async function pageOf(tabId, base, snap, maxChars) {
   // documentId: the content script's id of this document (refs.js), so the daemon can answer a
   // caller that already has this document's page with what changed.
   const documentId = typeof snap.documentId === 'string' ? snap.documentId : undefined;
-  return { ...base, url: snap.url || base.url, title: snap.title ?? base.title, markdown: f.markdown, truncated: !!(snap.truncated || f.truncated), ...(documentId ? { documentId } : {}) };
+  return { ...base, url: snap.url || base.url, title: snap.title ?? base.title, markdown: f.markdown, truncated: !!(snap.truncated || f.truncated), ...(documentId ? { documentId } : {}), ...(snap.httpStatus ? { httpStatus: snap.httpStatus } : {}) };
 }
 
 const cutNote = (max) => `\n\n[… truncated: the page was cut to fit the daemon's max_message_bytes (${max} bytes) …]`;

@@ -1149,7 +1149,16 @@ export function snapshot({ maxChars = MAX_PAGE_CHARS, selector } = {}) {
       `\n\n[… truncated: the page Markdown was ${md.length} characters, the cap is ${maxChars} …]`;
   }
   const frames = w.frames.filter((f) => md.includes(frameToken(f.k, w.nonce)));
-  return { url: location.href, title: document.title, markdown: md, truncated, frames, frameNonce: w.nonce, documentId };
+  return { url: location.href, title: document.title, markdown: md, truncated, frames, frameNonce: w.nonce, documentId, ...httpError() };
+}
+
+// The HTTP status the server answered this document with, when it is an error (a 404 page, a
+// 500): the browser shows its body like any page, and only its words may say it is not the page
+// asked for (Navigation Timing's responseStatus; Chrome 109+).
+function httpError() {
+  let s = 0;
+  try { s = Number(performance.getEntriesByType('navigation')[0]?.responseStatus) || 0; } catch { s = 0; }
+  return s >= 400 && s < 600 ? { httpStatus: s } : {};
 }
 
 export { tokenParts };
