@@ -641,6 +641,28 @@ test('Tagify: fill_form leaves the tags field as a user does, so the text become
   assert.doesNotMatch(r.page.markdown, /\[option "/, 'its suggestions are left open');
 });
 
+// A bare number matched any name holding it as a word ("3" clicked the checkbox "Select row 3"
+// where no page 3 existed: EUI), a name's last letters were a word ("Age" matched "Go to next
+// page": Grommet), and the input a drop-down button holds, made inert and named by its label, was
+// the target ("… is inert; nothing was done": Grommet's Select) where a user's click opens it.
+test('targets by what was read: a number only exactly, a word only whole, an inert input in a button through the button', async () => {
+  await open('/cnt-words.html');
+  let r = await env.call('browser_click', { target: '3' });
+  assert.equal(r.status, 'error', JSON.stringify(r.result));
+  assert.match(r.result.error, /^No element matches "3"/, r.result.error);
+  assert.match(r.page.markdown, /Last: nothing/);
+  r = await env.call('browser_click', { target: '2' });
+  ok(r);
+  assert.match(r.page.markdown, /Last: page 2/);
+  r = await env.call('browser_click', { target: 'Age' });
+  ok(r);
+  assert.match(r.page.markdown, /Last: sorted by age/);
+  r = await env.call('browser_click', { target: 'Color' });
+  ok(r);
+  assert.match(r.result.message, /^Clicked \[button "Choose a color"/, r.result.message);
+  assert.match(r.page.markdown, /Last: color list opened/);
+});
+
 // A multiple select's widget that shows its choices joined (bootstrap-select's "Cheese, Olives"):
 // after a second choice it was no longer found, and the select was "not visible to a user".
 test('a multiple select whose widget shows the choices joined is still chosen in through it', async () => {

@@ -329,6 +329,38 @@ test('react aria: fill_form over a ComboBox, Select, DatePicker, Checkbox, Switc
   assert.equal(stateIn(md(r)).action, 'rename');
 });
 
+// React Spectrum's DateRangePicker keeps its segments 6 levels under its group (its fields were
+// six "editor"s, ambiguous by their label); a date written year first went into the segments in
+// the field's order (month ← 2025: HeroUI's and Reka's DatePickers too); a tag's remove button,
+// named "Remove" and by aria-labelledby itself and its tag, was named by the tag alone, so a click
+// on the tag's words removed it. A Select's trigger labelled by its value and its label ("Select an
+// item Color") matched "Color" no better than "Select an item Hair color"; one whose value is beside
+// its icon-only trigger (HeroUI's Autocomplete) was chosen in, and "does not show it afterwards".
+test('react aria: a range typed year first into segments deep in their group; a Select by its label, one telling its choice only by aria-labelledby; a tag is not its remove button', async () => {
+  let r = await open('react-aria.html', /# Trip/);
+  assert.match(md(r), /\[input date "Stay dates" placeholder="mm\/dd\/yyyy – mm\/dd\/yyyy" e\d+\]/, md(r));
+  assert.match(md(r), /\[button "Remove News" e\d+\]/, md(r));
+  r = await call('browser_fill_form', { fields: [{ target: 'Stay dates', value: '2025-05-01 - 2025-05-07' }, { target: 'Departure', value: '2026-03-14' }] });
+  ok(r, 'fill_form');
+  assert.equal(stateIn(md(r)).stay, '2025-05-01..2025-05-07', md(r));
+  assert.equal(stateIn(md(r)).date, '2026-03-14', md(r));
+  assert.match(md(r), /\[input date "Stay dates" value="5\/1\/2025 – 5\/7\/2025" e\d+\]/, md(r));
+  // "Color" is the Select labelled so, not the one labelled "Hair color" ("Select an item Color"
+  // and "Select an item Hair color" matched alike)
+  r = await call('browser_select_option', { target: 'Color', value: 'Red' });
+  ok(r, 'Color');
+  r = await call('browser_select_option', { target: 'Home state', value: 'California' });
+  ok(r, 'a trigger showing its choice only through its aria-labelledby');
+  assert.equal(stateIn(md(r)).color, 'red', md(r));
+  assert.equal(stateIn(md(r)).home, 'california', md(r));
+  r = await call('browser_click', { target: 'News' });
+  ok(r, 'the tag');
+  assert.equal(stateIn(md(r)).removed, undefined, md(r));
+  r = await call('browser_click', { target: 'Remove Travel' });
+  ok(r, 'its remove button');
+  assert.equal(stateIn(md(r)).removed, 'travel', md(r));
+});
+
 // Ark UI (Zag.js, under Chakra UI 3): its slider shows a key's new value tasks later (one arrow
 // key seemed to move nothing: "did not reach 70"), its number input took the typed value in a
 // later task and, left at once by fill_form, put its old value back, and its one-time code in four

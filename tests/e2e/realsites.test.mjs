@@ -250,6 +250,20 @@ test('typing: a code typed into a row of one-character boxes goes a character a 
   assert.match(md(r), /Code: 1234/, md(r));
 });
 
+// Replacing the text of a field that holds none pressed Control+A and Backspace all the same, and
+// in a tags field those are the keys that take its tags out (Tom Select's Control+A selects every
+// tag and Backspace removes them; Oruga's Taginput and Tagify remove the last tag on Backspace):
+// typing a new label took out the labels there.
+test('typing: trusted typing into an empty tags input presses no Control+A or Backspace, so its tags stay', async () => {
+  await open(srv.url('/shells/tags-tomselect.html'));
+  let r = await env.call('browser_type', { target: 'Labels', text: 'heavy', clear: true });
+  ok(r);
+  assert.match(md(r), /Labels: urgent,fragile$/m, md(r));
+  r = await env.call('browser_press_key', { key: 'Enter' });
+  ok(r);
+  assert.match(md(r), /Labels: urgent,fragile,heavy$/m, md(r));
+});
+
 test('focus: the jQuery UI datepicker opens when its field is clicked in the managed headless browser', async () => {
   await open(srv.url('/shells/jqueryui.html'));
   const r = await env.call('browser_click', { target: 'Date' });

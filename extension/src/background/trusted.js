@@ -322,10 +322,13 @@ async function typeTrusted(tabId, pt, params) {
   const text = String(params.text ?? '');
   // (a field showing an input mask's template, its caret on the first blank: content/actions.js
   // maskTemplate; typed a character a key, as a typist fills the blanks)
-  const template = async () => pt.tag === 'input' && !!(await callContent(tabId, 'template').catch(() => null))?.template;
-  let masked = await template();
-  // (a field whose page cancelled Control+A gets its text selected by the content script)
-  if (params.clear) {
+  const look = () => callContent(tabId, 'template').catch(() => null);
+  const template = async () => pt.tag === 'input' && !!(await look())?.template;
+  const first = pt.tag === 'input' || pt.empty ? await look() : null;
+  let masked = pt.tag === 'input' && !!first?.template;
+  // (a field whose page cancelled Control+A gets its text selected by the content script; one
+  // empty before the click and after it gets no keys)
+  if (params.clear && !(pt.empty && first?.empty)) {
     await pressKeyCdp(tabId, { key: 'a', code: 'KeyA', windowsVirtualKeyCode: 65 }, { modifiers: 2, commands: ['selectAll'] });
     await callContent(tabId, 'selectField').catch(() => null);
     await pressKeyCdp(tabId, keyFields('Backspace'));

@@ -2,7 +2,7 @@
 // Events are dispatched the way a user's input would produce them so that
 // framework-controlled widgets (React, Vue, Angular…) see the change.
 import { mouse, frame } from './dom.js';
-import { externalLink, winOf, isDisabled, isInert, isEditable, inputType, norm, isVisibleBox, allRoots, nameOf, withStyleCache, styleOf, focusedElement, controlKind, TEXT_INPUT_TYPES, thumbPosition, segmentsOf, boxRowOf, watchChanges } from './dom.js';
+import { externalLink, winOf, isDisabled, isInert, isEditable, inputType, norm, isVisibleBox, allRoots, nameOf, withStyleCache, styleOf, focusedElement, controlKind, TEXT_INPUT_TYPES, thumbPosition, segmentsOf, segmentPart, boxRowOf, watchChanges } from './dom.js';
 import { describe, hiddenError, refuseUnusable } from './targeting.js';
 import { selectedText, readOnlyBox, segmentedText } from './describe.js';
 import { isSecret } from './secret.js';
@@ -958,11 +958,39 @@ async function typeIntoSegments(el, text, clear) {
       await nextTask();
     }
   };
-  if (parts.length === segs.length) for (let i = 0; i < segs.length; i++) { await into(segs[i]); await typeChars(parts[i]); }
+  const order = parts.length === segs.length ? partOrder(segs, parts) : null;
+  if (order) for (let i = 0; i < segs.length; i++) { await into(segs[order[i]]); await typeChars(parts[i]); }
   else { await into(segs[0]); await typeChars(parts.join('')); }
   const left = segs.filter((s) => !filled(s)).map((s) => s.getAttribute('aria-label') || 'a part');
+  // a date part the segment shows otherwise than typed (a month that took only its first digit)
+  const off = order ? parts.map((p, i) => [p, segs[order[i]]]).filter(([p, sg]) => segType(sg) && /^\d+$/.test(p) && sg.hasAttribute('aria-valuenow') && Number(sg.getAttribute('aria-valuenow')) !== Number(p)) : [];
+  if (!left.length && off.length) throw new Error(`Typed into ${desc}, but ${off.map(([p, sg]) => `its ${segType(sg)} shows ${sg.getAttribute('aria-valuetext') || sg.getAttribute('aria-valuenow')} where ${p} was typed`).join(', and ')}`);
   if (left.length === segs.length) throw new Error(`${desc} took none of the text typed: its parts (${segs.map((s) => s.getAttribute('aria-label') || '?').join(', ')}) take ${segmentedText(el).text || 'what they show'}`);
   if (left.length) throw new Error(`Typed into ${describe(el)}, but its ${left.join(', ')} ${left.length === 1 ? 'is' : 'are'} still empty: the field holds no value until each part is filled`);
+}
+
+// A date segment's part: 'year', 'month' or 'day', or ''.
+const segType = (s) => { const p = segmentPart(s); return YMD.includes(p) ? p : ''; };
+const YMD = ['year', 'month', 'day'];
+
+// Which segment each part of the text goes into, in the text's order: the field's order, except
+// for a date written year first ("2024-12-31", an ISO date; a range of two), whose year, month and
+// day go into the segments of those names whatever order the field shows them in (mm/dd/yyyy: the
+// year was typed into the month, "0031-02-12").
+function partOrder(segs, parts) {
+  const idx = segs.map((_, i) => i);
+  if (!/^\d{4}$/.test(parts[0])) return idx;
+  const order = [];
+  for (let i = 0; i < segs.length;) {
+    let j = i;
+    while (j < segs.length && j - i < 3 && segType(segs[j]) && !segs.slice(i, j).some((x) => segType(x) === segType(segs[j]))) j++;
+    const run = idx.slice(i, j);
+    if (run.length === 3 && /^\d{4}$/.test(parts[order.length])) order.push(...run.sort((a, b) => YMD.indexOf(segType(segs[a])) - YMD.indexOf(segType(segs[b]))));
+    else if (run.length) order.push(...run);
+    else { order.push(i); j = i + 1; }
+    i = j;
+  }
+  return order;
 }
 
 // Press editor keys on `el` ([key, modifiers] each: keydown and keyup), as a user's reach it.

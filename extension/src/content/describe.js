@@ -1,5 +1,5 @@
 // The inline token for an interactive element, e.g. [button "Sign in" e13].
-import { nameOf, inputType, isDisabled, isInert, norm, clip, hiddenPopupControl, labelsText, focusedElement, shadowOf, thumbPosition, segmentsOf, placeholderOf, popupButtonLabel, oneOneBox, classDropdown } from './dom.js';
+import { nameOf, inputType, isDisabled, isInert, norm, clip, hiddenPopupControl, labelsText, focusedElement, shadowOf, thumbPosition, segmentsOf, segmentPart, formInputLabel, placeholderOf, popupButtonLabel, oneOneBox, classDropdown } from './dom.js';
 import { behindModal } from './modal.js';
 import { seenText } from './hidden.js';
 import { refFor } from './refs.js';
@@ -19,9 +19,23 @@ function keyCatcher(el) {
 // "03/14/2026" or, with none filled, its placeholders "MM/DD/YYYY"), whether none is filled, and the
 // kind of field its segments' names say: date, time, datetime or text.
 export function segmentedText(el, segs = segmentsOf(el)) {
-  let box = segs[0].parentElement;
-  while (box && box !== el && !segs.every((x) => box.contains(x))) box = box.parentElement;
-  const text = norm((box || el).textContent);
+  const boxOf = (run) => {
+    let box = run[0].parentElement;
+    while (box && box !== el && !run.every((x) => box.contains(x))) box = box.parentElement;
+    return box || el;
+  };
+  // a range's two fields in one (React Spectrum's DateRangePicker: month, day, year twice, the dash
+  // between them drawn by its style): each field's text, a dash between
+  const runs = [[]];
+  for (const x of segs) {
+    const k = segmentPart(x);
+    if (k && runs[runs.length - 1].some((y) => segmentPart(y) === k)) runs.push([]);
+    runs[runs.length - 1].push(x);
+  }
+  // (without the words of a button in the box: Reka's calendar button "📅" inside its field)
+  const textOf = (b) => { let t = b.textContent; for (const x of b.querySelectorAll('button,[role=button]')) t = t.replace(x.textContent, ''); return norm(t); };
+  const boxes = runs.map(boxOf);
+  const text = runs.length > 1 && new Set(boxes).size === runs.length ? boxes.map(textOf).join(' – ') : textOf(boxOf(segs));
   const empty = segs.every((x) => /^empty$/i.test(x.getAttribute('aria-valuetext') || '') || x.getAttribute('aria-valuenow') == null && !x.hasAttribute('aria-valuetext'));
   const names = segs.map((x) => x.getAttribute('aria-label') || '').join(' ');
   const date = /year|month|day/i.test(names), time = /hour|minute|second/i.test(names);
@@ -47,7 +61,7 @@ export function ownName(el) {
   const lb = el.getAttribute('aria-labelledby');
   if (lb) {
     const root = el.getRootNode();
-    const t = norm(lb.split(/\s+/).map((id) => (root.getElementById ? root.getElementById(id) : null)?.textContent || '').join(' '));
+    const t = norm(lb.split(/\s+/).map((id) => { const t = root.getElementById ? root.getElementById(id) : null; return (t === el && norm(t.getAttribute('aria-label') || '')) || t?.textContent || ''; }).join(' '));
     if (t) return clip(t);
   }
   return clip(norm(el.getAttribute('aria-label') || el.getAttribute('title')) || placeholderOf(el));
@@ -171,6 +185,7 @@ export function tokenParts(el, kind, { values = true } = {}) {
       const segs = tag === 'INPUT' ? [] : segmentsOf(el);
       if (segs.length) { // a field drawn as segments: one field, its text what its segments show
         const s = segmentedText(el, segs);
+        if (!name) name = clip(formInputLabel(el)); // (Reka's, named only by its form input's label)
         parts.push('input', s.type);
         if (name) parts.push(q(name));
         if (values && s.text) parts.push((s.empty ? 'placeholder=' : 'value=') + q(clip(s.text, 100)));
@@ -382,6 +397,16 @@ function labelledBy(el) {
   const ids = (el.getAttribute('aria-labelledby') || '').trim().split(/\s+/).filter(Boolean);
   const root = el.getRootNode();
   return ids.map((id) => root.getElementById?.(id) || el.ownerDocument.getElementById(id));
+}
+
+// The name a drop-down's token shows where its accessible name also holds its choice (React Aria's
+// trigger, labelled by the value it shows and its label: "Select one State" is shown as "State"):
+// a target written from the Markdown names it by that ('' for any other element).
+export function shownLabel(el, kind) {
+  if (el.tagName === 'INPUT') return '';
+  if (kind === 'combobox' && labelledByOwn(el)) return widgetLabel(el);
+  if (kind === 'button' && (el.getAttribute('aria-haspopup') || '').trim().toLowerCase() === 'listbox' && !besideTypedCombobox(el)) return labelBesideOwn(el);
+  return '';
 }
 
 // The text of the elements `el`'s aria-labelledby points at outside it (its label), when it points

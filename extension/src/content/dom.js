@@ -231,10 +231,11 @@ const roleOf = (el) => (el.getAttribute('role') || '').trim().split(/\s+/)[0].to
 // React Aria's DateField: a role=group of role=spinbutton sections, the focus moving on as each is
 // filled), in order; [] for any other element. A user sees one field ("03/14/2026") and types into it.
 // (controlKind asks this of every role=group, a tree's included, on each walk: only its first
-// SEGMENT_DEPTH levels and SEGMENT_LOOK elements are looked at, where both pickers keep theirs,
-// not the whole subtree of a large group.)
-const SEGMENT_DEPTH = 3;
-const SEGMENT_LOOK = 60;
+// SEGMENT_DEPTH levels and SEGMENT_LOOK elements are looked at, where the pickers keep theirs —
+// React Spectrum's 6 and 7 levels down, a range's six after ≈ 70 elements — not the whole subtree
+// of a large group.)
+const SEGMENT_DEPTH = 8;
+const SEGMENT_LOOK = 120;
 export function segmentsOf(el) {
   if (roleOf(el) !== 'group') return [];
   const s = [];
@@ -249,6 +250,33 @@ export function segmentsOf(el) {
   walk(el, 1);
   return s.length >= 2 && s.length <= 8 && s.every((x) => x.isContentEditable) ? s : [];
 }
+
+// The native input a field drawn as segments keeps inside it for forms (Reka's DateField: a hidden
+// <input type=date> its <label for> points at), or null.
+function formInputIn(group) {
+  for (const i of group.querySelectorAll(':scope > input, :scope > * > input')) if (i.type !== 'hidden' || i.labels?.length) return i;
+  return null;
+}
+
+// The label of the native input a field drawn as segments keeps inside it ('' if none).
+export function formInputLabel(group) {
+  const h = formInputIn(group);
+  return h ? labelsText(h) : '';
+}
+
+// The field drawn as segments that `el`, the native input it keeps inside it, stands in for; null
+// for any other element (a target naming that input's label means the field a user sees).
+export function segmentedFieldOf(el) {
+  if (el?.tagName !== 'INPUT') return null;
+  for (let g = el.parentElement, i = 0; g && i < 2; g = g.parentElement, i++) {
+    if (roleOf(g) === 'group') return segmentsOf(g).length && formInputIn(g) === el ? g : null;
+  }
+  return null;
+}
+
+// A segment's part by its data-type (React Aria) or its name ("month, Start Date", MUI X's
+// "Month"): year, month, day, hour, minute or second; '' for another (AM/PM, an era).
+export const segmentPart = (x) => ((x.getAttribute('data-type') || x.getAttribute('aria-label') || '').trim().toLowerCase().match(/^(year|month|day|hour|minute|second)\b/) || [])[1] || '';
 
 // What, inside a web component's shadow root, is the real control of its host.
 const INNER_CONTROL = 'button,a[href],input:not([type=hidden]),select,textarea,[role],[contenteditable]';
@@ -491,11 +519,17 @@ export function flatText(node, skipControls = false, skipHidden = false, skip = 
   return norm(out.join(''));
 }
 
+// The name aria-labelledby gives: the text of each element it names, and for the element itself its
+// aria-label, as the accessible-name rules read it (React Aria's tag remove button names itself and
+// its tag, "Remove News", where its own text is empty; a date segment "month, Event date"). (Another
+// element's aria-label is left: Algolia's search box names a <label> whose aria-label "Submit" is its
+// button's, and the box a user sees shows "Search for products".)
 function textOfIds(el, ids) {
   const root = el.getRootNode();
   return norm(ids.split(/\s+/).map((id) => {
     const t = root.getElementById ? root.getElementById(id) : el.ownerDocument.getElementById(id);
-    return t ? flatText(t) : '';
+    // (an element around it is read without it: the tag that names its remove button, "ⓧ" left out)
+    return t ? (t === el && norm(t.getAttribute('aria-label') || '')) || flatText(t, false, false, t === el ? null : el) : '';
   }).join(' '));
 }
 
@@ -676,6 +710,9 @@ export function nameOf(el, kind = null) {
     const l = el.parentElement?.closest('label');
     if (l && l.querySelectorAll('[role=checkbox],[role=radio],[role=switch]').length === 1) { const w = flatText(l, true, true, el); if (w) return clip(w); }
   }
+  // a date field drawn as segments, named by nothing of its own: by the label of the native input
+  // it keeps inside it for forms (Reka's DateField: its <label for> names that input)
+  if (roleOf(el) === 'group' && segmentsOf(el).length) { const l = formInputLabel(el); if (l) return clip(l); }
   let t = visibleText(el);
   // (a tick or icon drawn before or after the words and hidden from assistive technology is no part
   // of the name, as a screen reader says it: Base UI's "✓" before a chosen option's words)

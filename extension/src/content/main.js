@@ -9,7 +9,7 @@ import { clickCommand, type, pressKey, pressKeyOn, scroll, grownSince, checkPres
 import { startObserving, waitQuiet } from './quiet.js';
 import { pruneRefs, raiseFloor, refCounter, heldRefs } from './refs.js';
 import { rememberPasswordFields } from './secret.js';
-import { point, typed, landed } from './point.js';
+import { point, typed, landed, isEmptyField } from './point.js';
 import { shot } from './shot.js';
 import { hover, drag } from './pointer.js';
 import { fillForm, setFiles, chooseOption, fileInputNamed } from './forms.js';
@@ -134,7 +134,7 @@ async function run1(op, args) {
       case 'check': return { ok: true, present: checkPresence(args) };
       case 'locate': return { ok: true, ...locate(args.target, args.command) };
       case 'holds': return { ok: true, refs: heldRefs(args.refs) }; // fill_form across frames (frames.js)
-      case 'template': return { ok: true, template: maskTemplate(deepActive()) }; // trusted typing (trusted.js)
+      case 'template': { const a = deepActive(); return { ok: true, template: maskTemplate(a), empty: !!a && isEmptyField(a) }; } // trusted typing (trusted.js)
       case 'describe': return { ok: true, text: describe(findTarget(args.target).el) };
       case 'point': return { ok: true, ...(await point(args.target, args.command, args.how || {})) }; // trusted mode (point.js)
       case 'shot': return { ok: true, ...(await shot(args)) }; // screenshots (shot.js)

@@ -62,6 +62,14 @@ function textField(el) {
   return !!el.isContentEditable;
 }
 
+// Does the field hold nothing (a text field with no value, an editor with no text and nothing
+// embedded)? Replacing its content then presses no key: Backspace in an empty field is a key the
+// page acts on (a tag input takes it to remove its last tag).
+export function isEmptyField(el) {
+  if (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA') return el.value === '';
+  return !!el.isContentEditable && !el.textContent.trim() && !el.querySelector('img,video,iframe,table,hr,[contenteditable=false]');
+}
+
 export async function point(target, command = 'click', how = {}) {
   const { el } = findTarget(target, PURPOSE[command] || 'any');
   await leaveTooltips(el);
@@ -93,6 +101,8 @@ export async function point(target, command = 'click', how = {}) {
     // moves the caret and drops the format chosen for the next text, Slate's Bold)
     focused: command === 'type' && !!el.isContentEditable && focusedOrInside(el),
     code: command === 'type' && !!el.isContentEditable && monospaced(el),
+    // (nothing to clear: Control+A and Backspace in an empty tag input deleted its last tag, Oruga's)
+    empty: command === 'type' && isEmptyField(el),
     // (a box of a row of one-character boxes, a code split in boxes with no maxlength, Chakra's
     // PinInput: a character at a time, as the page moves the focus on; one insertion of "1234" was
     // taken for a paste and left "423")

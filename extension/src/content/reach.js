@@ -70,7 +70,8 @@ export const isReachable = (el) => !hiddenReason(el);
 
 // Some node shown inside `el` (the first 50 nodes of its flat tree: through an open shadow root, a
 // <slot> standing for its assigned nodes or else its fallback content) that has a visible box: an
-// element, or a text node (a select's choice shown as a slot's text).
+// element, or a text node (a select's choice shown as a slot's text): its parent, or the text's
+// own range when that parent has no box.
 function shownChild(el) {
   let budget = 50;
   const look = (n) => {
@@ -84,7 +85,9 @@ function shownChild(el) {
         const range = c.ownerDocument.createRange();
         range.selectNodeContents(c);
         const r = range.getBoundingClientRect();
-        if (r.width >= 1 && r.height >= 1) return p || c;
+        // (its parent with no box of its own, display:contents — React Aria's tag cell holding its
+        // words and its remove button —: the words' own box, where a user's click on them lands)
+        if (r.width >= 1 && r.height >= 1) return p && p.getBoundingClientRect().width >= 1 ? p : range;
         continue;
       }
       if (c.nodeType !== 1) continue;

@@ -1,12 +1,12 @@
 // Resolve a `target` (ref, CSS selector or plain description) to one element, or
 // throw an Error whose message lists the best candidates with their refs.
-import { allElements, allRoots, controlKind, descriptionsOf, inViewport, isDisabled, isInert, isEditable, styleOf, norm, withStyleCache, modalDialog, nameOf, boxRow } from './dom.js';
+import { allElements, allRoots, controlKind, descriptionsOf, inViewport, isDisabled, isInert, isEditable, styleOf, norm, withStyleCache, modalDialog, nameOf, boxRow, segmentedFieldOf } from './dom.js';
 import { behindModal, modalName, DIALOG_SEL } from './modal.js';
 import { hiddenReason, hoverHost } from './reach.js';
 import { mutedText, invisible } from './hidden.js';
 import { proxyFor, isDropdown, isRadioGroup, isCheckboxGroup, groupName, listPopupWrapper } from './widgets.js';
 import { isRefSyntax, parseRef, resolveRef, refFor } from './refs.js';
-import { token } from './describe.js';
+import { token, shownLabel } from './describe.js';
 
 // The kinds of control the snapshot writes as one token, nothing inside it shown (snapshot.js
 // ATOMIC_KINDS, less the fields, whose options and editors' content are targets of their own, and
@@ -76,15 +76,21 @@ function toField(el) {
 }
 
 function matchClass(descs, q) {
+  // a number names only what reads exactly so: "3" is a page link or a calendar's day, never the
+  // checkbox "Select row 3" (EUI's table, paged to two pages, had its row 3 selected)
+  if (/^\d+$/.test(q)) return descs.some((d) => d.toLowerCase() === q) ? 3 : 0;
   let best = 0;
   for (const d0 of descs) {
     const d = d0.toLowerCase();
     if (d === q) return 3;
-    if (d.startsWith(q) || d.endsWith(q) || new RegExp('(^|[\\s"\'(:])' + q.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') + '($|[\\s"\'):.,!?])').test(d)) best = Math.max(best, 2);
+    // (the end of a word is no word: "Age" is not in "Go to next page")
+    if (d.startsWith(q) || (d.endsWith(q) && !WORD_CHAR.test(d[d.length - q.length - 1] || '')) || new RegExp('(^|[\\s"\'(:])' + q.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') + '($|[\\s"\'):.,!?])').test(d)) best = Math.max(best, 2);
     else if (d.includes(q)) best = Math.max(best, 1);
   }
   return best;
 }
+
+const WORD_CHAR = /[\p{L}\p{N}]/u;
 
 function bigrams(s) {
   const out = new Set();
@@ -353,9 +359,11 @@ export function findTarget(target, purpose = 'any') {
         continue;
       }
       const descs = descriptionsOf(el, kind);
+      const shown = shownLabel(el, kind);
+      if (shown) descs.push(shown);
       const mc = matchClass(descs, q);
       const sim = Math.max(0, ...descs.map((d) => similarity(d.toLowerCase(), q)));
-      scored.push({ el, kind, mc, sim, rank: -1, named: mc === 3 && norm(nameOf(el, kind)).toLowerCase() === q });
+      scored.push({ el, kind, mc, sim, rank: -1, named: mc === 3 && (norm(nameOf(el, kind)).toLowerCase() === q || norm(shown).toLowerCase() === q) });
     } else if (purpose !== 'type' && purpose !== 'select') {
       // non-interactive element whose own text matches (e.g. a div with a JS handler)
       let own = '';
@@ -438,7 +446,7 @@ export function findTarget(target, purpose = 'any') {
   // named by "Code") starts in the first box, and the page moves the focus on as each fills.
   if (top && top.length > 1 && purpose === 'type' && boxRow(top.map((c) => c.el))) top = [top[0]];
   if (top && top.length === 1) {
-    const el = top[0].el;
+    const el = segmentedFieldOf(top[0].el) || outerOfInert(top[0].el);
     return { el: purpose === 'type' ? toField(el) : el, how: 'description' };
   }
   if (top && top.length > 1) {
@@ -471,6 +479,21 @@ export function findTarget(target, purpose = 'any') {
   const e = new Error(`No ${what} matches "${raw}".` + (closest.length ? ` Closest: ${listing(closest.map((c) => c.el))}.` : ' Get the page to see the refs of the elements.'));
   e.code = 'target_not_found';
   throw e;
+}
+
+// The control around `el` when `el` is made inert inside it by the page (not by a modal): the
+// browser passes an inert element no click, so a click on it, or on the <label> that names it,
+// reaches the control around it (Grommet's Select: a read-only <input inert> inside the drop-down
+// <button>, named "Country" by its label, was "inert … nothing was done"). `el` itself otherwise.
+function outerOfInert(el) {
+  const root = el.closest?.('[inert]');
+  if (!root || modalDialog(el)) return el;
+  for (let n = root.parentElement, i = 0; n && i < 8; n = n.parentElement, i++) {
+    if (n.closest('[inert]')) return el;
+    const st = styleOf(n);
+    if (st && controlKind(n, st) && usable(n)) return n;
+  }
+  return el;
 }
 
 // An element a user cannot use, disabled or inert (isInert): an error saying so, before anything

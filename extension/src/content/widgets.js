@@ -2,7 +2,7 @@
 // visible label or styled box, a hidden <select> replaced by a button and a listbox (jQuery UI
 // selectmenu, Select2, Chosen, bootstrap-select). A user acts on the visible widget, so actions
 // go through it: the widget's own handlers then update both it and the native control.
-import { norm, inputType, flatText, hiddenPopupControl, nameOf, allRoots, focusedElement, styleOf, shadowOf, isDisabled, isInert, mouse, oneOneBox, classDropdown, frame } from './dom.js';
+import { norm, inputType, flatText, hiddenPopupControl, nameOf, allRoots, focusedElement, styleOf, shadowOf, isDisabled, isInert, mouse, oneOneBox, classDropdown, frame, segmentedFieldOf } from './dom.js';
 import { hiddenReason, composedParent, composedContains, flatChildren, shownChoiceOf, clickPoint, deepElementAt } from './reach.js';
 
 const POPUP_ROLES = new Set(['combobox', 'button', 'listbox']);
@@ -36,6 +36,10 @@ export function proxyFor(el) {
   // way: the thumb is what a user sees and grabs, the input takes the keys and the value)
   // (and a visually hidden <button role=switch|checkbox> with a <label for> beside it: Carbon's
   // cds-toggle, a 1×1 button, its label the track a user clicks)
+  // (the native input a field drawn as segments keeps inside it, its label pointing at it: Reka's
+  // DateField; the field is what a user sees and types into)
+  const seg = segmentedFieldOf(el);
+  if (seg) return visible(seg) ? seg : null;
   const boxButton = el.tagName === 'BUTTON' && ['switch', 'checkbox'].includes(roleOf(el)) && el.labels?.length;
   if (!boxButton && (el.tagName !== 'INPUT' || !['checkbox', 'radio', 'range'].includes(inputType(el)))) return null;
   // A visible label of it.
@@ -80,6 +84,12 @@ function triggerBox(el) {
     if (visible(n)) return n;
   }
   return null;
+}
+
+// The words of the elements `el`'s aria-labelledby names, lowercase.
+function labelledText(el) {
+  const root = el.getRootNode();
+  return norm(el.getAttribute('aria-labelledby').trim().split(/\s+/).slice(0, 10).map((id) => root.getElementById?.(id)?.textContent || '').join(' ')).toLowerCase();
 }
 
 // Does box `n` hold a field (matching `sel`) other than `el`? A hidden <select> does not count: it
@@ -1011,6 +1021,9 @@ export async function chooseInWidget(widget, text, click, describe, sel = null, 
     let now = host ? hostChoice(widget, skip) : faceText(ctx.face, skip);
     // a button drawn as an icon (a flag) tells its choice in its aria-label only
     if (!now && widget.tagName === 'BUTTON') now = norm(widget.getAttribute('aria-label')).toLowerCase();
+    // one that tells it only through what its aria-labelledby names (React Aria's trigger: the
+    // value beside it and its label, "California Home state": HeroUI's Autocomplete)
+    if (!/[\p{L}\p{N}]/u.test(now) && widget.hasAttribute('aria-labelledby')) now = labelledText(widget);
     // an icon-only trigger (PrimeReact's Dropdown arrow, role=button) beside the text showing the
     // choice, in the widget's box
     if (!now && !host) { const box = triggerBox(widget); if (box) now = faceText(box, skip); }
