@@ -1300,3 +1300,53 @@ test('a checkable item whose click opens what is under it is not said to have fa
   ok(r);
   assert.match(r.result.message, /it is now checked/);
 });
+
+test('a part of a visibility:hidden box that sets visibility:visible again is shown and clicked; the hidden rest is not (Polaris IndexTable)', async () => {
+  let r = await open('/cnt-shownparts.html');
+  assert.doesNotMatch(r.page.markdown, /Create shipping labels|1 selected|Hidden heading/, 'nothing of the bar before a row is chosen');
+  r = await env.call('browser_click', { target: 'Jaydon Stanton' });
+  ok(r);
+  const m = r.page.markdown;
+  assert.match(m, /\[checkbox "Select all 3 orders" e\d+\]/);
+  assert.match(m, /1 selected/);
+  const labels = refOf(m, /\[button "Create shipping labels"/);
+  // the hidden header (its checkbox and words) and the hidden measuring copy inside the bar stay out
+  assert.doesNotMatch(m, /Hidden heading|sticky copy|Measured copy/);
+  r = await env.call('browser_click', { target: labels });
+  ok(r);
+  assert.match(r.page.markdown, /log: labels/);
+});
+
+test('a menu item holding a calendar (buttons, a select, days) shows them, each with its ref; an option drawing a checkbox stays one token (Oruga Datepicker)', async () => {
+  const r = await open('/cnt-shownparts.html');
+  const m = r.page.markdown;
+  assert.match(m, /\[button "Previous month" e\d+\] \[button "Next month" e\d+\]/);
+  assert.match(m, /\[select "Month" value="March"/);
+  assert.match(m, /\[menuitem e\d+\]/, 'the item itself, without all its words as its name');
+  assert.doesNotMatch(m, /\[menuitem "/);
+  const day = refOf(m, /\[button "15"/);
+  assert.match(m, /\[option "Red" selected e\d+\]/, 'one control inside an item is part of it');
+  assert.match(m, /\[tab "Inbox x" selected e\d+\]/, 'a close button the keyboard skips is part of its tab');
+  const c = await env.call('browser_click', { target: day });
+  ok(c);
+  assert.match(c.page.markdown, /log: day-15/);
+});
+
+test('a native checkbox set indeterminate shows mixed (not checked), a radio\'s indeterminate nothing (Carbon DataTable select all)', async () => {
+  const r = await open('/cnt-shownparts.html');
+  const m = r.page.markdown;
+  assert.match(m, /\[checkbox "Unselect all rows" mixed e\d+\]/);
+  assert.match(m, /\[checkbox "Half and checked" mixed e\d+\]/);
+  assert.match(m, /\[radio "A radio set indeterminate" e\d+\]/);
+  const c = await env.call('browser_click', { target: 'Unselect all rows' });
+  ok(c);
+  assert.match(c.result.message, /now checked/);
+});
+
+test('a control of no size that draws nothing (an icon button whose icon font is not loaded) is not shown; one drawing a ::before icon is (Oruga Taginput)', async () => {
+  const r = await open('/cnt-shownparts.html');
+  const m = r.page.markdown;
+  assert.match(m, /Vue\.js/);
+  assert.doesNotMatch(m, /Delete this tag/);
+  assert.match(m, /\[button "Delete Ember" e\d+\]/);
+});

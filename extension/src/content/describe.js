@@ -263,9 +263,12 @@ export function tokenParts(el, kind, { values = true } = {}) {
       // a switch is a checkbox to act on, shown as what a user sees: [switch "Dark mode" checked]
       parts.push(kind === 'checkbox' && el.getAttribute('role') === 'switch' ? 'switch' : kind);
       if (name) parts.push(q(name));
+      // a native checkbox set indeterminate (Carbon's DataTable "select all" with some rows chosen)
+      // is drawn as a dash whatever its checked state, as aria-checked=mixed is: `mixed` alone
+      const mixed = tag === 'INPUT' ? el.type === 'checkbox' && el.indeterminate : el.getAttribute('aria-checked') === 'mixed';
       const checked = tag === 'INPUT' ? el.checked : el.getAttribute('aria-checked') === 'true';
-      if (checked) parts.push('checked');
-      if (tag !== 'INPUT' && el.getAttribute('aria-checked') === 'mixed') parts.push('mixed');
+      if (mixed) parts.push('mixed');
+      else if (checked) parts.push('checked');
       break;
     }
     case 'link':

@@ -68,6 +68,27 @@ export function hiddenReason(el) {
 
 export const isReachable = (el) => !hiddenReason(el);
 
+// Has `el` no size (under 1px either way) and nothing shown out of it: no child with a box, no
+// text, and no generated content (a ::before or ::after icon, on it or on its first 20 elements)?
+// A user sees nothing there and actions refuse it ("it has no size on the page"): Oruga's tag
+// delete button, whose icon font's stylesheet is not loaded, is a 0 × 0 button around an empty <i>.
+// (A box of no size whose content overflows it onto the page, Lion's 0 × 0 dialog around a fixed
+// layer, shows that content.)
+export function drawsNothing(el) {
+  const r = el.getBoundingClientRect();
+  if ((r.width >= 1 && r.height >= 1) || shownChild(el)) return false;
+  const inner = el.getElementsByTagName('*');
+  for (let i = -1; i < inner.length && i < 20; i++) {
+    const n = i < 0 ? el : inner[i];
+    for (const pseudo of ['::before', '::after']) {
+      let c = 'none';
+      try { c = winOf(n).getComputedStyle(n, pseudo).content; } catch { /* ignore */ }
+      if (c !== 'none' && c !== 'normal') return false;
+    }
+  }
+  return true;
+}
+
 // Some node shown inside `el` (the first 50 nodes of its flat tree: through an open shadow root, a
 // <slot> standing for its assigned nodes or else its fallback content) that has a visible box: an
 // element, or a text node (a select's choice shown as a slot's text): its parent, or the text's

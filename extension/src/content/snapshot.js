@@ -14,6 +14,7 @@ import { MAX_PAGE_CHARS } from '../shared/limits.js';
 import { invisible, mutedText, movedOff, seenStatusTwin } from './hidden.js';
 import { isAriaTable, isSortHeader, sortMark, gridModel, layout } from './grid.js';
 import { contextEditor, drawnEditor, proxyFor } from './widgets.js';
+import { drawsNothing } from './reach.js';
 
 const MAX_NODES = 300_000;
 
@@ -80,6 +81,30 @@ function holdsControl(el) {
   const list = el.querySelectorAll('*');
   for (let i = 0; i < list.length && i < 200; i++) {
     if (shadowOf(list[i])?.querySelector(CONTROL_SEL)) return true;
+  }
+  return false;
+}
+
+// Items of a composite widget that are one token each, their words its name, unless they hold
+// controls of their own (see itemOfControls).
+const ITEM_KINDS = new Set(['menuitem', 'option', 'tab']);
+const FOCUS_SEL = 'a[href],button,input:not([type=hidden]),select,textarea,[tabindex],[contenteditable=""],[contenteditable=true]';
+const TEXT_FIELD_SEL = 'select,textarea,input:not([type=hidden],[type=checkbox],[type=radio],[type=button],[type=submit],[type=reset],[type=image])';
+
+// Does a menu item, option or tab hold controls a user works on their own: a field to type in or
+// choose from, or two or more controls the keyboard reaches (tabindex 0 and up, not disabled)? Then
+// it is a box of them, no one action: Oruga's Datepicker puts its whole calendar (month and year
+// selects, previous and next buttons, the days) in a role=menuitem, shown as one token named by
+// all its words. (One focusable control, a tab's close button, a checkbox drawn in an option, is
+// part of the item's one action.) Looks at its first 300 elements.
+function itemOfControls(el) {
+  if (el.querySelector(TEXT_FIELD_SEL)) return true;
+  const list = el.querySelectorAll(FOCUS_SEL);
+  let n = 0;
+  for (let i = 0; i < list.length && i < 300; i++) {
+    const c = list[i];
+    if (c.tabIndex < 0 || c.disabled || c.getAttribute('aria-disabled') === 'true') continue;
+    if (++n >= 2) return true;
   }
   return false;
 }
@@ -190,6 +215,7 @@ class Writer {
     this.force = null; // an element to show as a clickable whatever its style (a sortable column header)
     this.live = false; // inside a live region or tooltip already marked (see liveRegion)
     this.tree = false; // inside a tree item (see treeItem)
+    this.hiddenLook = 20_000; // elements of visibility:hidden parts still to look through (shownParts)
   }
 
   raw(s) {
@@ -267,6 +293,32 @@ class Writer {
     for (let c = el.firstChild; c; c = c.nextSibling) this.walk(c, clickAnc);
   }
 
+  // The outermost parts of a visibility:hidden element that set visibility:visible again, in
+  // document order: visibility is inherited and a descendant may override it, and the browser draws
+  // that part (Polaris' IndexTable hides its sticky header and shows the bulk-action bar inside it,
+  // "1 selected", "Create shipping labels": none of it was shown). Looks through the flat tree (as
+  // kids() walks it), not into display:none parts, and through at most `hiddenLook` elements per
+  // snapshot, so that hidden subtrees cost little however large or many they are.
+  shownParts(el) {
+    const out = [];
+    const look = (n) => {
+      const sr = shadowOf(n);
+      const slotted = !sr && n.tagName === 'SLOT' ? n.assignedElements({ flatten: true }) : [];
+      const kids = sr ? sr.children : slotted.length ? slotted : n.children;
+      for (let i = 0; i < kids.length; i++) {
+        if (--this.hiddenLook < 0 || out.length >= 500) return;
+        const c = kids[i];
+        if (SKIP.has(c.tagName)) continue;
+        const s = styleOf(c);
+        if (!s || s.display === 'none' || s.contentVisibility === 'hidden') continue;
+        if (s.visibility === 'visible') out.push(c);
+        else look(c);
+      }
+    };
+    look(el);
+    return out;
+  }
+
   // `clickAnc` is the nearest interactive ancestor element (for nested clickables).
   walk(node, clickAnc) {
     if (this.nodes++ > this.maxNodes) { this.overflow = true; return; }
@@ -298,12 +350,16 @@ class Writer {
     if (el.hidden && tag !== 'DETAILS') return;
     const st = styleOf(el);
     if (!st) return;
-    // isRendered(), with each property read once. visibility:hidden hides the subtree unless a
-    // descendant sets visible again; rare — drop.
+    // isRendered(), with each property read once. visibility:hidden hides the element's own text
+    // and controls, not a descendant that sets visibility:visible again (see shownParts).
     const disp = st.display;
     if (disp === 'none') return;
+    if (st.contentVisibility === 'hidden') return;
     const vis = st.visibility;
-    if (vis === 'hidden' || vis === 'collapse' || st.contentVisibility === 'hidden') return;
+    if (vis === 'hidden' || vis === 'collapse') {
+      for (const p of this.shownParts(el)) this.walk(p, clickAnc);
+      return;
+    }
     if (tag === 'INPUT' && el.type === 'hidden') return;
     // A code editor's EditContext element or key catcher (Monaco's: no size or transparent, the
     // lines it draws aria-hidden beside it) is the editor, shown with the code a user sees.
@@ -401,7 +457,13 @@ class Writer {
       const what = liveKind(el, el.getAttribute('role'));
       if (what === 'alert' || what === 'status') return this.liveRegion(el, what, el, kind);
     }
-    if (kind && (ATOMIC_KINDS.has(kind) || (kind === 'clickable' && !this.hasBlockText(el) && !holdsControl(el)))) {
+    // a menu item, option or tab that is a box of controls: its token, then those controls, each a
+    // control of its own (not nested in the item's click)
+    const shell = ITEM_KINDS.has(kind) && itemOfControls(el);
+    if (kind && !shell && (ATOMIC_KINDS.has(kind) || (kind === 'clickable' && !this.hasBlockText(el) && !holdsControl(el)))) {
+      // a control that draws nothing, of no size and with no words (an icon button whose icon font
+      // is not loaded), is none a user sees (not a form field: its label stands for it)
+      if (!FORM_TAGS.has(tag) && !NON_WS.test(el.textContent) && drawsNothing(el)) return;
       this.ctl(token(el, kind));
       // a field drawn as segments (dom.js segmentsOf) holds its picker's button beside them: shown
       const segs = kind === 'input' && tag !== 'INPUT' ? segmentsOf(el) : [];
@@ -438,7 +500,7 @@ class Writer {
       }
     }
 
-    const anc = kind ? el : clickAnc;
+    const anc = kind && !shell ? el : clickAnc;
     const role = el.getAttribute('role');
     if (!this.editor && (tag === 'DIALOG' || role === 'dialog' || role === 'alertdialog')) return this.dialog(el, kind, anc, role === 'alertdialog');
     if (!this.editor && !kind && (tag === 'PROGRESS' || tag === 'METER' || role === 'progressbar' || role === 'meter')) return this.gauge(el, tag, role, anc);
@@ -561,9 +623,16 @@ class Writer {
     this.brk();
   }
 
-  // A big clickable region (a card): keep its content, mark it.
+  // A box one may click that holds what is shown after it (a card, a clickable row, a menu item
+  // holding controls: element()) is marked by its token without the name its words give it, since
+  // those words follow.
   mark(el, kind) {
     if (kind === 'clickable') this.ctl(token(el, kind).replace(/ "[^"]*"/, ''));
+    else if (ITEM_KINDS.has(kind)) {
+      const parts = tokenParts(el, kind);
+      if (parts[1]?.startsWith('"')) parts.splice(1, 1);
+      this.ctl('[' + parts.join(' ') + ']');
+    }
   }
 
   heading(el, level, kind, anc) {

@@ -14,7 +14,8 @@ export function toggleState(el0) {
   if (!el || el.nodeType !== 1) return null;
   const kind = controlKind(el, styleOf(el));
   if (kind === 'checkbox' || kind === 'radio') {
-    if (el.tagName === 'INPUT') return el.indeterminate ? 'mixed' : el.checked ? 'checked' : 'not checked';
+    // (indeterminate draws a dash on a checkbox only; a radio's is not shown, as the snapshot says)
+    if (el.tagName === 'INPUT') return el.type === 'checkbox' && el.indeterminate ? 'mixed' : el.checked ? 'checked' : 'not checked';
     const a = el.getAttribute('aria-checked');
     if (a === 'mixed') return 'mixed';
     if (a === 'true' || a === 'false') return a === 'true' ? 'checked' : 'not checked';
