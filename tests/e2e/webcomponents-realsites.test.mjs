@@ -5,7 +5,8 @@
 //     text of a <slot> in its shadow root);
 //   - wc-material.html: Material Web (md-outlined-select shows its choice as text slotted into
 //     md-outlined-field, beside a floating label; md-checkbox and md-switch are form-associated
-//     hosts named by the <label> around them);
+//     hosts named by the <label> around them; md-primary-tab and md-radio keep their role and
+//     state in their ElementInternals, with no attribute);
 //   - wc-ionic.html: Ionic core (ion-toggle inside a clickable ion-item; ion-select's alert shows
 //     its choices as <button role=radio aria-checked>);
 //   - wc-ui5.html: SAP UI5 Web Components, bundled at test time (wc-ui5.js: a select whose
@@ -157,6 +158,31 @@ test('wc-material.html: md-checkbox and md-switch are named by the <label> aroun
   ok(r, 'turn dark mode on');
   assert.match(md(r), /Dark mode: on/);
   assert.match(md(r), /\[switch "Dark mode" checked e\d+\]/);
+});
+
+// ---------------------------------------------------------------- Material: ARIA in ElementInternals
+
+// md-primary-tab and md-radio set their role (tab, radio) and their state (ariaSelected,
+// ariaChecked) in their ElementInternals (attachInternals()), with no attribute on the element:
+// the tabs showed as plain words, never a tab nor selected, and the radios as [clickable] with no
+// name or checked state; fill_form found no field "Standard delivery".
+test('wc-material.html: md-primary-tab and md-radio, whose role and state are in their ElementInternals, show as tabs and radios with their state', async () => {
+  let r = await open('wc-material.html');
+  assert.match(lineOf(md(r), /Profile/), /\[tab "Profile" selected e\d+\] \[tab "Billing" e\d+\]/, lineOf(md(r), /Profile/));
+  assert.match(md(r), /^\[radio "Standard delivery" checked e\d+\] \[radio "Express delivery" e\d+\]$/m, lineOf(md(r), /delivery/));
+  r = await call('browser_click', { target: 'Billing' });
+  ok(r, 'click the Billing tab');
+  assert.match(md(r), /Tab: Billing/);
+  assert.match(lineOf(md(r), /Profile/), /\[tab "Profile" e\d+\] \[tab "Billing" selected e\d+\]/, lineOf(md(r), /Profile/));
+  r = await call('browser_click', { target: 'Express delivery' });
+  ok(r, 'choose Express delivery');
+  assert.match(md(r), /Delivery: express/);
+  assert.match(String(r.result?.message), /\[radio "Express delivery" e\d+\]; it is now checked/, msg(r));
+  assert.match(md(r), /\[radio "Standard delivery" e\d+\] \[radio "Express delivery" checked e\d+\]/);
+  r = await call('browser_fill_form', { fields: [{ target: 'Standard delivery', value: 'true' }] });
+  ok(r, 'fill_form the radio');
+  assert.match(md(r), /Delivery: standard/);
+  assert.match(md(r), /\[radio "Standard delivery" checked e\d+\] \[radio "Express delivery" e\d+\]/);
 });
 
 // ---------------------------------------------------------------- Ionic

@@ -2,7 +2,7 @@
 // Events are dispatched the way a user's input would produce them so that
 // framework-controlled widgets (React, Vue, Angular…) see the change.
 import { mouse, frame } from './dom.js';
-import { externalLink, winOf, isDisabled, isInert, isEditable, inputType, norm, isVisibleBox, allRoots, nameOf, withStyleCache, styleOf, focusedElement, controlKind, TEXT_INPUT_TYPES, thumbPosition, segmentsOf, segmentPart, boxRowOf, watchChanges } from './dom.js';
+import { externalLink, winOf, ariaOf, roleOf, isDisabled, isInert, isEditable, inputType, norm, isVisibleBox, allRoots, nameOf, withStyleCache, styleOf, focusedElement, controlKind, TEXT_INPUT_TYPES, thumbPosition, segmentsOf, segmentPart, boxRowOf, watchChanges } from './dom.js';
 import { describe, hiddenError, refuseUnusable } from './targeting.js';
 import { selectedText, readOnlyBox, segmentedText } from './describe.js';
 import { isSecret } from './secret.js';
@@ -801,7 +801,7 @@ async function setSlider(el, text) {
 // cancels the change) makes this an error, where "Checked" was reported.
 const CHECK_SHOWN_MS = 300;
 async function setChecked(el, want) {
-  const state = () => (el.tagName === 'INPUT' ? el.checked : el.getAttribute('aria-checked') === 'true');
+  const state = () => (el.tagName === 'INPUT' ? el.checked : ariaOf(el, 'aria-checked') === 'true');
   if (state() === want) return;
   click(el);
   if (!(await until(() => state() === want, CHECK_SHOWN_MS))) {
@@ -848,7 +848,7 @@ export async function type(el, text, { clear = false, submit = false } = {}) {
   let checkedWord = null;
   let typedBox = null; // (a rich-text editor's text that went on into its next blocks: what holds it all)
   let typedField = null; // (a field the page put in the target's place as it took the focus: Kendo's twin)
-  const boxKind = isBox ? inputType(el) : ['checkbox', 'switch', 'radio'].includes(el.getAttribute?.('role')) ? el.getAttribute('role') : null;
+  const boxKind = isBox ? inputType(el) : ['checkbox', 'switch', 'radio'].includes(roleOf(el)) ? roleOf(el) : null;
   // (only words that say on or off: any other text, meant for a field, ticked the box it met)
   if (boxKind && !CHECK_WORDS.test(text.trim())) throw new Error(`${desc} is a ${boxKind}: nothing was typed; type "true" or "false" to set it, or click it`);
   if (isBox) {
@@ -858,12 +858,12 @@ export async function type(el, text, { clear = false, submit = false } = {}) {
   } else if (boxKind) {
     const want = !UNCHECK_WORDS.test(text.trim());
     // (a role=radio is checked as any radio: by choosing it; Base UI's was "not a text field")
-    if (boxKind === 'radio' && !want && el.getAttribute('aria-checked') === 'true') throw new Error(`${desc} is a radio button: it cannot be unchecked, choose another one of its group instead`);
+    if (boxKind === 'radio' && !want && ariaOf(el, 'aria-checked') === 'true') throw new Error(`${desc} is a radio button: it cannot be unchecked, choose another one of its group instead`);
     await setChecked(el, want);
     checkedWord = want ? 'Checked' : 'Unchecked';
   } else if (el.tagName === 'SELECT') {
     return selectOption(el, text, { typed: true });
-  } else if (el.getAttribute?.('role') === 'slider' || (!el.getAttribute?.('role') && thumbPosition(el))) {
+  } else if (roleOf(el) === 'slider' || (!roleOf(el) && thumbPosition(el))) {
     return { message: `Set ${desc} to ${await setSlider(el, text)}` };
   } else if (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA') {
     // a field read-only until it has the focus (Ant Design Vue's date picker) is focused first, as

@@ -1,5 +1,5 @@
 // The inline token for an interactive element, e.g. [button "Sign in" e13].
-import { nameOf, inputType, isDisabled, isInert, norm, clip, hiddenPopupControl, labelsText, focusedElement, shadowOf, thumbPosition, segmentsOf, segmentPart, formInputLabel, placeholderOf, popupButtonLabel, oneOneBox, classDropdown } from './dom.js';
+import { nameOf, ariaOf, roleOf, inputType, isDisabled, isInert, norm, clip, hiddenPopupControl, labelsText, focusedElement, shadowOf, thumbPosition, segmentsOf, segmentPart, formInputLabel, placeholderOf, popupButtonLabel, oneOneBox, classDropdown } from './dom.js';
 import { behindModal } from './modal.js';
 import { seenText } from './hidden.js';
 import { refFor } from './refs.js';
@@ -64,7 +64,7 @@ export function ownName(el) {
     const t = norm(lb.split(/\s+/).map((id) => { const t = root.getElementById ? root.getElementById(id) : null; return (t === el && norm(t.getAttribute('aria-label') || '')) || t?.textContent || ''; }).join(' '));
     if (t) return clip(t);
   }
-  return clip(norm(el.getAttribute('aria-label') || el.getAttribute('title')) || placeholderOf(el));
+  return clip(norm(ariaOf(el, 'aria-label') || el.getAttribute('title')) || placeholderOf(el));
 }
 
 // Is `el` the item the keyboard is on: the focused element, or the aria-activedescendant the
@@ -93,7 +93,7 @@ export function shownText(el, kind, name) {
   if (!TEXT_NAMED.has(kind) || !name) return '';
   const tag = el.tagName;
   if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA' || tag === 'IMG') return '';
-  if (!el.hasAttribute('aria-label') && !el.hasAttribute('aria-labelledby')) return '';
+  if (ariaOf(el, 'aria-label') === null && !el.hasAttribute('aria-labelledby')) return '';
   // what is seen, not visually hidden text (which the Markdown leaves out: never claim it shows)
   const vis = seenText(el);
   // a symbol or icon glyph (×, ☰) says nothing a name would contradict
@@ -151,7 +151,7 @@ export function tokenParts(el, kind, { values = true } = {}) {
   // Cook"] (the choice lost in the name) or [button "Assignee"] (the choice not said).
   // (Not the button that opens the list of a combobox one types into, React Aria's ComboBox arrow:
   // that combobox is the field, the button a button.)
-  if (kind === 'button' && tag !== 'INPUT' && (el.getAttribute('aria-haspopup') || '').trim().toLowerCase() === 'listbox' && !besideTypedCombobox(el)) {
+  if (kind === 'button' && tag !== 'INPUT' && (ariaOf(el, 'aria-haspopup') || '').trim().toLowerCase() === 'listbox' && !besideTypedCombobox(el)) {
     const label = labelBesideOwn(el);
     if (label) { kind = 'combobox'; name = clip(label); }
   } else if (kind === 'button' && tag === 'BUTTON') {
@@ -192,10 +192,10 @@ export function tokenParts(el, kind, { values = true } = {}) {
         if (segs.some((x) => x.getAttribute('aria-readonly') === 'true')) parts.push('readonly');
         break;
       }
-      let t = tag === 'INPUT' ? inputType(el) : (el.getAttribute('role') || 'text');
+      let t = tag === 'INPUT' ? inputType(el) : (roleOf(el) || 'text');
       // an <input type=text role=spinbutton> (a number box with up/down buttons) is the number
       // field a user sees
-      const spin = (el.getAttribute('role') || '').trim().toLowerCase() === 'spinbutton';
+      const spin = roleOf(el) === 'spinbutton';
       if (tag === 'INPUT' && spin && t === 'text') t = 'number';
       parts.push('input', t);
       if (name) parts.push(q(name));
@@ -213,7 +213,7 @@ export function tokenParts(el, kind, { values = true } = {}) {
       } else if (isSecret(el)) {
         parts.push(filled(norm(el.textContent)));
       } else if (values) {
-        const v = norm(el.getAttribute('aria-valuetext') || el.getAttribute('aria-valuenow') || el.textContent);
+        const v = norm(ariaOf(el, 'aria-valuetext') || ariaOf(el, 'aria-valuenow') || el.textContent);
         if (v && v !== name) parts.push('value=' + q(clip(v, 500)));
       }
       // the bounds a number box keeps its value in (min/max, or aria-valuemin/max of a spinbutton)
@@ -261,12 +261,12 @@ export function tokenParts(el, kind, { values = true } = {}) {
     case 'checkbox':
     case 'radio': {
       // a switch is a checkbox to act on, shown as what a user sees: [switch "Dark mode" checked]
-      parts.push(kind === 'checkbox' && el.getAttribute('role') === 'switch' ? 'switch' : kind);
+      parts.push(kind === 'checkbox' && roleOf(el) === 'switch' ? 'switch' : kind);
       if (name) parts.push(q(name));
       // a native checkbox set indeterminate (Carbon's DataTable "select all" with some rows chosen)
       // is drawn as a dash whatever its checked state, as aria-checked=mixed is: `mixed` alone
-      const mixed = tag === 'INPUT' ? el.type === 'checkbox' && el.indeterminate : el.getAttribute('aria-checked') === 'mixed';
-      const checked = tag === 'INPUT' ? el.checked : el.getAttribute('aria-checked') === 'true';
+      const mixed = tag === 'INPUT' ? el.type === 'checkbox' && el.indeterminate : ariaOf(el, 'aria-checked') === 'mixed';
+      const checked = tag === 'INPUT' ? el.checked : ariaOf(el, 'aria-checked') === 'true';
       if (mixed) parts.push('mixed');
       else if (checked) parts.push('checked');
       break;
@@ -281,13 +281,13 @@ export function tokenParts(el, kind, { values = true } = {}) {
     case 'treeitem':
       parts.push(kind);
       if (name) parts.push(q(name));
-      if (el.getAttribute('aria-selected') === 'true') parts.push('selected');
+      if (ariaOf(el, 'aria-selected') === 'true') parts.push('selected');
       // the one the keyboard is on (Enter takes it): what a user sees highlighted in an open list
       if ((kind === 'option' || kind === 'menuitem') && isKeyboardActive(el)) parts.push('active');
       // a menu item whose sub-menu is open (a menu bar's top item), a tree node shown open
-      if ((kind === 'menuitem' || kind === 'treeitem') && (el.getAttribute('aria-expanded') || '').trim().toLowerCase() === 'true') parts.push('expanded');
+      if ((kind === 'menuitem' || kind === 'treeitem') && (ariaOf(el, 'aria-expanded') || '').trim().toLowerCase() === 'true') parts.push('expanded');
       // a tree item with children it does not show (a closed folder): a user sees its closed arrow
-      else if (kind === 'treeitem' && (el.getAttribute('aria-expanded') || '').trim().toLowerCase() === 'false') parts.push('collapsed');
+      else if (kind === 'treeitem' && (ariaOf(el, 'aria-expanded') || '').trim().toLowerCase() === 'false') parts.push('collapsed');
       break;
     case 'combobox': {
       // a pop-up control's host (ion-select: dom.js hiddenPopupControl), looked for once
@@ -317,7 +317,7 @@ export function tokenParts(el, kind, { values = true } = {}) {
         const v = listIn ? (inBox?.value ? withoutLabel(inBox.value, name) : inBox?.placeholder || '') : (popup && shownChoiceOf(el)) || withoutLabel(seenText(el), name);
         if (v && v !== name) parts.push(((inBox?.placeholder && !inBox.value) || (popup && showsPlaceholder(el, v)) || marksPlaceholder(el) ? 'placeholder=' : 'value=') + q(clip(v, 200)));
       }
-      if (el.getAttribute('aria-expanded') === 'true' || popup?.getAttribute('aria-expanded') === 'true') parts.push('expanded');
+      if (ariaOf(el, 'aria-expanded') === 'true' || popup?.getAttribute('aria-expanded') === 'true') parts.push('expanded');
       if (values && tag === 'INPUT' && isReadOnlyCombobox(el)) {
         const opts = optionNames(el);
         if (opts.length) parts.push('options=[' + opts.slice(0, 30).map((o) => q(clip(o, 60))).join(', ') + (opts.length > 30 ? ', …' : '') + ']');
@@ -327,8 +327,8 @@ export function tokenParts(el, kind, { values = true } = {}) {
     case 'slider':
       parts.push('slider');
       if (name) parts.push(q(name));
-      { const th = el.getAttribute('aria-valuenow') == null && el.value === undefined ? thumbPosition(el) : null;
-        parts.push('value=' + q(th ? `${Math.round(th.pct * 10) / 10}%` : el.getAttribute('aria-valuenow') || el.value || '')); }
+      { const th = ariaOf(el, 'aria-valuenow') == null && el.value === undefined ? thumbPosition(el) : null;
+        parts.push('value=' + q(th ? `${Math.round(th.pct * 10) / 10}%` : ariaOf(el, 'aria-valuenow') || el.value || '')); }
       break;
     default: // button, clickable
       parts.push(kind === 'clickable' ? 'clickable' : 'button');
@@ -338,17 +338,17 @@ export function tokenParts(el, kind, { values = true } = {}) {
         if (!name) name = clip(fileName(el.currentSrc || el.src || ''), 60);
       }
       if (name) parts.push(q(name));
-      if (el.getAttribute('aria-pressed') === 'true') parts.push('pressed');
+      if (ariaOf(el, 'aria-pressed') === 'true') parts.push('pressed');
       // a day of a calendar grid a user sees chosen (react-datepicker's role=gridcell, PrimeVue's
       // span): aria-selected is how it says so
-      if (el.getAttribute('aria-selected') === 'true') parts.push('selected');
+      if (ariaOf(el, 'aria-selected') === 'true') parts.push('selected');
       // (a <details>' own <summary> says so by the <details> being open, as its triangle shows)
-      if (el.getAttribute('aria-expanded') === 'true' || (tag === 'SUMMARY' && el.parentElement?.tagName === 'DETAILS' && el.parentElement.open &&
+      if (ariaOf(el, 'aria-expanded') === 'true' || (tag === 'SUMMARY' && el.parentElement?.tagName === 'DETAILS' && el.parentElement.open &&
         el.parentElement.querySelector(':scope > summary') === el)) parts.push('expanded');
   }
   // the current one of a set (aria-current: the page a pager shows, the step a wizard is at),
   // which a user sees highlighted among its like
-  const cur = (el.getAttribute('aria-current') || '').toLowerCase();
+  const cur = (ariaOf(el, 'aria-current') || '').toLowerCase();
   if (cur && cur !== 'false' && CURRENT_KINDS.has(kind)) parts.push('current');
   const shows = kind !== 'link' ? shownText(el, kind, name) : '';
   if (shows) {
@@ -366,7 +366,7 @@ export function tokenParts(el, kind, { values = true } = {}) {
 function bounds(el) {
   const out = [];
   for (const k of ['min', 'max']) {
-    const v = norm(el.getAttribute(k) ?? el.getAttribute('aria-value' + k) ?? '');
+    const v = norm(el.getAttribute(k) ?? ariaOf(el, 'aria-value' + k) ?? '');
     if (v && /^-?[\d.]+(e-?\d+)?$/i.test(v) && Number.isFinite(Number(v))) out.push(`${k}=${v}`);
   }
   return out;
@@ -379,7 +379,7 @@ const FIELD_KINDS = new Set(['input', 'textarea', 'editable', 'select', 'combobo
 // once the user has changed it, :user-invalid; never a required field still untouched).
 function fieldState(el) {
   const out = [];
-  const aria = (name) => (el.getAttribute(name) || '').trim().toLowerCase();
+  const aria = (name) => (ariaOf(el, name) || '').trim().toLowerCase();
   if (el.required || aria('aria-required') === 'true') out.push('required');
   const inv = aria('aria-invalid');
   let userInvalid = false;

@@ -38,6 +38,24 @@ export function winOf(el) {
   return el.ownerDocument?.defaultView || window;
 }
 
+// An ARIA attribute of `el` as the browser reads it: the element's own attribute, else, for a
+// custom element, the default its class set in its ElementInternals (attachInternals(): RHDS's
+// rh-switch keeps its role, checked state and label there, and showed as [clickable] with none of
+// them), which the page's own world reads for us (page/isolated.js internals). Null when neither
+// says. Each element's internals are read once per task: a walk asks for the same ones again.
+const internalsCache = new Map();
+export function ariaOf(el, attr) {
+  const v = el.getAttribute(attr);
+  if (v !== null || !el.localName?.includes('-')) return v;
+  let d = internalsCache.get(el);
+  if (d === undefined) {
+    try { d = (winOf(el).__bbPage || globalThis.__bbPage)?.internals?.(el) || null; } catch { d = null; }
+    if (!internalsCache.size) queueMicrotask(() => internalsCache.clear());
+    internalsCache.set(el, d);
+  }
+  return d && typeof d[attr] === 'string' ? d[attr] : null;
+}
+
 // Computed styles, cached for the length of one short synchronous check (is this candidate and
 // each of its ancestors visible, has it a visible widget): the same ancestors' styles are asked
 // for again and again. Not for a whole-page walk: there each element's style is read once, and a
@@ -94,8 +112,8 @@ const ATTR_DISABLED_ROLES = new Set(['option', 'tab', 'menuitem', 'menuitemcheck
 
 export function isDisabled(el) {
   if (el.disabled === true) return true;
-  if (el.getAttribute('aria-disabled') === 'true') return true;
-  if (el.disabled === undefined && el.hasAttribute?.('disabled') && ATTR_DISABLED_ROLES.has((el.getAttribute('role') || '').trim().toLowerCase())) return true;
+  if (ariaOf(el, 'aria-disabled') === 'true') return true;
+  if (el.disabled === undefined && el.hasAttribute?.('disabled') && ATTR_DISABLED_ROLES.has(roleOf(el))) return true;
   const fs = el.closest?.('fieldset[disabled]');
   return !!(fs && !fs.querySelector('legend')?.contains(el));
 }
@@ -225,7 +243,8 @@ function hoverPointer(el) {
 
 // ARIA composite widgets whose items, not the container, are what a user clicks.
 const CONTAINER_ROLES = new Set(['listbox', 'menu', 'menubar', 'tablist', 'tree', 'radiogroup', 'grid', 'treegrid']);
-const roleOf = (el) => (el.getAttribute('role') || '').trim().split(/\s+/)[0].toLowerCase();
+// (its own role attribute, else the one its ElementInternals give it: ariaOf)
+export const roleOf = (el) => (ariaOf(el, 'role') || '').trim().split(/\s+/)[0].toLowerCase();
 
 // The segments of a date or time field drawn as spin buttons a user types into (MUI X's pickers,
 // React Aria's DateField: a role=group of role=spinbutton sections, the focus moving on as each is
@@ -594,6 +613,7 @@ export function visibleText(el) {
 export function labelsText(el) {
   let labels = el.labels?.length ? Array.from(el.labels) : hostLabels(el);
   if (!labels.length) labels = standInLabels(el);
+  if (!labels.length) labels = customLabels(el);
   const parts = [];
   // the label's text (through slots: a label in a shadow root names its field with slotted text)
   // without the text of controls nested in it
@@ -611,6 +631,22 @@ function standInLabels(el) {
   try {
     return Array.from(prev.getRootNode().querySelectorAll(`label[for="${CSS.escape(prev.id)}"]`));
   } catch { return []; }
+}
+
+// The <label>s of a form-associated custom element itself (Material Web's md-radio, a <label>
+// around it beside its words): the browser ties them to it (label.control), but it has no
+// `labels` of its own (they are its ElementInternals'), and it showed as [radio] with no name.
+function customLabels(el) {
+  if (el.labels !== undefined || !el.localName?.includes('-')) return [];
+  const out = [];
+  const wrap = el.parentElement?.closest('label');
+  if (wrap && wrap.control === el) out.push(wrap);
+  if (el.id) {
+    try {
+      for (const l of el.getRootNode().querySelectorAll(`label[for="${CSS.escape(el.id)}"]`)) if (l.control === el && !out.includes(l)) out.push(l);
+    } catch { /* ignore */ }
+  }
+  return out;
 }
 
 // The <label>s of the custom element whose main control `el` is (the first control in its shadow
@@ -652,7 +688,7 @@ export function placeholderOf(el) {
 export function nameOf(el, kind = null) {
   const lb = el.getAttribute('aria-labelledby');
   if (lb) { const t = textOfIds(el, lb); if (t) return clip(t); }
-  const al = norm(el.getAttribute('aria-label'));
+  const al = norm(ariaOf(el, 'aria-label'));
   if (al) return clip(al);
   const tag = el.tagName;
   if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA') {
@@ -689,24 +725,24 @@ export function nameOf(el, kind = null) {
   }
   // a custom combobox (not a native field) is not named by its content, which is its value: by a
   // <label> drawn inside it (Vuetify's floating label), when it has one
-  if ((kind === 'combobox' || el.getAttribute('role') === 'combobox') && el.querySelector) {
+  if ((kind === 'combobox' || roleOf(el) === 'combobox') && el.querySelector) {
     const lab = ownLabelIn(el);
     if (lab) return clip(lab);
     // or by a <label> tied to nothing in its box (Blueprint's FormGroup above its MultiSelect)
     if (!['INPUT', 'SELECT', 'TEXTAREA'].includes(tag)) { const stray = strayLabelOf(el, true); if (stray) return clip(stray); }
   }
   // a tree item holding others (a folder): its own words, not those of the items under it
-  if (el.getAttribute('role') === 'treeitem' && (el.querySelector?.(ITEM_SEL) || itemPanels(el).length)) { const own = ownItemText(el); if (own) return clip(own); }
+  if (roleOf(el) === 'treeitem' && (el.querySelector?.(ITEM_SEL) || itemPanels(el).length)) { const own = ownItemText(el); if (own) return clip(own); }
   // a menu item holding its submenu (Kendo's Menu): its own words, not those of the submenu's items
-  if (/^menuitem/.test(el.getAttribute('role') || '') && el.querySelector?.(SUBMENU_SEL)) { const own = ownItemText(el, SUBMENU_SEL); if (own) return clip(own); }
+  if (/^menuitem/.test(roleOf(el)) && el.querySelector?.(SUBMENU_SEL)) { const own = ownItemText(el, SUBMENU_SEL); if (own) return clip(own); }
   // a region a user writes into (contenteditable, role=textbox): its text is its value, not its
   // name (click "Bold" took an editor holding "Make me bold" for the Bold button)
-  if (el.isContentEditable && (kind === 'editable' || kind === 'input' || el.getAttribute('role') === 'textbox')) {
+  if (el.isContentEditable && (kind === 'editable' || kind === 'input' || roleOf(el) === 'textbox')) {
     return clip(labelsText(el) || norm(el.title) || placeholderOf(el));
   }
   // a checkbox, radio or switch drawn inside a <label> beside its words (Base UI's): named by those
   // words, not by the tick or dot drawn in it ("✓", "1 of 3"), as a user reads it
-  if (/^(checkbox|radio|switch)$/.test((el.getAttribute('role') || '').toLowerCase())) {
+  if (/^(checkbox|radio|switch)$/.test(roleOf(el))) {
     const l = el.parentElement?.closest('label');
     if (l && l.querySelectorAll('[role=checkbox],[role=radio],[role=switch]').length === 1) { const w = flatText(l, true, true, el); if (w) return clip(w); }
   }
@@ -735,7 +771,7 @@ export function nameOf(el, kind = null) {
   if (!t) t = norm(el.title);
   if (!t) t = labelsText(el);
   if (!t && kind === 'editable') t = placeholderOf(el);
-  if (!t && (kind === 'slider' || /^(slider|spinbutton|switch|checkbox)$/.test(el.getAttribute('role') || ''))) t = strayLabelOf(el);
+  if (!t && (kind === 'slider' || /^(slider|spinbutton|switch|checkbox)$/.test(roleOf(el)))) t = strayLabelOf(el);
   if (!t) { const p = placeInSet(el); if (p) t = `${p.icon ? p.icon + ' ' : ''}${p.pos} of ${p.size}`; }
   return clip(t);
 }
@@ -759,10 +795,10 @@ const SET_ITEM_ROLES = new Set(['radio', 'option', 'tab', 'menuitemradio']);
 // radios of one radiogroup) is told apart by its place, as a screen reader says it ("3 of 5"),
 // and by the icon it draws (the aria-label of an img inside: "star"). Null for any other element.
 export function placeInSet(el) {
-  const role = (el.getAttribute('role') || '').trim().toLowerCase();
+  const role = roleOf(el);
   if (!SET_ITEM_ROLES.has(role)) return null;
-  let pos = parseInt(el.getAttribute('aria-posinset'), 10);
-  let size = parseInt(el.getAttribute('aria-setsize'), 10);
+  let pos = parseInt(ariaOf(el, 'aria-posinset'), 10);
+  let size = parseInt(ariaOf(el, 'aria-setsize'), 10);
   if (!(pos > 0 && size >= pos)) {
     const group = el.parentElement?.closest('[role=radiogroup],[role=listbox],[role=tablist],[role=menu]');
     if (!group) return null;
@@ -869,7 +905,7 @@ export function descriptionsOf(el, kind) {
   // an unnamed item of a set drawn as icons (a rating's stars): "3 stars" is the third one
   const p = placeInSet(el);
   if (p?.icon && name === `${p.icon} ${p.pos} of ${p.size}`) push(`${p.pos} ${p.icon}${p.pos === 1 ? '' : 's'}`);
-  push(el.getAttribute('aria-label'));
+  push(ariaOf(el, 'aria-label'));
   push(el.getAttribute('placeholder'));
   // a rich-text editor's placeholder (Quill's, MediumEditor's): the name its [editor …] token
   // shows (describe.js, ownName) also once it has content, so a target written from it matches

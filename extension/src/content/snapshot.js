@@ -489,6 +489,15 @@ class Writer {
           return;
         }
       }
+      // a label around the form-associated custom element it is tied to (label.control), itself
+      // the control (its role in its ElementInternals: Material Web's md-radio), and words only:
+      // the control, which those words name (they were said twice)
+      const fc = ctls.length ? null : el.control;
+      if (fc && fc !== el && fc.localName.includes('-') && el.contains(fc) && !el.querySelector('a[href],button,[role=link],[role=button]') &&
+          controlKind(fc, styleOf(fc)) && isRendered(fc)) {
+        this.walk(fc, clickAnc);
+        return;
+      }
       // a label around one role=checkbox, radio or switch (and its hidden native twin) and words
       // only: the control, which those words name (they were said twice)
       const tg = el.querySelectorAll(ROLE_TOGGLES);

@@ -3,7 +3,7 @@
 // the click did to it: "it is now checked", or "it is still not checked" when the page kept it
 // (a handler that prevents the click, a framework that puts its own state back). Without it the
 // answer to a click on a checkbox the page locked was "Clicked" and nothing else.
-import { controlKind, styleOf } from './dom.js';
+import { controlKind, styleOf, ariaOf, roleOf } from './dom.js';
 
 let last = null; // { el: WeakRef, before, kind, watch, others }: the control the last click aimed at
 
@@ -16,12 +16,12 @@ export function toggleState(el0) {
   if (kind === 'checkbox' || kind === 'radio') {
     // (indeterminate draws a dash on a checkbox only; a radio's is not shown, as the snapshot says)
     if (el.tagName === 'INPUT') return el.type === 'checkbox' && el.indeterminate ? 'mixed' : el.checked ? 'checked' : 'not checked';
-    const a = el.getAttribute('aria-checked');
+    const a = ariaOf(el, 'aria-checked');
     if (a === 'mixed') return 'mixed';
     if (a === 'true' || a === 'false') return a === 'true' ? 'checked' : 'not checked';
     return typeof el.checked === 'boolean' ? (el.checked ? 'checked' : 'not checked') : null; // a custom element's property
   }
-  const p = el.getAttribute('aria-pressed');
+  const p = ariaOf(el, 'aria-pressed');
   if (p === 'true' || p === 'false' || p === 'mixed') return p === 'true' ? 'pressed' : p === 'mixed' ? 'mixed' : 'not pressed';
   return null;
 }
@@ -34,12 +34,12 @@ export function noteClick(el0) {
   forgetClick();
   const el = control(el0);
   const before = el ? toggleState(el) : null;
-  last = before ? { el: new WeakRef(el), before, kind: el.tagName === 'INPUT' ? el.type : el.getAttribute('role') || '', watch: null, others: false } : null;
+  last = before ? { el: new WeakRef(el), before, kind: el.tagName === 'INPUT' ? el.type : roleOf(el), watch: null, others: false } : null;
   // A button with aria-pressed may be no toggle at all (FullCalendar gives its Prev and Next
   // aria-pressed="false" for good), nor an item with aria-checked that opens what is under it (a
   // cascader's column: Ant Design Vue's): whether the click changed the page elsewhere is watched,
   // and then its unchanged state is not said to be the click's failure.
-  if (last && el.tagName !== 'INPUT' && (el.hasAttribute('aria-pressed') || el.hasAttribute('aria-checked'))) {
+  if (last && el.tagName !== 'INPUT' && (ariaOf(el, 'aria-pressed') !== null || ariaOf(el, 'aria-checked') !== null)) {
     const l = last;
     l.watch = new MutationObserver((recs) => {
       if (recs.some((r) => r.target !== el && !el.contains(r.target))) { l.others = true; l.watch.disconnect(); }

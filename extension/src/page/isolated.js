@@ -8,8 +8,9 @@
 //     elements are not yet defined, which fetch/XHR requests are under way, and whether the
 //     page is being left;
 //   - keeps the page's console messages and requests for the agent (observe-isolated.js);
+//   - reads, for the content script, the ARIA custom elements keep in their ElementInternals;
 //   - installs the focus shim in this world, where the content script focuses what it acts on.
-import { HELLO_MAIN, HELLO_ISOLATED, recordEvent, policyEvent, netEvent, ackEvent, shadowEvent } from './channel.js';
+import { HELLO_MAIN, HELLO_ISOLATED, recordEvent, policyEvent, netEvent, ackEvent, shadowEvent, askEvent, internalsEvent, INTERNALS_ARIA } from './channel.js';
 import { installFocusShim } from './focus-shim.js';
 import { createWatch } from './settle.js';
 import { createObserver } from './observe-isolated.js';
@@ -41,6 +42,7 @@ import { createValidationWatch } from './validation.js';
   const observer = createObserver(doc, secret); // console messages and requests (browser_console_messages, browser_network_requests)
   let policy = null; // the agent's answer for the next dialog, as last sent to the page
   let driven = null; // whether the tab is the agent's (null: not known yet; its dialogs are then answered)
+  let internalsSeen = false; // the page gave some element internals ('x+'; see internalsOf)
   let begun = null;  // { actionAt, p }: the wait an action's call began (begin, below)
 
   const hello = () => doc.dispatchEvent(new CustomEvent(HELLO_ISOLATED, { detail: secret }));
@@ -71,12 +73,35 @@ import { createValidationWatch } from './validation.js';
     else if (d === 'e+' || d === 'e?' || d === 'e=') watch.customElement(d[1], id);
     else if (d === 'v+' || d === 'v-') validation.pageCheck(d === 'v+');
     else if (d === 'p+' || d === 'p-') validation.pageReport(d === 'p+');
+    else if (d === 'x+') internalsSeen = true;
     else watch.request(id, d === '+');
   }, true);
   // A connected element got a shadow root (main-world.js hooks attachShadow): the event is
   // dispatched on the host, composed, so that it reaches the document from inside open shadow
   // trees too; the first node of its path is the host.
   doc.addEventListener(shadowEvent(secret), (e) => { watch.shadowAttached(e.composedPath()[0]); }, true);
+  // The ARIA a custom element's ElementInternals hold (main-world.js keeps each element's): asked
+  // with an event on the element, answered within its dispatch, on the document. Only an answer
+  // heard while asking is taken, and only as the ARIA attributes the page could have set itself:
+  // the names in INTERNALS_ARIA, strings of at most 2000 characters (a page that learned the
+  // secret can make it say no more than its own attributes could).
+  let asking = false;
+  let answer = null;
+  doc.addEventListener(internalsEvent(secret), (e) => { if (asking && answer === null) answer = String(e.detail); }, true);
+  function internalsOf(el) {
+    if (!internalsSeen || !el || el.nodeType !== 1) return null;
+    asking = true;
+    answer = null;
+    try { el.dispatchEvent(new CustomEvent(askEvent(secret))); } catch { /* ignore */ } finally { asking = false; }
+    const a = answer;
+    answer = null;
+    let o = null;
+    try { o = a ? JSON.parse(a) : null; } catch { o = null; }
+    if (!o || typeof o !== 'object') return null;
+    const out = {};
+    for (const [attr] of INTERNALS_ARIA) if (typeof o[attr] === 'string') out[attr] = o[attr].slice(0, 2000);
+    return out;
+  }
   // main-world.js ran first: it listens, and hears this hello. Runs later: it announces itself,
   // and this answers. Once it acknowledged (on the secret channel), no more announcements are
   // heard: a page script that announces itself later learns nothing.
@@ -147,6 +172,7 @@ import { createValidationWatch } from './validation.js';
       state: () => watch.state(),
       driven: () => driven, // whether the tab is the agent's, as this document learned it (null: not yet)
       presses: () => presses,
+      internals: (el) => internalsOf(el), // { 'role': 'switch', 'aria-checked': 'true' … } or null
       observed: (what, opts) => (what === 'network' ? observer.network(opts) : observer.console(opts)),
     }),
   });

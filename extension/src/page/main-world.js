@@ -10,8 +10,9 @@
 // that opened it. In the person's own tabs all of them show as they would without the bridge. Also counts the page's requests,
 // short timers, frame and idle callbacks, the messages it posts itself, its work off its
 // thread (workers, IndexedDB) and the answers to what it sends on a WebSocket, reports shadow roots attached to elements in the page, and
+// keeps each custom element's ElementInternals, whose ARIA the isolated world asks for, and
 // installs the focus shim.
-import { HELLO_MAIN, HELLO_ISOLATED, recordEvent, policyEvent, netEvent, ackEvent, observeEvent, shadowEvent } from './channel.js';
+import { HELLO_MAIN, HELLO_ISOLATED, recordEvent, policyEvent, netEvent, ackEvent, observeEvent, shadowEvent, askEvent, internalsEvent, INTERNALS_ARIA } from './channel.js';
 import { installFocusShim } from './focus-shim.js';
 import { installConsoleCapture } from './console-main.js';
 import { createNetLog } from './network-main.js';
@@ -40,6 +41,7 @@ import { BB_CONSOLE_MAX_ENTRIES } from '../shared/limits.js';
   let driven = null; // whether the tab is the agent's: false = the person's, dialogs show
   const queued = []; // records made before the channel was open
   const observed = []; // console messages and requests seen before the channel was open (bounded)
+  const onOpen = []; // what to do once the channel is open
 
   function send(rec) {
     if (!secret) { if (queued.length < 20) queued.push(rec); return; }
@@ -70,6 +72,7 @@ import { BB_CONSOLE_MAX_ENTRIES } from '../shared/limits.js';
     apply(dispatch, doc, [new CE(ackEvent(secret))]);
     for (const r of queued.splice(0)) send(r);
     for (const r of observed.splice(0)) observe(r);
+    for (const f of onOpen) f();
   }
   apply(addEL, doc, [HELLO_ISOLATED, onHello, true]);
   apply(dispatch, doc, [new CE(HELLO_MAIN)]);
@@ -785,6 +788,56 @@ import { BB_CONSOLE_MAX_ENTRIES } from '../shared/limits.js';
         }
         return root;
       } }.attachShadow, realAttach),
+    });
+  }
+
+  // ElementInternals: a custom element's class may give it its role, name and states there
+  // (attachInternals(): RHDS's rh-switch sets role switch, ariaChecked and ariaLabel; Material
+  // Web's md-primary-tab role tab and ariaSelected), which no attribute shows and which only the
+  // page's own world can read. Each element's internals are kept; the first one is told to the
+  // isolated world ('x+'), which from then on asks for a custom element's with an event on it
+  // (askEvent), answered at once on the document (internalsEvent) with what its internals hold,
+  // read through the getters captured here (a page that replaces them later changes nothing).
+  // The answer is only ARIA the page's own class set; the ask carries nothing.
+  const realInternals = w.HTMLElement?.prototype?.attachInternals;
+  const EIp = w.ElementInternals?.prototype;
+  if (typeof realInternals === 'function' && EIp) {
+    const create = Object.create;
+    const getters = [];
+    for (const [attr, prop] of INTERNALS_ARIA) {
+      const g = Object.getOwnPropertyDescriptor(EIp, prop)?.get;
+      if (g) getters.push([attr, g]);
+    }
+    const kept = new WeakMap(); // element -> its ElementInternals
+    const early = []; // elements given internals before the channel was open (at most 1000)
+    let told = false;
+    const onAsk = function () {
+      const i = kept.get(this);
+      if (!i || !secret) return;
+      const out = create(null); // (no prototype: no setter or toJSON of the page's is run)
+      for (const [attr, g] of getters) {
+        let v = null;
+        try { v = apply(g, i, []); } catch { /* ignore */ }
+        if (typeof v === 'string') out[attr] = v.slice(0, MAX_MESSAGE);
+      }
+      try { apply(dispatch, doc, [new CE(internalsEvent(secret), { detail: stringify(out) })]); } catch { /* ignore */ }
+    };
+    const listen = (el) => {
+      try { apply(addEL, el, [askEvent(secret), onAsk]); } catch { /* ignore */ }
+      if (told) return;
+      told = true;
+      try { apply(dispatch, doc, [new CE(netEvent(secret), { detail: 'x+:0' })]); } catch { /* ignore */ }
+    };
+    onOpen.push(() => { for (const el of early.splice(0)) listen(el); });
+    defineProperty(w.HTMLElement.prototype, 'attachInternals', {
+      configurable: true, writable: true, enumerable: true,
+      value: disguise({ attachInternals(...a) {
+        const i = apply(realInternals, this, a);
+        kept.set(this, i);
+        if (secret) listen(this);
+        else if (early.length < 1000) early.push(this);
+        return i;
+      } }.attachInternals, realInternals),
     });
   }
 
