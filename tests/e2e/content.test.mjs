@@ -663,6 +663,22 @@ test('targets by what was read: a number only exactly, a word only whole, an ine
   assert.match(r.page.markdown, /Last: color list opened/);
 });
 
+// A field whose page puts its old text back at the change event that ends the typing (Reka's
+// NumberField resets its text from its model there) was "Typed" into while it showed "3".
+test('type: text the page puts back once it settled is an error; text it formats or clears after is not', async () => {
+  await open('/cnt-putback.html');
+  let r = await env.call('browser_type', { target: 'Quantity', text: '7', clear: true });
+  assert.equal(r.status, 'error', JSON.stringify(r.result));
+  assert.match(r.result.error, /^Typed 1 character into \[input text "Quantity" e\d+\], but the page then put back what the field held before, "3": it did not take the text$/, r.result.error);
+  assert.match(r.page.markdown, /\[input text "Quantity" value="3" e\d+\]/);
+  r = await env.call('browser_type', { target: 'Amount', text: '12000' });
+  ok(r);
+  assert.match(r.page.markdown, /\[input text "Amount" value="12,000" e\d+\]/);
+  r = await env.call('browser_type', { target: 'Search', text: 'lamps' });
+  ok(r);
+  assert.match(r.page.markdown, /\[input text "Search" e\d+\]/);
+});
+
 // A multiple select's widget that shows its choices joined (bootstrap-select's "Cheese, Olives"):
 // after a second choice it was no longer found, and the select was "not visible to a user".
 test('a multiple select whose widget shows the choices joined is still chosen in through it', async () => {

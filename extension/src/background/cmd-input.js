@@ -62,6 +62,12 @@ export async function pageAction(c, cmd) {
     }
     const failed = tracker.started || pageTabId !== tab.id ? tabNavError(pageTabId) : null;
     if (failed) throw navError(failed.url, failed.error, pageTabId, r.message);
+    // Text typed by the content script that the page put back once it settled (content/actions.js
+    // typedPutBack): not taken, whatever the typing looked like.
+    if (c === 'type' && !r.trusted && !r.frameOrigin && needsPage && pageTabId === tab.id && !tracker.started) {
+      const k = await callContent(tab.id, 'typedKept').catch(() => null);
+      if (typeof k?.back === 'string') throw new CommandError(`${r.message.replace(/ \(the field holds[^)]*\)$/, '')}, but the page then put back what the field held before, ${JSON.stringify(k.back.slice(0, 200))}: it did not take the text`, { pageTabId: tab.id });
+    }
     // A form submission the browser refused (or a field the page reported as not valid: its
     // reportValidity()): the field it found invalid, and its message.
     const invalid = settled?.invalid;

@@ -829,7 +829,23 @@ const UNCHECK_WORDS = /^(false|off|no|0|unchecked)$/i;
 // popup): only how many characters. Whether the field is secret is decided here, before the first
 // key reaches the page, and remembered (secret.js): a page that turns its password field into a
 // text field on keydown does not get the value shown afterwards.
+let lastTyped = null; // { el, before, after, at }: the field the last type() filled, what it held before and after
+
+// What the field the last type() filled holds once the page settled, when that is again what it
+// held before the typing: the page put its value back (Reka's NumberField resets its text from
+// its model at the change event that ends the typing, which a user's field fires only once left,
+// after its model took the value: "Typed" was said of a field still showing "3"). Null otherwise
+// (the text kept, or changed to something else: a formatted number, a field emptied once it took
+// the text).
+export function typedPutBack() {
+  const t = lastTyped;
+  lastTyped = null;
+  const el = t?.el.deref();
+  return el && el.isConnected && Date.now() - t.at < 10_000 && el.value !== t.after && el.value === t.before ? el.value : null;
+}
+
 export async function type(el, text, { clear = false, submit = false } = {}) {
+  lastTyped = null;
   if (text == null) text = '';
   text = String(text);
   isSecret(el);
@@ -880,8 +896,13 @@ export async function type(el, text, { clear = false, submit = false } = {}) {
     // aria-modal: Fomantic UI's) is no more typed into than clicked (trusted typing refused it)
     if (!focusedOrInside(el)) aim(el, desc);
     scrollIntoView(el);
+    const before = el.value;
     const into = await typeIntoField(el, text, clear);
     if (into !== el) typedField = into;
+    // (looked at again once the page settled: typedPutBack)
+    // (a field empty before and after may have taken the text elsewhere, a tag or a list made
+    // from it: only old text come back says the page refused it)
+    else if (!submit && before !== '' && el.value !== before) lastTyped = { el: new WeakRef(el), before, after: el.value, at: Date.now() };
   } else if (el.isContentEditable) {
     scrollIntoView(el);
     // a typist clicks into an editor before typing: an editor keeps which block is current from

@@ -5,7 +5,7 @@
 // first one's API and keeps it (and with it the element refs).
 import { snapshot } from './snapshot.js';
 import { findTarget, describe } from './targeting.js';
-import { clickCommand, type, pressKey, pressKeyOn, scroll, grownSince, checkPresence, leaveTooltips, scrolledIntoView, selectFocusedField, maskTemplate } from './actions.js';
+import { clickCommand, type, pressKey, pressKeyOn, scroll, grownSince, checkPresence, leaveTooltips, scrolledIntoView, selectFocusedField, maskTemplate, typedPutBack } from './actions.js';
 import { startObserving, waitQuiet } from './quiet.js';
 import { pruneRefs, raiseFloor, refCounter, heldRefs } from './refs.js';
 import { rememberPasswordFields } from './secret.js';
@@ -134,6 +134,7 @@ async function run1(op, args) {
       case 'check': return { ok: true, present: checkPresence(args) };
       case 'locate': return { ok: true, ...locate(args.target, args.command) };
       case 'holds': return { ok: true, refs: heldRefs(args.refs) }; // fill_form across frames (frames.js)
+      case 'typedKept': { const back = typedPutBack(); return { ok: true, ...(back !== null ? { back } : {}) }; } // a type's field, once settled (cmd-input.js)
       case 'template': { const a = deepActive(); return { ok: true, template: maskTemplate(a), empty: !!a && isEmptyField(a) }; } // trusted typing (trusted.js)
       case 'describe': return { ok: true, text: describe(findTarget(args.target).el) };
       case 'point': return { ok: true, ...(await point(args.target, args.command, args.how || {})) }; // trusted mode (point.js)
