@@ -64,7 +64,7 @@ export async function pageAction(c, cmd) {
     if (failed) throw navError(failed.url, failed.error, pageTabId, r.message);
     // Text typed by the content script that the page put back once it settled (content/actions.js
     // typedPutBack): not taken, whatever the typing looked like.
-    if (c === 'type' && !r.trusted && !r.frameOrigin && needsPage && pageTabId === tab.id && !tracker.started) {
+    if (c === 'type' && r.typedCheck && !r.frameOrigin && needsPage && pageTabId === tab.id && !tracker.started) {
       const k = await callContent(tab.id, 'typedKept').catch(() => null);
       if (typeof k?.back === 'string') throw new CommandError(`${r.message.replace(/ \(the field holds[^)]*\)$/, '')}, but the page then put back what the field held before, ${JSON.stringify(k.back.slice(0, 200))}: it did not take the text`, { pageTabId: tab.id });
     }

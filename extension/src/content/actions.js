@@ -837,6 +837,8 @@ let lastTyped = null; // { el, before, after, at }: the field the last type() fi
 // after its model took the value: "Typed" was said of a field still showing "3"). Null otherwise
 // (the text kept, or changed to something else: a formatted number, a field emptied once it took
 // the text).
+export const typedPending = () => !!lastTyped;
+
 export function typedPutBack() {
   const t = lastTyped;
   lastTyped = null;

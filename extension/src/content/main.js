@@ -5,7 +5,7 @@
 // first one's API and keeps it (and with it the element refs).
 import { snapshot } from './snapshot.js';
 import { findTarget, describe } from './targeting.js';
-import { clickCommand, type, pressKey, pressKeyOn, scroll, grownSince, checkPresence, leaveTooltips, scrolledIntoView, selectFocusedField, maskTemplate, typedPutBack } from './actions.js';
+import { clickCommand, type, pressKey, pressKeyOn, scroll, grownSince, checkPresence, leaveTooltips, scrolledIntoView, selectFocusedField, maskTemplate, typedPutBack, typedPending } from './actions.js';
 import { startObserving, waitQuiet } from './quiet.js';
 import { pruneRefs, raiseFloor, refCounter, heldRefs } from './refs.js';
 import { rememberPasswordFields } from './secret.js';
@@ -34,6 +34,7 @@ async function act(command, p) {
       el = findTarget(p.target, 'type').el;
       await leaveTooltips(el);
       r = await type(el, p.text, { clear: !!p.clear, submit: !!p.submit });
+      if (typedPending()) r = { ...r, typedCheck: true }; // looked at again once settled (cmd-input.js)
       break;
     case 'press_key':
       if (p.target != null && p.target !== '') { el = findTarget(p.target, 'any').el; r = await pressKeyOn(el, p.key); break; }
