@@ -63,9 +63,11 @@ function textField(el) {
 }
 
 // Does the field hold nothing (a text field with no value, an editor with no text and nothing
-// embedded)? Replacing its content then presses no key: Backspace in an empty field is a key the
+// embedded; never a code editor's key catcher)? Replacing its content then presses no key: Backspace in an empty field is a key the
 // page acts on (a tag input takes it to remove its last tag).
 export function isEmptyField(el) {
+  // (a code editor's key catcher is always empty: the editor's text is elsewhere — EasyMDE's)
+  if (el.tagName === 'TEXTAREA' && editorFor(el)?.input === el) return false;
   if (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA') return el.value === '';
   return !!el.isContentEditable && !el.textContent.trim() && !el.querySelector('img,video,iframe,table,hr,[contenteditable=false]');
 }
