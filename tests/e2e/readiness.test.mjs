@@ -118,6 +118,24 @@ test('a page the server answered with an error status says so: open_url, a link 
   assert.ok(!('httpStatus' in (r.page || {})), 'the page stored carries no field of its own for it');
 });
 
+test('a click that moves a single-page site to another address, then imports and renders that page, is answered with the new page', async () => {
+  let r = await env.call('browser_open_url', { url: env.url('/rdy-spa.html') });
+  ok(r);
+  r = await env.call('browser_click', { target: 'Quick Start' });
+  ok(r);
+  assert.match(r.page.url, /\/rdy-spa\/quickstart$/, r.page.url);
+  assert.match(r.page.markdown, /# Quick Start/, r.page.markdown);
+  assert.doesNotMatch(r.page.markdown, /# Installation/);
+  assert.equal(r.page.title, 'Quick Start | Docs');
+  // an anchor of the page is no new route: answered at once, not after the route's wait
+  r = await env.call('browser_open_url', { url: env.url('/rdy-spa.html') });
+  ok(r);
+  r = await env.call('browser_click', { target: 'Options' });
+  ok(r);
+  assert.match(r.page.url, /rdy-spa\.html#options$/, r.page.url);
+  assert.ok(settleOf(r).waited_ms < 1500, JSON.stringify(settleOf(r)));
+});
+
 test('a page that leaves at DOMContentLoaded, while a script still holds its load: the page it went to', async () => {
   const r = await env.call('browser_open_url', { url: env.url('/rdy-leave-early.html'), timeout_ms: 15000 });
   ok(r);

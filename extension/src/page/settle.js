@@ -60,6 +60,7 @@ const LATE_MS = { timer: TIMER_LATE_MS, frame: FRAME_LATE_MS, message: MESSAGE_L
 const ACTION_ONLY = new Set(['message', 'idle']); // waited for after an action, not for a page that loads (open_url's rule)
 const REPLY_MAX_MS = 1500;     // a WebSocket send's answer is waited for this long at most (main-world.js ends it at 1000)
 const BUSY_MAX_MS = 1000;      // work off the page's thread (a worker's answer) keeps the short quiet window off this long at most
+const ROUTE_LATE_MS = 2000;    // a route the page moved to, not yet rendered, is waited for this long
 const REFRESH_SLACK_MS = 250; // a page's meta refresh is waited for this long after it was due (its navigation's start)
 const SCAN_MAX = 20000;
 const PARSED_SCAN_MAX = 200000; // the whole document once parsed
@@ -222,8 +223,15 @@ export function createWatch(win) {
   // navigation of the tab it starts (open_url, the address bar), ≈ 4-9 ms each (bench/README.md).
   let leaving = null; // { at, e, entry }: the last such navigate event
   const nav = win.navigation;
+  let routeAt = 0; // when the page last moved to another address of its own (pushState), not an anchor
   nav?.addEventListener?.('navigate', (e) => {
     if (e.isTrusted && !e.destination?.sameDocument && e.downloadRequest == null) leaving = { at: now(), e, entry: nav.currentEntry };
+    else if (e.isTrusted && e.destination?.sameDocument && !e.hashChange && e.navigationType !== 'reload') {
+      try {
+        const to = new URL(e.destination.url), here = win.location;
+        if (to.pathname !== here.pathname || to.search !== here.search) { routeAt = now(); wake(); }
+      } catch { /* ignore */ }
+    }
   }, true);
   win.addEventListener('pagehide', () => { leavingAt = now(); }, true);
   // When the page began to be left (0: it is not). Looked at after the navigate event's dispatch
@@ -424,7 +432,8 @@ export function createWatch(win) {
     // from now, the action's end (the tasks it queued, a form submission, run meanwhile).
     const counts = (node, t) => !hot(node) && !(ready && t < parsedAt);
     let last = ready ? since : t0;
-    for (const r of recent) if (r.t >= since && counts(r.node, r.t)) last = Math.max(last, r.t);
+    let domSince = false; // a counted DOM change since the action (route(), below)
+    for (const r of recent) if (r.t >= since && counts(r.node, r.t)) { last = Math.max(last, r.t); domSince = true; }
     if (stop) stop('superseded');
     return new Promise((resolve) => {
       let tickTimer = null;
@@ -474,7 +483,7 @@ export function createWatch(win) {
       // effect of the action to wait for. A chain older than the last change (one that changes
       // the DOM every few steps) counts on, and one still pending holds the wait all the same.
       let firings = 0, lastDom = 0;
-      onChange = (node, t) => { if (counts(node, t)) { firings = 0; lastDom = t; changed(t); } };
+      onChange = (node, t) => { if (counts(node, t)) { firings = 0; lastDom = t; domSince = true; changed(t); } };
       onTimerFired = (at, t) => { if (at >= since && (at <= lastDom || ++firings <= FIRINGS_MAX)) changed(Math.max(last, t)); };
       onRequestEnded = (at, t) => { if (!ready && at >= since) changed(Math.max(last, t)); };
       // The document completed, a script or stylesheet or a request ended: look again in the next
@@ -503,6 +512,12 @@ export function createWatch(win) {
           else if (v.at >= since && !(ready && ACTION_ONLY.has(v.kind))) tms++;
         }
         if (!pending && tms) pending = { timers: tms };
+        // The action moved the page to another address of its own before changing anything in it
+        // (history.pushState: VitePress, then imports the new page's code, a module load nothing
+        // else here sees, and renders it ≈ 80 ms later): the new route is waited for, until the DOM
+        // changes (at most ROUTE_LATE_MS). A page that rendered first, then pushed (Docusaurus), is
+        // not; nor a move to an anchor of this page.
+        if (!pending && !ready && routeAt >= since && !domSince && t - routeAt < ROUTE_LATE_MS) pending = { route: 1 };
         // an element observed since (for a page that loads: since its start) whose observer's
         // callback has not yet had its frame (not waited for past OBSERVED_LATE_MS: a hidden tab
         // draws no frames)
