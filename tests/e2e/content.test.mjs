@@ -663,6 +663,19 @@ test('targets by what was read: a number only exactly, a word only whole, an ine
   assert.match(r.page.markdown, /Last: color list opened/);
 });
 
+// "Control+K" reached the page as key "K" with Control and no Shift, which no keyboard sends:
+// VitePress's search (Control or Meta with "k") never opened, and the answer said "Pressed".
+test('press_key: a letter with Control is the lower-case key a keyboard sends; with Shift the upper-case one', async () => {
+  await open('/cnt-shortcut.html');
+  let r = await env.call('browser_press_key', { key: 'Control+K' });
+  ok(r);
+  assert.match(r.page.markdown, /Last key: Control\+k/);
+  assert.match(r.page.markdown, /\[dialog "Search"\]/, r.page.markdown);
+  r = await env.call('browser_press_key', { key: 'Shift+a' });
+  ok(r);
+  assert.match(r.page.markdown, /Last key: Shift\+A/);
+});
+
 // A field whose page puts its old text back at the change event that ends the typing (Reka's
 // NumberField resets its text from its model there) was "Typed" into while it showed "3".
 test('type: text the page puts back once it settled is an error; text it formats or clears after is not', async () => {

@@ -1327,6 +1327,9 @@ export async function pressKey(el, keySpec) {
   const mods = {};
   for (const m of parts) mods[{ Control: 'ctrl', Ctrl: 'ctrl', Shift: 'shift', Alt: 'alt', Meta: 'meta', Cmd: 'meta', Command: 'meta' }[m] || m.toLowerCase()] = true;
   if (!key) throw new Error('key is required, e.g. "Enter", "Tab", "ArrowDown", "Control+a"');
+  // a letter is the one the keyboard gives: upper case with Shift, else lower ("Control+K" is the
+  // K key, whose keydown says "k": VitePress's search opens on that only; it said "K" and nothing opened)
+  if (/^\p{L}$/u.test(key) && key.toLowerCase() !== key.toUpperCase()) key = mods.shift ? key.toUpperCase() : parts.length ? key.toLowerCase() : key;
   const info = keyInfo(key);
   const noMods = !mods.ctrl && !mods.alt && !mods.meta;
   // a key that edits text, on an editor made read-only: it changes nothing, as typing would not
