@@ -676,6 +676,21 @@ test('press_key: a letter with Control is the lower-case key a keyboard sends; w
   assert.match(r.page.markdown, /Last key: Shift\+A/);
 });
 
+// A combobox whose choice goes with its text (emptied, it holds nothing: Evergreen's): a value it
+// has no option for was looked for by typing it, the field then emptied, and the choice it held
+// was gone while the answer said "nothing was selected".
+test('select_option: a value a filtered combobox has no option for leaves its choice as it was', async () => {
+  await open('/cnt-filtercombo.html');
+  let r = await env.call('browser_select_option', { target: 'Fruit', value: 'Kiwi' });
+  ok(r);
+  assert.match(r.page.markdown, /Chosen: Kiwi/);
+  r = await env.call('browser_select_option', { target: 'Fruit', value: 'Mango' });
+  assert.equal(r.status, 'error', JSON.stringify(r.result));
+  assert.match(r.result.error, /has no option "Mango"; nothing was selected/, r.result.error);
+  assert.match(r.page.markdown, /Chosen: Kiwi/, r.page.markdown);
+  assert.match(r.page.markdown, /\[combobox "Fruit" value="Kiwi" e\d+\]/, r.page.markdown);
+});
+
 // A field whose page puts its old text back at the change event that ends the typing (Reka's
 // NumberField resets its text from its model there) was "Typed" into while it showed "3".
 test('type: text the page puts back once it settled is an error; text it formats or clears after is not', async () => {

@@ -951,6 +951,7 @@ export async function chooseInWidget(widget, text, click, describe, sel = null, 
     // starts): a user waits until it is drawn before reading it
     if (!opt && isOpen(widget) && (opt = await whileAnimating(doc, find))) await quiet(doc);
   }
+  const held = 'value' in widget ? String(widget.value ?? '') : null; // what a field showed before the text was typed
   if (!opt && type && typeable(widget)) {
     shown = shownOptionTexts(widget, ctx);
     const at = Date.now();
@@ -967,14 +968,21 @@ export async function chooseInWidget(widget, text, click, describe, sel = null, 
     // the options it showed, then the popup closed again (and the text typed taken out): the
     // page is left as it was
     if (!shown.length) shown = await until(() => shownOptionTexts(widget, ctx).length && shownOptionTexts(widget, ctx), 300) || [];
-    if (typed) await type(widget, '', { clear: true });
+    // (the text it held typed back: a field that filters its list by its text kept none, and the
+    // choice it showed was gone while the answer said "nothing was selected": Evergreen's Combobox)
+    if (typed) await type(widget, held && held !== text ? held : '', { clear: true });
+    // (and, when its list shows an option of that text, that option chosen again, as a user
+    // restores what was chosen)
+    const again = typed && held && held !== text ? (await until(() => findShownOption(doc, held, widget, ctx), 300)) || null : null;
+    if (again) { click(again); await quiet(doc); }
     if ((opened || typed) && isOpen(widget)) await closePopup(widget);
+    const lost = typed && held && 'value' in widget && String(widget.value ?? '') !== held ? ` The field showed ${JSON.stringify(held)} before and shows ${JSON.stringify(String(widget.value ?? ''))} now: looking for the option changed it.` : '';
     // one already chosen, in a list that leaves the chosen out (Downshift's, react-select's): its
     // chip beside the field says so, and it is left chosen
     if (!sel && chipsOf(widget).some((c) => c.text.toLowerCase() === norm(text).toLowerCase())) return { option: null, typed, confirmed: null, already: true, multi: true };
     const list = shown.slice(0, 30).map((t) => JSON.stringify(t.slice(0, 60))).join(', ');
     const e = new Error(`${describe(widget)} has no option "${text}"; nothing was selected. ` +
-      (list ? `Its options: ${list}${shown.length > 30 ? ', …' : ''}.` : 'It showed no options when opened.'));
+      (list ? `Its options: ${list}${shown.length > 30 ? ', …' : ''}.` : 'It showed no options when opened.') + lost);
     e.code = 'no_such_option';
     throw e;
   }
