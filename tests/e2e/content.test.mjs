@@ -1394,3 +1394,15 @@ test('a control of no size that draws nothing (an icon button whose icon font is
   assert.doesNotMatch(m, /Delete this tag/);
   assert.match(m, /\[button "Delete Ember" e\d+\]/);
 });
+
+test('a visually hidden <button role=switch> is shown where its <label for> is, named without the label\'s aria-hidden word, and clicked through it (Carbon React Toggle)', async () => {
+  const r = await open('/cnt-labelswitch.html');
+  const m = r.page.markdown;
+  assert.match(m, /\[switch "Dark mode" e\d+\]/, m);
+  assert.doesNotMatch(m, /Off/, 'the aria-hidden word drawn in the track is the state, not text or a control');
+  const c = await env.call('browser_click', { target: 'Dark mode' });
+  ok(c);
+  assert.match(c.result.message, /^Clicked \[switch "Dark mode" e\d+\].*it is now checked/);
+  assert.match(c.page.markdown, /\[switch "Dark mode" checked e\d+\]/);
+  assert.match(c.page.markdown, /Dark: true/);
+});

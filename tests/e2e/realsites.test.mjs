@@ -52,7 +52,7 @@ import { refOf } from './support/harness.mjs';
 let env, srv;
 before(async () => {
   requirePackages(['bootstrap', 'daisyui', 'govuk-frontend', 'jquery', 'jquery-ui', '@shoelace-style/shoelace', 'medium-editor', 'ckeditor4', 'quill', 'swiper', 'nouislider', '@ionic/core', 'todomvc', 'uikit']);
-  srv = await startStaticServer({ roots: { '/npm/': NODE_MODULES + '/', '/shells/': SHELLS + '/' } });
+  srv = await startStaticServer({ roots: { '/npm/': NODE_MODULES + '/', '/shells/': SHELLS + '/', '/pages/': path.join(SHELLS, '..', 'pages') + '/' } });
   env = await startManaged();
 });
 after(async () => { await env?.close(); await srv?.close(); });
@@ -553,6 +553,18 @@ test('trusted input: clicks and keys reach a page that ignores isTrusted=false e
   r = await env.call('browser_type', { target: 'Code', text: '42' });
   ok(r);
   assert.match(md(r), /Trusted keys: [1-9]/);
+});
+
+test('trusted input: a visually hidden switch is clicked through the part of its <label> a click hits (Carbon React Toggle: the label\'s centre is its wrapper\'s)', async () => {
+  // tests/fixtures/pages/cnt-labelswitch.html reproduces @carbon/react's Toggle (not a devDependency)
+  let r = await open(srv.url('/pages/cnt-labelswitch.html'));
+  assert.match(md(r), /\[switch "Dark mode" e\d+\]/, md(r));
+  r = await env.call('browser_click', { target: 'Dark mode' });
+  ok(r);
+  // (the trusted click's answer: the content script's would say "through [label …]")
+  assert.match(r.result.message, /^Clicked \[switch "Dark mode" e\d+\]; it is now checked$/);
+  assert.match(md(r), /\[switch "Dark mode" checked e\d+\]/);
+  assert.match(md(r), /Dark: true/);
 });
 
 // ---------------------------------------------------------------- dialogs (last: today they wedge their tab)

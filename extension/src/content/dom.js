@@ -517,7 +517,8 @@ const CONTROL_TAGS = new Set(['INPUT', 'SELECT', 'TEXTAREA', 'BUTTON']);
 // a name taken from a label does (Foundation Abide keeps its "Please enter a valid email." in the
 // <label>, display none until the field is wrong: it was part of the field's name).
 // `skip`: an element inside it whose text is left out (the control a label's words name).
-export function flatText(node, skipControls = false, skipHidden = false, skip = null) {
+// `skipAria`: leave out what is inside it and hidden from assistive technology (aria-hidden).
+export function flatText(node, skipControls = false, skipHidden = false, skip = null, skipAria = false) {
   const out = [];
   const walk = (n) => {
     if (n === skip) return;
@@ -526,6 +527,7 @@ export function flatText(node, skipControls = false, skipHidden = false, skip = 
     if (n.nodeType === 1) {
       if (NO_TEXT.has(n.tagName) || (skipControls && CONTROL_TAGS.has(n.tagName))) return;
       if (skipHidden && n !== node && !isRendered(n)) return;
+      if (skipAria && n !== node && n.getAttribute('aria-hidden') === 'true') return;
       if (n.tagName === 'SLOT') {
         const a = n.assignedNodes({ flatten: true });
         if (a.length) { for (const c of a) walk(c); return; }
@@ -538,6 +540,14 @@ export function flatText(node, skipControls = false, skipHidden = false, skip = 
   return norm(out.join(''));
 }
 
+// The words a label (or an element aria-labelledby points at) gives as a name: its text without
+// what inside it is hidden from assistive technology, as the accessible-name rules read it
+// (Carbon's Toggle: its <label> holds an aria-hidden "Off" beside "Dark mode", and the switch was
+// named "Dark modeOff"); all its text when that leaves nothing.
+function labelText(node, skipControls = false, skipHidden = false, skip = null) {
+  return flatText(node, skipControls, skipHidden, skip, true) || flatText(node, skipControls, skipHidden, skip);
+}
+
 // The name aria-labelledby gives: the text of each element it names, and for the element itself its
 // aria-label, as the accessible-name rules read it (React Aria's tag remove button names itself and
 // its tag, "Remove News", where its own text is empty; a date segment "month, Event date"). (Another
@@ -548,7 +558,7 @@ function textOfIds(el, ids) {
   return norm(ids.split(/\s+/).map((id) => {
     const t = root.getElementById ? root.getElementById(id) : el.ownerDocument.getElementById(id);
     // (an element around it is read without it: the tag that names its remove button, "ⓧ" left out)
-    return t ? (t === el && norm(t.getAttribute('aria-label') || '')) || flatText(t, false, false, t === el ? null : el) : '';
+    return t ? (t === el && norm(t.getAttribute('aria-label') || '')) || labelText(t, false, false, t === el ? null : el) : '';
   }).join(' '));
 }
 
@@ -617,7 +627,7 @@ export function labelsText(el) {
   const parts = [];
   // the label's text (through slots: a label in a shadow root names its field with slotted text)
   // without the text of controls nested in it
-  for (const l of labels) parts.push(flatText(l, true, true));
+  for (const l of labels) parts.push(labelText(l, true, true));
   return norm(parts.join(' '));
 }
 
@@ -716,7 +726,7 @@ export function nameOf(el, kind = null) {
   // checkbox and its select as buttons: the tick or the choice inside is not their name)
   // (a label around a button, with its own words beside it, is left to name the button's content)
   if (tag === 'BUTTON' && el.labels?.length) {
-    const t = norm(Array.from(el.labels).filter((l) => !l.contains(el)).map((l) => flatText(l, true)).join(' '));
+    const t = norm(Array.from(el.labels).filter((l) => !l.contains(el)).map((l) => labelText(l, true)).join(' '));
     if (t) return clip(t);
   }
   if (shadowOf(el) && (kind === 'combobox' || kind === null)) {
@@ -744,7 +754,7 @@ export function nameOf(el, kind = null) {
   // words, not by the tick or dot drawn in it ("✓", "1 of 3"), as a user reads it
   if (/^(checkbox|radio|switch)$/.test(roleOf(el))) {
     const l = el.parentElement?.closest('label');
-    if (l && l.querySelectorAll('[role=checkbox],[role=radio],[role=switch]').length === 1) { const w = flatText(l, true, true, el); if (w) return clip(w); }
+    if (l && l.querySelectorAll('[role=checkbox],[role=radio],[role=switch]').length === 1) { const w = labelText(l, true, true, el); if (w) return clip(w); }
   }
   // a date field drawn as segments, named by nothing of its own: by the label of the native input
   // it keeps inside it for forms (Reka's DateField: its <label for> names that input)

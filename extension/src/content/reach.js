@@ -262,7 +262,8 @@ export function clickPoint(el) {
   const box = boxOfClearField(el);
   if (box) return innerAction(box, hit) ? freeSpot(box) || { target: box, ...c } : { target: hit, ...c };
   if (composedContains(hit, el) || flatContains(hit, el)) {
-    if (styleOf(el)?.pointerEvents !== 'none') return { target: el, ...c };
+    // (a gap of its box where its parent shows through: a part of it there is what a click hits)
+    if (styleOf(el)?.pointerEvents !== 'none') return ownPart(el) || { target: el, ...c };
     // a field a page lets clicks through to its box (SurveyJS's dropdown: its combobox input takes
     // none, the box around it opens the list) is no link or button the page disabled so
     if (isFieldLike(el)) return { target: hit, ...c };
@@ -285,6 +286,23 @@ export function clickPoint(el) {
   const f = freeSpot(el);
   if (f) return f;
   return { coveredBy: hit, ...c };
+}
+
+// A point on one of the boxes an inline `el` is drawn in, whose hit is inside it, or null: an inline
+// element holding blocks (Carbon's Toggle: a <label> around a display:block span and the track) is
+// drawn as boxes one above the other, its bounding box's centre between them on its parent, where
+// a trusted click landed and did nothing (at most 20 boxes looked at).
+function ownPart(el) {
+  const W = winOf(el);
+  const rects = Array.from(el.getClientRects()).slice(0, 20);
+  if (rects.length < 2) return null;
+  for (const q of rects) {
+    const x = (Math.max(q.left, 0) + Math.min(q.right, W.innerWidth)) / 2, y = (Math.max(q.top, 0) + Math.min(q.bottom, W.innerHeight)) / 2;
+    if (q.width < 1 || q.height < 1 || x < 0 || y < 0 || x >= W.innerWidth || y >= W.innerHeight) continue;
+    const hit = deepElementAt(el.ownerDocument, x, y);
+    if (hit && (composedContains(el, hit) || flatContains(el, hit)) && !innerAction(el, hit)) return { target: hit, x, y };
+  }
+  return null;
 }
 
 // An enabled text field, select or combobox (native or by its role).

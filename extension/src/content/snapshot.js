@@ -498,6 +498,14 @@ class Writer {
         this.walk(fc, clickAnc);
         return;
       }
+      // a label that is what a user sees of the visually hidden button it is for (widgets.js
+      // proxyFor: a clipped 1×1 <button role=switch> beside it, Carbon's Toggle and cds-toggle,
+      // which the walk leaves out as invisible): that button's token in its place, its words the
+      // name and the track drawn in it the state (it was its words and a [clickable "Off"])
+      if (fc && fc.tagName === 'BUTTON' && !el.contains(fc) && proxyFor(fc) === el) {
+        const k = controlKind(fc, styleOf(fc));
+        if (k && !(clickAnc && !this.keepNested(fc, k, clickAnc))) { this.ctl(token(fc, k)); return; }
+      }
       // a label around one role=checkbox, radio or switch (and its hidden native twin) and words
       // only: the control, which those words name (they were said twice)
       const tg = el.querySelectorAll(ROLE_TOGGLES);
