@@ -1406,3 +1406,18 @@ test('a visually hidden <button role=switch> is shown where its <label for> is, 
   assert.match(c.page.markdown, /\[switch "Dark mode" checked e\d+\]/);
   assert.match(c.page.markdown, /Dark: true/);
 });
+
+test('a menu\'s checkbox item the click takes off the page with its menu is answered with the state it had before, not as its state now (Reka UI DropdownMenu)', async () => {
+  await open('/cnt-menucheck.html');
+  ok(await env.call('browser_click', { target: 'View' }));
+  let c = await env.call('browser_click', { target: 'Show Bookmarks' });
+  ok(c);
+  assert.match(c.result.message, /^Clicked \[checkbox "Show Bookmarks" e\d+\]; it was checked before the click, and the menu it was in closed/);
+  assert.doesNotMatch(c.result.message, /\bchecked e\d+\]/);
+  assert.match(c.page.markdown, /Bookmarks: false/);
+  // a menu only hidden on the click keeps its item: its state now is read
+  ok(await env.call('browser_click', { target: 'Layout' }));
+  c = await env.call('browser_click', { target: 'Show Sidebar' });
+  ok(c);
+  assert.match(c.result.message, /^Clicked \[checkbox "Show Sidebar" checked e\d+\]; it is now not checked$/);
+});

@@ -76,7 +76,13 @@ export async function pageAction(c, cmd) {
     const result = { tabId: pageTabId, ...(r.frameOrigin ? { frameOrigin: r.frameOrigin } : {}), ...(settled ? { settle: settled } : {}), ...(invalid ? (invalid.reported ? { invalidField: { field: invalid.field, message: invalid.message } } : { formNotSubmitted: invalid }) : {}) };
     let message = r.message;
     // A checkbox, radio button, switch or toggle button clicked: what it is now, or that the page kept it.
-    if (toggled && pageTabId === tab.id) {
+    // One the click took off the page (a menu's checkbox item, gone with the menu that closed): what
+    // it was, not as what it is (its token in the answer loses the state it had before the click).
+    if (toggled?.after === null && pageTabId === tab.id) {
+      if (toggled.was && toggled.as) message = message.replace(toggled.was, toggled.as);
+      message += `; it was ${toggled.before} before the click, and ${toggled.gone === 'menu' ? 'the menu it was in closed, so its state now cannot be read (open the menu again to see it)' : 'it is no longer on the page, so its state now cannot be read'}`;
+      result.toggle = { before: toggled.before, after: null };
+    } else if (toggled && pageTabId === tab.id) {
       if (toggled.after !== toggled.before) message += `; it is now ${toggled.after}`;
       else if (toggled.radio && toggled.after === 'checked') message += '; it was already checked';
       else message += `; it is still ${toggled.after}: the click did not change it`;

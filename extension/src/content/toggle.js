@@ -4,8 +4,9 @@
 // (a handler that prevents the click, a framework that puts its own state back). Without it the
 // answer to a click on a checkbox the page locked was "Clicked" and nothing else.
 import { controlKind, styleOf, ariaOf, roleOf } from './dom.js';
+import { describe } from './targeting.js';
 
-let last = null; // { el: WeakRef, before, kind, watch, others }: the control the last click aimed at
+let last = null; // { el: WeakRef, before, kind, watch, others, was, menu }: the control the last click aimed at
 
 // 'checked' | 'not checked' | 'mixed' | 'pressed' | 'not pressed', or null when the element is
 // not a control a click toggles.
@@ -34,7 +35,10 @@ export function noteClick(el0) {
   forgetClick();
   const el = control(el0);
   const before = el ? toggleState(el) : null;
-  last = before ? { el: new WeakRef(el), before, kind: el.tagName === 'INPUT' ? el.type : roleOf(el), watch: null, others: false } : null;
+  // (how the answer names it, and the menu it is an item of: a menu that closes on the click takes
+  // the item with it, and its state after is then not to be read)
+  const menu = before ? el.closest?.('[role=menu],[role=menubar]') : null;
+  last = before ? { el: new WeakRef(el), before, kind: el.tagName === 'INPUT' ? el.type : roleOf(el), watch: null, others: false, was: el0 ? describe(el0) : '', menu: menu ? new WeakRef(menu) : null } : null;
   // A button with aria-pressed may be no toggle at all (FullCalendar gives its Prev and Next
   // aria-pressed="false" for good), nor an item with aria-checked that opens what is under it (a
   // cascader's column: Ant Design Vue's): whether the click changed the page elsewhere is watched,
@@ -54,13 +58,33 @@ export function forgetClick() {
 }
 
 // What became of the control the last click aimed at: { before, after }, or null (no such
-// control, or it left the page). Until the next action, which forgets it.
+// control). Until the next action, which forgets it. One that left the page is { before, after:
+// null, gone, was, as }: `gone` says why when known ('menu': the menu it was an item of closed with
+// the click), `was` is how the click's answer named it (with its state before the click) and `as`
+// the same without that state, which it no longer has for sure (Reka's DropdownMenu checkbox item,
+// gone with its menu, was answered "Clicked [checkbox "Show Bookmarks" checked]" as it became
+// unchecked).
 export function toggledSince() {
   const l = last;
   const el = l?.el.deref();
-  if (!el || !el.isConnected) return null;
+  if (!l) return null;
+  if (!el || !el.isConnected) {
+    l.watch?.disconnect();
+    const menu = l.menu?.deref();
+    const gone = menu && (!menu.isConnected || !menu.checkVisibility?.()) ? 'menu' : '';
+    return { before: l.before, after: null, gone, was: l.was, as: withoutState(l.was, l.before) };
+  }
   const after = toggleState(el);
   l.watch?.disconnect();
   if (l.others && after === l.before) return null; // a button that did something else, not a toggle that stayed
   return after ? { before: l.before, after, radio: l.kind === 'radio' || l.kind === 'menuitemradio' } : null;
+}
+
+// Token `t` (describe()) without the state word `state` after its name ("[checkbox "Show Bookmarks"
+// checked e5]" -> "[checkbox "Show Bookmarks" e5]"): what is known of a control once it is gone.
+function withoutState(t, state) {
+  const m = /^\[[^"\]]*(?:"(?:[^"\\]|\\.)*")?/.exec(t || '');
+  if (!m) return t;
+  const rest = t.slice(m[0].length).replace(new RegExp(` ${state}(?=[ \\]])`), '');
+  return m[0] + rest;
 }
