@@ -1421,3 +1421,13 @@ test('a menu\'s checkbox item the click takes off the page with its menu is answ
   ok(c);
   assert.match(c.result.message, /^Clicked \[checkbox "Show Sidebar" checked e\d+\]; it is now not checked$/);
 });
+
+test('a shadow root\'s only control takes the expanded state its host keeps in its ElementInternals when the host is a heading, not a control (RHDS rh-accordion-header)', async () => {
+  const r = await open('/cnt-hoststate.html');
+  assert.match(r.page.markdown, /\[button "Can I cancel\?" e\d+\]/, r.page.markdown);
+  assert.doesNotMatch(r.page.markdown, /expanded/);
+  const c = await env.call('browser_click', { target: 'Can I cancel?' });
+  ok(c);
+  assert.match(c.page.markdown, /\[button "Can I cancel\?" expanded e\d+\]\s+Yes, anytime/, c.page.markdown);
+  assert.match(c.page.markdown, /\[button "What is included\?" e\d+\]/);
+});

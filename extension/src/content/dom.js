@@ -46,14 +46,37 @@ export function winOf(el) {
 const internalsCache = new Map();
 export function ariaOf(el, attr) {
   const v = el.getAttribute(attr);
-  if (v !== null || !el.localName?.includes('-')) return v;
-  let d = internalsCache.get(el);
-  if (d === undefined) {
-    try { d = (winOf(el).__bbPage || globalThis.__bbPage)?.internals?.(el) || null; } catch { d = null; }
-    if (!internalsCache.size) queueMicrotask(() => internalsCache.clear());
-    internalsCache.set(el, d);
+  if (v !== null) return v;
+  if (el.localName?.includes('-')) {
+    let d = internalsCache.get(el);
+    if (d === undefined) {
+      try { d = (winOf(el).__bbPage || globalThis.__bbPage)?.internals?.(el) || null; } catch { d = null; }
+      if (!internalsCache.size) queueMicrotask(() => internalsCache.clear());
+      internalsCache.set(el, d);
+    }
+    if (d && typeof d[attr] === 'string') return d[attr];
   }
-  return d && typeof d[attr] === 'string' ? d[attr] : null;
+  return HOST_STATES.has(attr) ? hostState(el, attr) : null;
+}
+
+const HOST_STATES = new Set(['aria-expanded', 'aria-pressed', 'aria-selected', 'aria-checked']);
+// Roles of a host that is no control itself: what it holds is.
+const NOT_CONTROL_ROLES = new Set(['', 'none', 'presentation', 'generic', 'heading']);
+const SHADOW_CONTROL = 'button,a[href],input:not([type=hidden]),select,textarea,summary,[tabindex],[contenteditable],' +
+  '[role=button],[role=link],[role=checkbox],[role=switch],[role=radio],[role=tab],[role=option],[role=combobox],[role^=menuitem],[role=treeitem]';
+
+// The state (aria-expanded, -pressed, -selected, -checked) that the host of the shadow root `el`
+// is in gives, when `el` is the only control in that root and the host is no control itself (no
+// role, or a heading): RHDS's rh-accordion-header keeps ariaExpanded in its ElementInternals (its
+// role heading), and the <button> in its shadow root a user clicks showed no `expanded`. Else null.
+function hostState(el, attr) {
+  const root = el.getRootNode?.();
+  const host = root && root.nodeType === 11 ? root.host : null;
+  if (!host) return null;
+  const v = ariaOf(host, attr);
+  if (v === null || !NOT_CONTROL_ROLES.has(roleOf(host))) return null;
+  const inner = root.querySelectorAll(SHADOW_CONTROL);
+  return inner.length === 1 && inner[0] === el ? v : null;
 }
 
 // Computed styles, cached for the length of one short synchronous check (is this candidate and
