@@ -691,6 +691,17 @@ test('select_option: a value a filtered combobox has no option for leaves its ch
   assert.match(r.page.markdown, /\[combobox "Fruit" value="Kiwi" e\d+\]/, r.page.markdown);
 });
 
+// An element made a button around a search field and its results (VitePress's local search box)
+// was one token named by all its words: the field and the results were never shown.
+test('an element made a button that holds a field shows the field and what else it holds', async () => {
+  const r = await open('/cnt-searchbox.html');
+  assert.match(r.page.markdown, /\[input text "Search docs" value="flamingo" e\d+\]/, r.page.markdown);
+  assert.match(r.page.markdown, /Plugins/);
+  const c = await env.call('browser_click', { target: 'Plugins' });
+  ok(c);
+  assert.match(c.page.markdown, /Opened: Plugins/);
+});
+
 // A field whose page puts its old text back at the change event that ends the typing (Reka's
 // NumberField resets its text from its model there) was "Typed" into while it showed "3".
 test('type: text the page puts back once it settled is an error; text it formats or clears after is not', async () => {

@@ -459,7 +459,9 @@ class Writer {
     }
     // a menu item, option or tab that is a box of controls: its token, then those controls, each a
     // control of its own (not nested in the item's click)
-    const shell = ITEM_KINDS.has(kind) && itemOfControls(el);
+    // (so is an element made a button that holds a field to type in: VitePress's search box, a
+    // role=button around its search field and results, was one token, the results unseen)
+    const shell = (ITEM_KINDS.has(kind) && itemOfControls(el)) || (kind === 'button' && tag !== 'BUTTON' && !!el.querySelector(TEXT_FIELD_SEL));
     if (kind && !shell && (ATOMIC_KINDS.has(kind) || (kind === 'clickable' && !this.hasBlockText(el) && !holdsControl(el)))) {
       // a control that draws nothing, of no size and with no words (an icon button whose icon font
       // is not loaded), is none a user sees (not a form field: its label stands for it)
