@@ -313,7 +313,9 @@ async function fillCombobox(el, value, last = false) {
   const want = norm(value);
   // held as the field's text, or as the choice its combobox box shows (a chips combobox turns the
   // text into a chip and empties its field: Vuetify's v-combobox)
-  const held = () => showsChosen(el, want);
+  // (or as the same day written the field's way: Fluent's DatePicker with text input, a combobox
+  // with a calendar, shows "4/1/2024" as "Mon Apr 01 2024" once left; it was "no option")
+  const held = () => showsChosen(el, want) || ('value' in el && sameDay(String(el.value), want));
   // the page's reaction to the blur (a chooser clears its text), by what it holds once it had
   // 300 ms of turns of its own: Vuetify's v-combobox clears its field for a moment, then shows
   // the text as its value
@@ -325,6 +327,23 @@ async function fillCombobox(el, value, last = false) {
   }
   await dropChips(el, [value]);
   return { desc: describe(el), typed: false };
+}
+
+// A date as written (year first, "2024-04-01", read as a day where the user is, as any other way
+// of writing one is), or null when `s` is no date: at least two numbers, and one a day of a month
+// a Date can read ("1" alone is none, though Date reads it as 2001).
+function dayOf(s) {
+  const t = norm(s);
+  if (!/\d{1,4}\D+\d{1,4}/.test(t) && !/\d{1,2}\D+\p{L}{3,}\D+\d{4}|\p{L}{3,}\D+\d{1,2}\D+\d{4}/u.test(t)) return null;
+  const iso = /^(\d{4})-(\d{2})-(\d{2})$/.exec(t);
+  const d = iso ? new Date(+iso[1], +iso[2] - 1, +iso[3]) : new Date(t);
+  return Number.isNaN(d.getTime()) ? null : `${d.getFullYear()}-${d.getMonth()}-${d.getDate()}`;
+}
+
+// Do two texts write the same day (of the field's own format and of the agent's)?
+function sameDay(a, b) {
+  const x = dayOf(a);
+  return !!x && x === dayOf(b);
 }
 
 // Several options, comma-separated as a multiple select's token lists them ("French, German"),
