@@ -712,6 +712,15 @@ test('fill_form: a date combobox that rewrites the date typed into it in its own
   assert.match(r.page.markdown, /\[checkbox "I agree" checked e\d+\]/);
 });
 
+// A combobox that opens its list only from the arrow button beside its field (Fluent UI v8's
+// ComboBox taking free text): select_option clicked the field, saw no options, and gave up.
+test('select_option: a combobox a click does not open is opened by its arrow button, as a user does', async () => {
+  await open('/cnt-arrowcombo.html');
+  const r = await env.call('browser_select_option', { target: 'Font', value: 'Consolas' });
+  ok(r);
+  assert.match(r.page.markdown, /Font: Consolas/);
+});
+
 // A field whose page puts its old text back at the change event that ends the typing (Reka's
 // NumberField resets its text from its model there) was "Typed" into while it showed "3".
 test('type: text the page puts back once it settled is an error; text it formats or clears after is not', async () => {

@@ -86,6 +86,16 @@ function triggerBox(el) {
   return null;
 }
 
+// The one button beside a combobox's text field in its box that opens its list, a user's other way
+// in (an icon, no words of its own, out of the Tab order or saying it pops up a list); null if none.
+function arrowBeside(widget) {
+  if (widget.tagName !== 'INPUT' || !widget.parentElement) return null;
+  const btns = Array.from(widget.parentElement.querySelectorAll('button,[role=button]')).filter((b) => b !== widget && visible(b));
+  const b = btns.length === 1 ? btns[0] : null;
+  if (!b || isDisabled(b) || /[\p{L}\p{N}]/u.test(b.textContent)) return null; // (an icon font's glyph is no word)
+  return b.tabIndex < 0 || b.hasAttribute('aria-expanded') || /^(listbox|true)$/i.test(b.getAttribute('aria-haspopup') || '') ? b : null;
+}
+
 // The words of the elements `el`'s aria-labelledby names, lowercase.
 function labelledText(el) {
   const root = el.getRootNode();
@@ -950,6 +960,15 @@ export async function chooseInWidget(widget, text, click, describe, sel = null, 
     // a list that says it is open but is still fading or sliding in (antd's: opacity 0 as it
     // starts): a user waits until it is drawn before reading it
     if (!opt && isOpen(widget) && (opt = await whileAnimating(doc, find))) await quiet(doc);
+    // a field a click does not open, beside its own arrow button that does (Fluent UI v8's
+    // ComboBox with free text opens from its chevron only: "It showed no options when opened")
+    const arrow = !opt && opened && !isOpen(widget) ? arrowBeside(widget) : null;
+    if (arrow) {
+      const at2 = Date.now();
+      click(arrow);
+      if (await untilSettled(find, at2)) await quiet(doc);
+      opt = find();
+    }
   }
   const held = 'value' in widget ? String(widget.value ?? '') : null; // what a field showed before the text was typed
   if (!opt && type && typeable(widget)) {
