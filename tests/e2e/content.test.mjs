@@ -1425,16 +1425,25 @@ test('a control of no size that draws nothing (an icon button whose icon font is
   assert.match(m, /\[button "Delete Ember" e\d+\]/);
 });
 
-test('a visually hidden <button role=switch> is shown where its <label for> is, named without the label\'s aria-hidden word, and clicked through it (Carbon React Toggle)', async () => {
+test('a visually hidden <button role=switch> is shown where its <label for> is, named by the label\'s words, its aria-hidden word apart, and clicked through it (Carbon React Toggle)', async () => {
   const r = await open('/cnt-labelswitch.html');
   const m = r.page.markdown;
-  assert.match(m, /\[switch "Dark mode" e\d+\]/, m);
-  assert.doesNotMatch(m, /Off/, 'the aria-hidden word drawn in the track is the state, not text or a control');
+  assert.match(m, /\[switch "Dark mode Off" e\d+\]/, m);
+  assert.doesNotMatch(m, /clickable/, 'the track drawn in the label is no control of its own');
   const c = await env.call('browser_click', { target: 'Dark mode' });
   ok(c);
-  assert.match(c.result.message, /^Clicked \[switch "Dark mode" e\d+\].*it is now checked/);
-  assert.match(c.page.markdown, /\[switch "Dark mode" checked e\d+\]/);
+  assert.match(c.result.message, /^Clicked \[switch "Dark mode Off" e\d+\].*it is now checked/);
+  assert.match(c.page.markdown, /\[switch "Dark mode On" checked e\d+\]/);
   assert.match(c.page.markdown, /Dark: true/);
+});
+
+// Words a user reads in a label or an element aria-labelledby names stay in the name even when
+// hidden from assistive technology (the accessible-name rules leave them out): a page could hide
+// "and pay $5000" so from the agent while a user reads it on the button.
+test('security: words hidden from assistive technology in a label or a labelling element stay in the name a user reads', async () => {
+  const r = await open('/cnt-ariahiddenlabel.html');
+  assert.match(r.page.markdown, /\[button "Cancel and pay \$5000" e\d+\]/, r.page.markdown);
+  assert.match(r.page.markdown, /\[checkbox "Subscribe and pay \$5000 monthly" e\d+\]/, r.page.markdown);
 });
 
 test('a menu\'s checkbox item the click takes off the page with its menu is answered with the state it had before, not as its state now (Reka UI DropdownMenu)', async () => {

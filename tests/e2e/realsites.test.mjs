@@ -558,12 +558,12 @@ test('trusted input: clicks and keys reach a page that ignores isTrusted=false e
 test('trusted input: a visually hidden switch is clicked through the part of its <label> a click hits (Carbon React Toggle: the label\'s centre is its wrapper\'s)', async () => {
   // tests/fixtures/pages/cnt-labelswitch.html reproduces @carbon/react's Toggle (not a devDependency)
   let r = await open(srv.url('/pages/cnt-labelswitch.html'));
-  assert.match(md(r), /\[switch "Dark mode" e\d+\]/, md(r));
+  assert.match(md(r), /\[switch "Dark mode Off" e\d+\]/, md(r));
   r = await env.call('browser_click', { target: 'Dark mode' });
   ok(r);
   // (the trusted click's answer: the content script's would say "through [label …]")
-  assert.match(r.result.message, /^Clicked \[switch "Dark mode" e\d+\]; it is now checked$/);
-  assert.match(md(r), /\[switch "Dark mode" checked e\d+\]/);
+  assert.match(r.result.message, /^Clicked \[switch "Dark mode Off" e\d+\]; it is now checked$/);
+  assert.match(md(r), /\[switch "Dark mode On" checked e\d+\]/);
   assert.match(md(r), /Dark: true/);
 });
 

@@ -540,8 +540,9 @@ const CONTROL_TAGS = new Set(['INPUT', 'SELECT', 'TEXTAREA', 'BUTTON']);
 // a name taken from a label does (Foundation Abide keeps its "Please enter a valid email." in the
 // <label>, display none until the field is wrong: it was part of the field's name).
 // `skip`: an element inside it whose text is left out (the control a label's words name).
-// `skipAria`: leave out what is inside it and hidden from assistive technology (aria-hidden).
-export function flatText(node, skipControls = false, skipHidden = false, skip = null, skipAria = false) {
+// `padAria`: set apart what is inside it and hidden from assistive technology (aria-hidden), as
+// its own words (a toggle's drawn "Off" beside its label's "Dark mode").
+export function flatText(node, skipControls = false, skipHidden = false, skip = null, padAria = false) {
   const out = [];
   const walk = (n) => {
     if (n === skip) return;
@@ -550,7 +551,7 @@ export function flatText(node, skipControls = false, skipHidden = false, skip = 
     if (n.nodeType === 1) {
       if (NO_TEXT.has(n.tagName) || (skipControls && CONTROL_TAGS.has(n.tagName))) return;
       if (skipHidden && n !== node && !isRendered(n)) return;
-      if (skipAria && n !== node && n.getAttribute('aria-hidden') === 'true') return;
+      if (padAria && n !== node && n.getAttribute('aria-hidden') === 'true') { out.push(' '); for (let c = n.firstChild; c; c = c.nextSibling) walk(c); out.push(' '); return; }
       if (n.tagName === 'SLOT') {
         const a = n.assignedNodes({ flatten: true });
         if (a.length) { for (const c of a) walk(c); return; }
@@ -563,12 +564,13 @@ export function flatText(node, skipControls = false, skipHidden = false, skip = 
   return norm(out.join(''));
 }
 
-// The words a label (or an element aria-labelledby points at) gives as a name: its text without
-// what inside it is hidden from assistive technology, as the accessible-name rules read it
+// The words a label (or an element aria-labelledby points at) gives as a name: all the words a
+// user sees in it, what is hidden from assistive technology set apart as words of their own
 // (Carbon's Toggle: its <label> holds an aria-hidden "Off" beside "Dark mode", and the switch was
-// named "Dark modeOff"); all its text when that leaves nothing.
+// named "Dark modeOff"). Not left out, as the accessible-name rules would: a page could hide
+// "and pay $5000" so from the name of a button a user reads it on.
 function labelText(node, skipControls = false, skipHidden = false, skip = null) {
-  return flatText(node, skipControls, skipHidden, skip, true) || flatText(node, skipControls, skipHidden, skip);
+  return flatText(node, skipControls, skipHidden, skip, true);
 }
 
 // The name aria-labelledby gives: the text of each element it names, and for the element itself its
