@@ -32,6 +32,8 @@ const fail = (r) => { assert.equal(r.status, 'error', `expected an error, got ${
 const open = async (p) => { const r = await env.call('browser_open_url', { url: env.url(p) }); ok(r); return r; };
 const page = async () => { const r = await env.call('browser_get_page', {}); ok(r); return r.page.markdown; };
 const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+// The first line of the Markdown `m` that matches `re` ('' if none).
+const lineOf = (m, re) => m.split('\n').find((l) => re.test(l)) || '';
 // A page of a real library (tests/fixtures/realsites/), opened.
 const openShell = async (name) => { const r = await env.call('browser_open_url', { url: shells.url('/shells/' + name) }); ok(r); return r; };
 // The JSON a page shows after `label` on a line of its own (the Markdown escapes undone).
@@ -1469,4 +1471,45 @@ test('a shadow root\'s only control takes the expanded state its host keeps in i
   ok(c);
   assert.match(c.page.markdown, /\[button "Can I cancel\?" expanded e\d+\]\s+Yes, anytime/, c.page.markdown);
   assert.match(c.page.markdown, /\[button "What is included\?" e\d+\]/);
+});
+
+// cnt-drawnlist.html reproduces Calcite's calcite-combobox (a role=listbox kept for screen readers
+// only, clipped to 1×1, beside the aria-hidden list a user sees and clicks) and calcite-action (a
+// role=button host drawing a <button> named alike in its shadow root).
+test('a combobox whose listbox is a clipped screen-reader copy shows the aria-hidden list drawn beside it, and select_option chooses there (Calcite combobox)', async () => {
+  let r = await open('/cnt-drawnlist.html');
+  assert.match(lineOf(r.page.markdown, /combobox "City"/), /\[combobox "City" placeholder="Pick a city" e\d+\]/, 'its placeholder is shown');
+  r = await env.call('browser_click', { target: 'City' });
+  ok(r);
+  for (const t of ['Paris', 'Lyon', 'Berlin', 'Tokyo']) assert.match(r.page.markdown, new RegExp(`\\[clickable "${t}" e\\d+\\]`), `the open list shows ${t}:\n${r.page.markdown}`);
+  ok(await env.call('browser_press_key', { key: 'Escape' }));
+  r = await env.call('browser_select_option', { target: 'City', value: 'Tokyo' });
+  ok(r);
+  assert.match(r.page.markdown, /"city":"tokyo"/);
+  const line = lineOf(r.page.markdown, /combobox "City/);
+  assert.match(line, /\[combobox "City" value="Tokyo" e\d+\]/, `named by its label, not its options: ${line}`);
+  r = await env.call('browser_select_option', { target: 'Interests', values: ['Food', 'Hiking'] });
+  ok(r);
+  assert.match(r.page.markdown.replace(/\\([[\]])/g, '$1'), /"interests":\["food","hiking"\]/);
+});
+
+test('a host named like the button in its shadow root is one target; a button of a closed pop-up dialog is no option to select (Calcite calendar)', async () => {
+  await open('/cnt-drawnlist.html');
+  let r = await env.call('browser_click', { target: 'Next month' });
+  const err = fail(r);
+  assert.doesNotMatch(err, /option of the closed drop-down|select_option/, err);
+  assert.match(err, /closed section/, err);
+  ok(await env.call('browser_click', { target: 'Pick a date' }));
+  r = await env.call('browser_click', { target: 'Next month' });
+  ok(r);
+  assert.match(r.page.markdown, /"month":"April"/);
+});
+
+test('a table whose rows and cells are custom elements, each drawing its <tr> or <td> in its own shadow root, shows as a table (Calcite table)', async () => {
+  const r = await open('/cnt-shadowtable.html');
+  const m = r.page.markdown;
+  assert.match(m, /\| Name \| Role \|\n\| --- \| --- \|\n\| Alice \| Admin \|\n\| Bob \| Editor \[button "Edit Bob" e\d+\] \|\n\| Carol \| Viewer \|/, m);
+  const c = await env.call('browser_click', { target: 'Edit Bob' });
+  ok(c);
+  assert.match(c.page.markdown, /log: edit-bob/);
 });

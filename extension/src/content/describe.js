@@ -5,7 +5,7 @@ import { seenText } from './hidden.js';
 import { refFor } from './refs.js';
 import { isSecret } from './secret.js';
 import { isReadOnlyCombobox, optionNames, optionsOf, editorFor, selectBehind, shownBeside, drawnEditor, chipsOf, shownInBox } from './widgets.js';
-import { shownChoiceOf } from './reach.js';
+import { shownChoiceOf, hiddenReason } from './reach.js';
 
 const q = (s) => '"' + String(s).replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n') + '"';
 
@@ -304,7 +304,11 @@ export function tokenParts(el, kind, { values = true } = {}) {
         // an empty input beside which the box shows the choice (or chosen tags; faint text there is
         // a placeholder, which stays the plain text it is)
         const b = shownBeside(el);
+        const ph = norm(el.getAttribute('placeholder'));
         if (b?.value) parts.push('value=' + q(clip(b.value, 300)));
+        // (else its placeholder, which the browser draws in it, as a text field's: Calcite's
+        // combobox said only [combobox "City"], its "Pick a city" not shown)
+        else if (!b && ph && ph !== name && !hiddenReason(el)) parts.push('placeholder=' + q(clip(ph, 80)));
       } else if (tag !== 'INPUT' && tag !== 'TEXTAREA' && values) {
         // a custom combobox (jQuery UI selectmenu, Select2) shows its choice as text; a pop-up
         // control's host (ion-select) its placeholder, when nothing is chosen, as such

@@ -345,15 +345,16 @@ export function hiddenPopupControl(host) {
   return hidden ? c : null;
 }
 
-// The text of a node through open shadow roots and slots, without aria-hidden parts, form controls
-// or `skip`: the label a pop-up control's host shows beside its choice (aria-hidden).
+// The text of a node through open shadow roots and slots, without aria-hidden parts, form controls,
+// or the lists it pops up (a listbox kept for screen readers: Calcite's combobox was named "City
+// Berlin Paris Lyon Berlin Tokyo"): the label a pop-up control's host shows beside its choice.
 function labelTextOf(node) {
   const out = [];
   const walk = (n) => {
     if (n.nodeType === 3) { out.push(n.data); return; }
     if (n.nodeType === 11) { for (let c = n.firstChild; c; c = c.nextSibling) walk(c); return; }
     if (n.nodeType !== 1 || NO_TEXT.has(n.tagName) || CONTROL_TAGS.has(n.tagName)) return;
-    if (n.getAttribute('aria-hidden') === 'true') return;
+    if (n.getAttribute('aria-hidden') === 'true' || POPUP_LIST_ROLES.has(roleOf(n))) return;
     const st = styleOf(n);
     if (st && !isRendered(n, st)) return;
     if (n.tagName === 'SLOT') {
@@ -367,10 +368,16 @@ function labelTextOf(node) {
   return norm(out.join(' '));
 }
 
+const POPUP_LIST_ROLES = new Set(['listbox', 'menu', 'tree', 'grid', 'dialog']);
+
 // The name of a pop-up control's host: its aria-label, else the label it shows (its text that is
-// not aria-hidden), else its inner control's name.
+// not aria-hidden), else its inner control's name. The inner control's own name alone when that
+// text is it followed by more: the choice shown beside it (Calcite's combobox, "City" and its
+// choice "Berlin" drawn plain, was named "City Berlin").
 function popupHostName(el, c) {
-  return norm(el.getAttribute('aria-label')) || labelTextOf(shadowOf(el)) || norm(c.getAttribute('aria-label')) || labelsText(c);
+  const own = norm(c.getAttribute('aria-label')) || labelsText(c);
+  const shown = labelTextOf(shadowOf(el));
+  return norm(el.getAttribute('aria-label')) || (own && shown.startsWith(own + ' ') ? own : shown) || own;
 }
 
 // Is `el` (a box with a pointer cursor and no role) only the frame of one control inside it that

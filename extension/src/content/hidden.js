@@ -1,6 +1,6 @@
 // What a sighted user cannot see: shared by the snapshot (which leaves such text out, issue 12)
 // and by targeting and actions (which refuse to act on such an element, issue 14).
-import { winOf, styleOf, isRendered, norm, shadowOf } from './dom.js';
+import { winOf, styleOf, isRendered, norm, shadowOf, flatText } from './dom.js';
 
 // ---- what a sighted user cannot see ------------------------------------------------------------
 // Text that is rendered but invisible is the usual way to show a prompt injection to the agent
@@ -57,6 +57,38 @@ export function seenStatusTwin(el) {
     if (s.getAttribute('aria-hidden') === 'true' || !norm(s.textContent)) continue;
     const st = styleOf(s);
     if (st && isRendered(s, st) && invisible(s, st, false)) return true;
+  }
+  return false;
+}
+
+// The list a user sees for a listbox that is a copy for screen readers only: `list` (role=listbox)
+// clipped to nothing, and beside it (a sibling, 20 looked at) an aria-hidden box whose text holds
+// every option's (200 at most), the list drawn for the eye, which a user reads and clicks
+// (Calcite's calcite-combobox: its listbox a 1×1 clipped <ul>, its items drawn in an aria-hidden
+// popover; the open list was shown as nothing, and select_option "showed no options"). Null if none.
+export function drawnListOf(list) {
+  if (list?.nodeType !== 1 || (list.getAttribute('role') || '').trim().toLowerCase() !== 'listbox') return null;
+  const st = styleOf(list);
+  if (!st || st.display === 'none' || !invisible(list, st, false)) return null;
+  const opts = Array.from(list.querySelectorAll('[role=option]')).slice(0, 200).map((o) => norm(o.textContent).toLowerCase()).filter(Boolean);
+  if (!opts.length) return null;
+  const sibs = list.parentNode ? list.parentNode.children : [];
+  for (let i = 0; i < sibs.length && i < 20; i++) {
+    const s = sibs[i];
+    if (s === list || s.getAttribute('aria-hidden') !== 'true') continue;
+    const text = flatText(s).toLowerCase();
+    if (opts.every((o) => text.includes(o))) return s;
+  }
+  return null;
+}
+
+// Is the aria-hidden `el` the list a user sees for a listbox beside it kept for screen readers only
+// (drawnListOf)? It is shown: its items are what a user reads and clicks.
+export function seenListTwin(el) {
+  if (el.getAttribute('aria-hidden') !== 'true' || !el.parentNode) return false;
+  const sibs = el.parentNode.children;
+  for (let i = 0; i < sibs.length && i < 20; i++) {
+    if (sibs[i] !== el && sibs[i].getAttribute('role') === 'listbox' && drawnListOf(sibs[i]) === el) return true;
   }
   return false;
 }

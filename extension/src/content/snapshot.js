@@ -11,10 +11,10 @@ import { token, tokenParts, ownName, shownText, readOnlyBox } from './describe.j
 import { isSecret } from './secret.js';
 import { refFor, documentId } from './refs.js';
 import { MAX_PAGE_CHARS } from '../shared/limits.js';
-import { invisible, mutedText, movedOff, seenStatusTwin } from './hidden.js';
+import { invisible, mutedText, movedOff, seenStatusTwin, seenListTwin } from './hidden.js';
 import { isAriaTable, isSortHeader, sortMark, gridModel, layout } from './grid.js';
 import { contextEditor, drawnEditor, proxyFor } from './widgets.js';
-import { drawsNothing } from './reach.js';
+import { drawsNothing, flatChildren } from './reach.js';
 
 const MAX_NODES = 300_000;
 
@@ -367,7 +367,10 @@ class Writer {
       const d = drawnEditor(el);
       if (d) return this.contextBlock(el, d.face, d.view);
     }
-    if (!FORM_TAGS.has(tag) && invisible(el, st, !this.ariaShown && !seenStatusTwin(el), disp)) {
+    // (the list drawn for the eye beside a listbox kept for screen readers, aria-hidden with all it
+    // holds: shown whole, as a user sees it; hidden.js drawnListOf)
+    const twin = !this.ariaShown && seenListTwin(el);
+    if (!FORM_TAGS.has(tag) && invisible(el, st, !this.ariaShown && !twin && !seenStatusTwin(el), disp)) {
       // a visually hidden wrapper of a control a box around it draws (React Aria's VisuallyHidden
       // around a slider thumb's range input): the control, as that box shows it
       const inner = el.childElementCount === 1 && el.firstElementChild.tagName === 'INPUT' ? el.firstElementChild : null;
@@ -391,7 +394,9 @@ class Writer {
     const mute = this.mute, muteSt = this.muteSt;
     this.mute = null;
     this.muteSt = st;
+    if (twin) this.ariaShown = true;
     this.element(el, tag, st, clickAnc, disp);
+    if (twin) this.ariaShown = false;
     this.mute = mute;
     this.muteSt = muteSt;
   }
@@ -943,21 +948,24 @@ class Writer {
 
   table(el, clickAnc) {
     // (a row with no box and no text, a grid's empty-state row, is none a user sees)
-    const rows = Array.from(el.rows).filter((r) => {
+    // (one drawn in a shadow root is read by its box: its light text is not what it shows, and a
+    // row a pager hides there, Calcite's, is drawn at no size)
+    const flat = !el.rows.length;
+    const rows = tableRows(el).filter((r) => {
       const s = styleOf(r);
-      return s && s.display !== 'none' && !(s.display !== 'contents' && !norm(r.textContent) && r.getBoundingClientRect().height < 1);
+      return s && s.display !== 'none' && !(s.display !== 'contents' && (flat || !norm(r.textContent)) && r.getBoundingClientRect().height < 1);
     });
     // A layout table (nested tables, role=presentation, cells holding headings or forms) becomes
     // blocks; a data table whose cells hold paragraphs or lists (Sphinx) stays a table.
     const layout = rows.length === 0 || el.querySelector('table') || /^(presentation|none)$/i.test(el.getAttribute('role') || '') ||
-      rows.some((r) => Array.from(r.cells).some((c) => c.querySelector('h1,h2,h3,h4,h5,h6,form')));
+      rows.some((r) => rowCells(r).some((c) => c.querySelector('h1,h2,h3,h4,h5,h6,form')));
     if (layout) {
       // layout table: rows become blocks, cells inline
       this.brk();
       if (el.caption) this.walk(el.caption, clickAnc);
       for (const r of rows) {
         this.brk();
-        for (const c of r.cells) { this.kids(c, clickAnc); this.raw(' '); this.sp = true; }
+        for (const c of rowCells(r)) { this.kids(c, clickAnc); this.raw(' '); this.sp = true; }
         this.brk();
       }
       this.brk();
@@ -975,7 +983,7 @@ class Writer {
     const grid = rows.map((r) => {
       const out = [];
       // (a cell the page hides, display: none: a calendar's week numbers, is no column a user sees)
-      for (const c of Array.from(r.cells).filter((x) => styleOf(x)?.display !== 'none')) {
+      for (const c of rowCells(r).filter((x) => styleOf(x)?.display !== 'none')) {
         // a header sorted by (aria-sort on a <th>: DataTables) shows the arrow a user sees by it
         const s = c.tagName === 'TH' ? this.headerCell(c, clickAnc) : this.cell(c, clickAnc);
         out.push((s && c.tagName === 'TH' ? s + sortMark(c) : s).replace(/\|/g, '\\|'));
@@ -1048,7 +1056,9 @@ class Writer {
     const total = Number(grid?.getAttribute('aria-rowcount'));
     if (!Number.isInteger(total) || total <= 0) return;
     // counted as a user counts them, without the header rows (which aria-rowindex counts)
-    const head = (r) => r.parentElement?.tagName === 'THEAD' || (r.querySelector('[role=columnheader],th') && !r.querySelector('[role=gridcell],[role=cell],td'));
+    // (a <tr> drawn in a shadow root, its cells in their own: by the cells it shows, rowCells)
+    const flatHead = (r) => { const cs = r.tagName === 'TR' && !r.cells.length ? rowCells(r) : []; return cs.length > 0 && cs.every((c) => c.tagName === 'TH'); };
+    const head = (r) => r.parentElement?.tagName === 'THEAD' || (r.querySelector('[role=columnheader],th') && !r.querySelector('[role=gridcell],[role=cell],td')) || flatHead(r);
     const h = rows.filter(head).length;
     const idx = rows.filter((r) => !head(r)).map((r) => Number(r.getAttribute('aria-rowindex'))).filter((n) => Number.isInteger(n) && n > h);
     if (!idx.length) return;
@@ -1204,6 +1214,38 @@ function underField(el) {
   const hit = el.ownerDocument.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
   const box = el.parentElement?.parentElement;
   return !!hit && hit !== el && hit.tagName === 'INPUT' && !hit.readOnly && !!box && box.contains(hit);
+}
+
+// The rows of a <table>: its own (HTMLTableElement.rows), or when it has none the <tr>s it shows
+// through slots and shadow roots (Calcite's calcite-table slots its calcite-table-row elements,
+// each drawing its <tr> in its own shadow root: the table had no rows and was left out).
+function tableRows(table) {
+  return table.rows.length ? Array.from(table.rows) : flatFind(table, ROW_TAGS);
+}
+
+// The cells of a row: its own, or the <td>s and <th>s it shows through shadow roots and slots
+// (Calcite's calcite-table-cell draws its <td> in its shadow root).
+function rowCells(row) {
+  return row.cells?.length ? Array.from(row.cells) : flatFind(row, CELL_TAGS);
+}
+
+const ROW_TAGS = new Set(['TR']);
+const CELL_TAGS = new Set(['TD', 'TH']);
+
+// The elements of `tags` in the flat tree under `root` (as kids() walks it), not inside one found
+// nor inside a nested table; 5,000 elements looked at (a hostile page's table is bounded).
+function flatFind(root, tags) {
+  const out = [];
+  let budget = 5000;
+  const walk = (n) => {
+    for (const c of flatChildren(n)) {
+      if (c.nodeType !== 1 || --budget < 0) continue;
+      if (tags.has(c.tagName)) out.push(c);
+      else if (c.tagName !== 'TABLE') walk(c);
+    }
+  };
+  walk(root);
+  return out;
 }
 
 // The page (or, with a selector, only the first element it matches) as Markdown, refs as always.

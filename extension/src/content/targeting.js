@@ -1,8 +1,8 @@
 // Resolve a `target` (ref, CSS selector or plain description) to one element, or
 // throw an Error whose message lists the best candidates with their refs.
-import { allElements, allRoots, controlKind, descriptionsOf, inViewport, isDisabled, isInert, isEditable, styleOf, norm, withStyleCache, modalDialog, nameOf, boxRow, segmentedFieldOf } from './dom.js';
+import { allElements, allRoots, controlKind, descriptionsOf, inViewport, isDisabled, isInert, isEditable, styleOf, norm, withStyleCache, modalDialog, nameOf, boxRow, segmentedFieldOf, shadowOf } from './dom.js';
 import { behindModal, modalName, DIALOG_SEL } from './modal.js';
-import { hiddenReason, hoverHost } from './reach.js';
+import { hiddenReason, hoverHost, composedContains } from './reach.js';
 import { mutedText, invisible } from './hidden.js';
 import { proxyFor, isDropdown, isRadioGroup, isCheckboxGroup, groupName, listPopupWrapper } from './widgets.js';
 import { isRefSyntax, parseRef, resolveRef, refFor } from './refs.js';
@@ -184,7 +184,7 @@ export function visibleAlternatives(q, purpose = 'any', skip = null) {
 // The error for acting on an element a user cannot see: why, and the visible candidates.
 export function hiddenError(el, why, q, purpose) {
   const opener = closedOpener(el);
-  if (opener) return closedError(opener, describe(el));
+  if (opener) return closedError(opener, describe(el), el);
   const alts = visibleAlternatives(norm(q).toLowerCase(), purpose, el);
   const e = new Error(`${describe(el)} is not visible to a user (${why}); nothing was done.` +
     (alts.length ? ` Visible candidates: ${listing(alts)}.` : ' No visible element matches it: open what shows it first (a menu, a tab, a dialog), then get the page again.'));
@@ -234,8 +234,8 @@ const isCollapsedItem = (n) => n.getAttribute('role') === 'treeitem' && (n.getAt
 
 // The error for a target a user knows is in a closed section: the section's opener to click first
 // (a collapsed tree item: ArrowRight on it, the key every ARIA tree expands an item by; a click on
-// it selects it in many trees, Shoelace's among them).
-function closedError(opener, what) {
+// it selects it in many trees, Shoelace's among them). `el`: the element meant, when known.
+function closedError(opener, what, el = null) {
   const d = describe(opener);
   const ref = (d.match(/\b(e\d+)\]$/) || [])[1] || refFor(opener);
   const shown = /\be\d+\]$/.test(d) ? d : d.replace(/\]$/, ` ${ref}]`);
@@ -251,7 +251,9 @@ function closedError(opener, what) {
   }
   // an option of a closed drop-down: chosen in one step (a click on the field does not open every
   // one: ui5-combobox opens on its arrow icon, which has no ref)
-  if ((opener.getAttribute('role') || '').toLowerCase() === 'combobox' || (opener.getAttribute('aria-haspopup') || '').toLowerCase() === 'listbox') {
+  // (not a button of the dialog a combobox pops up, a date picker's calendar: Calcite's "Previous
+  // month" was "an option" to choose with select_option; that dialog is a section to open)
+  if (((opener.getAttribute('role') || '').toLowerCase() === 'combobox' || (opener.getAttribute('aria-haspopup') || '').toLowerCase() === 'listbox') && !popsControls(opener, el)) {
     const e = new Error(`${what} is an option of the closed drop-down ${shown}: choose it with browser_select_option (target ${ref}), which opens it; nothing was done.`);
     e.code = 'not_visible';
     return e;
@@ -259,6 +261,15 @@ function closedError(opener, what) {
   const e = new Error(`${what} is inside the closed section ${shown}: open it first (click ${ref}), then get the page again; it is not visible until then, and nothing was done.`);
   e.code = 'not_visible';
   return e;
+}
+
+// Is `el` a control of its own (a button, a link, a field) in what a combobox pops up that is no
+// list of choices (aria-haspopup dialog, grid: a date picker's calendar), rather than an option?
+function popsControls(opener, el) {
+  const pop = (opener.getAttribute('aria-haspopup') || '').trim().toLowerCase();
+  if (!el || !/^(dialog|grid|tree)$/.test(pop)) return false;
+  const role = (el.getAttribute('role') || '').toLowerCase();
+  return /^(button|link|checkbox|radio|switch|textbox|combobox|spinbutton|slider)$/.test(role) || /^(BUTTON|A|INPUT|SELECT|TEXTAREA)$/.test(el.tagName);
 }
 
 // Text of an element inside a closed section, which is not rendered (so its visible text is
@@ -413,6 +424,10 @@ export function findTarget(target, purpose = 'any') {
     // "ingredient"): the group is the field to choose in
     top = top.filter((c) => !(c.kind === 'radio' && top.some((o) => o.kind === 'radiogroup' && o.el.contains(c.el))));
     top = top.filter((c) => !top.some((o) => o !== c && c.el.contains(o.el)));
+    // a custom element's host and the control of the same kind inside its shadow tree, named alike
+    // (Calcite's calcite-action role=button "Next month" around its own <button aria-label="Next
+    // month">) are one control: the host, which the Markdown shows as its token
+    top = top.filter((c) => !top.some((o) => o !== c && o.kind === c.kind && shadowOf(o.el) && composedContains(o.el, c.el)));
     return top;
   };
 
@@ -458,7 +473,7 @@ export function findTarget(target, purpose = 'any') {
   if (hidden && hidden.length) {
     hidden.sort((a, b) => b.mc - a.mc);
     // one in a closed section (a <details>, a collapsed panel): the section to open first
-    for (const c of hidden) { const o = closedOpener(c.el); if (o) throw closedError(o, JSON.stringify(raw)); }
+    for (const c of hidden) { const o = closedOpener(c.el); if (o) throw closedError(o, JSON.stringify(raw), c.el); }
     const best = hidden[0].el;
     throw hiddenError(best, hiddenReason(best) || 'it cannot be reached', raw, purpose);
   }
@@ -467,7 +482,7 @@ export function findTarget(target, purpose = 'any') {
   for (const c of scored) {
     if (c.mc > 0 || matchClass(closedTexts(c.el), q) < 2) continue;
     const o = closedOpener(c.el);
-    if (o) throw closedError(o, JSON.stringify(raw));
+    if (o) throw closedError(o, JSON.stringify(raw), c.el);
   }
   // nothing matched: list the closest ones a user can see (a closed menu's item is none)
   const closest = scored

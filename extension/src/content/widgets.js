@@ -3,6 +3,7 @@
 // selectmenu, Select2, Chosen, bootstrap-select). A user acts on the visible widget, so actions
 // go through it: the widget's own handlers then update both it and the native control.
 import { norm, inputType, flatText, hiddenPopupControl, nameOf, allRoots, focusedElement, styleOf, shadowOf, isDisabled, isInert, mouse, oneOneBox, classDropdown, frame, segmentedFieldOf } from './dom.js';
+import { drawnListOf } from './hidden.js';
 import { hiddenReason, composedParent, composedContains, flatChildren, shownChoiceOf, clickPoint, deepElementAt } from './reach.js';
 
 const POPUP_ROLES = new Set(['combobox', 'button', 'listbox']);
@@ -404,6 +405,12 @@ function popupsOf(widget) {
       const p = (root.getElementById ? root.getElementById(id) : null) || widget.ownerDocument.getElementById(id);
       if (p && !out.includes(p)) out.push(p);
     }
+  }
+  // (a listbox kept for screen readers only, clipped to nothing, beside the aria-hidden list drawn
+  // for the eye: that list too, where a user reads and clicks the options; Calcite's combobox)
+  for (let i = 0, n = out.length; i < n; i++) {
+    const d = drawnListOf(out[i]);
+    if (d && !out.includes(d)) out.push(d);
   }
   return out;
 }
