@@ -2,7 +2,7 @@
 // would fill it), browser_select_option (a native <select>, a custom drop-down, a radio group) and
 // browser_upload_file (files the daemon read, set on a file input the way a user's pick sets them).
 // Values never appear in messages: a field may be a password (secret.js).
-import { inputType, isEditable, winOf, norm, nameOf, controlKind, styleOf, focusedElement, TEXT_INPUT_TYPES, allRoots, isInert, classDropdown } from './dom.js';
+import { inputType, isEditable, winOf, norm, nameOf, controlKind, styleOf, focusedElement, TEXT_INPUT_TYPES, allRoots, isInert, classDropdown, hiddenPopupControl } from './dom.js';
 import { describe, findTarget, refuseUnusable, opensListbox } from './targeting.js';
 import { click, type, nextTurn, aim, pressKey, selectOption, selectOptions, typedNote, notTaken, leaveField, scrolledIntoView, tabTarget } from './actions.js';
 import { isSecret } from './secret.js';
@@ -456,7 +456,9 @@ async function fillOne(el, value, last = false) {
     return { desc: describe(el), typed: false };
   }
   if (!isRadioGroup(el)) await whenUncovered(el);
-  if (isRadioGroup(el) || isReadOnlyCombobox(el) || (el.getAttribute?.('role') || '') === 'listbox' || classDropdown(el) || choosesForSelect(el) || opensListbox(el)) {
+  // (a custom element drawn over its hidden pop-up control is chosen in too: Calcite's combobox,
+  // once a choice hid its input, was "a drop-down, not a text field" to fill_form)
+  if (isRadioGroup(el) || isReadOnlyCombobox(el) || (el.getAttribute?.('role') || '') === 'listbox' || classDropdown(el) || choosesForSelect(el) || opensListbox(el) || hiddenPopupControl(el)) {
     try {
       // (a multi-select filled with one option holds that one alone)
       await chooseOnly(el, value);

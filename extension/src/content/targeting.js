@@ -1,6 +1,6 @@
 // Resolve a `target` (ref, CSS selector or plain description) to one element, or
 // throw an Error whose message lists the best candidates with their refs.
-import { allElements, allRoots, controlKind, descriptionsOf, inViewport, isDisabled, isInert, isEditable, styleOf, norm, withStyleCache, modalDialog, nameOf, boxRow, segmentedFieldOf, shadowOf } from './dom.js';
+import { allElements, allRoots, controlKind, descriptionsOf, inViewport, isDisabled, isInert, isEditable, styleOf, norm, withStyleCache, modalDialog, nameOf, boxRow, segmentedFieldOf, shadowOf, hiddenPopupControl } from './dom.js';
 import { behindModal, modalName, DIALOG_SEL } from './modal.js';
 import { hiddenReason, hoverHost, composedContains } from './reach.js';
 import { mutedText, invisible } from './hidden.js';
@@ -426,8 +426,10 @@ export function findTarget(target, purpose = 'any') {
     top = top.filter((c) => !top.some((o) => o !== c && c.el.contains(o.el)));
     // a custom element's host and the control of the same kind inside its shadow tree, named alike
     // (Calcite's calcite-action role=button "Next month" around its own <button aria-label="Next
-    // month">) are one control: the host, which the Markdown shows as its token
-    top = top.filter((c) => !top.some((o) => o !== c && o.kind === c.kind && shadowOf(o.el) && composedContains(o.el, c.el)));
+    // month">) are one control: the host, which the Markdown shows as its token; so are a pop-up
+    // host and the hidden control it is drawn over (Calcite's combobox once a choice hides its
+    // input: fill_form "City" matched both)
+    top = top.filter((c) => !top.some((o) => o !== c && shadowOf(o.el) && ((o.kind === c.kind && composedContains(o.el, c.el)) || hiddenPopupControl(o.el) === c.el)));
     return top;
   };
 
