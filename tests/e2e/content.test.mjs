@@ -723,6 +723,15 @@ test('select_option: a combobox a click does not open is opened by its arrow but
   assert.match(r.page.markdown, /Font: Consolas/);
 });
 
+// A drag below the fold was scrolled to and pressed in one turn: the page's scroll event came after
+// the press, and a list that cancels a drag on scroll (@hello-pangea/dnd) "did not take the drag".
+test('drag: an item below the fold is scrolled to before the press, so a list that cancels a drag on scroll takes it', async () => {
+  await open('/cnt-dragscroll.html');
+  const r = await env.call('browser_drag', { source: 'Milk', target: 'Bread' });
+  ok(r);
+  assert.match(r.page.markdown, /Order: Eggs, Bread, Milk, Butter/, r.page.markdown);
+});
+
 // A field whose page puts its old text back at the change event that ends the typing (Reka's
 // NumberField resets its text from its model there) was "Typed" into while it showed "3".
 test('type: text the page puts back once it settled is an error; text it formats or clears after is not', async () => {

@@ -62,6 +62,9 @@ async function act(command, p) {
       break;
     case 'drag':
       el = findTarget(p.source, 'any').el;
+      // (scrolled to first, its scroll event handled before the press: @hello-pangea/dnd cancels a
+      // drag a scroll comes after, and one below the fold "did not take the drag")
+      await scrolledIntoView(el);
       r = await drag(el, findTarget(p.target, 'any').el);
       break;
     case 'upload_file':
