@@ -732,6 +732,20 @@ test('drag: an item below the fold is scrolled to before the press, so a list th
   assert.match(r.page.markdown, /Order: Eggs, Bread, Milk, Butter/, r.page.markdown);
 });
 
+// A row a virtualized list has not drawn yet (react-window draws only the rows in view): "No element
+// matches", the closest offered a row of another number, and nothing said the list scrolls.
+test('no match: the error names the part of the page that scrolls on its own and holds more than it shows', async () => {
+  await open('/cnt-virtual.html');
+  const r = await env.call('browser_click', { target: 'Open 742' });
+  assert.equal(r.status, 'error', JSON.stringify(r.result));
+  const m = /A part of the page that scrolls on its own shows only some of what it holds, \[div "[^"]*" (e\d+)\]/.exec(r.result.error);
+  assert.ok(m, r.result.error);
+  ok(await env.call('browser_scroll', { direction: 'bottom', target: m[1] }));
+  const c = await env.call('browser_click', { target: 'Open 999' });
+  ok(c);
+  assert.match(c.page.markdown, /Opened: row 999/);
+});
+
 // A field whose page puts its old text back at the change event that ends the typing (Reka's
 // NumberField resets its text from its model there) was "Typed" into while it showed "3".
 test('type: text the page puts back once it settled is an error; text it formats or clears after is not', async () => {

@@ -493,9 +493,28 @@ export function findTarget(target, purpose = 'any') {
     .slice(0, 5);
   for (const c of closest) c.rank = rankOf(c.el);
   const what = purpose === 'type' ? 'field' : 'element';
-  const e = new Error(`No ${what} matches "${raw}".` + (closest.length ? ` Closest: ${listing(closest.map((c) => c.el))}.` : ' Get the page to see the refs of the elements.'));
+  const boxes = cutOffBoxes();
+  const e = new Error(`No ${what} matches "${raw}".` + (closest.length ? ` Closest: ${listing(closest.map((c) => c.el))}.` : ' Get the page to see the refs of the elements.') +
+    (boxes.length ? ` ${boxes.length > 1 ? 'Parts of the page that scroll on their own show' : 'A part of the page that scrolls on its own shows'} only some of what ${boxes.length > 1 ? 'they hold' : 'it holds'}, ${listing(boxes)}: what is not drawn yet (a long list draws only the rows in view) may be further in ${boxes.length > 1 ? 'one' : 'it'}; scroll it (browser_scroll with that target), then look again.` : ''));
   e.code = 'target_not_found';
   throw e;
+}
+
+// The boxes a user sees that scroll on their own and hold more than they show, the most hidden
+// first, at most 3 (a virtualized list: react-window draws only the rows in view, and "Open 742"
+// matched nothing while "Open 7" was offered as closest). Looks at the first 5,000 elements.
+function cutOffBoxes() {
+  const out = [];
+  let n = 0;
+  for (const el of allElements(document)) {
+    if (++n > 5000) break;
+    const hidden = el.scrollHeight - el.clientHeight;
+    if (hidden <= 40 || el.clientHeight < 40 || el === document.scrollingElement || el === document.body) continue;
+    const st = styleOf(el);
+    if (!st || !/(auto|scroll)/.test(st.overflowY) || out.some((o) => o.el.contains(el))) continue;
+    if (withStyleCache(() => !hiddenReason(el))) out.push({ el, hidden });
+  }
+  return out.sort((a, b) => b.hidden - a.hidden).slice(0, 3).map((o) => o.el);
 }
 
 // The control around `el` when `el` is made inert inside it by the page (not by a modal): the
