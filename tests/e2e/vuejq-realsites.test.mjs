@@ -172,6 +172,21 @@ test('element-plus: select_option on the read-only cascader field says to click 
 
 // ---------------------------------------------------------------- Select2
 
+// Select2 4.0 marks its open results list aria-expanded, and that list (the pop-up its search field
+// points at) was taken for a drop-down of its own: its options were one [combobox] token, and a click
+// on a disabled option ("California (disabled)" on AdminLTE's demo page) "Clicked [combobox]".
+test('select2: its open list shows its options, and a disabled one is refused, not the list clicked', async () => {
+  await open('vuejq-select2.html');
+  let r = await click('City');
+  ok(r, 'open City');
+  assert.match(md(r), /\[option "Berlin" e\d+\]/, md(r));
+  assert.match(md(r), /\[option "Paris" disabled e\d+\]/, md(r));
+  r = await click('Paris');
+  assert.equal(r.status, 'error', msg(r));
+  assert.match(err(r), /^\[option "Paris" disabled e\d+\] is disabled/, err(r));
+  assert.match(md(r), /City chosen: ams/);
+});
+
 test('select2: two choices in a multiple select both hold, each reported as the one chosen', async () => {
   await open('vuejq-select2.html');
   ok(await select('Colors', 'Green'), 'first color');

@@ -293,6 +293,15 @@ export function segmentsOf(el) {
   return s.length >= 2 && s.length <= 8 && s.every((x) => x.isContentEditable) ? s : [];
 }
 
+// Does another element point at `el` as its pop-up (aria-controls or aria-owns naming its id)?
+function popupOfAnother(el) {
+  if (!el.id) return false;
+  try {
+    const id = CSS.escape(el.id);
+    return !!el.getRootNode().querySelector?.(`[aria-controls~="${id}"]:not([id="${id}"]), [aria-owns~="${id}"]:not([id="${id}"])`);
+  } catch { return false; }
+}
+
 // The native input a field drawn as segments keeps inside it for forms (Reka's DateField: a hidden
 // <input type=date> its <label for> points at), or null.
 function formInputIn(group) {
@@ -481,7 +490,10 @@ export function controlKind(el, st) {
   // a listbox that opens and closes (aria-expanded on it: Semantic UI's Form.Select, the ARIA 1.0
   // drop-down) is the drop-down a user chooses in, not a container of items
   // (not one around the native select it stands for, Choices.js's: its chosen item is its option)
-  if (role === 'listbox' && el.hasAttribute('aria-expanded') && el.querySelector('[role=option]') && !el.querySelector('select')) return 'combobox';
+  // (not the open list another control points at, whose pop-up it is: Select2 4.0 marks its results
+  // list aria-expanded while open, and its options were hidden in one [combobox] token, a click on
+  // a disabled one "Clicked [combobox]")
+  if (role === 'listbox' && el.hasAttribute('aria-expanded') && el.querySelector('[role=option]') && !el.querySelector('select') && !popupOfAnother(el)) return 'combobox';
   // a date or time field drawn as segments (MUI X's pickers, React Aria's DateField) is one field
   if (role === 'group' && segmentsOf(el).length) return 'input';
   if (shadowOf(el) && !role && hiddenPopupControl(el)) return 'combobox';
