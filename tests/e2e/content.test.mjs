@@ -746,6 +746,18 @@ test('no match: the error names the part of the page that scrolls on its own and
   assert.match(c.page.markdown, /Opened: row 999/);
 });
 
+// Links to "#" alike were taken for links to one address, which do the same wherever they are: of
+// two tables' pagers' "Next" (DataTables'), the one in view was clicked without a word.
+test('two links to "#" of one name are an ambiguous target; two links to one address are one', async () => {
+  await open('/cnt-twopagers.html');
+  const r = await env.call('browser_click', { target: 'Next' });
+  assert.equal(r.status, 'error', JSON.stringify(r.result));
+  assert.match(r.result.error, /"Next" matches 2 elements equally well/, r.result.error);
+  assert.match(r.page.markdown, /Sales page 1/);
+  assert.match(r.page.markdown, /Costs page 1/);
+  ok(await env.call('browser_click', { target: 'Top' }));
+});
+
 // A field whose page puts its old text back at the change event that ends the typing (Reka's
 // NumberField resets its text from its model there) was "Typed" into while it showed "3".
 test('type: text the page puts back once it settled is an error; text it formats or clears after is not', async () => {

@@ -128,7 +128,9 @@ function rankOf(el) {
 function sameLinks(top) {
   const href = (c) => {
     const e = c.el;
-    if (e.tagName === 'A') return e.href ? 'a ' + e.href : null;
+    // (not a link to "#" or javascript:, a page's handle for a script of its own: two tables'
+    // pagers' "Next" links, DataTables' href="#", each page their own table)
+    if (e.tagName === 'A') return e.href && !/^\s*(#\s*$|javascript:)/i.test(e.getAttribute('href') || '') ? 'a ' + e.href : null;
     const f = e.form;
     return f && e.name && (e.tagName === 'INPUT' || e.tagName === 'BUTTON' || e.tagName === 'SELECT') ? `f ${f.action} ${(f.method || 'get').toLowerCase()} ${e.tagName} ${e.type} ${e.name}` : null;
   };
