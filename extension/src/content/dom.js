@@ -597,7 +597,7 @@ function labelText(node, skipControls = false, skipHidden = false, skip = null) 
 // its tag, "Remove News", where its own text is empty; a date segment "month, Event date"). (Another
 // element's aria-label is left: Algolia's search box names a <label> whose aria-label "Submit" is its
 // button's, and the box a user sees shows "Search for products".)
-function textOfIds(el, ids) {
+export function textOfIds(el, ids) {
   const root = el.getRootNode();
   return norm(ids.split(/\s+/).map((id) => {
     const t = root.getElementById ? root.getElementById(id) : el.ownerDocument.getElementById(id);

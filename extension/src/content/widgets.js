@@ -2,7 +2,7 @@
 // visible label or styled box, a hidden <select> replaced by a button and a listbox (jQuery UI
 // selectmenu, Select2, Chosen, bootstrap-select). A user acts on the visible widget, so actions
 // go through it: the widget's own handlers then update both it and the native control.
-import { norm, inputType, flatText, hiddenPopupControl, nameOf, allRoots, focusedElement, styleOf, shadowOf, isDisabled, isInert, mouse, oneOneBox, classDropdown, frame, segmentedFieldOf } from './dom.js';
+import { norm, inputType, flatText, hiddenPopupControl, nameOf, allRoots, focusedElement, styleOf, shadowOf, isDisabled, isInert, mouse, oneOneBox, classDropdown, frame, segmentedFieldOf, textOfIds } from './dom.js';
 import { drawnListOf } from './hidden.js';
 import { hiddenReason, composedParent, composedContains, flatChildren, shownChoiceOf, clickPoint, deepElementAt } from './reach.js';
 
@@ -95,12 +95,6 @@ function arrowBeside(widget) {
   const b = btns.length === 1 ? btns[0] : null;
   if (!b || isDisabled(b) || /[\p{L}\p{N}]/u.test(b.textContent)) return null; // (an icon font's glyph is no word)
   return b.tabIndex < 0 || b.hasAttribute('aria-expanded') || /^(listbox|true)$/i.test(b.getAttribute('aria-haspopup') || '') ? b : null;
-}
-
-// The words of the elements `el`'s aria-labelledby names, lowercase.
-function labelledText(el) {
-  const root = el.getRootNode();
-  return norm(el.getAttribute('aria-labelledby').trim().split(/\s+/).slice(0, 10).map((id) => root.getElementById?.(id)?.textContent || '').join(' ')).toLowerCase();
 }
 
 // Does box `n` hold a field (matching `sel`) other than `el`? A hidden <select> does not count: it
@@ -1057,7 +1051,7 @@ export async function chooseInWidget(widget, text, click, describe, sel = null, 
     if (!now && widget.tagName === 'BUTTON') now = norm(widget.getAttribute('aria-label')).toLowerCase();
     // one that tells it only through what its aria-labelledby names (React Aria's trigger: the
     // value beside it and its label, "California Home state": HeroUI's Autocomplete)
-    if (!/[\p{L}\p{N}]/u.test(now) && widget.hasAttribute('aria-labelledby')) now = labelledText(widget);
+    if (!/[\p{L}\p{N}]/u.test(now) && widget.hasAttribute('aria-labelledby')) now = textOfIds(widget, widget.getAttribute('aria-labelledby')).toLowerCase();
     // an icon-only trigger (PrimeReact's Dropdown arrow, role=button) beside the text showing the
     // choice, in the widget's box
     if (!now && !host) { const box = triggerBox(widget); if (box) now = faceText(box, skip); }
