@@ -136,6 +136,15 @@ test('a click that moves a single-page site to another address, then imports and
   assert.ok(settleOf(r).waited_ms < 1500, JSON.stringify(settleOf(r)));
 });
 
+test('a new route a single-page site has not rendered 2 s after the action is said in the answer, not passed for the page after it', async () => {
+  let r = await env.call('browser_open_url', { url: env.url('/rdy-spa.html?late=3000') });
+  ok(r);
+  r = await env.call('browser_click', { target: 'Quick Start' });
+  ok(r);
+  assert.equal(settleOf(r)?.pending?.route, true, JSON.stringify(settleOf(r)));
+  assert.match(r.result.message, /the page had not drawn the address it moved to/, r.result.message);
+});
+
 test('a page that leaves at DOMContentLoaded, while a script still holds its load: the page it went to', async () => {
   const r = await env.call('browser_open_url', { url: env.url('/rdy-leave-early.html'), timeout_ms: 15000 });
   ok(r);

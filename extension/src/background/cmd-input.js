@@ -100,6 +100,9 @@ export async function pageAction(c, cmd) {
       const g = (await callContent(tab.id, 'grown').catch(() => null))?.grown;
       if (g) message = message.replace(', at the bottom', '') + `; then more loaded below (it grew from ${g.from} to ${g.to} px)${g.atBottom ? '' : ', so there is more to scroll down'}`;
     }
+    // (a new address of the page's own, pushed by the action, not drawn within the route's wait:
+    // the page read is still the one before it, page/settle.js)
+    if (settled?.pending?.route) message += '; the page had not drawn the address it moved to after 2 s, so the page read may still be the one before it: get the page again';
     if (pageTabId !== tab.id) message += `; it opened tab ${pageTabId}`;
     // A mailto:, tel: or app link: not followed for an agent (content/actions.js holdExternal).
     else if (r.externalUrl && !tracker.started) message += `; its link was not followed: its address ${r.externalUrl} opens another application (such as an email program), which an agent's click does not start, and the tab stays on this page`;

@@ -577,6 +577,9 @@ export function createWatch(win) {
             // Answered with custom elements its scripts never defined, or showing nothing of
             // what it holds (no script arrived for UNDEFINED_GRACE_MS): said, as a user sees it so.
             const left = ready && (undef.length || blank) ? { ...(undef.length ? { undefinedElements: undef } : {}), ...(blank ? { nothingShown: true } : {}) } : undefined;
+            // (the address the action moved to still not rendered after ROUTE_LATE_MS: the page
+            // read is the one before it, and the answer says so)
+            if (!ready && routeAt >= since && !domSince) return finish('quiet', { ...left, route: true });
             return finish('quiet', left);
           }
         }
