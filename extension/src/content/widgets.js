@@ -1196,7 +1196,7 @@ function chipsIn(box, el) {
 export async function unchooseOthers(widget, keep, click, describe) {
   const want = new Set(keep.map((k) => norm(k).toLowerCase()));
   const shown = () => {
-    const named = optionsOf(widget).filter(visible);
+    const named = optionsOf(widget).map(drawnOption).filter(Boolean);
     if (named.length) return named;
     const roled = docChoices(widget).filter((e) => roleOf(e) === 'option');
     return roled.length ? roled : itemsBeside(widget);
@@ -1251,8 +1251,9 @@ export async function unchooseOthers(widget, keep, click, describe) {
   return { out, marked };
 }
 
-// An option's words without the tick it shows when chosen (Preline's "CSS ✓" is "CSS").
-const itemText = (e) => norm(shownText(e).replace(/[✓✔☑]/gu, ' '));
+// An option's words without the tick it shows when chosen (Preline's "CSS ✓" is "CSS") nor an icon
+// font's glyph, a character of Unicode's private use area (Fluent UI v8's check mark, U+E73E).
+const itemText = (e) => norm(shownText(e).replace(/[✓✔☑\u{E000}-\u{F8FF}]/gu, ' '));
 
 // The items of a shown listbox drawn right after the widget that names none (Preline's: a button,
 // then its role=listbox of plain <div>s): its children, as a user sees them, or [].
@@ -1281,7 +1282,7 @@ function inMultiList(opt) {
 // Is this option shown as chosen in a list where several can be (aria-multiselectable, or its own
 // checkbox: a click on it toggles it)?
 function chosenInMulti(opt) {
-  const box = checkboxOf(opt);
+  const box = checkboxOf(opt) || labelledBox(opt);
   // (an option with aria-checked says its choice there, and aria-selected is then the keyboard's
   // highlight, as ARIA's listbox pattern allows: Semantic UI's first item was taken for chosen)
   const checked = opt.getAttribute('aria-checked');
@@ -1290,6 +1291,19 @@ function chosenInMulti(opt) {
   // (no ARIA, a tick shown beside its words: Preline's list marks its choices only so; the others
   // were never taken out, "its list did not take them out")
   return checked === null && !opt.hasAttribute('aria-selected') && tickShown(opt);
+}
+
+// An option as a user sees it: the <label> that shows the words of an option that is a form control
+// drawn transparent beside it (Fluent UI v8's multi-select Dropdown: an <input type=checkbox
+// role=option>), else itself; null when not shown.
+const drawnOption = (o) => [...(o.labels || [])].find(visible) || (visible(o) ? o : null);
+
+// The checkbox a label around `opt` (or `opt` itself, a label) is for, drawn hidden behind it (Fluent
+// UI v8's multi-select Dropdown: each option an <input type=checkbox role=option> of opacity 0
+// beside the <label for> that shows its words).
+function labelledBox(opt) {
+  const c = opt.closest?.('label')?.control;
+  return c && c.type === 'checkbox' && !c.contains(opt) ? c : null;
 }
 
 // Does `opt` show a tick (✓, ✔, ☑) as an element of its own (at most 20 looked at)?
