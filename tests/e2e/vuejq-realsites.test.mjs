@@ -187,6 +187,20 @@ test('select2: its open list shows its options, and a disabled one is refused, n
   assert.match(md(r), /City chosen: ams/);
 });
 
+// Bootstrap's form groups (AdminLTE's pages): a <label> tied to no field above the select. Select2's
+// field was unnamed, and "Size" matched nothing: the select Select2 hides (clipped to a pixel)
+// counted as a second field in the group, so the label named neither.
+test('select2: a field under a <label> tied to no field is named by it and chosen in by it', async () => {
+  await open('vuejq-select2.html');
+  let r = await select('Size', 'Large');
+  ok(r, 'size');
+  assert.match(md(r), /\[combobox "Size" value="Large" e\d+\]/, md(r));
+  assert.match(md(r), /Size chosen: l/);
+  r = await env.call('browser_select_option', { target: 'Toppings', values: ['Ham', 'Onions'] });
+  ok(r, 'toppings');
+  assert.match(md(r), /Toppings chosen: ham, onions/);
+});
+
 test('select2: two choices in a multiple select both hold, each reported as the one chosen', async () => {
   await open('vuejq-select2.html');
   ok(await select('Colors', 'Green'), 'first color');

@@ -1,5 +1,5 @@
 // The inline token for an interactive element, e.g. [button "Sign in" e13].
-import { nameOf, ariaOf, roleOf, inputType, isDisabled, isInert, norm, clip, hiddenPopupControl, labelsText, focusedElement, shadowOf, thumbPosition, segmentsOf, segmentPart, formInputLabel, placeholderOf, popupButtonLabel, oneOneBox, classDropdown } from './dom.js';
+import { nameOf, ariaOf, roleOf, inputType, isDisabled, isInert, norm, clip, hiddenPopupControl, labelsText, focusedElement, shadowOf, thumbPosition, segmentsOf, segmentPart, formInputLabel, placeholderOf, popupButtonLabel, oneOneBox, classDropdown, strayLabelOf } from './dom.js';
 import { behindModal } from './modal.js';
 import { seenText } from './hidden.js';
 import { refFor } from './refs.js';
@@ -429,10 +429,12 @@ function labelBesideOwn(el) {
 function widgetLabel(el) {
   const sel = selectBehind(el);
   const l = sel ? labelsText(sel) || norm(sel.getAttribute('aria-label')) : '';
-  if (l || !el.id) return l;
+  if (l) return l;
   const root = el.getRootNode();
-  const labels = root.querySelectorAll ? Array.from(root.querySelectorAll(`label[for="${CSS.escape(el.id)}"]`)) : [];
-  return norm(labels.map((x) => x.textContent).join(' '));
+  const labels = el.id && root.querySelectorAll ? Array.from(root.querySelectorAll(`label[for="${CSS.escape(el.id)}"]`)) : [];
+  // (or a <label> tied to nothing in the widget's box, above it: AdminLTE's Select2 fields, a
+  // <label>Minimal</label> then the select; it was unnamed, and "Minimal" matched nothing)
+  return norm(labels.map((x) => x.textContent).join(' ')) || strayLabelOf(el, true);
 }
 
 // Labelled by its own content (Select2's rendered choice) or by one of its own options (jQuery UI's

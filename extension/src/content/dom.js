@@ -867,6 +867,7 @@ export function placeInSet(el) {
 }
 
 const SHOWN_CONTROLS = 'input:not([type=hidden]),select,textarea,[role=slider],[role=spinbutton],[role=combobox],[role=checkbox],[role=switch],[role=radio],[role=textbox]';
+const pixelBox = (e) => { const r = e.getBoundingClientRect(); return r.width <= 1 && r.height <= 1; };
 const shownBox = (e) => (e.checkVisibility ? e.checkVisibility({ visibilityProperty: true, opacityProperty: true }) : e.getClientRects().length > 0);
 
 // The label a user reads beside an unnamed field or ARIA slider: a shown <label for> pointing at a
@@ -874,14 +875,15 @@ const shownBox = (e) => (e.checkVisibility ? e.checkVisibility({ visibilityPrope
 // the nearest box around it (four levels at most) that shows no other control (Vuetify's v-slider
 // labels its box, not its thumb; Fomantic UI's and Bulma's fields); for a slider also that box's
 // aria-label(ledby) (`labelsOnly` leaves those out). '' if none.
-function strayLabelOf(el, labelsOnly = false) {
+export function strayLabelOf(el, labelsOnly = false) {
   // (up the boxes; a shadow root's top level is the last box: a web component draws its label and
   // its field side by side there, Carbon's cds-multi-select)
   const up = (n) => n.parentElement || (n.parentNode?.nodeType === 11 ? n.parentNode : null);
   let n = up(el);
   // (five boxes up: Naive UI's input sits four boxes inside the form item that holds its label)
   for (let i = 0; n && i < 5 && n.tagName !== 'BODY' && n.tagName !== 'FORM'; i++, n = n.nodeType === 11 ? null : up(n)) {
-    if (Array.from(n.querySelectorAll(SHOWN_CONTROLS)).some((c) => c !== el && !c.contains(el) && !el.contains(c) && shownBox(c))) return '';
+    // (a control clipped to a pixel is none a user sees: the native select Select2 draws a field for)
+    if (Array.from(n.querySelectorAll(SHOWN_CONTROLS)).some((c) => c !== el && !c.contains(el) && !el.contains(c) && shownBox(c) && !pixelBox(c))) return '';
     // the legend of a fieldset around this one field and nothing else (daisyUI's fieldset: a
     // legend, then the select; not a checkbox's or radio button's, whose legend names their group)
     if (n.tagName === 'FIELDSET' && !/^(checkbox|radio)$/.test(el.type || el.getAttribute('role') || '')) {
