@@ -206,6 +206,11 @@ test('a scroll to the bottom of a feed that then loads more says so, not "at the
   r = await env.call('browser_scroll', { direction: 'bottom' });
   ok(r);
   assert.match(r.result.message, /, at the bottom\)$/, r.result.message);
+  // one whose rows are measured anew, taller, with nothing added (a virtual list): grown, not "more loaded"
+  await open('/cnt-feed.html?measure');
+  r = await env.call('browser_scroll', { direction: 'bottom' });
+  ok(r);
+  assert.match(r.result.message, /; then its content grew \(it grew from \d+ to \d+ px\), so there is more to scroll down$/, r.result.message);
 });
 
 test('Markdown: an inline SVG that draws words shows the words it draws, not those hidden in it; an icon without words shows nothing', async () => {

@@ -98,7 +98,7 @@ export async function pageAction(c, cmd) {
     // A scroll that reached the bottom of a page that then loaded more (a feed): no longer so.
     if (c === 'scroll' && r.atBottom && needsPage && pageTabId === tab.id && !r.frameOrigin) {
       const g = (await callContent(tab.id, 'grown').catch(() => null))?.grown;
-      if (g) message = message.replace(', at the bottom', '') + `; then more loaded below (it grew from ${g.from} to ${g.to} px)${g.atBottom ? '' : ', so there is more to scroll down'}`;
+      if (g) message = message.replace(', at the bottom', '') + `; then ${g.more ? 'more loaded below' : 'its content grew'} (it grew from ${g.from} to ${g.to} px)${g.atBottom ? '' : ', so there is more to scroll down'}`;
     }
     // (a new address of the page's own, pushed by the action, not drawn within the route's wait:
     // the page read is still the one before it, page/settle.js)

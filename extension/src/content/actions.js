@@ -1504,7 +1504,9 @@ const upperFirst = (t) => t.charAt(0).toUpperCase() + t.slice(1);
 let lastBottom = null;
 
 // How the box the last scroll left at its bottom has grown since (null: it has not, or that is not
-// known): read once, after the scroll's effects have settled.
+// known): read once, after the scroll's effects have settled. `more`: it holds more elements than
+// then (a feed appended items); a virtual list that measured its drawn rows anew grows as much
+// with no element added (15 px: it was "more loaded below").
 export function grownSince() {
   const b = lastBottom;
   lastBottom = null;
@@ -1512,7 +1514,7 @@ export function grownSince() {
   if (!box || !box.isConnected) return null;
   const h = box.scrollHeight;
   if (h <= b.height + 2) return null;
-  return { from: Math.round(b.height), to: Math.round(h), atBottom: box.scrollTop + box.clientHeight >= h - 2 };
+  return { from: Math.round(b.height), to: Math.round(h), atBottom: box.scrollTop + box.clientHeight >= h - 2, more: box.getElementsByTagName('*').length > b.count };
 }
 
 export async function scroll(el, direction = 'down', amount) {
@@ -1552,7 +1554,7 @@ export async function scroll(el, direction = 'down', amount) {
     e.code = 'unchanged';
     throw e;
   }
-  if (atBottom && !sideways) lastBottom = { box: new WeakRef(box), height: box.scrollHeight };
+  if (atBottom && !sideways) lastBottom = { box: new WeakRef(box), height: box.scrollHeight, count: box.getElementsByTagName('*').length };
   return { message: `Scrolled ${where} ${dir} (from ${Math.round(before)} to ${Math.round(box.scrollTop)} px${atBottom ? ', at the bottom' : ''}${box.scrollTop === 0 ? ', at the top' : ''})`, atBottom: atBottom && !sideways };
 }
 
