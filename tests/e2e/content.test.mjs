@@ -741,6 +741,19 @@ test('select_option values: a multi-select whose options are hidden checkboxes b
   assert.match(r.page.markdown, /Chosen: Blue, Yellow/, r.page.markdown);
 });
 
+// A dual list box (Bootstrap Duallistbox, AdminLTE's demo): options chosen in its list of all move
+// into its list of the chosen, and the answer was an error, "the page changed it to none".
+test('select_option: options a dual list box moves to its other list on the choice are said moved there, not refused', async () => {
+  await open('/cnt-duallist.html');
+  const r = await env.call('browser_select_option', { target: 'Available', values: ['California', 'Texas'] });
+  ok(r);
+  assert.match(r.result.message, /Selected "California", "Texas" in .*, and the page moved them to \[select "Chosen" multiple/, r.result.message);
+  assert.match(r.page.markdown, /Chosen: Alabama, California, Texas/);
+  const b = await env.call('browser_select_option', { target: 'Chosen', value: 'Alabama' });
+  ok(b);
+  assert.match(b.result.message, /moved it to \[select "Available" multiple/, b.result.message);
+});
+
 // A drag below the fold was scrolled to and pressed in one turn: the page's scroll event came after
 // the press, and a list that cancels a drag on scroll (@hello-pangea/dnd) "did not take the drag".
 test('drag: an item below the fold is scrolled to before the press, so a list that cancels a drag on scroll takes it', async () => {

@@ -1198,17 +1198,38 @@ export async function selectOptions(el, values) {
     return { message: `Selected ${optionList(want)} in ${describe(el)} through ${describe(widget)}, the widget a user sees${before.length ? `, and took out ${optionList(before)}` : ''}` };
   }
   el.focus();
+  const holdersBefore = holdersOf(el, want);
   for (const o of el.options) o.selected = want.includes(o);
   inputEvent(el, 'insertReplacementText');
   changeEvent(el);
   await nextTurn(); // the page's revert, as for one option (selectOption)
   const now = Array.from(el.selectedOptions);
+  const to = movedTo(el, want, holdersBefore);
+  if (to) return { message: `Selected ${optionList(want)} in ${describe(el)}, and the page moved ${want.length > 1 ? 'them' : 'it'} to ${describe(to)}` };
   if (now.length !== want.length || now.some((o) => !want.includes(o))) {
     const e = new Error(`${want.length ? optionList(want) : 'No option'} ${want.length > 1 ? 'were' : 'was'} chosen in ${describe(el)}, but the page changed it to ${now.length ? optionList(now) : 'none'}; the page may say why.`);
     e.code = 'refused';
     throw e;
   }
   return { message: want.length ? `Selected ${optionList(want)} in ${describe(el)}, and no other option` : `Unchose every option of ${describe(el)}` };
+}
+
+// The selects other than `el` shown on the page that hold an option of each of the words of `opts`.
+function holdersOf(el, opts) {
+  const texts = opts.map(optionText);
+  if (!texts.length) return [];
+  return Array.from(el.ownerDocument.querySelectorAll('select')).filter((s) => s !== el && texts.every((t) => Array.from(s.options).some((x) => optionText(x) === t)) && !withStyleCache(() => hiddenReason(s)));
+}
+
+// The select a page moved the options just chosen in `el` to (a dual list box, Bootstrap
+// Duallistbox's: a choice in its list of all moves the option into its list of the chosen, and it
+// said "the page changed it to none"): the one shown select that holds them all now and did not
+// before (`before`, holdersOf), while `el` holds none of them any more; else null.
+function movedTo(el, opts, before) {
+  const texts = opts.map(optionText);
+  if (!texts.length || Array.from(el.options).some((x) => texts.includes(optionText(x)))) return null;
+  const now = holdersOf(el, opts).filter((s) => !before.includes(s));
+  return now.length === 1 ? now[0] : null;
 }
 
 export async function selectOption(el, value, { typed = false, option = null } = {}) {
@@ -1246,11 +1267,14 @@ export async function selectOption(el, value, { typed = false, option = null } =
     throw new Error(`Selecting "${text}" in ${describe(el)} did not take: its widget ${describe(widget)} still shows "${norm(widget.innerText || widget.textContent).slice(0, 60)}"`);
   }
   void option;
+  const holdersBefore = el.multiple ? holdersOf(el, [opt]) : [];
   setSelect(el, opt);
   // The page may refuse the choice (its change handler sets another value: "sold out"; a
   // controlled component restores its own): then nothing was selected, and saying "Selected"
   // with the value it went back to was a success for what did not happen.
   await nextTurn(); // a framework's revert in a microtask (Vue's nextTick) or a posted task
+  const to = el.multiple ? movedTo(el, [opt], holdersBefore) : null;
+  if (to) return { message: `Selected "${norm(opt.label || opt.textContent)}" in ${describe(el)}, and the page moved it to ${describe(to)}` };
   if (!opt.selected) {
     const e = new Error(`${typed ? 'The option matching the text typed' : `"${norm(opt.label || opt.textContent)}"`} was chosen in ${describe(el)}, but the page changed it back to "${selectedText(el)}"; the page may say why.`);
     e.code = 'refused';
