@@ -754,6 +754,42 @@ test('select_option: options a dual list box moves to its other list on the choi
   assert.match(b.result.message, /moved it to \[select "Available" multiple/, b.result.message);
 });
 
+// Bootstrap Switch (AdminLTE's forms): a box clipping a track of "ON", a handle and "OFF", the native
+// checkbox hidden in it, showed as "[clickable] ON OFF": no state, and both words.
+test('snapshot: a switch drawn for a hidden checkbox it holds shows as that checkbox with its state and the half in view', async () => {
+  const r = await open('/cnt-slideswitch.html');
+  const m = /Notifications \[checkbox checked (e\d+)\] ON\s/.exec(r.page.markdown);
+  assert.ok(m, r.page.markdown);
+  const c = await env.call('browser_click', { target: m[1] });
+  ok(c);
+  assert.match(c.page.markdown, /Notifications \[checkbox e\d+\] OFF\s/, c.page.markdown);
+  assert.match(c.page.markdown, /State: off/);
+});
+
+// sonner's toaster: a role-less aria-live <section> around its toasts. A toast holding its Undo button
+// was taken for the page inside a live area (as a live list of results is), and lost its [status].
+test('Markdown: a toast with its action button in a live area is a [status] message; a live list of links stays the page', async () => {
+  await open('/cnt-toastaction.html');
+  const r = await env.call('browser_click', { target: 'Delete draft' });
+  ok(r);
+  assert.match(r.page.markdown, /^\[status\] (1\. )?Draft deleted\s+\[button "Undo" e\d+\]/m, r.page.markdown);
+  assert.doesNotMatch(r.page.markdown, /\[status\][^\n]*Result one/, r.page.markdown);
+  const u = await env.call('browser_click', { target: 'Undo' });
+  ok(u);
+  assert.match(u.page.markdown, /Draft: restored/);
+});
+
+// daterangepicker's days (AdminLTE): <td>s taking clicks through their table's handler, a pointer
+// cursor of their own. They had no refs, so "10" of two months was ambiguous with no ref to pick.
+test('Markdown: table cells a user clicks (a calendar\'s days) are clickables with refs, so two months\' "10" can be told apart', async () => {
+  const r = await open('/cnt-tdcalendar.html');
+  const tens = [...r.page.markdown.matchAll(/\[clickable "10" (e\d+)\]/g)].map((m) => m[1]);
+  assert.equal(tens.length, 2, r.page.markdown);
+  const c = await env.call('browser_click', { target: tens[1] });
+  ok(c);
+  assert.match(c.page.markdown, /Start: December 10/);
+});
+
 // A drag below the fold was scrolled to and pressed in one turn: the page's scroll event came after
 // the press, and a list that cancels a drag on scroll (@hello-pangea/dnd) "did not take the drag".
 test('drag: an item below the fold is scrolled to before the press, so a list that cancels a drag on scroll takes it', async () => {

@@ -208,8 +208,18 @@ const NO_TEXT = new Set(['SCRIPT', 'STYLE', 'TEMPLATE', 'NOSCRIPT']);
 // Bounded (2,000 nodes by default): it is for short things like a button's label.
 // `faded`: leave out only what is drawn fully transparent (opacity 0, transparent or 0-size text)
 // and keep text clipped away for screen readers (.sr-only), which names a control for them.
-export function seenText(el, budget = 2000, faded = false) {
+// `inBox`: leave out the boxes inside `el` drawn mostly outside it (a switch whose ON and OFF halves
+// slide in a box that clips them: the half out of it is not seen).
+export function seenText(el, budget = 2000, faded = false, inBox = false) {
   const out = [];
+  const box = inBox ? el.getBoundingClientRect() : null;
+  // (mostly outside: less than half of it within the box; Bootstrap Switch's OFF half overlaps
+  // its box by 2 px while ON shows)
+  const outside = (n) => {
+    const r = n.getBoundingClientRect();
+    const w = Math.min(r.right, box.right) - Math.max(r.left, box.left), h = Math.min(r.bottom, box.bottom) - Math.max(r.top, box.top);
+    return w <= 0 || h <= 0 || w * h < (r.width * r.height) / 2;
+  };
   const walk = (n, muted) => {
     if (--budget < 0) return;
     if (n.nodeType === 3) { if (!muted) out.push(n.data); return; }
@@ -217,6 +227,7 @@ export function seenText(el, budget = 2000, faded = false) {
     if (n.nodeType !== 1 || NO_TEXT.has(n.tagName)) return;
     const st = styleOf(n);
     if (!st || !isRendered(n, st) || (faded ? n !== el && st.opacity === '0' : invisible(n, st))) return;
+    if (box && n !== el && st.display !== 'contents' && outside(n)) return;
     const m = mutedText(st, n);
     if (n.tagName === 'SLOT') {
       const a = n.assignedNodes({ flatten: true });

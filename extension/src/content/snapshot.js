@@ -5,13 +5,13 @@
 // produced for the same content (same rules, same escaping, same whitespace
 // collapsing); see extension/README.md ("Snapshot speed") for why it no longer goes
 // through turndown.
-import { controlKind, isRendered, styleOf, frameDoc, norm, nameOf, clip, shadowOf, childItems, segmentsOf, SUBMENU_SEL, itemPanels, isInert, classDropdown } from './dom.js';
+import { controlKind, isRendered, styleOf, frameDoc, norm, nameOf, clip, shadowOf, childItems, segmentsOf, SUBMENU_SEL, itemPanels, isInert, classDropdown, inputType } from './dom.js';
 import { behindModal } from './modal.js';
 import { token, tokenParts, ownName, shownText, readOnlyBox } from './describe.js';
 import { isSecret } from './secret.js';
 import { refFor, documentId } from './refs.js';
 import { MAX_PAGE_CHARS } from '../shared/limits.js';
-import { invisible, mutedText, movedOff, seenStatusTwin, seenListTwin } from './hidden.js';
+import { invisible, mutedText, movedOff, seenStatusTwin, seenListTwin, seenText } from './hidden.js';
 import { isAriaTable, isSortHeader, sortMark, gridModel, layout } from './grid.js';
 import { contextEditor, drawnEditor, proxyFor } from './widgets.js';
 import { drawsNothing, flatChildren } from './reach.js';
@@ -35,6 +35,33 @@ const FORM_TAGS = new Set(['INPUT', 'SELECT', 'TEXTAREA']);
 // A clickable region (a list row with a pointer cursor, GWT's cell list) that holds a form field
 // keeps its content: the field is what the user acts on (a todo's checkbox), not only the row.
 const FIELD_SEL = 'input:not([type=hidden]),select,textarea';
+
+// The checkbox or radio input a small box stands for, drawn in its place: the one form control it
+// holds (among its first 30 elements: a switch's parts are few, and a large clickable box is not
+// walked through twice), hidden, whose visible stand-in (widgets.js proxyFor) is the box or inside
+// it; else null.
+function checkboxDrawnBy(el) {
+  let c = null;
+  const w = el.ownerDocument.createTreeWalker(el, 1);
+  for (let n = w.nextNode(), i = 0; n; n = w.nextNode(), i++) {
+    if (i >= 30) return null;
+    if (/^(INPUT|SELECT|TEXTAREA|BUTTON)$/.test(n.tagName) && !(n.tagName === 'INPUT' && n.type === 'hidden')) {
+      if (c) return null;
+      c = n;
+    }
+  }
+  if (!c || c.tagName !== 'INPUT' || !/^(checkbox|radio)$/.test(inputType(c))) return null;
+  const p = proxyFor(c);
+  return p && el.contains(p) ? c : null;
+}
+
+// Is the Markdown `s` of a live area a short message (300 characters at most) whose controls are
+// one or two buttons (a toast's Undo and Close), not a part of the page (results, a form)?
+function messageWithActions(s) {
+  if (s.length > 300) return false;
+  const toks = s.match(/\[[a-z][^\]]*\be\d+\]/g) || [];
+  return toks.length > 0 && toks.length <= 2 && toks.every((t) => t.startsWith('[button '));
+}
 
 // A form control by tag or by widget role (ion-toggle is a role=switch host).
 const CONTROL_SEL = FIELD_SEL + ',[role=checkbox],[role=switch],[role=radio],[role=combobox],[role=textbox],[role=searchbox],[role=slider],[role=spinbutton]';
@@ -411,6 +438,17 @@ class Writer {
     // the box a drop-down's hidden field is drawn in (PrimeReact's MultiSelect): that field's token,
     // shown inside it (walk), is the one to act by
     if (kind === 'clickable' && fieldDrawnIn(el)) kind = null;
+    // a box drawn for the one checkbox it holds hidden (Bootstrap Switch: its ON and OFF halves
+    // slide in a box that clips them, the native checkbox hidden inside): that checkbox's token,
+    // with its state, and the words the box shows (it was "[clickable] ON OFF", no state)
+    // (not a label: a label and its control are read below)
+    const drawnFor = kind === 'clickable' && tag !== 'LABEL' && !this.editor ? checkboxDrawnBy(el) : null;
+    if (drawnFor) {
+      const k = inputType(drawnFor), words = seenText(el, 200, false, true);
+      this.ctl(token(drawnFor, k));
+      if (words !== nameOf(drawnFor, k)) this.text(words + ' ');
+      return;
+    }
     if (this.editor) {
       // inside a rich-text editor: its content, as Markdown, without refs
       if (tag === 'A' && el.hasAttribute('href')) return this.link(el, false);
@@ -636,7 +674,9 @@ class Writer {
     if (!s) return;
     // an aria-live area around controls (a results list, a form) is the page, not a message, and
     // a "tooltip" holding controls (tippy's interactive popover, a menu) is a popup, not a tip
-    if ((what === 'tooltip' || !el.hasAttribute('role')) && /\be\d+\]/.test(s)) { this.brk(); this.sp = true; this.mark(el, kind); this.raw(s); this.brk(); return; }
+    // (not a short message with a button or two of its own: a toast with its Undo, sonner's, in
+    // its aria-live toaster, lost its mark)
+    if ((what === 'tooltip' || !el.hasAttribute('role')) && /\be\d+\]/.test(s) && !(what !== 'tooltip' && messageWithActions(s))) { this.brk(); this.sp = true; this.mark(el, kind); this.raw(s); this.brk(); return; }
     // a message without controls reads as one line (its title a heading no more: SweetAlert2's toast)
     if (!/\be\d+\]/.test(s)) s = s.split(/\n+/).map((l) => l.replace(/^#{1,6} /, '').trim()).filter(Boolean).join(' ');
     this.brk();
@@ -932,13 +972,15 @@ class Writer {
     return s.trim().replace(/[ \t]*\n+[ \t]*/g, '<br>');
   }
 
-  // A <th> a user clicks to sort by (aria-sort, or a pointer cursor of its own: DataTables',
-  // PrimeVue's sortable columns) and that holds no control of its own: itself a clickable with its
-  // ref, as an ARIA grid's sortable header is; it had no ref and only its text was shown.
-  headerCell(c, clickAnc) {
+  // A cell a user clicks that holds no control of its own: a <th> to sort by (aria-sort, or a
+  // pointer cursor of its own: DataTables', PrimeVue's sortable columns), a <td> that takes clicks
+  // itself (a date picker's day: daterangepicker's, AdminLTE's): itself a clickable with its ref, as
+  // an ARIA grid's sortable header is; it had no ref and only its text was shown (two months'
+  // "10" were then two targets no ref told apart).
+  clickableCell(c, clickAnc) {
     const n = this.ctls;
     const s = this.cell(c, clickAnc);
-    if (this.ctls !== n || !(c.hasAttribute('aria-sort') || controlKind(c, styleOf(c)) === 'clickable')) return s;
+    if (this.ctls !== n || !((c.tagName === 'TH' && c.hasAttribute('aria-sort')) || controlKind(c, styleOf(c)) === 'clickable')) return s;
     this.force = c;
     const [t] = this.sub(() => { this.sp = true; this.walk(c, clickAnc); });
     this.force = null;
@@ -985,7 +1027,7 @@ class Writer {
       // (a cell the page hides, display: none: a calendar's week numbers, is no column a user sees)
       for (const c of rowCells(r).filter((x) => styleOf(x)?.display !== 'none')) {
         // a header sorted by (aria-sort on a <th>: DataTables) shows the arrow a user sees by it
-        const s = c.tagName === 'TH' ? this.headerCell(c, clickAnc) : this.cell(c, clickAnc);
+        const s = this.clickableCell(c, clickAnc);
         out.push((s && c.tagName === 'TH' ? s + sortMark(c) : s).replace(/\|/g, '\\|'));
         for (let k = 1; k < Math.min(50, c.colSpan || 1); k++) out.push('');
       }
