@@ -973,14 +973,16 @@ class Writer {
   }
 
   // A cell a user clicks that holds no control of its own: a <th> to sort by (aria-sort, or a
-  // pointer cursor of its own: DataTables', PrimeVue's sortable columns), a <td> that takes clicks
-  // itself (a date picker's day: daterangepicker's, AdminLTE's): itself a clickable with its ref, as
+  // pointer cursor of its own: DataTables', PrimeVue's sortable columns), a <td> with no role that
+  // takes clicks itself (a date picker's day: daterangepicker's, AdminLTE's): itself a clickable with its ref, as
   // an ARIA grid's sortable header is; it had no ref and only its text was shown (two months'
   // "10" were then two targets no ref told apart).
   clickableCell(c, clickAnc) {
     const n = this.ctls;
     const s = this.cell(c, clickAnc);
-    if (this.ctls !== n || !((c.tagName === 'TH' && c.hasAttribute('aria-sort')) || controlKind(c, styleOf(c)) === 'clickable')) return s;
+    // (a <td> of its own only, no role: a grid's gridcell, Vaadin's calendar day, is its grid's to
+    // say, by its words, as before)
+    if (this.ctls !== n || !((c.tagName === 'TH' && c.hasAttribute('aria-sort')) || ((c.tagName === 'TH' || !c.hasAttribute('role')) && controlKind(c, styleOf(c)) === 'clickable'))) return s;
     this.force = c;
     const [t] = this.sub(() => { this.sp = true; this.walk(c, clickAnc); });
     this.force = null;
