@@ -790,6 +790,29 @@ test('Markdown: table cells a user clicks (a calendar\'s days) are clickables wi
   assert.match(c.page.markdown, /Start: December 10/);
 });
 
+// Caret keys in a text field: a synthetic key moves nothing, so Shift+ArrowLeft in a textarea said
+// "Pressed" and selected nothing (the text typed next went to the end), and Backspace took out the
+// last character wherever the caret was. They act as the browser's own keys do.
+test('press_key: Shift+ArrowLeft selects in a field and typing replaces it; Backspace and Home act at the caret', async () => {
+  await open('/cnt-caret.html');
+  ok(await env.call('browser_type', { target: 'Notes', text: 'Hello world' }));
+  for (let i = 0; i < 2; i++) ok(await env.call('browser_press_key', { key: 'Shift+ArrowLeft' }));
+  let r = await env.call('browser_type', { target: 'Notes', text: 'LD', clear: false });
+  ok(r);
+  assert.match(r.page.markdown, /Notes now: Hello worLD$/m, r.page.markdown);
+  ok(await env.call('browser_type', { target: 'Title', text: 'abcd' }));
+  ok(await env.call('browser_press_key', { key: 'ArrowLeft' }));
+  r = await env.call('browser_press_key', { key: 'Backspace' });
+  ok(r);
+  assert.match(r.page.markdown, /Title now: abd$/m, r.page.markdown);
+  ok(await env.call('browser_press_key', { key: 'Home' }));
+  r = await env.call('browser_press_key', { key: 'Delete' });
+  assert.match(r.page.markdown, /Title now: bd$/m, r.page.markdown);
+  ok(await env.call('browser_press_key', { key: 'Shift+End' }));
+  r = await env.call('browser_type', { target: 'Title', text: 'X', clear: false });
+  assert.match(r.page.markdown, /Title now: X$/m, r.page.markdown);
+});
+
 // A drag below the fold was scrolled to and pressed in one turn: the page's scroll event came after
 // the press, and a list that cancels a drag on scroll (@hello-pangea/dnd) "did not take the drag".
 test('drag: an item below the fold is scrolled to before the press, so a list that cancels a drag on scroll takes it', async () => {

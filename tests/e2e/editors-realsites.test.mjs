@@ -255,6 +255,23 @@ test('tiptap: typed text, Ctrl+A with the Bold button, and Ctrl+Z show in the Ma
   }
 });
 
+// Text selected with Shift+ArrowLeft where the focus is (the editor, a textarea) is replaced by the
+// text typed next without clear, as a typist's is: trusted typing pressed Control+End first and the
+// text went to the end ("Hello worldLD"); Shift+ArrowLeft in a textarea selected nothing.
+test('tiptap and a textarea: text selected with Shift+ArrowLeft is replaced by what is typed next', async () => {
+  await open('editor-tiptap.html');
+  ok(await call('browser_type', { target: 'Story', text: 'Hello world' }), 'type');
+  for (let i = 0; i < 2; i++) ok(await call('browser_press_key', { key: 'Shift+ArrowLeft' }), 'select');
+  let r = await call('browser_type', { target: 'Story', text: 'LD', clear: false });
+  ok(r, 'type over the selection');
+  assert.match(md(r), /Editor HTML: <p>Hello worLD<\/p>/, md(r));
+  ok(await call('browser_type', { target: 'Notes', text: 'Hello world' }), 'notes');
+  for (let i = 0; i < 2; i++) ok(await call('browser_press_key', { key: 'Shift+ArrowLeft' }), 'select in the textarea');
+  r = await call('browser_type', { target: 'Notes', text: 'LD', clear: false });
+  ok(r, 'type over the textarea selection');
+  assert.match(md(r), /Notes now: Hello worLD$/m, md(r));
+});
+
 // A typist's "# " or "- " starts a heading or a list in TipTap (ProseMirror's input rules act on
 // the text before a space): the whole text inserted at once left "# Title" a paragraph.
 test('tiptap: typed Markdown shortcuts act as they do for a typist ("# " a heading, "- " a list, "**b** " bold)', async () => {

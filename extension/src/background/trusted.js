@@ -290,7 +290,7 @@ async function actTrusted(tabId, command, params) {
   }
   if (command === 'type' && !pt.editable) return release();
   await interceptChooser(tabId, true);
-  if (command === 'type' && pt.focused) return typeTrusted(tabId, pt, params);
+  if (command === 'type' && (pt.focused || (pt.selected && !params.clear))) return typeTrusted(tabId, pt, params);
   try {
     await clickAt(tabId, pt.x, pt.y, how);
   } catch (e) {
@@ -333,7 +333,7 @@ async function typeTrusted(tabId, pt, params) {
     await callContent(tabId, 'selectField').catch(() => null);
     await pressKeyCdp(tabId, keyFields('Backspace'));
     masked = await template();
-  } else if (!masked) {
+  } else if (!masked && !pt.selected) {
     await pressKeyCdp(tabId, keyFields('End'), { modifiers: 2, commands: ['moveToEndOfDocument'] });
   }
   // A field with a maxlength the text overflows gets it a character at a time, as keys: its page

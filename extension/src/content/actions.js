@@ -509,6 +509,9 @@ function insertText(el, text) {
   inputEvent(el, text === '\n' ? 'insertLineBreak' : 'insertText', ins);
 }
 
+// Does the field hold a selection of text (not a caret)?
+const selectedIn = (f) => { try { return f.selectionStart != null && f.selectionEnd > f.selectionStart; } catch { return false; } };
+
 const textInput = (f) => !!f && ((f.tagName === 'INPUT' && TEXT_INPUT_TYPES.test(inputType(f))) || f.tagName === 'TEXTAREA') && !f.readOnly && !f.disabled;
 const full = (f) => f.maxLength >= 0 && f.value.length >= f.maxLength;
 
@@ -571,9 +574,10 @@ async function typeIntoField(el, text, clear) {
     try { el.select?.(); } catch { /* ignore */ }
     setValue(el, '');
     inputEvent(el, 'deleteContentBackward');
-  } else if (!clear && !maskTemplate(el)) {
+  } else if (!clear && !maskTemplate(el) && !(wasFocused && selectedIn(el))) {
     // the text typed goes after what the field holds (a page that selects it all on focus would
-    // have it replaced)
+    // have it replaced), unless the field had the focus and text selected in it, as with
+    // Shift+ArrowLeft: the text typed replaces that, as a typist's does
     try { el.setSelectionRange(el.value.length, el.value.length); } catch { /* no selection API */ }
   }
   const put = (f, s) => { if (!catcher || !f.ownerDocument.execCommand('insertText', false, s)) insertText(f, s); };
@@ -1445,8 +1449,10 @@ function defaultKeyAction(el, info, mods) {
     el.click();
   } else if (steps(el) && STEP_KEYS.test(k) && !mods.ctrl && !mods.alt && !mods.meta) {
     stepKey(el, k);
+  } else if (field && CARET_KEYS.test(k) && !mods.alt && !mods.meta && caretKey(el, k, mods.shift, mods.ctrl)) {
+    // the caret moved, or the selection grew, as the browser's own keys do
   } else if (field && isEditable(el) && !mods.ctrl && !mods.alt && !mods.meta) {
-    if (k === 'Backspace') { setValue(el, el.value.slice(0, -1)); inputEvent(el, 'deleteContentBackward'); }
+    if (k === 'Backspace' || k === 'Delete') deleteKey(el, k);
     else if (info.printable || k === ' ') insertText(el, k);
   } else if (field && mods.ctrl && k.toLowerCase() === 'a') {
     el.select?.();
@@ -1459,6 +1465,55 @@ function defaultKeyAction(el, info, mods) {
     if (k === 'Home') W.scrollTo({ top: 0, behavior: 'instant' });
     if (k === 'End') W.scrollTo({ top: W.document.documentElement.scrollHeight, behavior: 'instant' });
   }
+}
+
+const CARET_KEYS = /^(ArrowLeft|ArrowRight|Home|End)$/;
+
+// The caret of a text field moved by `k` as the browser's own key moves it (by a character, by a
+// word with Control, to the line's start or end), the selection grown or shrunk from its anchor
+// with Shift. A synthetic key moves nothing: Shift+ArrowLeft in a textarea said "Pressed" and
+// selected nothing, and the text typed next went to the end. False for a field with no caret to
+// move (email, number: no selection API).
+function caretKey(el, k, shift, word) {
+  let s, e, dir;
+  try { s = el.selectionStart; e = el.selectionEnd; dir = el.selectionDirection; } catch { return false; }
+  if (s == null) return false;
+  const v = el.value;
+  let anchor = dir === 'backward' ? e : s, focus = dir === 'backward' ? s : e;
+  // (a selection and an arrow without Shift: the caret goes to that end of it)
+  if (!shift && s !== e && (k === 'ArrowLeft' || k === 'ArrowRight') && !word) focus = k === 'ArrowLeft' ? s : e;
+  else {
+    const low = (i) => /[\uDC00-\uDFFF]/.test(v[i] || '');
+    const left = (i) => Math.max(0, i - (low(i - 1) ? 2 : 1)), right = (i) => Math.min(v.length, i + (low(i + 1) ? 2 : 1));
+    const wordLeft = (i) => { while (i > 0 && !/[\p{L}\p{N}_]/u.test(v[i - 1])) i--; while (i > 0 && /[\p{L}\p{N}_]/u.test(v[i - 1])) i--; return i; };
+    const wordRight = (i) => { while (i < v.length && !/[\p{L}\p{N}_]/u.test(v[i])) i++; while (i < v.length && /[\p{L}\p{N}_]/u.test(v[i])) i++; return i; };
+    const lineStart = (i) => v.lastIndexOf('\n', i - 1) + 1;
+    const lineEnd = (i) => { const j = v.indexOf('\n', i); return j < 0 ? v.length : j; };
+    if (k === 'ArrowLeft') focus = word ? wordLeft(focus) : left(focus);
+    else if (k === 'ArrowRight') focus = word ? wordRight(focus) : right(focus);
+    else if (k === 'Home') focus = word ? 0 : lineStart(focus);
+    else focus = word ? v.length : lineEnd(focus);
+  }
+  if (!shift) anchor = focus;
+  el.setSelectionRange(Math.min(anchor, focus), Math.max(anchor, focus), focus < anchor ? 'backward' : 'forward');
+  return true;
+}
+
+// Backspace or Delete in a text field, as the browser's: the selection taken out, else the
+// character before (after) the caret; a field with no caret to read loses its last character.
+function deleteKey(el, k) {
+  const v = el.value;
+  let s, e;
+  try { s = el.selectionStart; e = el.selectionEnd; } catch { s = null; }
+  if (s == null) { s = k === 'Backspace' ? Math.max(0, v.length - 1) : v.length; e = v.length; }
+  else if (s === e) {
+    if (k === 'Backspace') s = Math.max(0, s - (/[\uDC00-\uDFFF]/.test(v[s - 1] || '') ? 2 : 1));
+    else e = Math.min(v.length, e + (/[\uD800-\uDBFF]/.test(v[e] || '') ? 2 : 1));
+  }
+  if (s === e) return;
+  setValue(el, v.slice(0, s) + v.slice(e));
+  try { el.setSelectionRange(s, s); } catch { /* no caret */ }
+  inputEvent(el, k === 'Backspace' ? 'deleteContentBackward' : 'deleteContentForward');
 }
 
 // What the browser's Escape closes: the top modal <dialog> (after its cancelable "cancel" event,

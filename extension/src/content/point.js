@@ -62,6 +62,18 @@ function textField(el) {
   return !!el.isContentEditable;
 }
 
+// Does the field or rich-text editor `el` have the focus and a selection of text in it (a range, not
+// a caret) that typing is to replace?
+function selectionKept(el) {
+  if (!focusedOrInside(el)) return false;
+  if (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA') {
+    try { return el.selectionStart != null && el.selectionStart !== el.selectionEnd; } catch { return false; }
+  }
+  if (!el.isContentEditable) return false;
+  const sel = el.ownerDocument.getSelection();
+  return !!sel && sel.rangeCount > 0 && !sel.isCollapsed && el.contains(sel.anchorNode) && el.contains(sel.focusNode);
+}
+
 // Does the field hold nothing (a text field with no value, an editor with no text and nothing
 // embedded; never a code editor's key catcher)? Replacing its content then presses no key: Backspace in an empty field is a key the
 // page acts on (a tag input takes it to remove its last tag).
@@ -102,6 +114,9 @@ export async function point(target, command = 'click', how = {}) {
     // (typing on in a rich-text editor that has the focus clicks nothing first: a click there
     // moves the caret and drops the format chosen for the next text, Slate's Bold)
     focused: command === 'type' && !!el.isContentEditable && focusedOrInside(el),
+    // (and the text the agent selected there, with Shift and the arrows, in a field or editor that
+    // has the focus: the typed text goes in its place, as a typist's does; it went to the end)
+    selected: command === 'type' && selectionKept(el),
     code: command === 'type' && !!el.isContentEditable && monospaced(el),
     // (nothing to clear: Control+A and Backspace in an empty tag input deleted its last tag, Oruga's)
     empty: command === 'type' && isEmptyField(el),
