@@ -813,6 +813,19 @@ test('press_key: Shift+ArrowLeft selects in a field and typing replaces it; Back
   assert.match(r.page.markdown, /Title now: X$/m, r.page.markdown);
 });
 
+// Syncfusion's DropDownList: labelled by the floating <label> inside it, it was taken for a widget
+// labelled by its own value (Select2's), named by its hidden select's aria-label "dropdownlist", and
+// the floating label shown as its value; its choice, held by the read-only input in it, never showed.
+test('Markdown: a drop-down box labelled by the floating label inside it is named by that label and shows the choice its inner field holds', async () => {
+  let r = await open('/cnt-floatddl.html');
+  assert.match(r.page.markdown, /\[combobox "Select a country" e\d+\]/, r.page.markdown);
+  assert.doesNotMatch(r.page.markdown, /dropdownlist/, r.page.markdown);
+  r = await env.call('browser_select_option', { target: 'Select a country', value: 'France' });
+  ok(r);
+  assert.match(r.page.markdown, /\[combobox "Select a country" value="France" e\d+\]/, r.page.markdown);
+  assert.match(r.page.markdown, /Country: France/);
+});
+
 // A drag below the fold was scrolled to and pressed in one turn: the page's scroll event came after
 // the press, and a list that cancels a drag on scroll (@hello-pangea/dnd) "did not take the drag".
 test('drag: an item below the fold is scrolled to before the press, so a list that cancels a drag on scroll takes it', async () => {

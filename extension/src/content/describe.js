@@ -318,7 +318,11 @@ export function tokenParts(el, kind, { values = true } = {}) {
         // in it, as it always was)
         const listIn = !popup && (!!el.querySelector('[role=listbox],[role=option]') || classDropdown(el)) && !selectBehind(el);
         const inBox = listIn ? shownInBox(el) : null;
-        const v = listIn ? (inBox?.value ? withoutLabel(inBox.value, name) : inBox?.placeholder || '') : (popup && shownChoiceOf(el)) || withoutLabel(seenText(el), name);
+        let v = listIn ? (inBox?.value ? withoutLabel(inBox.value, name) : inBox?.placeholder || '') : (popup && shownChoiceOf(el)) || withoutLabel(seenText(el), name);
+        // (a box around the field that holds the choice, whose own words are only its label:
+        // Syncfusion's DropDownList, a role=combobox <div> around a read-only <input> showing
+        // "France" under its floating label; it showed no value)
+        if ((!v || v === name) && !listIn && !popup) { const f = el.querySelectorAll('input:not([type=hidden])'); if (f.length === 1 && norm(f[0].value)) v = norm(f[0].value); }
         if (v && v !== name) parts.push(((inBox?.placeholder && !inBox.value) || (popup && showsPlaceholder(el, v)) || marksPlaceholder(el) ? 'placeholder=' : 'value=') + q(clip(v, 200)));
       }
       if (ariaOf(el, 'aria-expanded') === 'true' || popup?.getAttribute('aria-expanded') === 'true') parts.push('expanded');
@@ -441,7 +445,10 @@ function widgetLabel(el) {
 // selectmenu points aria-labelledby at the chosen item of its menu): named by its value.
 function labelledByOwn(el) {
   const xs = labelledBy(el);
-  if (!xs.length || xs.some((x) => !x || x === el)) return false;
+  // (a <label> in it is its label, not its value: Syncfusion's DropDownList labels itself by its
+  // floating label, and was named by its hidden select's aria-label, "dropdownlist", its label
+  // taken for its value)
+  if (!xs.length || xs.some((x) => !x || x === el || x.tagName === 'LABEL')) return false;
   if (xs.every((x) => el.contains(x))) return true;
   const opts = optionsOf(el);
   return xs.every((x) => el.contains(x) || opts.some((o) => o === x || o.contains(x) || x.contains(o)));
