@@ -826,6 +826,16 @@ test('Markdown: a drop-down box labelled by the floating label inside it is name
   assert.match(r.page.markdown, /Country: France/);
 });
 
+// Syncfusion's MultiSelect draws its choices as role=option chips marked selected in a listbox beside
+// its input, and fills the select behind it only later: "French" was chosen, and the answer said the
+// widget "does not show it afterwards".
+test('select_option: a choice a multi-select shows as a selected option chip in its own box is taken as shown', async () => {
+  await open('/cnt-chipoptions.html');
+  const r = await env.call('browser_select_option', { target: 'Languages', value: 'French' });
+  ok(r);
+  assert.match(r.page.markdown, /Languages chosen: French/);
+});
+
 // A drag below the fold was scrolled to and pressed in one turn: the page's scroll event came after
 // the press, and a list that cancels a drag on scroll (@hello-pangea/dnd) "did not take the drag".
 test('drag: an item below the fold is scrolled to before the press, so a list that cancels a drag on scroll takes it', async () => {

@@ -1057,8 +1057,10 @@ export async function chooseInWidget(widget, text, click, describe, sel = null, 
     if (!now && !host) { const box = triggerBox(widget); if (box) now = faceText(box, skip); }
     // (or as a chip beside the field, in its box: Downshift's multiple selection, whose box also
     // holds its toggle button, so the field itself is its face)
-    if (!sel) return hasWords(now, want) || (widget.tagName === 'INPUT' && !!pillFor(widget, want)) || gained(now) || (opt.isConnected && chosenInMulti(opt));
-    return holds(sel, want) && (hasWords(now, want) || now !== seenBefore);
+    if (!sel) return hasWords(now, want) || (widget.tagName === 'INPUT' && !!pillFor(widget, want)) || gained(now) || (opt.isConnected && chosenInMulti(opt)) || chosenShownIn(widget).includes(want);
+    // (a choice shown as a selected option in the widget's own box is one, whatever the select
+    // behind it holds: Syncfusion's MultiSelect fills its hidden select later)
+    return (holds(sel, want) && (hasWords(now, want) || now !== seenBefore)) || chosenShownIn(widget).includes(want);
   };
   // the widget now shows words it did not, all of them, in order, words of the option clicked: its
   // chip shows the option's title without its rank and year (Blueprint's MultiSelect tag "12 Angry
@@ -1158,6 +1160,22 @@ export function chipsOf(el) {
     if (other(n)) break;
     const chips = chipsIn(n, el);
     if (chips.length) return chips;
+  }
+  return [];
+}
+
+// The choices a field shows as options marked selected in a listbox of its own box that is not the
+// list it opens, by their words in lower case (Syncfusion's MultiSelect draws its chips as role=option
+// in a role=listbox beside its input: "French" chosen was "not shown afterwards"); [] if none. Up
+// to three boxes up, none holding another field.
+export function chosenShownIn(el) {
+  const pops = new Set(popupsOf(el));
+  const other = (n) => Array.from(n.querySelectorAll('input:not([type=hidden]),textarea,[role=combobox]')).some((c) => c !== el && !el.contains(c) && !c.contains(el) && visible(c));
+  for (let n = el.parentElement, i = 0; n && i < 3 && n.tagName !== 'BODY' && n.tagName !== 'FORM'; i++, n = n.parentElement) {
+    if (other(n)) break;
+    const lists = Array.from(n.querySelectorAll('[role=listbox]')).filter((l) => !pops.has(l) && !l.contains(el));
+    const out = lists.flatMap((l) => Array.from(l.querySelectorAll('[role=option][aria-selected=true]'))).filter(visible).map((o) => itemText(o).toLowerCase());
+    if (out.length) return out;
   }
   return [];
 }
