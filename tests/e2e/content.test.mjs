@@ -836,6 +836,13 @@ test('select_option: a choice a multi-select shows as a selected option chip in 
   assert.match(r.page.markdown, /Languages chosen: French/);
 });
 
+// Toast UI Editor's paste catcher, a transparent textarea fixed at -1000 px, showed as a [textarea].
+test('Markdown: a transparent field moved off the page is not shown', async () => {
+  const r = await open('/cnt-offfield.html');
+  assert.match(r.page.markdown, /\[input text "Title" e\d+\]/, r.page.markdown);
+  assert.doesNotMatch(r.page.markdown, /\[textarea/, r.page.markdown);
+});
+
 // A drag below the fold was scrolled to and pressed in one turn: the page's scroll event came after
 // the press, and a list that cancels a drag on scroll (@hello-pangea/dnd) "did not take the drag".
 test('drag: an item below the fold is scrolled to before the press, so a list that cancels a drag on scroll takes it', async () => {

@@ -414,7 +414,9 @@ class Writer {
     if (tag === 'INPUT' && el.tabIndex < 0 && /^(checkbox|radio)$/.test(el.type) && roleTwin(el) && invisible(el, st, false, disp)) return;
     // Nor one no keyboard reaches that is moved where no scrolling reaches (a submit button kept
     // at top: -1000px for Enter to submit the form): no one sees or reaches it.
-    if (FORM_TAGS.has(tag) && el.tabIndex < 0 && movedOff(el, st)) return;
+    // (nor a transparent one moved there, whatever its tabindex: Toast UI Editor's paste catcher,
+    // a textarea of opacity 0 fixed at -1000 px, was a [textarea] beside the editor)
+    if (FORM_TAGS.has(tag) && (el.tabIndex < 0 || st.opacity === '0') && movedOff(el, st)) return;
     // Nor a read-only one no keyboard reaches, lying under another field (accessible-autocomplete's
     // hint, the grey rest of the word drawn behind the box a user types into): part of that field.
     if (tag === 'INPUT' && el.tabIndex < 0 && el.readOnly && underField(el)) return;
