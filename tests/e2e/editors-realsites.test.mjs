@@ -225,6 +225,17 @@ test('tinymce: typing by the textarea\'s label goes into the editor put after it
 
 // Jodit hides its <textarea> and puts its editor box *before* it: typing by the label was "not
 // visible to a user" (the editor was looked for after the textarea only).
+// Jodit's list buttons are split buttons: the action and the arrow beside it that opens its list of
+// styles, both labelled "Insert Unordered List": the click was "ambiguous", where a user clicks the
+// action.
+test('jodit: a split button\'s name clicks its action, not the arrow beside it', async () => {
+  await open('editor-jodit.html');
+  ok(await call('browser_type', { target: 'Description', text: 'Milk' }), 'type');
+  const r = await call('browser_click', { target: 'Insert Unordered List' });
+  ok(r, 'list');
+  assert.match(md(r), /Holds: <ul><li>Milk/, md(r));
+});
+
 test('jodit: typing by the textarea\'s label goes into the editor put before it, and Jodit holds the text', async () => {
   let r = await open('editor-jodit.html');
   r = await call('browser_type', { target: 'Description', text: 'Hello Jodit\nSecond line' });

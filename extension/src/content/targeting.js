@@ -432,6 +432,13 @@ export function findTarget(target, purpose = 'any') {
     // host and the hidden control it is drawn over (Calcite's combobox once a choice hides its
     // input: fill_form "City" matched both)
     top = top.filter((c) => !top.some((o) => o !== c && shadowOf(o.el) && ((o.kind === c.kind && composedContains(o.el, c.el)) || hiddenPopupControl(o.el) === c.el)));
+    // a split button: an action and the arrow beside it that opens its menu (aria-haspopup), named
+    // alike (Jodit's "Insert Unordered List" and the list of its styles): clicked, the action,
+    // which does what the name says ("matches 2 elements equally well")
+    if (purpose === 'click' && top.length === 2 && top[0].el.parentElement === top[1].el.parentElement) {
+      const pops = top.map((c) => !!c.el.getAttribute('aria-haspopup') && c.el.getAttribute('aria-haspopup') !== 'false');
+      if (pops[0] !== pops[1]) top = [top[pops[0] ? 1 : 0]];
+    }
     return top;
   };
 
