@@ -843,6 +843,19 @@ test('Markdown: a transparent field moved off the page is not shown', async () =
   assert.doesNotMatch(r.page.markdown, /\[textarea/, r.page.markdown);
 });
 
+// Quill's toolbar: its header picker and items show their words only as CSS generated content, as
+// the accessibility tree reads them; they were [button] with no name, and "Heading 1" matched nothing.
+test('names: a control whose words are CSS generated content is named by them; an icon font glyph is no name', async () => {
+  let r = await open('/cnt-cssname.html');
+  assert.match(r.page.markdown, /\[button "Normal" e\d+\]/, r.page.markdown);
+  assert.match(r.page.markdown, /\[button e\d+\]/, r.page.markdown); // the icon
+  assert.doesNotMatch(r.page.markdown, /\uE70D/u, r.page.markdown);
+  r = await env.call('browser_click', { target: 'Heading 2' });
+  ok(r);
+  assert.match(r.page.markdown, /Format: heading 2/);
+  assert.match(r.page.markdown, /\[button "Heading 2" e\d+\] \[button "Heading 1"/, r.page.markdown);
+});
+
 // A drag below the fold was scrolled to and pressed in one turn: the page's scroll event came after
 // the press, and a list that cancels a drag on scroll (@hello-pangea/dnd) "did not take the drag".
 test('drag: an item below the fold is scrolled to before the press, so a list that cancels a drag on scroll takes it', async () => {

@@ -481,6 +481,19 @@ test('Markdown: a Quill editor is typed into by the name its marker shows, its c
   assert.match(md(r), /Text: "Hello there and more\\+n"/, 'Quill\'s own model does not hold the typed text');
 });
 
+// Quill's snow toolbar draws its header picker's words ("Normal", "Heading 1") only as CSS generated
+// content: the picker was [button] with no name and "Heading 1" matched nothing.
+test('Markdown: Quill\'s header picker is named by the words it draws, and its "Heading 1" is clicked by them', async () => {
+  let r = await open(srv.url('/shells/quill.html'));
+  assert.match(md(r), /\[button "Normal" e\d+\]/, md(r));
+  r = await env.call('browser_click', { target: 'Normal' });
+  ok(r, 'open the picker');
+  assert.match(md(r), /\[button "Heading 1" e\d+\]/, md(r));
+  r = await env.call('browser_click', { target: 'Heading 1' });
+  ok(r, 'Heading 1');
+  assert.match(md(r), /^> # Release notes$/m, md(r));
+});
+
 // Swiper moves its track (one slide wide, position: relative) with a transform: from the fourth
 // slide on, the track's own box is left of the page, while the slide shown overflows it onto
 // the screen. The track was taken for text moved off the page (left: -9999px), and the slide

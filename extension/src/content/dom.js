@@ -827,7 +827,27 @@ export function nameOf(el, kind = null) {
   if (!t && kind === 'editable') t = placeholderOf(el);
   if (!t && (kind === 'slider' || /^(slider|spinbutton|switch|checkbox)$/.test(roleOf(el)))) t = strayLabelOf(el);
   if (!t) { const p = placeInSet(el); if (p) t = `${p.icon ? p.icon + ' ' : ''}${p.pos} of ${p.size}`; }
+  if (!t) t = generatedWords(el);
   return clip(t);
+}
+
+// The words a control with no other name shows only as CSS generated content (::before, ::after)
+// on it or its first five elements, as the accessibility tree reads them: Quill's header picker
+// draws "Normal" and its items "Heading 1" so, and was [button] with no name. Quoted strings and
+// attr() are read; an icon font's glyph (a private use character) is no word. '' if none.
+function generatedWords(el) {
+  const out = [];
+  const els = [el, ...Array.from(el.querySelectorAll?.('*') || []).slice(0, 5)];
+  for (const n of els) {
+    for (const pseudo of ['::before', '::after']) {
+      let c = 'none';
+      try { c = winOf(n).getComputedStyle(n, pseudo).content; } catch { /* ignore */ }
+      if (!c || c === 'none' || c === 'normal') continue;
+      for (const m of c.matchAll(/"((?:[^"\\]|\\.)*)"|attr\(\s*([\w-]+)\s*\)/g)) out.push(m[1] != null ? m[1].replace(/\\(.)/g, '$1') : n.getAttribute(m[2]) || '');
+    }
+  }
+  const t = norm(out.join(' ').replace(/[\u{E000}-\u{F8FF}]/gu, ' '));
+  return /[\p{L}\p{N}]/u.test(t) ? t : '';
 }
 
 // `t`, the words of `el`, without those of an aria-hidden mark at their start or end (when words
