@@ -856,6 +856,17 @@ test('names: a control whose words are CSS generated content is named by them; a
   assert.match(r.page.markdown, /\[button "Heading 2" e\d+\] \[button "Heading 1"/, r.page.markdown);
 });
 
+// Toast UI Editor (ProseMirror) draws its placeholder in the empty editor as a widget no one edits:
+// it was shown as the editor's value, and typing by it matched nothing.
+test('Markdown: an editor whose only text is a part no one edits shows it as its placeholder, and is typed into by it', async () => {
+  let r = await open('/cnt-widgetph.html');
+  assert.match(r.page.markdown, /placeholder="Write your article"/, r.page.markdown);
+  assert.doesNotMatch(r.page.markdown, /value="Write your article"/, r.page.markdown);
+  r = await env.call('browser_type', { target: 'Write your article', text: 'First line' });
+  ok(r);
+  assert.match(r.page.markdown, /Holds: First line/, r.page.markdown);
+});
+
 // A drag below the fold was scrolled to and pressed in one turn: the page's scroll event came after
 // the press, and a list that cancels a drag on scroll (@hello-pangea/dnd) "did not take the drag".
 test('drag: an item below the fold is scrolled to before the press, so a list that cancels a drag on scroll takes it', async () => {

@@ -1,5 +1,5 @@
 // The inline token for an interactive element, e.g. [button "Sign in" e13].
-import { nameOf, ariaOf, roleOf, inputType, isDisabled, isInert, norm, clip, hiddenPopupControl, labelsText, focusedElement, shadowOf, thumbPosition, segmentsOf, segmentPart, formInputLabel, placeholderOf, popupButtonLabel, oneOneBox, classDropdown, strayLabelOf } from './dom.js';
+import { nameOf, ariaOf, roleOf, inputType, isDisabled, isInert, norm, clip, hiddenPopupControl, labelsText, focusedElement, shadowOf, thumbPosition, segmentsOf, segmentPart, formInputLabel, placeholderOf, popupButtonLabel, oneOneBox, classDropdown, strayLabelOf, onlyUneditable } from './dom.js';
 import { behindModal } from './modal.js';
 import { seenText } from './hidden.js';
 import { refFor } from './refs.js';
@@ -214,7 +214,7 @@ export function tokenParts(el, kind, { values = true } = {}) {
         parts.push(filled(norm(el.textContent)));
       } else if (values) {
         const v = norm(ariaOf(el, 'aria-valuetext') || ariaOf(el, 'aria-valuenow') || el.textContent);
-        if (v && v !== name) parts.push('value=' + q(clip(v, 500)));
+        if (v && v !== name) parts.push((el.isContentEditable && onlyUneditable(el) ? 'placeholder=' : 'value=') + q(clip(v, 500)));
       }
       // the bounds a number box keeps its value in (min/max, or aria-valuemin/max of a spinbutton)
       if (values && (t === 'number' || t === 'range' || spin)) parts.push(...bounds(el));
@@ -240,7 +240,9 @@ export function tokenParts(el, kind, { values = true } = {}) {
       const secret = isSecret(el);
       if (name && (secret || !values || name !== v)) parts.push(q(name));
       if (secret) parts.push(filled(v));
-      else if (v && values) parts.push('value=' + q(clip(v, 1000)));
+      // (text only in a part no one can edit, the editor empty: its placeholder, drawn there as a
+      // widget, Toast UI Editor's ProseMirror "Write your article"; it was its value)
+      else if (v && values) parts.push((onlyUneditable(el) ? 'placeholder=' : 'value=') + q(clip(v, 1000)));
       break;
     }
     case 'select': {

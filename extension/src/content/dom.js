@@ -973,6 +973,20 @@ export function popupButtonLabel(el) {
 }
 
 // Every text-ish description of an element a target description may match.
+// Does the editable element hold text only inside parts of it no one can edit (contenteditable=false),
+// none of its own (the first 2,000 text nodes looked at)?
+export function onlyUneditable(el) {
+  const w = el.ownerDocument.createTreeWalker(el, 4);
+  let seen = false;
+  for (let n = w.nextNode(), i = 0; n && i < 2000; n = w.nextNode(), i++) {
+    if (!n.data.trim()) continue;
+    const off = n.parentElement?.closest('[contenteditable=false]');
+    if (!off || !el.contains(off)) return false;
+    seen = true;
+  }
+  return seen;
+}
+
 export function descriptionsOf(el, kind) {
   const out = [];
   const push = (s) => { s = norm(s); if (s) out.push(s); };
@@ -987,6 +1001,8 @@ export function descriptionsOf(el, kind) {
   // shows (describe.js, ownName) also once it has content, so a target written from it matches
   push(el.getAttribute('data-placeholder'));
   push(el.getAttribute('data-placeholder-active'));
+  // (or drawn in it as a part no one edits while it is empty: Toast UI Editor's ProseMirror widget)
+  if ((kind === 'editable' || kind === 'editor' || kind === 'input') && el.isContentEditable && onlyUneditable(el)) push(clip(el.innerText, 300));
   push(el.getAttribute('title'));
   if (el.labels?.length || hostLabels(el).length) push(labelsText(el));
   else if (el.id && ARIA_FIELDS.has(kind)) {
