@@ -867,6 +867,18 @@ test('Markdown: an editor whose only text is a part no one edits shows it as its
   assert.match(r.page.markdown, /Holds: First line/, r.page.markdown);
 });
 
+// Jodit's dialog buttons carry aria-pressed="false": its Insert, which closes the dialog, was answered
+// "it was not pressed before the click, and it is no longer on the page", a toggle it never was.
+test('click: a button with aria-pressed that leaves the page with its dialog says no pressed state', async () => {
+  await open('/cnt-pressedgone.html');
+  ok(await env.call('browser_click', { target: 'Link' }));
+  ok(await env.call('browser_type', { target: 'URL', text: 'https://example.com' }));
+  const r = await env.call('browser_click', { target: 'Insert' });
+  ok(r);
+  assert.doesNotMatch(r.result.message, /pressed|no longer on the page/, r.result.message);
+  assert.match(r.page.markdown, /Inserted: https:\/\/example\.com/);
+});
+
 // A drag below the fold was scrolled to and pressed in one turn: the page's scroll event came after
 // the press, and a list that cancels a drag on scroll (@hello-pangea/dnd) "did not take the drag".
 test('drag: an item below the fold is scrolled to before the press, so a list that cancels a drag on scroll takes it', async () => {

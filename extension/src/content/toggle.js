@@ -38,7 +38,7 @@ export function noteClick(el0) {
   // (how the answer names it, and the menu it is an item of: a menu that closes on the click takes
   // the item with it, and its state after is then not to be read)
   const menu = before ? el.closest?.('[role=menu],[role=menubar]') : null;
-  last = before ? { el: new WeakRef(el), before, kind: el.tagName === 'INPUT' ? el.type : roleOf(el), watch: null, others: false, was: el0 ? describe(el0) : '', menu: menu ? new WeakRef(menu) : null } : null;
+  last = before ? { el: new WeakRef(el), before, kind: el.tagName === 'INPUT' ? el.type : roleOf(el), pressed: /pressed/.test(before), watch: null, others: false, was: el0 ? describe(el0) : '', menu: menu ? new WeakRef(menu) : null } : null;
   // A button with aria-pressed may be no toggle at all (FullCalendar gives its Prev and Next
   // aria-pressed="false" for good), nor an item with aria-checked that opens what is under it (a
   // cascader's column: Ant Design Vue's): whether the click changed the page elsewhere is watched,
@@ -70,6 +70,10 @@ export function toggledSince() {
   if (!l) return null;
   if (!el || !el.isConnected) {
     l.watch?.disconnect();
+    // (a button with aria-pressed that left with what it was in, a dialog's Insert that closes it:
+    // no toggle to speak of; Jodit gives every button aria-pressed, and "it was not pressed before
+    // the click" was said of its link dialog's Insert)
+    if (l.pressed && !l.menu) return null;
     const menu = l.menu?.deref();
     const gone = menu && (!menu.isConnected || !menu.checkVisibility?.()) ? 'menu' : '';
     return { before: l.before, after: null, gone, was: l.was, as: withoutState(l.was, l.before) };
