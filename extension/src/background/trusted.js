@@ -317,7 +317,8 @@ async function actTrusted(tabId, command, params) {
 }
 
 // Trusted typing once the caret is in the field (the click put it there, or a rich-text editor
-// had the focus already): replace its content or go to its end, then insert.
+// had the focus already): replace its content, or go to its end unless the agent selected text
+// there (pt.selected: the text typed replaces it), then insert.
 async function typeTrusted(tabId, pt, params) {
   const text = String(params.text ?? '');
   // (a field showing an input mask's template, its caret on the first blank: content/actions.js
