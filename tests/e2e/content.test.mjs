@@ -879,6 +879,39 @@ test('click: a button with aria-pressed that leaves the page with its dialog say
   assert.match(r.page.markdown, /Inserted: https:\/\/example\.com/);
 });
 
+// select_option with a value no option has looked through the whole page and clicked what showed
+// those words before the drop-down opened: Kendo's TabStrip tab "Specs" switched, a list item "React"
+// (for the option "React.js") that deletes itself went.
+test('select_option: words no option has click nothing else the page showed before the list opened', async () => {
+  await open('/cnt-pageoption.html');
+  let r = await env.call('browser_select_option', { target: 'Size', value: 'Specs' });
+  assert.equal(r.status, 'error', JSON.stringify(r.result));
+  assert.match(r.page.markdown, /Tab: Details; size: Medium; deleted: none/, r.page.markdown);
+  r = await env.call('browser_select_option', { target: 'Size', value: 'React' });
+  ok(r);
+  assert.match(r.page.markdown, /Tab: Details; size: React\.js; deleted: none/, r.page.markdown);
+});
+
+// select_option values in a multi-select whose list would not let go of a choice: the error named
+// only the click that failed ("nothing was done", Arco's, once its list covered it) while the value
+// asked for had been chosen.
+test('select_option values: a choice that cannot be taken out is said after what was chosen', async () => {
+  await open('/cnt-stickychoice.html');
+  const r = await env.call('browser_select_option', { target: 'Tags', values: ['News'] });
+  assert.equal(r.status, 'error', JSON.stringify(r.result));
+  assert.match(r.result.error, /^Chose "News" in .*, but taking out the others failed: Clicked "Locked"/, r.result.error);
+  assert.match(r.page.markdown, /Chosen: Locked, News/);
+});
+
+// Chakra UI's Select with its hidden select: "vue" chose the option "Vue.js", and the check looked for
+// "vue" among the select's words: "the widget does not show it afterwards", after a real choice.
+test('select_option: an option chosen by a word of it is checked by its own words in the select behind the widget', async () => {
+  await open('/cnt-wordoption.html');
+  const r = await env.call('browser_select_option', { target: 'Framework', value: 'vue' });
+  ok(r);
+  assert.match(r.page.markdown, /Framework chosen: vue/);
+});
+
 // A drag below the fold was scrolled to and pressed in one turn: the page's scroll event came after
 // the press, and a list that cancels a drag on scroll (@hello-pangea/dnd) "did not take the drag".
 test('drag: an item below the fold is scrolled to before the press, so a list that cancels a drag on scroll takes it', async () => {

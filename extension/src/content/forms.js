@@ -381,8 +381,17 @@ async function chooseAll(el, parts) {
 // then its chips), and every part checked still shown as chosen and every one taken out gone.
 // Returns the texts taken out.
 async function keepOnly(el, parts) {
-  const { out, marked } = await unchooseOthers(el, parts, click, describe);
-  out.push(...(await dropChips(el, parts)));
+  let out, marked;
+  try {
+    ({ out, marked } = await unchooseOthers(el, parts, click, describe));
+    out.push(...(await dropChips(el, parts)));
+  } catch (e) {
+    // (what was chosen stays so: "nothing was done" was said of a click that could not take out
+    // "English" once "German" had been chosen, Arco's Select, and its list was left open)
+    e.message = `Chose ${parts.map((p) => `"${p}"`).join(', ')} in ${describe(el)}, but taking out the others failed: ${String(e.message).replace(/; nothing was done\./, '.')}`;
+    await closeIfOpen(el);
+    throw e;
+  }
   // (what the widget draws of the last choice may come a few tasks later: ui5-multi-combobox's token)
   // (one that shows only how many it holds, Carbon's: its list's marks)
   const lostNow = () => parts.filter((p) => !showsChosen(el, p) && !marked.includes(norm(p).toLowerCase()));

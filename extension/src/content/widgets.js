@@ -652,7 +652,10 @@ function shownOptionIn(root, text, widget, ctx) {
     // (searching the whole page: not what it showed before the widget was opened, nor another
     // control's face or a form's button, unless an ARIA option; Ariakit's select_option "Submit
     // order" clicked the page's Submit order button, "Pear" another select's face showing Pear)
-    if (root.nodeType === 9 && !OPTIONISH.has((el.getAttribute('role') || '').toLowerCase()) && !(widget.contains(el) && menuItem(el)) && ((ctx.pageBefore?.has(el) && ownControl(el)) || notAnOption(el))) continue;
+    // (nor anything else outside the widget the page showed before it opened: a tab, an accordion's
+    // heading, a list item with a click handler of its own, "React" for "React.js", was clicked,
+    // and it went; a list of its own still shown from the last choice, Fomantic UI's, is in it)
+    if (root.nodeType === 9 && !OPTIONISH.has((el.getAttribute('role') || '').toLowerCase()) && !(widget.contains(el) && menuItem(el)) && ((ctx.pageBefore?.has(el) && (ownControl(el) || !widget.contains(el))) || notAnOption(el))) continue;
     // (in the popup, an option its list scrolls out of view is one: the click scrolls it in, as a
     // user scrolls the list; a chip of another field showing the same text was taken instead)
     const role = (el.getAttribute('role') || '').toLowerCase();
@@ -1060,7 +1063,9 @@ export async function chooseInWidget(widget, text, click, describe, sel = null, 
     if (!sel) return hasWords(now, want) || (widget.tagName === 'INPUT' && !!pillFor(widget, want)) || gained(now) || (opt.isConnected && chosenInMulti(opt)) || chosenShownIn(widget).includes(want);
     // (a choice shown as a selected option in the widget's own box is one, whatever the select
     // behind it holds: Syncfusion's MultiSelect fills its hidden select later)
-    return (holds(sel, want) && (hasWords(now, want) || now !== seenBefore)) || chosenShownIn(widget).includes(want);
+    // (by the words of the option clicked too: "vue" chose Chakra's "Vue.js", which its select holds
+    // by those words; it said the widget did not show it)
+    return ((holds(sel, want) || holds(sel, optText)) && (hasWords(now, want) || now !== seenBefore)) || chosenShownIn(widget).includes(want);
   };
   // the widget now shows words it did not, all of them, in order, words of the option clicked: its
   // chip shows the option's title without its rank and year (Blueprint's MultiSelect tag "12 Angry
@@ -1238,6 +1243,12 @@ export async function unchooseOthers(widget, keep, click, describe) {
   };
   for (let o = await next(), i = 0; o && i < 100; o = await next(), i++) {
     const text = itemText(o);
+    // (one its list scrolled out of view is scrolled in first, as a user scrolls the list: Arco's
+    // English, above the list's view, was "covered" by the field under it)
+    o.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
+    // (and one its list is still moving, the field under it grown by the tag just added, once at
+    // rest: 1 s at most)
+    await until(() => !o.isConnected || atRest(o), 1000);
     click(o);
     const gone = () => shown().length > 0 && !shown().some((e) => itemText(e) === text && chosenInMulti(e));
     if (!(await until(gone, 300))) {
