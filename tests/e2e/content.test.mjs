@@ -892,6 +892,16 @@ test('select_option: words no option has click nothing else the page showed befo
   assert.match(r.page.markdown, /Tab: Details; size: React\.js; deleted: none/, r.page.markdown);
 });
 
+// Arco Design's date picker blurs its field as Enter goes down: a browser then submits no form, but
+// the synthetic Enter submitted it and said "submitted the form".
+test('type with submit: an Enter whose keydown moves the focus away submits no form', async () => {
+  await open('/cnt-enterblur.html');
+  const r = await env.call('browser_type', { target: 'Birthday', text: '2024-03-15', submit: true });
+  ok(r);
+  assert.doesNotMatch(r.result.message, /submitted the form/, r.result.message);
+  assert.match(r.page.markdown, /Date: 2024-03-15; submitted: no/, r.page.markdown);
+});
+
 // select_option values in a multi-select whose list would not let go of a choice: the error named
 // only the click that failed ("nothing was done", Arco's, once its list covered it) while the value
 // asked for had been chosen.

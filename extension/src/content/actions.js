@@ -458,7 +458,17 @@ function blockingFields(form) {
 async function pressEnter(el) {
   const info = keyInfo('Enter');
   let note = '';
+  const had = focusedOrInside(el);
   const down = await keyLetThrough(el, 'keydown', info);
+  // the page moved the focus away as the key went down (Arco's date picker takes its date and
+  // blurs its field): the rest of the key goes where the focus now is, as a keyboard's does, and
+  // the field's form is not submitted (it was: "submitted the form", which a person's Enter does not)
+  const now = focusedElement(el.ownerDocument);
+  if (down && had && !focusedOrInside(el)) {
+    const to = now && now !== el.ownerDocument.body ? now : null;
+    if (to) { await keyLetThrough(to, 'keypress', info); fireKey(to, 'keyup', info); }
+    return '';
+  }
   const press = down && await keyLetThrough(el, 'keypress', info);
   if (down && press) {
     const form = el.form || el.closest?.('form');
