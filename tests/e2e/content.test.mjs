@@ -922,6 +922,18 @@ test('select_option: an option chosen by a word of it is checked by its own word
   assert.match(r.page.markdown, /Framework chosen: vue/);
 });
 
+// Semi Design: an empty Select showed its placeholder (a span whose class says so) as its value, and
+// a date range box only the "~" between its two fields.
+test('Markdown: a drop-down showing only its placeholder span shows it as such; a range box shows its two fields either side of its mark', async () => {
+  let r = await open('/cnt-semifields.html');
+  assert.match(r.page.markdown, /\[combobox "City" placeholder="Choose a city" e\d+\]/, r.page.markdown);
+  assert.match(r.page.markdown, /\[combobox "Trip dates" placeholder="Start date ~ End date" e\d+\]/, r.page.markdown);
+  ok(await env.call('browser_type', { target: 'Start date', text: '2024-05-01' }));
+  r = await env.call('browser_type', { target: 'End date', text: '2024-05-07' });
+  ok(r);
+  assert.match(r.page.markdown, /\[combobox "Trip dates" value="2024-05-01 ~ 2024-05-07" e\d+\]/, r.page.markdown);
+});
+
 // A drag below the fold was scrolled to and pressed in one turn: the page's scroll event came after
 // the press, and a list that cancels a drag on scroll (@hello-pangea/dnd) "did not take the drag".
 test('drag: an item below the fold is scrolled to before the press, so a list that cancels a drag on scroll takes it', async () => {

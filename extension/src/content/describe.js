@@ -45,9 +45,12 @@ export function segmentedText(el, segs = segmentsOf(el)) {
 // Does a drop-down drawn by the page say it shows its placeholder, nothing chosen (Radix's trigger
 // and Ark UI's carry data-placeholder / data-placeholder-shown, React Aria's SelectValue
 // data-placeholder="true")? Its text was shown as its value: value="Pick a fruit".
-function marksPlaceholder(el) {
+function marksPlaceholder(el, v = '') {
   const on = (x) => x.hasAttribute('data-placeholder-shown') || (x.hasAttribute('data-placeholder') && x.getAttribute('data-placeholder') !== 'false');
-  return on(el) || Array.from(el.querySelectorAll('[data-placeholder],[data-placeholder-shown]')).some(on);
+  if (on(el) || Array.from(el.querySelectorAll('[data-placeholder],[data-placeholder-shown]')).some(on)) return true;
+  // (or all it shows is in an element its class calls a placeholder: Semi Design's
+  // semi-select-selection-placeholder, "Choose a city" in an empty Select, was its value)
+  return !!v && Array.from(el.querySelectorAll('[class*="placeholder" i]')).slice(0, 5).some((x) => norm(x.textContent) === v);
 }
 
 // Is `el` beside a combobox one types into (an <input role=combobox> in its parent: React Aria's
@@ -324,8 +327,19 @@ export function tokenParts(el, kind, { values = true } = {}) {
         // (a box around the field that holds the choice, whose own words are only its label:
         // Syncfusion's DropDownList, a role=combobox <div> around a read-only <input> showing
         // "France" under its floating label; it showed no value)
+        let ph = false;
         if ((!v || v === name) && !listIn && !popup) { const f = el.querySelectorAll('input:not([type=hidden])'); if (f.length === 1 && norm(f[0].value)) v = norm(f[0].value); }
-        if (v && v !== name) parts.push(((inBox?.placeholder && !inBox.value) || (popup && showsPlaceholder(el, v)) || marksPlaceholder(el) ? 'placeholder=' : 'value=') + q(clip(v, 200)));
+        // (two fields with a mark between them, a range: Semi Design's date range showed only its
+        // "~"; each field's value, or else its placeholder, either side of the mark)
+        else if (v && !/[\p{L}\p{N}]/u.test(v) && !listIn && !popup) {
+          const f = Array.from(el.querySelectorAll('input:not([type=hidden])'));
+          if (f.length === 2) {
+            const vals = f.map((i) => norm(i.value)), phs = f.map((i) => placeholderOf(i));
+            if (vals.some(Boolean)) v = norm(vals.join(` ${v} `));
+            else if (phs.every(Boolean)) { v = phs.join(` ${v} `); ph = true; }
+          }
+        }
+        if (v && v !== name) parts.push((ph || (inBox?.placeholder && !inBox.value) || (popup && showsPlaceholder(el, v)) || marksPlaceholder(el, v) ? 'placeholder=' : 'value=') + q(clip(v, 200)));
       }
       if (ariaOf(el, 'aria-expanded') === 'true' || popup?.getAttribute('aria-expanded') === 'true') parts.push('expanded');
       if (values && tag === 'INPUT' && isReadOnlyCombobox(el)) {
