@@ -934,6 +934,18 @@ test('Markdown: a drop-down showing only its placeholder span shows it as such; 
   assert.match(r.page.markdown, /\[combobox "Trip dates" value="2024-05-01 ~ 2024-05-07" e\d+\]/, r.page.markdown);
 });
 
+// Kendo's MaskedTextBox put the digits typed into its template out of order ("1234567890" became
+// "(012) 345-6789"), and the answer was "Typed" with a note; a mask that only formats them is a note.
+test('type: a field that holds the characters typed in another order is an error; one that formats them is not', async () => {
+  await open('/cnt-scramble.html');
+  const r = await env.call('browser_type', { target: 'Phone', text: '1234567890' });
+  assert.equal(r.status, 'error', JSON.stringify(r.result));
+  assert.match(r.result.error, /holds the characters typed in another order/, r.result.error);
+  const f = await env.call('browser_type', { target: 'Fax', text: '5551234567' });
+  ok(f);
+  assert.match(f.page.markdown, /value="\(555\) 123-4567"/, f.page.markdown);
+});
+
 // A drag below the fold was scrolled to and pressed in one turn: the page's scroll event came after
 // the press, and a list that cancels a drag on scroll (@hello-pangea/dnd) "did not take the drag".
 test('drag: an item below the fold is scrolled to before the press, so a list that cancels a drag on scroll takes it', async () => {

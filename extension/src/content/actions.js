@@ -1068,6 +1068,7 @@ async function typeIntoContext(el, text, clear) {
 }
 
 const NOT_TAKEN = ' (the field did not take it and is empty';
+const SCRAMBLED = ' (the field holds the characters typed in another order';
 const NUMBER_ONLY = ': a number field takes only a number';
 
 // The sentence for a number field the browser left empty (it takes no letters: typedNote said
@@ -1077,6 +1078,7 @@ const NUMBER_ONLY = ': a number field takes only a number';
 // (`empty`: a field left empty refuses too, not only a number field: fill_form's, when nothing
 // beside it shows the text either, as a chip)
 export function notTaken(note, desc, n, empty = false) {
+  if (note?.startsWith(SCRAMBLED)) return `Typed ${n} character${n === 1 ? '' : 's'} into ${desc}, but ${note.slice(2, -1)}`;
   if (!note || !note.startsWith(empty ? NOT_TAKEN : NOT_TAKEN + NUMBER_ONLY)) return '';
   return `Typed ${n} character${n === 1 ? '' : 's'} into ${desc}, but ${note.slice(2, -1)}`;
 }
@@ -1115,6 +1117,12 @@ export function typedNote(el, text, clear) {
   if (!v) return `${NOT_TAKEN}${inputType(el) === 'number' ? NUMBER_ONLY : ''})`;
   // a secret field's value is never in the page's Markdown: the note does not send the agent there
   const where = isSecret(el) ? 'its value is secret and not shown' : 'its value is in the page';
+  // the same letters and digits, each once, in another order: no rewriting a mask does (a mask drawn
+  // after the first key took it last: Kendo's MaskedTextBox made "1234567890" "(012) 345-6789",
+  // said with a note under "Typed")
+  const alnum = (x) => x.replace(/[^\p{L}\p{N}]/gu, '').toLowerCase();
+  const a = alnum(want), b = alnum(v);
+  if (clear && a.length >= 4 && a !== b && [...a].sort().join('') === [...b].sort().join('')) return `${SCRAMBLED}: the page or its mask moved them; ${where})`;
   return ` (the field holds something else than typed, ${len} character${len === 1 ? '' : 's'}: the page or the field rewrote it; ${where})`;
 }
 // typedNote for the editor a hidden textarea stands for (TinyMCE's body): its shown text, white space aside (editors draw line
