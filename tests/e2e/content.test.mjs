@@ -946,6 +946,14 @@ test('type: a field that holds the characters typed in another order is an error
   assert.match(f.page.markdown, /value="\(555\) 123-4567"/, f.page.markdown);
 });
 
+// Arco Design's Form.Item points its label at an id its time picker's input does not have, six boxes
+// down beside it: "Meeting time" matched no field.
+test('names: a field is named by a label beside it that points at no element, however deep the field sits in the item', async () => {
+  const r = await open('/cnt-deeplabel.html');
+  assert.match(r.page.markdown, /\[input text "Meeting time" placeholder="Select time" e\d+\]/, r.page.markdown);
+  ok(await env.call('browser_type', { target: 'Meeting time', text: '10:30' }));
+});
+
 // A drag below the fold was scrolled to and pressed in one turn: the page's scroll event came after
 // the press, and a list that cancels a drag on scroll (@hello-pangea/dnd) "did not take the drag".
 test('drag: an item below the fold is scrolled to before the press, so a list that cancels a drag on scroll takes it', async () => {

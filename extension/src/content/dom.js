@@ -900,8 +900,9 @@ export function strayLabelOf(el, labelsOnly = false) {
   // its field side by side there, Carbon's cds-multi-select)
   const up = (n) => n.parentElement || (n.parentNode?.nodeType === 11 ? n.parentNode : null);
   let n = up(el);
-  // (five boxes up: Naive UI's input sits four boxes inside the form item that holds its label)
-  for (let i = 0; n && i < 5 && n.tagName !== 'BODY' && n.tagName !== 'FORM'; i++, n = n.nodeType === 11 ? null : up(n)) {
+  // (seven boxes up: Naive UI's input sits four boxes inside the form item that holds its label,
+  // Arco's time picker's six)
+  for (let i = 0; n && i < 7 && n.tagName !== 'BODY' && n.tagName !== 'FORM'; i++, n = n.nodeType === 11 ? null : up(n)) {
     // (a control clipped to a pixel is none a user sees: the native select Select2 draws a field for)
     if (Array.from(n.querySelectorAll(SHOWN_CONTROLS)).some((c) => c !== el && !c.contains(el) && !el.contains(c) && shownBox(c) && !pixelBox(c))) return '';
     // the legend of a fieldset around this one field and nothing else (daisyUI's fieldset: a
@@ -930,7 +931,9 @@ export function strayLabelOf(el, labelsOnly = false) {
       try { l = n.getRootNode().querySelector(`label[for="${CSS.escape(n.id)}"]`); } catch { l = null; }
       if (l && shownBox(l) && norm(l.textContent)) return norm(flatText(l, true));
     }
-    const labels = Array.from(n.querySelectorAll('label')).filter((l) => !l.htmlFor && !l.querySelector(SHOWN_CONTROLS) && shownBox(l));
+    // (a <label for> pointing at no element is tied to no field either: Arco's Form.Item points
+    // its label at "time_input", an id its time picker's input does not have)
+    const labels = Array.from(n.querySelectorAll('label')).filter((l) => (!l.htmlFor || !l.ownerDocument.getElementById(l.htmlFor)) && !l.querySelector(SHOWN_CONTROLS) && shownBox(l));
     if (labels.length > 1) return '';
     if (labels.length === 1) return norm(labels[0].textContent);
   }
