@@ -933,7 +933,7 @@ export function strayLabelOf(el, labelsOnly = false) {
     }
     // (a <label for> pointing at no element is tied to no field either: Arco's Form.Item points
     // its label at "time_input", an id its time picker's input does not have)
-    const labels = Array.from(n.querySelectorAll('label')).filter((l) => (!l.htmlFor || !l.ownerDocument.getElementById(l.htmlFor)) && !l.querySelector(SHOWN_CONTROLS) && shownBox(l));
+    const labels = Array.from(n.querySelectorAll('label')).filter((l) => (!l.htmlFor || !l.getRootNode().getElementById?.(l.htmlFor)) && !l.querySelector(SHOWN_CONTROLS) && shownBox(l));
     if (labels.length > 1) return '';
     if (labels.length === 1) return norm(labels[0].textContent);
   }
