@@ -832,19 +832,17 @@ export function nameOf(el, kind = null) {
 }
 
 // The words a control with no other name shows only as CSS generated content (::before, ::after)
-// on it or its first five elements, as the accessibility tree reads them: Quill's header picker
-// draws "Normal" and its items "Heading 1" so, and was [button] with no name. Quoted strings and
-// attr() are read; an icon font's glyph (a private use character) is no word. '' if none.
+// on itself, as the accessibility tree reads them: Quill's header picker draws "Normal" and its
+// items "Heading 1" so, and was [button] with no name. Quoted strings and attr() are read; an icon
+// font's glyph (a private use character) is no word. '' if none. (Two style reads per unnamed
+// control, on the snapshot's path: not its descendants', which Quill's do not need.)
 function generatedWords(el) {
   const out = [];
-  const els = [el, ...Array.from(el.querySelectorAll?.('*') || []).slice(0, 5)];
-  for (const n of els) {
-    for (const pseudo of ['::before', '::after']) {
-      let c = 'none';
-      try { c = winOf(n).getComputedStyle(n, pseudo).content; } catch { /* ignore */ }
-      if (!c || c === 'none' || c === 'normal') continue;
-      for (const m of c.matchAll(/"((?:[^"\\]|\\.)*)"|attr\(\s*([\w-]+)\s*\)/g)) out.push(m[1] != null ? m[1].replace(/\\(.)/g, '$1') : n.getAttribute(m[2]) || '');
-    }
+  for (const pseudo of ['::before', '::after']) {
+    let c = 'none';
+    try { c = winOf(el).getComputedStyle(el, pseudo).content; } catch { /* ignore */ }
+    if (!c || c === 'none' || c === 'normal') continue;
+    for (const m of c.matchAll(/"((?:[^"\\]|\\.)*)"|attr\(\s*([\w-]+)\s*\)/g)) out.push(m[1] != null ? m[1].replace(/\\(.)/g, '$1') : el.getAttribute(m[2]) || '');
   }
   const t = norm(out.join(' ').replace(/[\u{E000}-\u{F8FF}]/gu, ' '));
   return /[\p{L}\p{N}]/u.test(t) ? t : '';

@@ -979,12 +979,13 @@ class Writer {
   // takes clicks itself (a date picker's day: daterangepicker's, AdminLTE's): itself a clickable with its ref, as
   // an ARIA grid's sortable header is; it had no ref and only its text was shown (two months'
   // "10" were then two targets no ref told apart).
-  clickableCell(c, clickAnc) {
+  clickableCell(c, clickAnc, small = true) {
     const n = this.ctls;
     const s = this.cell(c, clickAnc);
     // (a <td> of its own only, no role: a grid's gridcell, Vaadin's calendar day, is its grid's to
-    // say, by its words, as before)
-    if (this.ctls !== n || !((c.tagName === 'TH' && c.hasAttribute('aria-sort')) || ((c.tagName === 'TH' || !c.hasAttribute('role')) && controlKind(c, styleOf(c)) === 'clickable'))) return s;
+    // say, by its words, as before; and only in a small table, a calendar's, so that a large data
+    // table's cells cost no style read each)
+    if (this.ctls !== n || !((c.tagName === 'TH' && c.hasAttribute('aria-sort')) || ((c.tagName === 'TH' || (small && !c.hasAttribute('role'))) && controlKind(c, styleOf(c)) === 'clickable'))) return s;
     this.force = c;
     const [t] = this.sub(() => { this.sp = true; this.walk(c, clickAnc); });
     this.force = null;
@@ -1026,12 +1027,16 @@ class Writer {
       const title = hiddenTitle(el);
       if (title) { this.brk(); this.raw(escapeMd(title)); this.brk(); }
     }
+    // (a table of at most 200 cells: a month of days is 42)
+    let cells = 0;
+    for (const r of rows) { cells += rowCells(r).length; if (cells > 200) break; }
+    const small = cells <= 200;
     const grid = rows.map((r) => {
       const out = [];
       // (a cell the page hides, display: none: a calendar's week numbers, is no column a user sees)
       for (const c of rowCells(r).filter((x) => styleOf(x)?.display !== 'none')) {
         // a header sorted by (aria-sort on a <th>: DataTables) shows the arrow a user sees by it
-        const s = this.clickableCell(c, clickAnc);
+        const s = this.clickableCell(c, clickAnc, small);
         out.push((s && c.tagName === 'TH' ? s + sortMark(c) : s).replace(/\|/g, '\\|'));
         for (let k = 1; k < Math.min(50, c.colSpan || 1); k++) out.push('');
       }
