@@ -1556,6 +1556,41 @@ test('Fomantic UI: drop-downs drawn without ARIA are drop-downs: named by their 
   assert.equal(state(r.page.markdown).country, 'es');
 });
 
+// Menus a stylesheet opens on :hover (Fomantic's simple drop-down, daisyUI's dropdown-hover, a
+// plain li:hover > ul as Docusaurus's navbar has): browser_hover said "Hovered over" and the
+// answer showed none of their items, since synthetic events give no CSS :hover. The pointer's
+// hover now follows browser_hover (and the moves after it), and a menu it opened over the next
+// thing aimed at closes as the pointer leaves for it.
+test('menus opened by CSS :hover show their items after browser_hover, take a click, and close when the pointer moves on', async () => {
+  const picked = (m) => /Picked: (.*)$/m.exec(m)?.[1];
+  let r = await openShell('hover-menus.html');
+  assert.doesNotMatch(r.page.markdown, /Phones|Profile|Introduction/, r.page.markdown);
+  r = await env.call('browser_hover', { target: 'Products' });
+  ok(r);
+  assert.match(r.page.markdown, /\[Phones\]\([^)]*#phones\) \[e\d+\] \[Laptops\]/, r.page.markdown);
+  assert.doesNotMatch(r.page.markdown, /Profile|Introduction/);
+  r = await env.call('browser_click', { target: 'Phones' });
+  ok(r);
+  assert.equal(picked(r.page.markdown), 'phones');
+  // daisyUI's menu: hidden by a rule that holds :hover in a :not(), shown while hovered
+  r = await env.call('browser_hover', { target: 'Account' });
+  ok(r);
+  assert.match(r.page.markdown, /\[Profile\]\([^)]*#profile\) \[e\d+\]/, r.page.markdown);
+  assert.doesNotMatch(r.page.markdown, /Phones/, 'the pointer left the first menu');
+  // (the Account menu lies over "Docs": the pointer leaves it on the way, and it closes)
+  r = await env.call('browser_hover', { target: 'Docs' });
+  ok(r);
+  assert.match(r.page.markdown, /\[Introduction\]\([^)]*#intro\) \[e\d+\]/, r.page.markdown);
+  assert.doesNotMatch(r.page.markdown, /Profile/);
+  r = await env.call('browser_click', { target: 'API reference' });
+  ok(r);
+  assert.equal(picked(r.page.markdown), 'api');
+  r = await env.call('browser_click', { target: 'About' });
+  ok(r);
+  assert.equal(picked(r.page.markdown), 'about');
+  assert.doesNotMatch(r.page.markdown, /Phones|Profile|Introduction/, r.page.markdown);
+});
+
 // fill_form left each field with Tab, onto whatever came next: a date field between the two given
 // opened its calendar on that focus, over the next field given ("covered by <div> "March 2024"",
 // react-datepicker). Tab goes on only onto the next field given; else the field is left as the last is.

@@ -6,6 +6,7 @@ import { externalLink, winOf, ariaOf, roleOf, isDisabled, isInert, isEditable, i
 import { describe, hiddenError, refuseUnusable } from './targeting.js';
 import { selectedText, readOnlyBox, segmentedText } from './describe.js';
 import { isSecret } from './secret.js';
+import { hoverOff, hoverOnto, hoverActive, isHovered } from './hovercss.js';
 import { hiddenReason, clickPoint, composedParent, composedContains, shortDesc, hoverHost } from './reach.js';
 import { proxyFor, replacementFor, pointOnto, chooseInWidget, until, editorFor, isDropdown, contextEditor, drawnEditor, monospaced, unchooseOthers, removeChip, closeIfOpen } from './widgets.js';
 import { fieldValue } from './datetime.js';
@@ -224,6 +225,14 @@ export function aim(el, desc) {
     try { target.scrollIntoView({ block: 'center', inline: 'nearest', behavior: 'instant' }); } catch { /* ignore */ }
     pt = clickPoint(target);
   }
+  // covered by what the emulated hover shows (the menu browser_hover opened, over the next thing
+  // aimed at): a person's pointer leaves it on the way there, and it closes
+  if (pt.coveredBy && hoverActive(target.ownerDocument)) {
+    const back = hoverOff(target.ownerDocument);
+    const again = !hiddenReason(target) && clickPoint(target);
+    if (again && !again.coveredBy) pt = again;
+    else if (back) hoverOnto(back);
+  }
   if (pt.coveredBy) {
     // (a transparent select or file input laid over it, in the box around both, is the page's way
     // to draw that control: UIkit's uk-form-custom; "close or move it" sent the agent astray)
@@ -292,13 +301,14 @@ export async function leaveTooltips(el) {
   if (tip.id) {
     try { for (const t of doc.querySelectorAll(`[aria-describedby~="${CSS.escape(tip.id)}"]`)) triggers.add(t); } catch { /* ignore */ }
   }
-  const under = Array.from(doc.querySelectorAll(':hover')).pop();
+  const under = Array.from(doc.querySelectorAll(':hover, [data-bb-hover]')).pop();
   if (under && !tip.contains(under)) triggers.add(under);
   for (const t of triggers) {
     if (t === el || t.contains(el)) continue;
     for (const type of ['pointerout', 'pointerleave', 'mouseout', 'mouseleave']) {
       mouse(t, type, { relatedTarget: el, ...(type.endsWith('leave') ? { bubbles: false } : {}) });
     }
+    if (isHovered(t)) hoverOff(t.ownerDocument);
     if (focusedElement(t.ownerDocument) === t) t.blur();
   }
   await until(() => !covering(), 2000);

@@ -2,6 +2,7 @@
 // reads the page; nothing from the page is ever evaluated.
 
 import { seenText, holdsUnseenText } from './hidden.js';
+import { hoverFollow } from './hovercss.js';
 // Text as a user reads it: white space collapsed, zero-width characters (which show nothing: an
 // editor's caret filler, a word joiner) dropped.
 export const norm = (s) => String(s ?? '').replace(/[\u200B\u2060\uFEFF]/g, '').replace(/\s+/g, ' ').trim();
@@ -1107,6 +1108,8 @@ export function mouse(el, type, extra = {}) {
     if (init.movementX === undefined) { init.movementX = last ? init.screenX - last[0] : 0; init.movementY = last ? init.screenY - last[1] : 0; }
     lastScreen.set(W, [init.screenX, init.screenY]);
   }
+  // (the pointer now rests on `el`: a CSS :hover browser_hover emulates follows it)
+  if (type === 'mousemove') hoverFollow(el);
   const Ctor = type.startsWith('pointer') ? W.PointerEvent : W.MouseEvent;
   return el.dispatchEvent(new Ctor(type, type.startsWith('pointer') ? { pointerId: 1, pointerType: 'mouse', isPrimary: true, ...init } : init));
 }
