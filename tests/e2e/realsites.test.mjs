@@ -494,6 +494,13 @@ test('Markdown: Quill\'s header picker is named by the words it draws, and its "
   assert.match(md(r), /^> # Release notes$/m, md(r));
 });
 
+// Quill 2 keeps bulleted and numbered lines in one <ol> (each <li data-list> drawing its own "•" or
+// number): the bulleted list showed numbered, "1.  Milk 2.  Eggs".
+test('Markdown: Quill\'s bulleted list shows bullets and its numbered list numbers, as drawn', async () => {
+  const r = await open(srv.url('/shells/quill-lists.html'));
+  assert.match(md(r), /^> Buy:\n>\n> - Milk\n> - Eggs\n>\n> Then:\n>\n> 1\. Preheat\n> 2\. Bake$/m, md(r));
+});
+
 // Swiper moves its track (one slide wide, position: relative) with a transform: from the fourth
 // slide on, the track's own box is left of the page, while the slide shown overflows it onto
 // the screen. The track was taken for text moved off the page (left: -9999px), and the slide

@@ -214,11 +214,30 @@ function gaps(st, disp) {
   return left || right ? { left, right } : null;
 }
 
+// Does an item of an <ol> show a number? Not when its list style is a bullet, nor when it has no
+// marker of its own and draws no counter before itself (Quill 2 keeps bulleted and numbered lines
+// in one <ol>, each <li data-list> unmarked, with a "•" or a counter drawn by ::before; a
+// breadcrumb's <ol> shows no numbers either): those items show as "-".
+const BULLETS = new Set(['disc', 'circle', 'square', 'disclosure-open', 'disclosure-closed']);
+function numbered(li) {
+  const st = styleOf(li);
+  if (!st) return true;
+  if (BULLETS.has(st.listStyleType)) return false;
+  if (st.display === 'list-item' && st.listStyleType !== 'none') return true;
+  for (const n of [li, li.firstElementChild]) {
+    let c = '';
+    try { c = n ? n.ownerDocument.defaultView.getComputedStyle(n, '::before').content : ''; } catch { /* ignore */ }
+    if (/\bcounters?\(/.test(c)) return true;
+  }
+  return false;
+}
+
 // Markdown writer. Output goes to `buf` (an array, joined once); block boundaries are
 // "pending newlines" (max of what both sides ask for, at most 2 — turndown's join),
 // written only when more text follows. `sp`: the last thing written ends a word
 // boundary (block start, space, token), so a following text drops its leading space
 // (turndown's collapseWhitespace).
+
 class Writer {
   constructor(maxNodes) {
     this.buf = [];
@@ -724,7 +743,7 @@ class Writer {
   item(el, kind, anc) {
     let prefix = '-   ';
     const p = el.parentElement;
-    if (p && p.tagName === 'OL') {
+    if (p && p.tagName === 'OL' && numbered(el)) {
       const start = p.getAttribute('start');
       const i = this.li++;
       prefix = (start ? Number(start) + i : i + 1) + '.  ';
