@@ -2,7 +2,7 @@
 // reads the page; nothing from the page is ever evaluated.
 
 import { seenText, holdsUnseenText } from './hidden.js';
-import { hoverFollow } from './hovercss.js';
+import { hoverFollow, pageSelector } from './hovercss.js';
 // Text as a user reads it: white space collapsed, zero-width characters (which show nothing: an
 // editor's caret filler, a word joiner) dropped.
 export const norm = (s) => String(s ?? '').replace(/[\u200B\u2060\uFEFF]/g, '').replace(/\s+/g, ' ').trim();
@@ -235,8 +235,9 @@ function hoverPointerSelector(doc) {
     for (const rule of rules) {
       if (++count > 20_000 || parts.length >= 100) return;
       if (rule.cssRules && !rule.selectorText) { scan(rule.cssRules); continue; }
-      const sel = rule.selectorText;
+      let sel = rule.selectorText;
       if (!sel || sel.indexOf(':hover') < 0 || rule.style?.cursor !== 'pointer') continue;
+      sel = pageSelector(sel);
       for (const part of sel.split(',')) {
         // the :hover on the element itself (its last compound), not on an ancestor of it
         if (!/:hover[^\s>+~]*$/.test(part.trim())) continue;

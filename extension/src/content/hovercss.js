@@ -111,5 +111,9 @@ export function hoverOff(doc) {
 // Does browser_hover emulate :hover in `doc`?
 export const hoverActive = (doc) => over.has(doc);
 
+// A selector as the page wrote it, before its :hover was rewritten here (for the readers of the
+// page's :hover rules: reach.js hoverRevealer, dom.js hoverPointer).
+export const pageSelector = (sel) => sel.replace(/:is\(:hover,\s*\[data-bb-hover\]\)/g, ':hover');
+
 // Is `el` under the emulated pointer?
 export const isHovered = (el) => el?.nodeType === 1 && el.hasAttribute(ATTR);

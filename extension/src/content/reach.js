@@ -4,6 +4,7 @@
 // deepest element at the element's visible center, through open shadow roots.
 import { styleOf, winOf, norm, controlKind, shadowOf, itemRow } from './dom.js';
 import { invisible } from './hidden.js';
+import { pageSelector } from './hovercss.js';
 
 // The parent in the composed tree: a shadow root's host, a same-origin frame's element.
 export function composedParent(n) {
@@ -366,8 +367,9 @@ export function hoverRevealer(el) {
     for (const rule of rules) {
       if (++n > MAX_RULES) return '';
       if (rule.cssRules && !rule.selectorText) { const f = check(rule.cssRules); if (f) return f; continue; }
-      const sel = rule.selectorText;
+      let sel = rule.selectorText;
       if (!sel || sel.indexOf(':hover') < 0) continue;
+      sel = pageSelector(sel);
       const st = rule.style;
       const shows = (st.display && st.display !== 'none') || st.visibility === 'visible' ||
         (st.opacity !== '' && parseFloat(st.opacity) > 0);
