@@ -1596,6 +1596,56 @@ test('menus opened by CSS :hover show their items after browser_hover, take a cl
   assert.doesNotMatch(r.page.markdown, /Phones|Profile|Introduction/, r.page.markdown);
 });
 
+// Chosen draws its drop-downs with no ARIA: they showed as [clickable "Choose a country..."] and
+// [input text value="Choose languages..."] (its placeholder is its field's value), unnamed by their
+// labels; select_option with the list already open clicked it shut and said "no option"; a chosen
+// language could not be taken out (its remove mark, a sprite <a class="search-choice-close">, was
+// no remove mark).
+test('Chosen: its drop-downs are comboboxes named by their labels, chosen in open or shut, a multiple one holding exactly the values given', async () => {
+  const state = (m) => jsonAfter(m, 'State:');
+  let r = await openShell('chosen.html');
+  assert.match(r.page.markdown, /\[combobox "Country" placeholder="Choose a country\.\.\." e\d+\]/, r.page.markdown);
+  assert.match(r.page.markdown, /\[combobox "Languages" placeholder="Choose languages\.\.\." e\d+\]/);
+  r = await env.call('browser_click', { target: 'Languages' });
+  ok(r);
+  assert.match(r.page.markdown, /\[combobox "Languages" placeholder="Choose languages\.\.\." expanded e\d+\]\n+\[clickable "English" e\d+\] \[clickable "French" e\d+\]/, r.page.markdown);
+  r = await env.call('browser_select_option', { target: 'Languages', value: 'French' });
+  ok(r);
+  assert.deepEqual(state(r.page.markdown).langs, ['fr']);
+  assert.match(r.page.markdown, /\[combobox "Languages" value="French" e\d+\]/, r.page.markdown);
+  r = await env.call('browser_select_option', { target: 'Languages', values: ['English', 'Japanese'] });
+  ok(r);
+  assert.deepEqual(state(r.page.markdown).langs, ['en', 'ja']);
+  assert.match(r.result.message, /took out "French"/);
+  r = await env.call('browser_click', { target: 'Country' });
+  ok(r);
+  r = await env.call('browser_select_option', { target: 'Country', value: 'Spain' });
+  ok(r);
+  assert.equal(state(r.page.markdown).country, 'es');
+  assert.match(r.page.markdown, /\[combobox "Country" value="Spain" e\d+\]/);
+  r = await env.call('browser_fill_form', { fields: [{ target: 'Country', value: 'Portugal' }, { target: 'Languages', value: 'German, Chinese' }] });
+  ok(r);
+  assert.deepEqual(state(r.page.markdown), { country: 'pt', langs: ['de', 'zh'] });
+  assert.match(r.page.markdown, /\[combobox "Languages" value="German, Chinese" e\d+\]/);
+});
+
+// jsTree's rows are <li role=none> around an <a href role=treeitem>: each showed as a link with no
+// selected or expanded state, its bullet twice ("- - [Music](…#)").
+test('jsTree: its nodes are tree items with their state, one bullet a row, nested as drawn', async () => {
+  const tree = (m) => jsonAfter(m, 'Tree:');
+  let r = await openShell('jstree.html');
+  assert.match(r.page.markdown, /^- (\[clickable e\d+\] )?\[treeitem "Documents" collapsed e\d+\]$/m, r.page.markdown);
+  assert.match(r.page.markdown, /^- \[treeitem "Music" e\d+\]$/m);
+  r = await env.call('browser_press_key', { key: 'ArrowRight', target: 'Documents' });
+  ok(r);
+  assert.deepEqual(tree(r.page.markdown).opened, ['docs']);
+  assert.match(r.page.markdown, /\[treeitem "Documents" expanded e\d+\]\n {4}- (\[clickable e\d+\] )?\[treeitem "Invoices" collapsed e\d+\]\n {4}- \[treeitem "Letters" e\d+\]/, r.page.markdown);
+  r = await env.call('browser_click', { target: 'Letters' });
+  ok(r);
+  assert.deepEqual(tree(r.page.markdown).selected, ['let']);
+  assert.match(r.page.markdown, /\[treeitem "Letters" selected e\d+\]/);
+});
+
 // fill_form left each field with Tab, onto whatever came next: a date field between the two given
 // opened its calendar on that focus, over the next field given ("covered by <div> "March 2024"",
 // react-datepicker). Tab goes on only onto the next field given; else the field is left as the last is.

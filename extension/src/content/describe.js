@@ -1,5 +1,5 @@
 // The inline token for an interactive element, e.g. [button "Sign in" e13].
-import { nameOf, ariaOf, roleOf, inputType, isDisabled, isInert, norm, clip, hiddenPopupControl, labelsText, focusedElement, shadowOf, thumbPosition, segmentsOf, segmentPart, formInputLabel, placeholderOf, popupButtonLabel, oneOneBox, classDropdown, strayLabelOf, onlyUneditable } from './dom.js';
+import { nameOf, ariaOf, roleOf, inputType, isDisabled, isInert, norm, clip, hiddenPopupControl, labelsText, focusedElement, shadowOf, thumbPosition, segmentsOf, segmentPart, formInputLabel, placeholderOf, popupButtonLabel, oneOneBox, classDropdown, chosenSelect, strayLabelOf, onlyUneditable } from './dom.js';
 import { behindModal } from './modal.js';
 import { seenText } from './hidden.js';
 import { refFor } from './refs.js';
@@ -314,6 +314,15 @@ export function tokenParts(el, kind, { values = true } = {}) {
         // (else its placeholder, which the browser draws in it, as a text field's: Calcite's
         // combobox said only [combobox "City"], its "Pick a city" not shown)
         else if (!b && ph && ph !== name && !hiddenReason(el)) parts.push('placeholder=' + q(clip(ph, 80)));
+      } else if (values && chosenSelect(el)) {
+        // Chosen's box: the options chosen in the select it stands for; none, the words it shows in
+        // their place (the select's data-placeholder, which it also puts in its field's value)
+        const s = chosenSelect(el);
+        const chosen = Array.from(s.selectedOptions).map((o) => norm(o.text)).filter(Boolean);
+        const ph = norm(s.getAttribute('data-placeholder')) || norm(el.querySelector('.chosen-default')?.textContent || el.querySelector('input.default')?.value);
+        if (chosen.length) parts.push('value=' + q(clip(chosen.join(', '), 300)));
+        else if (ph) parts.push('placeholder=' + q(clip(ph, 80)));
+        if (el.classList.contains('chosen-with-drop')) parts.push('expanded');
       } else if (tag !== 'INPUT' && tag !== 'TEXTAREA' && values) {
         // a custom combobox (jQuery UI selectmenu, Select2) shows its choice as text; a pop-up
         // control's host (ion-select) its placeholder, when nothing is chosen, as such

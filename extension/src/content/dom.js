@@ -220,7 +220,7 @@ const ROLE_KIND = {
 // Select trigger, is the combobox it says it is: named by its label, showing its choice as value).
 const BUTTON_ROLES = new Set(['radio', 'checkbox', 'switch', 'menuitem', 'menuitemradio', 'menuitemcheckbox', 'option', 'tab', 'combobox']);
 // Widget roles that win over a link's own: all of those but menuitem, and button.
-const LINK_ROLES = new Set([...BUTTON_ROLES, 'button'].filter((r) => r !== 'menuitem'));
+const LINK_ROLES = new Set([...BUTTON_ROLES, 'button', 'treeitem'].filter((r) => r !== 'menuitem'));
 // Per document: one selector list of the page's rules that give an element a pointer cursor only
 // while the pointer is over it (vanillajs-datepicker's `.datepicker-cell:not(.disabled):hover`),
 // with :hover taken out; read again when the number of stylesheets changes.
@@ -456,6 +456,22 @@ export function classDropdown(el) {
   return !!el.querySelector(':scope > input[type=hidden]') && !!el.querySelector(':scope > .menu > [data-value]');
 }
 
+// The <select> a Chosen drop-down stands for (the jQuery plugin draws, with no ARIA, a
+// <div class="chosen-container"> right after the select it hides): that select, or null.
+export function chosenSelect(el) {
+  if (el.tagName !== 'DIV' || el.hasAttribute('role') || !el.classList?.contains('chosen-container')) return null;
+  const s = el.previousElementSibling;
+  return s?.tagName === 'SELECT' ? s : null;
+}
+
+// The list a drop-down drawn without ARIA holds (Fomantic UI's .menu; Chosen's .chosen-drop, while
+// it is open: closed, it is only clipped to nothing), or null.
+export function ownList(el) {
+  if (classDropdown(el)) return el.querySelector(':scope > .menu');
+  if (chosenSelect(el)) return el.classList.contains('chosen-with-drop') ? el.querySelector(':scope > .chosen-drop') : null;
+  return null;
+}
+
 // The text field a role=combobox box holds as an ARIA 1.1 combobox (see oneOneBox), or null.
 function oneOneField(box) {
   const f = box.querySelector('input');
@@ -499,7 +515,7 @@ export function controlKind(el, st) {
   // a date or time field drawn as segments (MUI X's pickers, React Aria's DateField) is one field
   if (role === 'group' && segmentsOf(el).length) return 'input';
   if (shadowOf(el) && !role && hiddenPopupControl(el)) return 'combobox';
-  if (!role && classDropdown(el)) return 'combobox';
+  if (!role && (classDropdown(el) || chosenSelect(el))) return 'combobox';
   if (!role && thumbPosition(el, st)) return 'slider';
   if (el.isContentEditable && !el.parentElement?.isContentEditable) return 'editable';
   if (el.hasAttribute('onclick')) return 'clickable';

@@ -5,7 +5,7 @@
 // produced for the same content (same rules, same escaping, same whitespace
 // collapsing); see extension/README.md ("Snapshot speed") for why it no longer goes
 // through turndown.
-import { controlKind, isRendered, styleOf, frameDoc, norm, nameOf, clip, shadowOf, childItems, segmentsOf, SUBMENU_SEL, itemPanels, isInert, classDropdown, inputType } from './dom.js';
+import { controlKind, isRendered, styleOf, frameDoc, norm, nameOf, clip, shadowOf, childItems, segmentsOf, SUBMENU_SEL, itemPanels, isInert, ownList, inputType } from './dom.js';
 import { behindModal } from './modal.js';
 import { token, tokenParts, ownName, shownText, readOnlyBox } from './describe.js';
 import { isSecret } from './secret.js';
@@ -534,9 +534,9 @@ class Writer {
       // a field drawn as segments (dom.js segmentsOf) holds its picker's button beside them: shown
       const segs = kind === 'input' && tag !== 'INPUT' ? segmentsOf(el) : [];
       for (const c of segs.length ? el.children : []) if (!segs.some((s) => c.contains(s))) this.walk(c, clickAnc);
-      // a drop-down drawn without ARIA that holds its list (Fomantic UI's): the list while open,
-      // its items with their refs, as a user sees them under it
-      const menu = kind === 'combobox' && classDropdown(el) ? el.querySelector(':scope > .menu') : null;
+      // a drop-down drawn without ARIA that holds its list (Fomantic UI's, Chosen's): the list while
+      // open, its items with their refs, as a user sees them under it
+      const menu = kind === 'combobox' ? ownList(el) : null;
       if (menu && menu.checkVisibility({ visibilityProperty: true, opacityProperty: true })) { this.brk(1); this.walk(menu, null); this.brk(1); }
       return;
     }
@@ -755,6 +755,9 @@ class Writer {
     this.brk(1);
     this.raw(prefix + s);
     this.sp = true;
+    // (what follows starts a line of its own: a clickable item after it, Chosen's open list, ran on
+    // as "- French[clickable "German" e26]")
+    this.brk(1);
   }
 
   quote(el, kind, anc) {
@@ -884,6 +887,12 @@ class Writer {
   // which their own style does not say when a shadow root's closed box holds them: Shoelace); they
   // were one token named by all their words, the children without refs.
   treeItem(el, items) {
+    // a tree item that is only the row's label inside the list item that holds it (jsTree's
+    // <li role=none><i toggle><a role=treeitem>…</a><ul role=group>): that item's bullet is its own
+    if (!items.length && el.tagName !== 'LI' && el.parentElement?.tagName === 'LI' && !itemPanels(el).length) {
+      this.ctl(token(el, 'treeitem'));
+      return;
+    }
     const tree = this.tree;
     this.tree = true;
     const [s] = this.sub(() => {

@@ -2,7 +2,7 @@
 // visible label or styled box, a hidden <select> replaced by a button and a listbox (jQuery UI
 // selectmenu, Select2, Chosen, bootstrap-select). A user acts on the visible widget, so actions
 // go through it: the widget's own handlers then update both it and the native control.
-import { norm, inputType, flatText, hiddenPopupControl, nameOf, allRoots, focusedElement, styleOf, shadowOf, isDisabled, isInert, mouse, oneOneBox, classDropdown, frame, segmentedFieldOf, textOfIds } from './dom.js';
+import { norm, inputType, flatText, hiddenPopupControl, nameOf, allRoots, focusedElement, styleOf, shadowOf, isDisabled, isInert, mouse, oneOneBox, classDropdown, chosenSelect, ownList, frame, segmentedFieldOf, textOfIds } from './dom.js';
 import { drawnListOf } from './hidden.js';
 import { hiddenReason, composedParent, composedContains, flatChildren, shownChoiceOf, clickPoint, deepElementAt } from './reach.js';
 
@@ -288,6 +288,9 @@ function widgetAreas(sel) {
 export function replacementFor(sel) {
   if (visible(sel)) return null;
   const doc = sel.ownerDocument;
+  // (Chosen's box, drawn right after the select it hides: the combobox the Markdown shows)
+  const chosen = sel.nextElementSibling;
+  if (chosen && chosenSelect(chosen) === sel && visible(chosen)) return chosen;
   if (sel.id) {
     const b = doc.getElementById(sel.id + '-button');
     if (visible(b)) return b;
@@ -390,8 +393,10 @@ export function tokenIn(field, want) {
 function popupsOf(widget) {
   const box = widget.tagName === 'INPUT' ? oneOneBox(widget) : null;
   const inner = [widget, ...(box ? [box] : []), ...(shadowOf(widget) || widget).querySelectorAll('[aria-owns],[aria-controls]')];
-  // (a drop-down drawn without ARIA holds its list: Fomantic UI's .menu)
-  const out = classDropdown(widget) ? [widget.querySelector(':scope > .menu')] : [];
+  // (a drop-down drawn without ARIA holds its list: Fomantic UI's .menu, Chosen's open .chosen-drop;
+  // the widget may be the field inside Chosen's box, which a click on the box lands on)
+  const own = ownList(widget) || ownList(widget.closest?.('.chosen-container') || widget);
+  const out = own ? [own] : [];
   for (const e of inner) {
     const ids = `${e.getAttribute('aria-owns') || ''} ${e.getAttribute('aria-controls') || ''}`.split(/\s+/).filter(Boolean);
     const root = e.getRootNode();
@@ -1147,9 +1152,10 @@ function isRemoveMark(e) {
   const text = norm(raw);
   const label = `${e.getAttribute('aria-label') || ''} ${e.getAttribute('title') || ''}`;
   const cls = String(e.getAttribute('class') || '');
-  const sign = REMOVE_SIGN.test(text) || (!text && (REMOVE_WORDS.test(label) || /(remove|delete)/i.test(cls)));
+  // (a class that says its choice's close: Chosen's <a class="search-choice-close">, a sprite)
+  const sign = REMOVE_SIGN.test(text) || (!text && (REMOVE_WORDS.test(label) || /(remove|delete)|(choice|chip|tag|token|pill)[-_]?close/i.test(cls)));
   if (!sign && !(REMOVE_WORDS.test(label) && text.length < 3)) return false;
-  return e.tagName === 'BUTTON' || roleOf(e) === 'button' || styleOf(e)?.cursor === 'pointer';
+  return e.tagName === 'BUTTON' || e.tagName === 'A' || roleOf(e) === 'button' || styleOf(e)?.cursor === 'pointer';
 }
 
 // The chips a multi-select shows beside its field, each its words and its remove mark: Downshift's
