@@ -772,7 +772,7 @@ test('Markdown: a toast with its action button in a live area is a [status] mess
   await open('/cnt-toastaction.html');
   const r = await env.call('browser_click', { target: 'Delete draft' });
   ok(r);
-  assert.match(r.page.markdown, /^\[status\] (1\. )?Draft deleted\s+\[button "Undo" e\d+\]/m, r.page.markdown);
+  assert.match(r.page.markdown, /^\[status\] (1\. |- )?Draft deleted\s+\[button "Undo" e\d+\]/m, r.page.markdown);
   assert.doesNotMatch(r.page.markdown, /\[status\][^\n]*Result one/, r.page.markdown);
   const u = await env.call('browser_click', { target: 'Undo' });
   ok(u);
