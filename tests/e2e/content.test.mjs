@@ -1646,6 +1646,66 @@ test('jsTree: its nodes are tree items with their state, one bullet a row, neste
   assert.match(r.page.markdown, /\[treeitem "Letters" selected e\d+\]/);
 });
 
+// A carousel that moves the slides beside the one shown a frame's width left and right inside the
+// frame that hides its overflow (Flowbite's): all of them were in the Markdown, and a click on a
+// button of one nobody sees "Clicked" it.
+test('a carousel\'s slides moved out of the frame that clips them are not shown, and their buttons are not clicked', async () => {
+  let r = await open('/cnt-slides.html');
+  assert.match(r.page.markdown, /Spring sale \[button "Shop spring" e\d+\]/, r.page.markdown);
+  assert.doesNotMatch(r.page.markdown, /Summer|Autumn|Winter/, r.page.markdown);
+  const err = fail(await env.call('browser_click', { target: 'Shop winter' }));
+  assert.match(err, /not visible to a user/);
+  r = await env.call('browser_click', { target: 'Next slide' });
+  ok(r);
+  assert.match(r.page.markdown, /Summer sale \[button "Shop summer" e\d+\]/, r.page.markdown);
+  assert.doesNotMatch(r.page.markdown, /Spring|Autumn|Winter/, r.page.markdown);
+  r = await env.call('browser_click', { target: 'Shop summer' });
+  ok(r);
+  assert.match(r.page.markdown, /Last: summer/);
+});
+
+// A link marked aria-current (the page a pager shows, the page a navbar is on) showed as any other
+// link: which page was shown could not be read.
+test('a link marked aria-current is marked current in the Markdown', async () => {
+  const r = await open('/cnt-pager.html');
+  assert.match(r.page.markdown, /\[2\]\([^)]*#p2\) \[current e\d+\]/, r.page.markdown);
+  assert.match(r.page.markdown, /\[1\]\([^)]*#p1\) \[e\d+\]/);
+});
+
+// A click that reaches a file input (its label's words, a button whose handler clicks a hidden one)
+// said only "Clicked": a person gets a file chooser there, which a synthetic click does not open.
+test('a click that would open a file chooser says so, and how to give the files', async () => {
+  await open('/cnt-filelabel.html');
+  let r = await env.call('browser_click', { target: 'Choose a file…' });
+  ok(r);
+  assert.match(r.result.message, /a person would get a file chooser for \[input file[^\]]*\] here, which a synthetic click does not open: give it files with browser_upload_file/, r.result.message);
+  r = await env.call('browser_click', { target: 'Attach a photo' });
+  ok(r);
+  assert.match(r.result.message, /file chooser for \[input file "Photo"/, r.result.message);
+  r = await env.call('browser_click', { target: 'Save' });
+  ok(r);
+  assert.doesNotMatch(r.result.message, /chooser/);
+  assert.match(r.page.markdown, /Saved: yes/);
+});
+
+// A plugin that keeps its <select> transparent beside the button it draws (bootstrap-select's way):
+// each field was shown twice, [select "Size" …] [combobox "Pick a size"], the drop-down named by its
+// placeholder (its title) and that placeholder shown as its value.
+test('a select drawn again beside itself (bootstrap-select): one combobox a field, named by its label, its title a placeholder, chosen in by select_option', async () => {
+  const state = (m) => jsonAfter(m, 'State:');
+  let r = await open('/cnt-pickerselect.html');
+  assert.match(r.page.markdown, /Size\s+\[combobox "Size" placeholder="Pick a size" e\d+\]\s+Toppings\s+\[combobox "Toppings" placeholder="Nothing selected" e\d+\]/, r.page.markdown);
+  assert.doesNotMatch(r.page.markdown, /\[select /);
+  r = await env.call('browser_select_option', { target: 'Size', value: 'Medium' });
+  ok(r);
+  assert.equal(state(r.page.markdown).size, 'm');
+  assert.match(r.page.markdown, /\[combobox "Size" value="Medium" e\d+\]/, r.page.markdown);
+  r = await env.call('browser_select_option', { target: 'Toppings', values: ['Cheese', 'Olives'] });
+  ok(r);
+  assert.deepEqual(state(r.page.markdown).tops, ['ch', 'ol']);
+  assert.match(r.page.markdown, /\[combobox "Toppings" value="Cheese, Olives" e\d+\]/, r.page.markdown);
+});
+
 // fill_form left each field with Tab, onto whatever came next: a date field between the two given
 // opened its calendar on that focus, over the next field given ("covered by <div> "March 2024"",
 // react-datepicker). Tab goes on only onto the next field given; else the field is left as the last is.

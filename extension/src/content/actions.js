@@ -153,34 +153,45 @@ export function click(el, how = {}) {
   const where = { ...(pt.x !== undefined ? { clientX: pt.x, clientY: pt.y } : {}), ...keys };
   const a = at.closest?.('a[href]') || el.closest?.('a[href]');
   const newTab = newTabLink(a, b, keys);
-  mouse(at, 'pointerover', where); mouse(at, 'mouseover', where);
-  mouse(at, 'pointermove', where); mouse(at, 'mousemove', where);
-  // Each press as a user's: down (with the context menu's event for the right button, as
-  // Chrome fires it on Linux), up, then the click (left) or auxclick; a double-click's second
-  // press counts 2 (detail), and dblclick follows.
-  for (let n = 1; n <= (how.double_click ? 2 : 1); n++) {
-    const ev = { ...where, button: b, detail: n };
-    const downOk = mouse(at, 'pointerdown', { ...ev, buttons: bs }) & mouse(at, 'mousedown', { ...ev, buttons: bs });
-    const f = downOk && n === 1 ? focusTargetOf(at) : null;
-    if (f) { try { f.focus({ preventScroll: true }); } catch { /* ignore */ } }
-    if (b === 2) mouse(at, 'contextmenu', { ...ev, buttons: bs });
-    mouse(at, 'pointerup', { ...ev, buttons: 0 }); mouse(at, 'mouseup', { ...ev, buttons: 0 });
-    if (b !== 0) { mouse(at, 'auxclick', { ...ev, buttons: 0 }); continue; }
-    // click event + activation behaviour (follow link, toggle checkbox, submit form); an SVG
-    // element has no click(): the same event, dispatched (activation happens on dispatch too).
-    // A link to open in a new tab is not followed here (the service worker opens it).
-    const release = newTab && !plain ? holdLink(a) : holdExternal(at);
-    try {
-      if (plain && typeof at.click === 'function') at.click();
-      else mouse(at, 'click', { ...ev, buttons: 0 });
-    } finally { release(); }
-  }
-  if (how.double_click && b === 0) mouse(at, 'dblclick', { ...where, button: 0, buttons: 0, detail: 2 });
+  // (a file input the click reaches, through its label or a page's input.click(): a person would
+  // get a file chooser, which a synthetic click cannot open; said, with the way to give files)
+  const W = winOf(at);
+  let fileClick = null;
+  const onFile = (e) => { const t = e.composedPath?.()[0] || e.target; if (!fileClick && t?.tagName === 'INPUT' && inputType(t) === 'file') fileClick = e; };
+  W.addEventListener('click', onFile, true);
+  try {
+    mouse(at, 'pointerover', where); mouse(at, 'mouseover', where);
+    mouse(at, 'pointermove', where); mouse(at, 'mousemove', where);
+    // Each press as a user's: down (with the context menu's event for the right button, as
+    // Chrome fires it on Linux), up, then the click (left) or auxclick; a double-click's second
+    // press counts 2 (detail), and dblclick follows.
+    for (let n = 1; n <= (how.double_click ? 2 : 1); n++) {
+      const ev = { ...where, button: b, detail: n };
+      const downOk = mouse(at, 'pointerdown', { ...ev, buttons: bs }) & mouse(at, 'mousedown', { ...ev, buttons: bs });
+      const f = downOk && n === 1 ? focusTargetOf(at) : null;
+      if (f) { try { f.focus({ preventScroll: true }); } catch { /* ignore */ } }
+      if (b === 2) mouse(at, 'contextmenu', { ...ev, buttons: bs });
+      mouse(at, 'pointerup', { ...ev, buttons: 0 }); mouse(at, 'mouseup', { ...ev, buttons: 0 });
+      if (b !== 0) { mouse(at, 'auxclick', { ...ev, buttons: 0 }); continue; }
+      // click event + activation behaviour (follow link, toggle checkbox, submit form); an SVG
+      // element has no click(): the same event, dispatched (activation happens on dispatch too).
+      // A link to open in a new tab is not followed here (the service worker opens it).
+      const release = newTab && !plain ? holdLink(a) : holdExternal(at);
+      try {
+        if (plain && typeof at.click === 'function') at.click();
+        else mouse(at, 'click', { ...ev, buttons: 0 });
+      } finally { release(); }
+    }
+    if (how.double_click && b === 0) mouse(at, 'dblclick', { ...where, button: 0, buttons: 0, detail: 2 });
+  } finally { W.removeEventListener('click', onFile, true); }
   const host = hovered.get(target);
   const via = over || (target !== el ? ` through ${describe(target)}, which is what a user sees of it`
     : host ? ` (shown while the pointer is over ${describe(host)}, which it was moved over first)` : '');
   const w = clickWords(how);
-  return { message: `${w.verb} ${desc}${via}${w.held}`, newTabUrl: newTab, externalUrl: b === 0 ? externalLink(at) || externalLink(el) : null };
+  // (not when the page kept the input from opening it: a person would get none either)
+  const fileInput = fileClick && !fileClick.defaultPrevented ? fileClick.composedPath?.()[0] || fileClick.target : null;
+  const chooser = fileInput?.isConnected ? `; a person would get a file chooser for ${describe(fileInput)} here, which a synthetic click does not open: give it files with browser_upload_file` : '';
+  return { message: `${w.verb} ${desc}${via}${w.held}${chooser}`, newTabUrl: newTab, externalUrl: b === 0 ? externalLink(at) || externalLink(el) : null };
 }
 
 // Keep the link `a` from being followed in this tab by the click under way (it opens in a new one).

@@ -49,7 +49,9 @@ function marksPlaceholder(el, v = '') {
   const on = (x) => x.hasAttribute('data-placeholder-shown') || (x.hasAttribute('data-placeholder') && x.getAttribute('data-placeholder') !== 'false');
   if (on(el) || Array.from(el.querySelectorAll('[data-placeholder],[data-placeholder-shown]')).some(on)) return true;
   // (or all it shows is in an element its class calls a placeholder: Semi Design's
-  // semi-select-selection-placeholder, "Choose a city" in an empty Select, was its value)
+  // semi-select-selection-placeholder, "Choose a city" in an empty Select, was its value; the
+  // element itself, bootstrap-select's button of class bs-placeholder)
+  if (v && /placeholder/i.test(el.getAttribute('class') || '') && norm(el.textContent) === v) return true;
   return !!v && Array.from(el.querySelectorAll('[class*="placeholder" i]')).slice(0, 5).some((x) => norm(x.textContent) === v);
 }
 
@@ -168,7 +170,7 @@ export function tokenParts(el, kind, { values = true } = {}) {
   if (kind === 'combobox' && tag !== 'INPUT' && labelledByOwn(el)) {
     const l = widgetLabel(el);
     name = l ? clip(l) : '';
-  } else if (kind === 'combobox' && tag !== 'INPUT' && !ownName(el)) {
+  } else if (kind === 'combobox' && tag !== 'INPUT' && (!ownName(el) || titleEcho(el))) {
     // one named by nothing but its content (Choices.js's <div role=combobox>) shows its choice
     // there: the label of the native select it stands for is its name; without one, a name that
     // is all its content is none (that is its value: [combobox value="Compact car"]), while one
@@ -433,6 +435,14 @@ function labelledBy(el) {
   const ids = (el.getAttribute('aria-labelledby') || '').trim().split(/\s+/).filter(Boolean);
   const root = el.getRootNode();
   return ids.map((id) => root.getElementById?.(id) || el.ownerDocument.getElementById(id));
+}
+
+// A title that only repeats what the element shows (bootstrap-select's button, titled by its
+// choice or placeholder): no name of its own.
+function titleEcho(el) {
+  if (el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby')) return false;
+  const t = norm(el.getAttribute('title'));
+  return !!t && t === norm(seenText(el));
 }
 
 // The name a drop-down's token shows where its accessible name also holds its choice (React Aria's

@@ -103,7 +103,7 @@ export function invisible(el, st, aria = true, display = st.display) {
   if (aria && el.getAttribute('aria-hidden') === 'true') return true;
   if (display === 'contents') return false;
   const tf = st.transform;
-  if (tf !== 'none' && flatTransform(tf)) return true;
+  if (tf !== 'none' && (flatTransform(tf) || slidOut(el, st))) return true;
   const cp = st.clipPath;
   if (cp !== 'none' && emptyClipPath(cp)) return true;
   const pos = st.position;
@@ -113,6 +113,26 @@ export function invisible(el, st, aria = true, display = st.display) {
   const r = el.getBoundingClientRect();
   if (clipsOverflow && (r.width <= 1 || r.height <= 1) && !escapesClip(el, st, pos)) return true;
   return movedOff(el, st, r, pos, clipsOverflow);
+}
+
+// Is the element, moved by its transform, wholly outside the box that clips it (a carousel's
+// slides beside the one shown, each moved a slide's width left or right inside the frame that
+// hides its overflow: Flowbite's)? The clipping box is looked for three boxes up; it clips an
+// absolutely placed element only when that element is placed against it or something inside it.
+function slidOut(el, st) {
+  if (st.position === 'fixed') return false;
+  let c = el.parentElement, x = false, y = false;
+  for (let i = 0; c && i < 3; i++, c = c.parentElement) {
+    const cs = styleOf(c);
+    x = !!cs && /hidden|clip/.test(cs.overflowX);
+    y = !!cs && /hidden|clip/.test(cs.overflowY);
+    if (x || y) break;
+  }
+  if (!c || c.tagName === 'BODY' || c.tagName === 'HTML') return false;
+  if (st.position === 'absolute' && !(el.offsetParent && (el.offsetParent === c || c.contains(el.offsetParent)))) return false;
+  const r = el.getBoundingClientRect(), b = c.getBoundingClientRect();
+  if (r.width < 1 || r.height < 1 || b.width < 1 || b.height < 1) return false;
+  return (x && (r.right <= b.left + 1 || r.left >= b.right - 1)) || (y && (r.bottom <= b.top + 1 || r.top >= b.bottom - 1));
 }
 
 // Does a box that clips its overflow hold a child its clip does not reach: one placed against the

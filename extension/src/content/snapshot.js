@@ -416,6 +416,9 @@ class Writer {
     // (the list drawn for the eye beside a listbox kept for screen readers, aria-hidden with all it
     // holds: shown whole, as a user sees it; hidden.js drawnListOf)
     const twin = !this.ariaShown && seenListTwin(el);
+    // a transparent <select> a drop-down drawn beside it stands for (bootstrap-select's): that
+    // widget is what a user sees and the agent acts on; the select was shown too, its twin
+    if (tag === 'SELECT' && st.opacity === '0' && proxyFor(el)) return;
     if (!FORM_TAGS.has(tag) && invisible(el, st, !this.ariaShown && !twin && !seenStatusTwin(el), disp)) {
       // a visually hidden wrapper of a control a box around it draws (React Aria's VisuallyHidden
       // around a slider thumb's range input): the control, as that box shows it
@@ -814,7 +817,10 @@ class Writer {
       const other = label && text && shownText(el, 'button', label) ? `labelled ${JSON.stringify(label)} ` : '';
       // its state as a control's token says it: a disclosure link (Foundation's accordion titles:
       // <a href="#" aria-expanded>) open, one under a modal layer unreachable
-      const state = (el.getAttribute('aria-expanded') === 'true' ? 'expanded ' : '') + (isInert(el) || behindModal(el) ? 'inert ' : '');
+      // (and the current one of a set, as its token says: the page a pager shows, Bulma's; the page
+      // a navbar marks aria-current="page")
+      const cur = (el.getAttribute('aria-current') || '').toLowerCase();
+      const state = (el.getAttribute('aria-expanded') === 'true' ? 'expanded ' : '') + (cur && cur !== 'false' ? 'current ' : '') + (isInert(el) || behindModal(el) ? 'inert ' : '');
       md = href ? `[${text}](${mdUrl(href)}) [${other}${state}${ref}]` : `[link "${text}" ${other}${state}${ref}]`;
       this.ctls++;
     }
