@@ -1594,6 +1594,13 @@ test('menus opened by CSS :hover show their items after browser_hover, take a cl
   ok(r);
   assert.equal(picked(r.page.markdown), 'about');
   assert.doesNotMatch(r.page.markdown, /Phones|Profile|Introduction/, r.page.markdown);
+  // a rule of a stylesheet brought in with @import; a scroll moves the page from under the pointer
+  r = await env.call('browser_hover', { target: 'Help' });
+  ok(r);
+  assert.match(r.page.markdown, /\[FAQ\]\([^)]*#faq\) \[e\d+\]/, r.page.markdown);
+  r = await env.call('browser_scroll', { direction: 'down' });
+  ok(r);
+  assert.doesNotMatch(r.page.markdown, /FAQ/, r.page.markdown);
 });
 
 // Chosen draws its drop-downs with no ARIA: they showed as [clickable "Choose a country..."] and
@@ -1662,6 +1669,17 @@ test('a carousel\'s slides moved out of the frame that clips them are not shown,
   r = await env.call('browser_click', { target: 'Shop summer' });
   ok(r);
   assert.match(r.page.markdown, /Last: summer/);
+  // the strip of slides a transform moves (Splide's, Glide's, Embla's way)
+  assert.match(r.page.markdown, /Soup \[button "Cook soup" e\d+\]/, r.page.markdown);
+  assert.doesNotMatch(r.page.markdown, /Salad|Stew/, r.page.markdown);
+  assert.match(fail(await env.call('browser_click', { target: 'Cook salad' })), /not visible to a user/);
+  r = await env.call('browser_click', { target: 'Next recipe' }); // (a "›" named by the words inside it)
+  ok(r);
+  assert.match(r.page.markdown, /Salad \[button "Cook salad" e\d+\]/, r.page.markdown);
+  assert.doesNotMatch(r.page.markdown, /Soup|Stew/, r.page.markdown);
+  r = await env.call('browser_click', { target: 'Cook salad' });
+  ok(r);
+  assert.match(r.page.markdown, /Last: salad/);
 });
 
 // A link marked aria-current (the page a pager shows, the page a navbar is on) showed as any other
@@ -1704,6 +1722,25 @@ test('a select drawn again beside itself (bootstrap-select): one combobox a fiel
   ok(r);
   assert.deepEqual(state(r.page.markdown).tops, ['ch', 'ol']);
   assert.match(r.page.markdown, /\[combobox "Toppings" value="Cheese, Olives" e\d+\]/, r.page.markdown);
+});
+
+// A carousel moves its strip of slides inside the frame that hides its overflow (Swiper, Splide,
+// Glide, Embla, Tiny Slider): a click on the button of a slide nobody sees "Clicked" it, and
+// scrolling it into view scrolled the frame under the library. Now it is not visible.
+test('Swiper: the button of a slide out of the frame is not clicked; once its slide is shown, it is', async () => {
+  let r = await openShell('swiper-shop.html');
+  assert.match(r.page.markdown, /Apples \[button "Buy apples" e\d+\]/, r.page.markdown);
+  const err = fail(await env.call('browser_click', { target: 'Buy bananas' }));
+  assert.match(err, /not visible to a user/, err);
+  r = await env.call('browser_get_page', {});
+  assert.match(r.page.markdown, /Bought: nothing/);
+  r = await env.call('browser_click', { target: 'Next slide' });
+  ok(r);
+  assert.match(r.page.markdown, /Bananas \[button "Buy bananas" e\d+\]/, r.page.markdown);
+  r = await env.call('browser_click', { target: 'Buy bananas' });
+  ok(r);
+  assert.match(r.page.markdown, /Bought: bananas/);
+  assert.match(fail(await env.call('browser_click', { target: 'Buy apples' })), /not visible to a user/);
 });
 
 // fill_form left each field with Tab, onto whatever came next: a date field between the two given

@@ -825,6 +825,13 @@ export function nameOf(el, kind = null) {
   // (a tick or icon drawn before or after the words and hidden from assistive technology is no part
   // of the name, as a screen reader says it: Base UI's "✓" before a chosen option's words)
   if (t && el.querySelector) t = withoutHiddenMarks(el, t);
+  // (only a mark shown, its words in an element inside it that names itself: Owl Carousel's
+  // <button><span aria-label="Next">›</span></button>, which the browser names "Next")
+  if (t && !/[\p{L}\p{N}]/u.test(t) && el.querySelector) {
+    const inner = el.querySelector('[aria-label]:not([aria-hidden=true])');
+    const w = inner ? norm(inner.getAttribute('aria-label')) : '';
+    if (w) t = w;
+  }
   if (!t) {
     const img = el.querySelector?.('img[alt]');
     if (img) t = norm(img.alt);

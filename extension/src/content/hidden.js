@@ -104,6 +104,9 @@ export function invisible(el, st, aria = true, display = st.display) {
   if (display === 'contents') return false;
   const tf = st.transform;
   if (tf !== 'none' && (flatTransform(tf) || slidOut(el, st))) return true;
+  // (or a slide of a strip a transform moves: Splide's, Glide's, Embla's slides, each in place in
+  // the strip that moves them all)
+  if (tf === 'none' && el.parentElement && styleOf(el.parentElement)?.transform !== 'none' && slidOut(el, st, el.parentElement.parentElement)) return true;
   const cp = st.clipPath;
   if (cp !== 'none' && emptyClipPath(cp)) return true;
   const pos = st.position;
@@ -115,13 +118,14 @@ export function invisible(el, st, aria = true, display = st.display) {
   return movedOff(el, st, r, pos, clipsOverflow);
 }
 
-// Is the element, moved by its transform, wholly outside the box that clips it (a carousel's
-// slides beside the one shown, each moved a slide's width left or right inside the frame that
-// hides its overflow: Flowbite's)? The clipping box is looked for three boxes up; it clips an
+// Is the element, moved by its transform (or by its strip's, from `from` up), wholly outside the
+// box that clips it (a carousel's slides beside the one shown, each moved a slide's width left or
+// right inside the frame that hides its overflow: Flowbite's; or the strip holding them moved:
+// Splide's, Glide's, Embla's)? The clipping box is looked for three boxes up; it clips an
 // absolutely placed element only when that element is placed against it or something inside it.
-function slidOut(el, st) {
+function slidOut(el, st, from = el.parentElement) {
   if (st.position === 'fixed') return false;
-  let c = el.parentElement, x = false, y = false;
+  let c = from, x = false, y = false;
   for (let i = 0; c && i < 3; i++, c = c.parentElement) {
     const cs = styleOf(c);
     x = !!cs && /hidden|clip/.test(cs.overflowX);
@@ -132,7 +136,12 @@ function slidOut(el, st) {
   if (st.position === 'absolute' && !(el.offsetParent && (el.offsetParent === c || c.contains(el.offsetParent)))) return false;
   const r = el.getBoundingClientRect(), b = c.getBoundingClientRect();
   if (r.width < 1 || r.height < 1 || b.width < 1 || b.height < 1) return false;
-  return (x && (r.right <= b.left + 1 || r.left >= b.right - 1)) || (y && (r.bottom <= b.top + 1 || r.top >= b.bottom - 1));
+  // (what it holds may overflow it back into the frame: Swiper's track, one slide wide, moved left
+  // by a transform, its current slide drawn past its right edge)
+  const spills = st.overflowX === 'visible' && st.overflowY === 'visible';
+  const right = spills ? r.left + Math.max(r.width, el.scrollWidth) : r.right;
+  const bottom = spills ? r.top + Math.max(r.height, el.scrollHeight) : r.bottom;
+  return (x && (right <= b.left + 1 || r.left >= b.right - 1)) || (y && (bottom <= b.top + 1 || r.top >= b.bottom - 1));
 }
 
 // Does a box that clips its overflow hold a child its clip does not reach: one placed against the

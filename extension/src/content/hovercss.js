@@ -9,9 +9,10 @@
 // Trusted input (background/trusted.js) moves the real pointer, which the browser hovers itself.
 
 const ATTR = 'data-bb-hover';
-const MAX_RULES = 60_000; // rules read per root (Fomantic UI's and daisyUI's sheets together: 32,600, 40 ms)
+const MAX_RULES = 60_000; // rules read per stylesheet (Fomantic UI's and daisyUI's, 32,600 together, took 40 ms)
 
-// root (Document or ShadowRoot) -> the fingerprint of its stylesheets when last rewritten
+// stylesheet -> its number of rules when last rewritten (a sheet swapped for another of as many
+// rules is another object: looked through too)
 const done = new WeakMap();
 // document -> the elements the emulated pointer is over (innermost first)
 const over = new WeakMap();
@@ -28,20 +29,11 @@ function flatParent(n) {
   return p.nodeType === 1 ? p : null;
 }
 
-// The rule lists of a root's stylesheets, unreadable (cross-origin) ones skipped.
-function ruleLists(root) {
-  const lists = [];
-  for (const sh of [...(root.styleSheets || []), ...(root.adoptedStyleSheets || [])]) {
-    try { if (sh.cssRules) lists.push(sh.cssRules); } catch { /* cross-origin: cannot be read */ }
-  }
-  return lists;
-}
-
-// Each style rule of `rules` (nested ones and those in @media, @layer, … too) that names :hover
-// gets `:is(:hover,[data-bb-hover])` in its place: the same specificity, the same place in the
-// cascade, a negation (daisyUI's `:not(.dropdown-hover:hover)` that hides its menu) negating both;
-// the rule's index is untouched (CSS-in-JS libraries insert by index), and without the attribute
-// it matches exactly what it matched before.
+// Each style rule of `rules` (nested ones, those in @media, @layer, … and in sheets @import brings)
+// that names :hover gets `:is(:hover,[data-bb-hover])` in its place: the same specificity, the same
+// place in the cascade, a negation (daisyUI's `:not(.dropdown-hover:hover)` that hides its menu)
+// negating both; the rule's index is untouched (CSS-in-JS libraries insert by index), and without
+// the attribute it matches exactly what it matched before.
 function rewrite(rules, st) {
   for (const rule of rules) {
     if (++st.n > MAX_RULES) return;
@@ -50,23 +42,22 @@ function rewrite(rules, st) {
       try { rule.selectorText = sel.replace(HOVER, EITHER); } catch { /* left as it was */ }
     }
     if (rule.cssRules?.length) rewrite(rule.cssRules, st);
+    else if (rule.styleSheet) sheetOnce(rule.styleSheet);
   }
 }
 
-// A cheap fingerprint of a root's stylesheets: when it changes, they are looked through again.
-function signature(lists) {
-  let s = String(lists.length);
-  for (const l of lists) s += ',' + l.length;
-  return s;
+// Rewrite a stylesheet unless done already with as many rules as it has now (a cross-origin one,
+// which cannot be read, is left: its :hover stays the real one only).
+function sheetOnce(sh) {
+  let rules;
+  try { rules = sh.cssRules; } catch { return; }
+  if (!rules || done.get(sh) === rules.length) return;
+  rewrite(rules, { n: 0 });
+  done.set(sh, rules.length);
 }
 
 function ensureRewritten(root) {
-  const lists = ruleLists(root);
-  const sig = signature(lists);
-  if (done.get(root) === sig) return;
-  const st = { n: 0 };
-  for (const l of lists) rewrite(l, st);
-  done.set(root, sig);
+  for (const sh of [...(root.styleSheets || []), ...(root.adoptedStyleSheets || [])]) sheetOnce(sh);
 }
 
 // The emulated pointer moves onto `el` (browser_hover): the elements it leaves lose the hover, `el`

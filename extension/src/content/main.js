@@ -12,6 +12,7 @@ import { rememberPasswordFields } from './secret.js';
 import { point, typed, landed, isEmptyField } from './point.js';
 import { shot } from './shot.js';
 import { hover, drag } from './pointer.js';
+import { hoverOff } from './hovercss.js';
 import { fillForm, setFiles, chooseOption, fileInputNamed } from './forms.js';
 import { shadowOf } from './dom.js';
 import { noteClick, forgetClick, toggledSince } from './toggle.js';
@@ -49,6 +50,8 @@ async function act(command, p) {
     case 'scroll':
       el = p.target != null && p.target !== '' ? findTarget(p.target, 'any').el : null;
       r = await scroll(el, p.direction, p.amount);
+      // (the page moved under the pointer: what browser_hover hovered is no longer under it)
+      hoverOff(el?.ownerDocument || document);
       break;
     case 'select_option':
       el = findTarget(p.target, 'select').el;

@@ -64,7 +64,39 @@ export function hiddenReason(el) {
       return n === el ? 'it is clipped, shrunk or moved off the page' : 'it is inside an element that is clipped, shrunk or moved off the page';
     }
   }
+  const frame = slidOutOf(el, r);
+  if (frame) return `it lies outside ${shortDesc(frame)}, which hides what is moved out of it (a carousel's slide not shown)`;
   return '';
+}
+
+// The box that hides `el` (its rectangle `r`) because a transform moved it, or the strip holding
+// it, wholly out of that box, which clips its overflow: a carousel's slide beside the one shown
+// (Splide, Glide, Embla, Tiny Slider move their strip of slides; the click "Clicked" a button
+// nobody saw, and scrolling it into view scrolled the frame under the library). Or null. Only a
+// move by a transform counts: a box scrolled inside a frame (a strip of tabs) is still reached by
+// scrolling. An absolutely placed box is clipped only by boxes from its containing block up; a
+// fixed one by none.
+function slidOutOf(el, r) {
+  if (r.width < 1 || r.height < 1) return null;
+  let moved = false, skipTo = null;
+  for (let n = el, i = 0; n && n.nodeType === 1 && i < 30; n = composedParent(n), i++) {
+    if (n.tagName === 'BODY' || n.tagName === 'HTML') return null;
+    const s = styleOf(n);
+    if (!s) continue;
+    if (n !== el && (!skipTo || n === skipTo)) {
+      skipTo = null;
+      const x = /hidden|clip/.test(s.overflowX), y = /hidden|clip/.test(s.overflowY);
+      if (moved && (x || y)) {
+        const b = n.getBoundingClientRect();
+        if (b.width >= 1 && b.height >= 1 &&
+            ((x && (r.right <= b.left + 1 || r.left >= b.right - 1)) || (y && (r.bottom <= b.top + 1 || r.top >= b.bottom - 1)))) return n;
+      }
+    }
+    if (s.position === 'fixed') return null;
+    if (s.position === 'absolute' && !skipTo) skipTo = n.offsetParent;
+    if (s.transform !== 'none' || s.translate !== 'none') moved = true;
+  }
+  return null;
 }
 
 export const isReachable = (el) => !hiddenReason(el);

@@ -212,9 +212,11 @@ function closedOpener(el) {
         try {
           const root = n.getRootNode();
           const id = CSS.escape(n.id);
+          // (the last only for a region not shown: a carousel's arrows name the strip of slides
+          // they move, which is shown, and a slide out of the frame is in no closed section)
           opener = root.querySelector?.(`[aria-controls~="${id}" i][aria-expanded="false" i]`) ||
             root.querySelector?.(`[role=tab][aria-controls~="${id}" i]:not([aria-selected="true" i])`) ||
-            root.querySelector?.(`[aria-controls~="${id}" i]:not([aria-expanded]):not([role=tab]):not([role=combobox])`) || null;
+            (withStyleCache(() => hiddenReason(n)) ? root.querySelector?.(`[aria-controls~="${id}" i]:not([aria-expanded]):not([role=tab]):not([role=combobox])`) : null) || null;
         } catch { opener = null; }
       }
       // a tab panel named by its tab (aria-labelledby), the tab not selected
