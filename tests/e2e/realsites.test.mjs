@@ -601,6 +601,22 @@ async function inNewTab(url, fn) {
   }
 }
 
+// With the real pointer, a hover menu in the page's flow folds up as the pointer leaves it for the
+// button below, which moves up from under the pointer before the press: the press went to the
+// page around it, and the answer said "Clicked [button "Switch theme"]".
+test('trusted click: a button the page moved away as the pointer came is not said clicked', async () => {
+  await open(srv.url('/pages/trusted-shift.html'));
+  ok(await env.call('browser_hover', { target: 'Themed menu' }), 'hover');
+  let r = await env.call('browser_click', { target: 'Switch theme' });
+  assert.equal(r.status, 'error', msg(r));
+  assert.match(r.result.error, /moved as the pointer came to it, and the click landed on .* instead/, r.result.error);
+  r = await env.call('browser_get_page', {});
+  assert.match(md(r), /Theme: a/);
+  r = await env.call('browser_click', { target: 'Switch theme' });
+  ok(r, 'click again');
+  assert.match(md(r), /Theme: b/);
+});
+
 test('dialogs: an alert opened by a click is accepted and reported in the click\'s result', async () => {
   await inNewTab(srv.url('/shells/dialogs.html'), async (tab) => {
     const r = await env.call('browser_click', { tab_id: tab, target: 'Show alert', timeout_ms: 8000 });

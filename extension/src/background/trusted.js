@@ -306,6 +306,12 @@ async function actTrusted(tabId, command, params) {
   // document cannot be checked: it did.
   const seen = await callContent(tabId, 'landed').catch(() => null);
   if (seen?.ok && seen.doc === pt.doc && seen.presses <= pt.presses) return { lost: true };
+  // Heard, but on something else: the page moved the target away as the pointer came (a hover menu
+  // folding up as the pointer left it, the button below it moving up); said, not done again (what
+  // it landed on may have acted).
+  if (seen?.ok && seen.doc === pt.doc && seen.missed && command === 'click') {
+    return { ok: false, error: `${pt.desc} moved as the pointer came to it, and the click landed on ${seen.missed} instead; get the page and click it again` };
+  }
   if (command === 'click') {
     const w = pt.words || { verb: 'Clicked', held: '' };
     // a new tab the browser opens itself (middle button, Control held) is not opened again

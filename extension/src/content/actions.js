@@ -328,10 +328,15 @@ export async function leaveTooltips(el) {
 // For trusted (CDP) input: the point, in this frame's top-level viewport coordinates when all
 // frames up are same-origin, where a user's click on `el` lands (after the same checks as click).
 // `inFrame`: the point is relative to a cross-origin frame's viewport (the caller adds its offset).
+// What the last clickPointOf aimed at: the element meant and the one at the point (a widget standing
+// for it, a label, what is laid over it), for point.js to check where the trusted press went.
+export let aimed = { el: null, at: null };
+
 export function clickPointOf(el) {
   refuseUnusable(el);
   const desc = describe(el);
   const { target, pt } = aim(el, desc);
+  aimed = { el, at: pt.target || target };
   if (pt.x === undefined && hovered.has(target)) {
     // shown only while the pointer is over what holds it (antd's number box arrows): the content
     // script's click, which moves the pointer there first (a trusted press at its point was lost)

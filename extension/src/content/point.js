@@ -4,9 +4,10 @@
 // trusted.js needs to decide how to act on it.
 import { findTarget } from './targeting.js';
 import { noteClick, forgetClick } from './toggle.js';
-import { inputType, TEXT_INPUT_TYPES, externalLink, boxRowOf } from './dom.js';
+import { inputType, TEXT_INPUT_TYPES, externalLink, boxRowOf, shadowOf } from './dom.js';
 import { isSecret } from './secret.js';
-import { clickPointOf, typedNote, notTaken, holdExternal, clickWords, leaveTooltips, focusedOrInside } from './actions.js';
+import { clickPointOf, typedNote, notTaken, holdExternal, clickWords, leaveTooltips, focusedOrInside, aimed } from './actions.js';
+import { composedContains } from './reach.js';
 import { editorFor, monospaced } from './widgets.js';
 import { describe } from './targeting.js';
 
@@ -20,7 +21,10 @@ let pointed = null; // the element of the last point(): trusted typing asks what
 // done. Counted by the page script, which hears them before any of the page's listeners; here only
 // where it could not run (a page open before the extension could script it).
 let ownPresses = 0;
-addEventListener('pointerdown', (e) => { if (e.isTrusted) ownPresses++; }, true);
+// (and where the last one went: the page may move its target away as the pointer comes, a hover
+// menu folding up as the pointer leaves it, and the press lands on something else)
+let lastPress = null;
+addEventListener('pointerdown', (e) => { if (e.isTrusted) { ownPresses++; lastPress = e.composedPath?.()[0] || e.target; } }, true);
 // Trusted presses in the same-origin frames a pointed element was in (an editor's iframe body, the
 // floating iframe panel of its Styles list): a click there is not heard by this document, and was
 // taken for a click the browser swallowed, then done a second time by the content script.
@@ -38,10 +42,17 @@ let releaseHold = () => {};
 
 // After a trusted click: how many trusted presses this document has had (and which document it
 // is); the hold on an external link's default action ends.
+// `missed`: the element a press heard here went to, when it is neither in the one aimed at nor in
+// what was at its point (a press in another frame is not heard here: none).
 export function landed() {
   releaseHold();
   releaseHold = () => {};
-  return { presses: pressCount(), doc: docId };
+  const hit = lastPress, { el, at } = aimed;
+  lastPress = null;
+  // (in it, or the host of a closed shadow root it is in, to which the event was retargeted)
+  const near = (x) => !!x && x.isConnected && (composedContains(x, hit) || (!!shadowOf(hit) && composedContains(hit, x)));
+  const missed = hit && hit.nodeType === 1 && el?.isConnected && !near(el) && !near(at) ? describe(hit) : null;
+  return { presses: pressCount(), doc: docId, ...(missed ? { missed } : {}) };
 }
 
 // After trusted typing into the element last pointed at: how what it holds differs from the text
@@ -89,6 +100,7 @@ export async function point(target, command = 'click', how = {}) {
   await leaveTooltips(el);
   if (command === 'click') noteClick(el); else forgetClick();
   pointed = new WeakRef(el);
+  lastPress = null;
   if (command === 'type') isSecret(el); // decided before the first key, as type() does
   const p = clickPointOf(el); // throws, saying why, when a user could not click it
   // An <option> of a <select> is not one click at a point: a native select's popup is drawn by the
