@@ -156,8 +156,9 @@ export function click(el, how = {}) {
   // (a file input the click reaches, through its label or a page's input.click(): a person would
   // get a file chooser, which a synthetic click cannot open; said, with the way to give files)
   const W = winOf(at);
-  let fileClick = null;
-  const onFile = (e) => { const t = e.composedPath?.()[0] || e.target; if (!fileClick && t?.tagName === 'INPUT' && inputType(t) === 'file') fileClick = e; };
+  // (the input kept as the listener sees it: once dispatched, an event's composedPath() is empty)
+  let fileClick = null, fileInput = null;
+  const onFile = (e) => { const t = e.composedPath?.()[0] || e.target; if (!fileClick && t?.tagName === 'INPUT' && inputType(t) === 'file') { fileClick = e; fileInput = t; } };
   W.addEventListener('click', onFile, true);
   try {
     mouse(at, 'pointerover', where); mouse(at, 'mouseover', where);
@@ -189,8 +190,7 @@ export function click(el, how = {}) {
     : host ? ` (shown while the pointer is over ${describe(host)}, which it was moved over first)` : '');
   const w = clickWords(how);
   // (not when the page kept the input from opening it: a person would get none either)
-  const fileInput = fileClick && !fileClick.defaultPrevented ? fileClick.composedPath?.()[0] || fileClick.target : null;
-  const chooser = fileInput?.isConnected ? `; a person would get a file chooser for ${describe(fileInput)} here, which a synthetic click does not open: give it files with browser_upload_file` : '';
+  const chooser = fileClick && !fileClick.defaultPrevented && fileInput.isConnected ? `; a person would get a file chooser for ${describe(fileInput)} here, which a synthetic click does not open: give it files with browser_upload_file` : '';
   return { message: `${w.verb} ${desc}${via}${w.held}${chooser}`, newTabUrl: newTab, externalUrl: b === 0 ? externalLink(at) || externalLink(el) : null };
 }
 

@@ -237,7 +237,6 @@ function numbered(li) {
 // written only when more text follows. `sp`: the last thing written ends a word
 // boundary (block start, space, token), so a following text drops its leading space
 // (turndown's collapseWhitespace).
-
 class Writer {
   constructor(maxNodes) {
     this.buf = [];

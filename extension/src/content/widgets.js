@@ -395,7 +395,8 @@ function popupsOf(widget) {
   const inner = [widget, ...(box ? [box] : []), ...(shadowOf(widget) || widget).querySelectorAll('[aria-owns],[aria-controls]')];
   // (a drop-down drawn without ARIA holds its list: Fomantic UI's .menu, Chosen's open .chosen-drop;
   // the widget may be the field inside Chosen's box, which a click on the box lands on)
-  const own = ownList(widget) || ownList(widget.closest?.('.chosen-container') || widget);
+  const chosen = widget.closest?.('.chosen-container');
+  const own = ownList(chosen || widget);
   const out = own ? [own] : [];
   for (const e of inner) {
     const ids = `${e.getAttribute('aria-owns') || ''} ${e.getAttribute('aria-controls') || ''}`.split(/\s+/).filter(Boolean);
