@@ -171,6 +171,11 @@ launch(struct instance *h)
 	argv[n++] = "--disable-gpu";
 	argv[n++] = "--disable-features=DisableLoadExtensionCommandLineSwitch";
 	argv[n++] = "--window-size=1280,800";
+	/* A mouse, as on the desktop the agent stands in for: headless Chromium reports no pointer, so
+	 * (hover: hover) and (pointer: fine) were false there; Tailwind 4's hover: styles, daisyUI's
+	 * dropdown-hover and MUI X's desktop date picker (a dialog otherwise) are chosen by them. */
+	argv[n++] = "--blink-settings=primaryHoverType=2,availableHoverTypes=2,primaryPointerType=4,"
+	            "availablePointerTypes=4";
 	argv[n++] = profile;
 	argv[n++] = except;
 	argv[n++] = load;

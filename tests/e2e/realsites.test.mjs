@@ -271,6 +271,21 @@ test('focus: the jQuery UI datepicker opens when its field is clicked in the man
   assert.match(md(r), /\| Su \| Mo \| Tu \| We \| Th \| Fr \| Sa \|/, 'no calendar after clicking the Date field');
 });
 
+// Headless Chromium has no pointer: (hover: hover) and (pointer: fine) were false in the managed
+// browser, so a page chose its touch layout, and a menu a stylesheet opens on hover only where the
+// pointer can hover (Tailwind 4's hover: and group-hover:) never opened. It is a desktop with a mouse.
+test('the managed headless browser is a desktop with a mouse: pages take their desktop layout, and a menu shown on hover where a pointer can hover opens', async () => {
+  let r = await open(srv.url('/pages/desktop-pointer.html'));
+  assert.match(md(r), /Layout: desktop/, md(r));
+  assert.doesNotMatch(md(r), /Billing/, 'the menu shows before the hover');
+  r = await env.call('browser_hover', { target: 'Settings' });
+  ok(r, 'hover');
+  assert.match(md(r), /\[Billing\]\([^)]*#billing\) \[e\d+\]/, md(r));
+  r = await env.call('browser_click', { target: 'Billing' });
+  ok(r, 'click the item the hover showed');
+  assert.match(r.page?.url || '', /#billing$/);
+});
+
 // ---------------------------------------------------------------- Shoelace web components
 
 test('shoelace button: a click on the host runs the page\'s handler', async () => {
