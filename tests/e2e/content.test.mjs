@@ -23,7 +23,7 @@ before(async () => {
   // pages of real libraries (tests/fixtures/realsites/, the libraries from node_modules; Draft.js's
   // React page bundled here) for the tests that check the content script against them
   bundled = await bundleEntries(['editor-draft'], { define: { 'process.env.NODE_ENV': '"production"', global: 'window' } });
-  shells = await startStaticServer({ roots: { '/npm/': NODE_MODULES + '/', '/shells/': SHELLS + '/', '/bundle/': bundled.dir + '/' } });
+  shells = await startStaticServer({ roots: { '/npm/': NODE_MODULES + '/', '/cdn/': NODE_MODULES + '/', '/shells/': SHELLS + '/', '/bundle/': bundled.dir + '/' }, cors: ['/cdn/'] });
 });
 after(async () => { await env?.close(); await shells?.close(); await bundled?.remove(); });
 
@@ -1601,6 +1601,24 @@ test('menus opened by CSS :hover show their items after browser_hover, take a cl
   r = await env.call('browser_scroll', { direction: 'down' });
   ok(r);
   assert.doesNotMatch(r.page.markdown, /FAQ/, r.page.markdown);
+});
+
+// A stylesheet from another origin (a CDN's, linked with no crossorigin attribute, as sites do)
+// cannot be read in place: its :hover rules were never rewritten, so browser_hover said "Hovered
+// over" and its menu stayed shut. Its text is fetched as the page may (CORS), and a copy of its
+// :hover rules is adopted.
+test('a menu a CDN stylesheet opens on :hover shows its items after browser_hover, and takes a click', async () => {
+  let r = await openShell('hover-cdn.html');
+  assert.doesNotMatch(r.page.markdown, /Phones/, r.page.markdown);
+  r = await env.call('browser_hover', { target: 'Products' });
+  ok(r);
+  assert.match(r.page.markdown, /\[Phones\]\([^)]*#phones\) \[e\d+\] \[Laptops\]/, r.page.markdown);
+  r = await env.call('browser_click', { target: 'Laptops' });
+  ok(r);
+  assert.match(r.page.markdown, /Picked: laptops/);
+  r = await env.call('browser_click', { target: 'About' });
+  ok(r);
+  assert.doesNotMatch(r.page.markdown, /Phones/, 'the menu stays open after the pointer left it');
 });
 
 // Chosen draws its drop-downs with no ARIA: they showed as [clickable "Choose a country..."] and

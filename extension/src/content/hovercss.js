@@ -5,7 +5,10 @@
 // page's `:hover` rules are made to match an attribute too, which this module sets on the element
 // browser_hover moved the pointer onto and on its ancestors (the flat tree, across shadow roots),
 // and moves along with the pointer's later moves: the page draws what it draws for a person's
-// pointer resting there. Cross-origin stylesheets cannot be read and keep the real :hover only.
+// pointer resting there. A stylesheet from another origin (a CDN's) cannot be read in place: its
+// text is fetched as the page itself may fetch it (CORS, no credentials: most CDNs allow it), and
+// a copy of its :hover rules alone is adopted beside it; one whose server forbids that keeps the
+// real :hover only.
 // Trusted input (background/trusted.js) moves the real pointer, which the browser hovers itself.
 
 const ATTR = 'data-bb-hover';
@@ -47,17 +50,118 @@ function rewrite(rules, st) {
 }
 
 // Rewrite a stylesheet unless done already with as many rules as it has now (a cross-origin one,
-// which cannot be read, is left: its :hover stays the real one only).
-function sheetOnce(sh) {
+// which cannot be read, is copied instead: see copyOf).
+function sheetOnce(sh, root) {
   let rules;
-  try { rules = sh.cssRules; } catch { return; }
+  try { rules = sh.cssRules; } catch { if (root) copyOf(sh, root); return; }
   if (!rules || done.get(sh) === rules.length) return;
   rewrite(rules, { n: 0 });
   done.set(sh, rules.length);
 }
 
+// A selector list's selectors (commas inside parentheses or strings do not split).
+function selectors(list) {
+  const out = [];
+  let depth = 0, quote = '', from = 0;
+  for (let i = 0; i < list.length; i++) {
+    const c = list[i];
+    if (quote) { if (c === '\\') i++; else if (c === quote) quote = ''; continue; }
+    if (c === '"' || c === "'") quote = c;
+    else if (c === '(' || c === '[') depth++;
+    else if (c === ')' || c === ']') depth--;
+    else if (c === ',' && depth === 0) { out.push(list.slice(from, i).trim()); from = i + 1; }
+  }
+  out.push(list.slice(from).trim());
+  return out;
+}
+
+// Keep only what the page's :hover rules need in a copy (which comes later in the cascade than the
+// page's sheet, so that nothing else of it may apply twice): of a rule, its selectors that name
+// :hover (not inside :not(), which would match every element not hovered), rewritten; a rule that
+// only holds such rules, nested, keeps no declarations of its own; the @media/@supports/@layer/
+// @container around them, and @keyframes they may name.
+function prune(rules, host) {
+  for (let i = rules.length - 1; i >= 0; i--) {
+    const rule = rules[i];
+    let keep = rule.type === CSSRule.KEYFRAMES_RULE, mine = false;
+    if (!keep && rule.selectorText !== undefined) {
+      const hov = selectors(rule.selectorText).filter((x) => HOVER_ONE.test(x) && !NOT_HOVER.test(x));
+      if (hov.length) {
+        try { rule.selectorText = hov.map((x) => x.replace(HOVER, EITHER)).join(', '); mine = true; } catch { /* dropped */ }
+      }
+    }
+    if (!keep && rule.cssRules) {
+      prune(rule.cssRules, rule);
+      keep = mine || rule.cssRules.length > 0;
+      if (keep && !mine && rule.style) rule.style.cssText = '';
+    }
+    if (!keep) host.deleteRule(i);
+  }
+}
+const HOVER_ONE = /:hover(?![\w-])/;
+const NOT_HOVER = /:not\([^)]*:hover/;
+
+const MAX_CSS = 4 << 20; // characters of a copied stylesheet (Fomantic UI's whole CSS: 1.3 M)
+const COPY_WAIT = 1500; // ms browser_hover waits for copies still being fetched
+// a cross-origin stylesheet -> { copy (adopted, or null if none could be made), ready (promise) }
+const copies = new WeakMap();
+// root -> the records of the copies adopted in it (to drop those whose sheet the page removed)
+const copiesIn = new WeakMap();
+
+// Fetch a cross-origin stylesheet's text as the page could (mode cors, no cookies: what the server
+// lets any page read, nothing more), and adopt a copy of its :hover rules, rewritten, in `root`
+// (adopted sheets come after the page's own in the cascade; a copy holds only :hover rules).
+function copyOf(sh, root) {
+  if (!sh.href || copies.has(sh)) return;
+  const rec = { sheet: sh, copy: null, ready: null };
+  copies.set(sh, rec);
+  const win = (root.ownerDocument || root).defaultView;
+  rec.ready = (async () => {
+    try {
+      const res = await fetch(sh.href, { mode: 'cors', credentials: 'omit', cache: 'force-cache' });
+      if (!res.ok) return;
+      const text = await res.text();
+      if (text.length > MAX_CSS || !HOVER_ONE.test(text)) return;
+      const copy = new win.CSSStyleSheet({ baseURL: sh.href });
+      copy.replaceSync(text); // (@import rules are dropped: rare in a CDN's one file)
+      prune(copy.cssRules, copy);
+      if (!copy.cssRules.length) return;
+      const list = root.adoptedStyleSheets;
+      root.adoptedStyleSheets = [...list, copy];
+      rec.copy = copy;
+      if (!copiesIn.has(root)) copiesIn.set(root, []);
+      copiesIn.get(root).push(rec);
+    } catch { /* forbidden (no CORS), offline, or unparsable: the real :hover only */ }
+  })();
+}
+
+// Copies whose stylesheet the page took away (a theme switched) are taken away too.
+function dropStale(root) {
+  const recs = copiesIn.get(root);
+  if (!recs?.length) return;
+  const live = new Set(root.styleSheets || []);
+  const gone = recs.filter((r) => !live.has(r.sheet));
+  if (!gone.length) return;
+  const out = new Set(gone.map((r) => r.copy));
+  try { root.adoptedStyleSheets = root.adoptedStyleSheets.filter((c) => !out.has(c)); } catch { /* ignore */ }
+  copiesIn.set(root, recs.filter((r) => live.has(r.sheet)));
+}
+
 function ensureRewritten(root) {
-  for (const sh of [...(root.styleSheets || []), ...(root.adoptedStyleSheets || [])]) sheetOnce(sh);
+  dropStale(root);
+  for (const sh of root.styleSheets || []) sheetOnce(sh, root);
+  for (const sh of root.adoptedStyleSheets || []) sheetOnce(sh);
+}
+
+// Resolves once the copies of the cross-origin stylesheets of `el`'s roots are made (or could not
+// be), at most COPY_WAIT ms: browser_hover answers with the page those rules draw.
+export function hoverCopiesReady(el) {
+  const roots = new Set();
+  for (let n = el; n; n = flatParent(n)) roots.add(n.getRootNode());
+  const waits = [];
+  for (const r of roots) for (const sh of r.styleSheets || []) { const rec = copies.get(sh); if (rec?.ready) waits.push(rec.ready); }
+  if (!waits.length) return Promise.resolve();
+  return Promise.race([Promise.all(waits), new Promise((res) => setTimeout(res, COPY_WAIT))]);
 }
 
 // The emulated pointer moves onto `el` (browser_hover): the elements it leaves lose the hover, `el`

@@ -61,7 +61,7 @@ async function act(command, p) {
     case 'hover':
       el = findTarget(p.target, 'any').el;
       await leaveTooltips(el);
-      r = hover(el);
+      r = await hover(el);
       break;
     case 'drag':
       el = findTarget(p.source, 'any').el;

@@ -7,7 +7,7 @@ import { winOf, nameOf, norm, withStyleCache, styleOf, shadowOf, watchChanges, f
 import { describe, hiddenError } from './targeting.js';
 import { composedParent, hiddenReason } from './reach.js';
 import { aim, mouse, nextTurn, scrollIntoView } from './actions.js';
-import { hoverOnto } from './hovercss.js';
+import { hoverOnto, hoverCopiesReady } from './hovercss.js';
 
 // The element the pointer was last moved over in this document (for the leave events of the next move).
 let lastOver = null;
@@ -59,10 +59,11 @@ function landing(el) {
   return { desc, target, at, x, y };
 }
 
-export function hover(el) {
+export async function hover(el) {
   const { desc, target, at, x, y } = landing(el);
   hoverOnto(at);
   moveOnto(at, { clientX: x, clientY: y });
+  await hoverCopiesReady(at); // (a CDN's stylesheet's :hover rules, copied: hovercss.js)
   const via = target !== el ? ` (through ${describe(target)}, which is what a user sees of it)` : '';
   return { message: `Hovered over ${desc}${via}` };
 }

@@ -29,8 +29,9 @@ const TYPES = {
   '.woff2': 'font/woff2', '.ttf': 'font/ttf', '.ico': 'image/x-icon', '.map': 'application/json', '.dart': 'application/dart',
 };
 
-// Serve files below the given roots, read-only, no directory listing, never outside a root.
-export async function startStaticServer({ roots, delayMs = 0, delayMatch = () => true, extra } = {}) {
+// Serve files below the given roots, read-only, no directory listing, never outside a root; those
+// below a prefix in `cors` to any page that reads them (Access-Control-Allow-Origin: *, as CDNs).
+export async function startStaticServer({ roots, delayMs = 0, delayMatch = () => true, extra, cors = [] } = {}) {
   const hits = [];
   const state = { inflight: 0, inflightCode: 0, served: 0 };
   const server = http.createServer(async (req, res) => {
@@ -52,7 +53,9 @@ export async function startStaticServer({ roots, delayMs = 0, delayMatch = () =>
       const body = await readFile(file).catch(() => null);
       if (!body) { res.writeHead(404); return res.end('not found'); }
       if (delayMs && delayMatch(url.pathname)) await new Promise((r) => setTimeout(r, delayMs));
-      res.writeHead(200, { 'content-type': TYPES[path.extname(file).toLowerCase()] || 'application/octet-stream', 'cache-control': 'no-store' });
+      const headers = { 'content-type': TYPES[path.extname(file).toLowerCase()] || 'application/octet-stream', 'cache-control': 'no-store' };
+      if (cors.some((p) => url.pathname.startsWith(p))) headers['access-control-allow-origin'] = '*';
+      res.writeHead(200, headers);
       res.end(body);
     } catch (e) {
       if (!res.headersSent) res.writeHead(500);
