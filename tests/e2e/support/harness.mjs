@@ -198,7 +198,9 @@ export async function launchBrowser({ daemon, variant = 'headless', pairing = tr
   const args = [
     '--headless=new', `--disable-extensions-except=${extDir}`, `--load-extension=${extDir}`,
     '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-gpu',
-    `--window-size=${viewport.width},${viewport.height}`, ...extraArgs,
+    `--window-size=${viewport.width},${viewport.height}`,
+    // a mouse, as the user's desktop has (headless Chromium reports none: pages chose touch layouts)
+    '--blink-settings=primaryHoverType=2,availableHoverTypes=2,primaryPointerType=4,availablePointerTypes=4', ...extraArgs,
   ];
   if (process.getuid?.() === 0) args.push('--no-sandbox');
   const context = await chromium.launchPersistentContext(path.join(tmp, 'profile'), {
