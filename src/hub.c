@@ -970,7 +970,9 @@ hub_collect_writable(struct hub *h, void (*fn)(void *conn, void *arg), void *arg
 
 /* Time out every call whose deadline has passed; returns the next deadline, or -1 if none. A call
  * whose page reached us but is still waiting for the database fails as HUB_STORE_FAILED with the
- * store's reason, when it has one: the page did arrive, it could not be stored. */
+ * store's reason, when it has one: the page did arrive, it could not be stored. A call the browser
+ * has not answered is cancelled there as hub_cancel does: a wait_for given a timeout_ms shorter
+ * than its wait_ms kept waiting in the tab, and the next call on it waited behind it (8.7 s). */
 int64_t
 hub_expire(struct hub *h, int64_t now)
 {
@@ -990,6 +992,11 @@ hub_expire(struct hub *h, int64_t now)
 				c->store_error = xstrdup(fault);
 				why = HUB_STORE_FAILED;
 			}
+		}
+		if (why == HUB_TIMEOUT && c->result == NULL) {
+			char *text = xasprintf("{\"type\":\"cancel\",\"data\":{\"requestId\":\"%s\"}}", c->request_id);
+			queue_out(c->browser, text);
+			free(text);
 		}
 		call_unlink(h, c, why);
 		*tail = c;

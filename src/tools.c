@@ -1427,7 +1427,7 @@ summarize(const struct pending *p, const char *status, json_t *result, json_t *p
 	} else if (outcome == HUB_TIMEOUT && result == NULL) {
 		buf_printf(&b, "No answer from the browser within %ld ms while trying to ", timeout_ms);
 		buf_adds(&b, p->attempt);
-		buf_adds(&b, ".");
+		buf_adds(&b, "; the browser was told to stop (timeout_ms gives a call more time).");
 	} else if (!strcmp(status, "error")) {
 		const char *why = json_string_value(json_object_get(result, "error"));
 		if (why == NULL)

@@ -156,6 +156,7 @@ expire_and_rearm(struct ws *ws)
 {
 	int64_t now = util_mono_ms();
 	int64_t next = hub_expire(ws->hub, now);
+	hub_collect_writable(ws->hub, want_write, NULL); /* (the cancels hub_expire queued) */
 	if (ws->n_throttled > 0) {
 		if (hub_store_backlog(ws->hub) < BB_STORE_BACKLOG_LOW) {
 			for (struct session *s = ws->sessions; s != NULL; s = s->next) {

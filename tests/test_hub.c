@@ -299,6 +299,17 @@ START_TEST(timeouts_and_partial)
 	ck_assert_ptr_nonnull(last[1]->result);
 	ck_assert_int_eq(last[1]->outcome, HUB_TIMEOUT);
 	ck_assert(next > now + 90000);
+	/* the call with no answer is stopped in the browser (a wait_for still running there would hold
+	 * the tab); the one whose result came, waiting for its page, is not */
+	size_t len;
+	char *msg = hub_next_out(h, a, &len);
+	ck_assert_ptr_nonnull(msg);
+	json_t *m = json_loads(msg, 0, NULL);
+	ck_assert_str_eq(json_string_value(json_object_get(m, "type")), "cancel");
+	ck_assert_str_eq(json_string_value(json_object_get(json_object_get(m, "data"), "requestId")), r2);
+	json_decref(m);
+	free(msg);
+	ck_assert_ptr_null(hub_next_out(h, a, &len));
 	hub_call_free(last[0]);
 	hub_call_free(last[1]);
 	hub_shutdown(h);

@@ -95,3 +95,19 @@ test('Ctrl-C in the CLI cancels the wait in the browser', { skip: !real && 'need
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+// A call the browser has not answered by its timeout_ms is stopped there too: a wait_for given a
+// timeout_ms shorter than its wait_ms kept waiting in the tab, and the next call on it queued
+// behind it until that wait ended (8.7 s), after an error that said nothing of it.
+test('a call that times out is stopped in the browser, and the next call on the tab is served at once', { skip: !real && 'needs the real daemon' }, async () => {
+  const r = await env.call('browser_wait_for', { text: 'never on this page', wait_ms: 60_000, timeout_ms: 1000 });
+  assert.equal(r.status, 'error', JSON.stringify(r));
+  assert.match(r.message || JSON.stringify(r), /No answer from the browser within 1000 ms while trying to wait for .*; the browser was told to stop/);
+  const ended = await lastWhere('the timed-out wait_for stopped', (c) => c.command === 'wait_for' && c.status !== 'running');
+  assert.match(ended.message, /^cancelled/);
+  assert.ok(ended.ms < 10_000, `it stopped after ${ended.ms} ms, not at its 60 s deadline`);
+  const t0 = Date.now();
+  const g = await env.call('browser_get_page', { timeout_ms: 10_000 });
+  assert.equal(g.status, 'success', JSON.stringify(g));
+  assert.ok(Date.now() - t0 < 5000, `the next call took ${Date.now() - t0} ms`);
+});
