@@ -1603,6 +1603,151 @@ test('menus opened by CSS :hover show their items after browser_hover, take a cl
   assert.doesNotMatch(r.page.markdown, /FAQ/, r.page.markdown);
 });
 
+// A control slotted into a web component's closed panel (display:none inside its shadow root:
+// Carbon's and Spectrum's accordion items) has no box: the click went to the host, landed on the
+// accordion's header (it opened the section) and said "Clicked [checkbox "Gift wrap"]".
+test('a control slotted into a closed panel of a web component is in a closed section: not clicked, the error names its opener', async () => {
+  let r = await open('/cnt-slotted-closed.html');
+  assert.doesNotMatch(r.page.markdown, /\[checkbox "Gift wrap"/, r.page.markdown);
+  r = await env.call('browser_click', { target: 'Gift wrap' });
+  assert.match(fail(r), /^"Gift wrap" is inside the closed section \[button "Shipping details" e\d+\]: open it first/);
+  let m = await page();
+  assert.match(m, /Wrapped: no; sections opened: 0/, m);
+  r = await env.call('browser_click', { target: 'Shipping details' });
+  ok(r);
+  r = await env.call('browser_click', { target: 'Gift wrap' });
+  ok(r);
+  assert.match(r.page.markdown, /Wrapped: yes; sections opened: 1/, r.page.markdown);
+});
+
+// A :hover rule that only changes a button's opacity (Tailwind's hover:opacity-80) was taken for
+// one that shows it: a display:none button was clicked through its parent's hover, and "Clicked".
+test('a hidden button whose hover rule only fades it is not clicked; one a :hover rule shows is', async () => {
+  let r = await open('/cnt-hover-opacity.html');
+  for (const target of ['Open mobile menu', 'Undo delete']) {
+    r = await env.call('browser_click', { target });
+    assert.match(fail(r), /is not visible to a user \(it is display:none\)/, target);
+  }
+  assert.match(await page(), /Done: nothing/);
+  r = await env.call('browser_click', { target: 'Upload' });
+  ok(r);
+  assert.match(r.page.markdown, /Done: upload/);
+  r = await env.call('browser_click', { target: 'Remove' });
+  ok(r);
+  assert.match(r.page.markdown, /Done: remove/);
+});
+
+// A request the action started, still open at the 3 s cap, was dropped from the wait and the
+// answer said "quiet": now it says so.
+test('a click whose request is still under way at the cap says so', async () => {
+  await open('/cnt-slowfetch.html');
+  const r = await env.call('browser_click', { target: 'Load report' });
+  ok(r);
+  assert.equal(r.result.settle.reason, 'cap', JSON.stringify(r.result.settle));
+  assert.equal(r.result.settle.pending?.requests, 1);
+  assert.match(r.result.message, /; a request it started was still under way after 3 s, so the page read may not show its outcome yet/, r.result.message);
+  assert.doesNotMatch(r.page.markdown, /Report ready/);
+});
+
+// Quick clicks through a router's links re-render its <main> each time: it then counted as
+// changing on its own (a clock), and the next route drawn there went unseen: 2 s waited, and the
+// answer said the page read may still be the one before.
+test('quick clicks through a client-side router each answer with the route drawn', async () => {
+  await open('/cnt-router.html');
+  for (const [link, title] of [['About us', 'About us'], ['Team', 'Team'], ['Jobs', 'Jobs'], ['Home', 'Home'], ['About us', 'About us'], ['Team', 'Team']]) {
+    const r = await env.call('browser_click', { target: link });
+    ok(r);
+    assert.doesNotMatch(r.result.message, /had not drawn/, `${link}: ${r.result.message}`);
+    assert.match(r.page.markdown, new RegExp(`^# ${title}$`, 'm'), `${link}: ${r.page.markdown}`);
+    assert.ok(r.result.settle.waited_ms < 1500, `${link}: waited ${r.result.settle.waited_ms} ms`);
+  }
+});
+
+// Native range inputs: a drag moved nothing (they take no synthetic pointer events) and said
+// "Dragged"; an arrow key on one of step="any" (media-chrome's bars) changed nothing and said
+// "Pressed"; a text that is no number set it to its middle and said "Typed".
+test('a range input is dragged onto a mark, stepped by arrows with step any, and refuses a text that is no number', async () => {
+  let r = await open('/cnt-range.html');
+  const state = (m) => /Seek: (\S+); volume: (\S+); changes: (\d+)/.exec(m).slice(1);
+  r = await env.call('browser_drag', { source: 'Seek', target: 'End' });
+  ok(r);
+  assert.match(r.result.message, /: its value is now 0\.\d{1,3}$/, r.result.message);
+  const [seek, , changes] = state(r.page.markdown);
+  assert.ok(Number(seek) > 0.8, r.page.markdown);
+  assert.equal(changes, '1');
+  r = await env.call('browser_drag', { source: 'Volume', target: 'Start' });
+  ok(r);
+  assert.deepEqual(state(r.page.markdown).slice(1), ['0', '2'], r.page.markdown);
+  r = await env.call('browser_press_key', { target: 'Seek', key: 'ArrowLeft' });
+  ok(r);
+  assert.equal(state(r.page.markdown)[0], String(Math.round((Number(seek) - 0.01) * 100) / 100), r.page.markdown);
+  r = await env.call('browser_type', { target: 'Seek', text: '0:03' });
+  assert.match(fail(r), /is a slider from 0 to 1 and takes a number in that span, and "0:03" is not one; nothing was typed/);
+  r = await env.call('browser_type', { target: 'Seek', text: '0.25' });
+  ok(r);
+  assert.equal(state(r.page.markdown)[0], '0.25', r.page.markdown);
+});
+
+// A menu item host (role=menuitem) and the <button> in its own shadow root that its words name
+// too are one control: "Duplicate" matched both, "matches 2 elements equally well" (Carbon).
+test('a host and the button in its own shadow root named alike are one target', async () => {
+  await open('/cnt-host-item.html');
+  const r = await env.call('browser_click', { target: 'Duplicate' });
+  ok(r);
+  assert.match(r.result.message, /^Clicked \[menuitem "Duplicate" e\d+\]/, r.result.message);
+  assert.match(r.page.markdown, /Done: Duplicate/);
+});
+
+// select_option on an action menu (a menu button whose items are role=menuitem) ran the item, and
+// then said "the widget does not show it afterwards": a menu keeps no choice, and an agent that
+// tried again ran the action twice.
+test('select_option on an action menu runs the item once and says so', async () => {
+  await open('/cnt-actionmenu.html');
+  const r = await env.call('browser_select_option', { target: 'More', value: 'Archive' });
+  ok(r);
+  assert.match(r.result.message, /^Clicked "Archive" in the menu of \[button "More" e\d+\]/, r.result.message);
+  assert.match(r.page.markdown, /Actions run: archive$/m, r.page.markdown);
+  assert.doesNotMatch(r.page.markdown, /Rename/, 'the menu is still open');
+});
+
+// A notice shown for under a second (Bootstrap's toast of 800 ms, react-hot-toast's "Copied!"):
+// its timers are waited for, so it was gone when the page was read, and nothing said it came. The
+// answer names what a live region showed and took away again; one still shown is in the page,
+// and a region whose words were replaced by others (a step counter) is no notice.
+test('a toast shown and gone before the answer is named in it; one still shown is in the page', async () => {
+  let r = await openShell('bootstrap-toast.html');
+  r = await env.call('browser_click', { target: 'Copy link' });
+  ok(r);
+  assert.doesNotMatch(r.page.markdown, /Link copied/, 'the toast is still shown: this test needs it gone');
+  assert.match(r.result.message, /; the page showed "Link copied to the clipboard" and took it away again before it was read$/, r.result.message);
+  r = await env.call('browser_click', { target: 'Save' });
+  ok(r);
+  assert.match(r.page.markdown, /Draft saved/, r.page.markdown);
+  assert.doesNotMatch(r.result.message, /took it away/, r.result.message);
+  r = await env.call('browser_click', { target: 'Next' });
+  ok(r);
+  assert.match(r.page.markdown, /Step: 3/, r.page.markdown);
+  assert.equal(r.result.message, 'Clicked [button "Next" ' + /\[button "Next" (e\d+)\]/.exec(r.page.markdown)[1] + ']');
+});
+
+// A checkbox's label that holds links ("I agree to the Terms of Service and the Privacy Policy"):
+// the Markdown showed the checkbox by its name only, the links nowhere, so the agent could not
+// open the Terms a person reads there. The label's words follow the checkbox, its links with refs.
+test('links inside a checkbox\'s label are shown beside it, and a click on one opens it and leaves the box as it was', async () => {
+  let r = await open('/cnt-labellink.html');
+  const line = lineOf(r.page.markdown, /\[checkbox "I agree/);
+  assert.match(line, /^\[checkbox "I agree to the Terms of Service and the Privacy Policy" e\d+\] I agree to the \[Terms of Service\]\([^)]*#terms\) \[e\d+\] and the \[Privacy Policy\]\([^)]*#privacy\) \[e\d+\]$/, r.page.markdown);
+  // a label with words only is still the checkbox alone (its words are its name)
+  assert.match(r.page.markdown, /^\[checkbox "Send me news" e\d+\]$/m);
+  const privacy = /\[Privacy Policy\]\([^)]*\) \[(e\d+)\]/.exec(line)[1];
+  r = await env.call('browser_click', { target: privacy });
+  ok(r);
+  assert.match(r.page.markdown, /Opened: privacy; terms accepted: no/, r.page.markdown);
+  r = await env.call('browser_click', { target: 'I agree to the Terms of Service and the Privacy Policy' });
+  ok(r);
+  assert.match(r.page.markdown, /Opened: privacy; terms accepted: yes/, r.page.markdown);
+});
+
 // A stylesheet from another origin (a CDN's, linked with no crossorigin attribute, as sites do)
 // cannot be read in place: its :hover rules were never rewritten, so browser_hover said "Hovered
 // over" and its menu stayed shut. Its text is fetched as the page may (CORS), and a copy of its

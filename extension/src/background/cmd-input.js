@@ -2,7 +2,7 @@
 // Each runs in the content script (or through the debugger when trusted input is granted), in the
 // top frame first, then in cross-origin frames by ref (frames.js), and settles the page after it.
 import { actAnywhere } from './frames.js';
-import { settleAfterAction, waitTabComplete, quiet, NAV_WINDOW_MS, ACTION_SETTLE } from './settle.js';
+import { settleAfterAction, waitTabComplete, quiet, NAV_WINDOW_MS, ACTION_SETTLE, settleNotes } from './settle.js';
 import { NavTracker, tabNavError } from './nav-tracker.js';
 import { resolveTab } from './tabs.js';
 import { refusal, isScriptableUrl } from './url-policy.js';
@@ -103,6 +103,7 @@ export async function pageAction(c, cmd) {
     // (a new address of the page's own, pushed by the action, not drawn within the route's wait:
     // the page read is still the one before it, page/settle.js)
     if (settled?.pending?.route) message += '; the page had not drawn the address it moved to after 2 s, so the page read may still be the one before it: get the page again';
+    message += settleNotes(settled);
     if (pageTabId !== tab.id) message += `; it opened tab ${pageTabId}`;
     // A mailto:, tel: or app link: not followed for an agent (content/actions.js holdExternal).
     else if (r.externalUrl && !tracker.started) message += `; its link was not followed: its address ${r.externalUrl} opens another application (such as an email program), which an agent's click does not start, and the tab stays on this page`;

@@ -1,6 +1,6 @@
 // Handlers of the navigation commands: open_url, back, forward, reload (see handlers.js).
 import { callContent } from './content-bridge.js';
-import { settleAfterAction, waitLoaded, waitTabComplete, expectLoad, pageReport, loadSettle } from './settle.js';
+import { settleAfterAction, waitLoaded, waitTabComplete, expectLoad, pageReport, loadSettle, settleNotes } from './settle.js';
 import { NavTracker, tabNavError } from './nav-tracker.js';
 import { resolveTab } from './tabs.js';
 import { refusal, isScriptableUrl } from './url-policy.js';
@@ -149,7 +149,7 @@ async function historyMove(c, cmd) {
     }
     const failed = tabNavError(pageTabId);
     if (failed) throw navError(failed.url || t?.url || '', failed.error, pageTabId, c === 'reload' ? 'Reloaded' : c === 'back' ? 'Went back' : 'Went forward');
-    return { message: `${c === 'reload' ? 'Reloaded' : c === 'back' ? 'Went back to' : 'Went forward to'} ${t?.url || ''}`.trim(), result: { tabId: pageTabId, settle }, pageTabId, loaded: true };
+    return { message: `${c === 'reload' ? 'Reloaded' : c === 'back' ? 'Went back to' : 'Went forward to'} ${t?.url || ''}`.trim() + settleNotes(settle), result: { tabId: pageTabId, settle }, pageTabId, loaded: true };
   } finally { tracker.stop(); }
 }
 

@@ -208,7 +208,20 @@ export async function loadSettle(tabId, exp, report, since) {
   return settleInfo(since, report);
 }
 
-const settleInfo = (t0, r) => ({ waited_ms: Date.now() - t0, reason: r?.reason || 'quiet', ...(r?.pending ? { pending: r.pending } : {}), ...(r?.invalid ? { invalid: r.invalid } : {}), ...(r?.toggled ? { toggled: r.toggled } : {}) });
+const settleInfo = (t0, r) => ({ waited_ms: Date.now() - t0, reason: r?.reason || 'quiet', ...(r?.pending ? { pending: r.pending } : {}), ...(r?.invalid ? { invalid: r.invalid } : {}), ...(r?.toggled ? { toggled: r.toggled } : {}), ...(r?.flashed ? { flashed: r.flashed } : {}) });
+
+// What an action's answer says of how its wait ended, beyond the page read: a notice the page
+// showed and took away before it was read (a toast of under a second), and requests the action
+// started still open at the cap (the page read may not show what they bring).
+export function settleNotes(settled) {
+  let out = '';
+  if (Array.isArray(settled?.flashed) && settled.flashed.length) {
+    out += `; the page showed ${settled.flashed.map((w) => JSON.stringify(w)).join(' and ')} and took ${settled.flashed.length > 1 ? 'them' : 'it'} away again before it was read`;
+  }
+  const n = settled?.reason === 'cap' ? settled.pending?.requests : 0;
+  if (n) out += `; ${n === 1 ? 'a request' : `${n} requests`} it started ${n === 1 ? 'was' : 'were'} still under way after ${Math.round((settled.waited_ms || 0) / 1000)} s, so the page read may not show ${n === 1 ? 'its' : 'their'} outcome yet: wait for it (browser_wait_for) or get the page again`;
+  return out;
+}
 
 // After an action in `tracker.tabId`: returns { tabId, settle } — the tab whose page should be
 // sent, and how the wait ended. `actionAt`: when the action started (Date.now()). `expectNav`

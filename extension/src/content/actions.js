@@ -581,6 +581,11 @@ async function typeIntoField(el, text, clear) {
   // a day or time as a person writes it (12/24/2026, 2:30 PM): the value the field takes
   const day = DATE_TYPES.has(t) ? fieldValue(t, text, navigator.language) : null;
   if (DATE_TYPES.has(t) && day === null) throw new Error(`${describe(el)} takes a ${DATE_TYPES.get(t)}, and the text typed is not one; nothing was typed`);
+  // (a range given a text that is no number: the browser sets it to its middle, a seek bar sent the
+  // video there, and the answer was "Typed")
+  if (t === 'range' && !/^\s*[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?\s*$/i.test(text)) {
+    throw new Error(`${describe(el)} is a slider from ${el.min || 0} to ${el.max || 100} and takes a number in that span, and ${JSON.stringify(String(text).slice(0, 40))} is not one; nothing was typed`);
+  }
   const wasFocused = focusedElement(el.ownerDocument) === el;
   el.focus();
   // what the page does as the field takes the focus runs before the first key, as before a
@@ -1581,24 +1586,52 @@ const STEP_KEYS = /^(Arrow(Up|Down|Left|Right)|Page(Up|Down)|Home|End)$/;
 // The browser's step for `k` on a range (arrows by its step, Page keys by a tenth of its span, Home
 // and End to its ends) or a number field (ArrowUp/ArrowDown by its step), with the input and change
 // events it fires; nothing when the value does not move (at an end).
+// A range of step="any" (media-chrome's seek and volume bars) has no step for stepUp(), which
+// throws: an arrow moves it by a hundredth of its span, as Chromium's own keys do.
 function stepKey(el, k) {
   const range = inputType(el) === 'range';
   if (!range && k !== 'ArrowUp' && k !== 'ArrowDown') return;
   const before = el.value;
   const num = (v, d) => (v === '' || Number.isNaN(Number(v)) ? d : Number(v));
   const min = num(el.min, range ? 0 : NaN), max = num(el.max, range ? 100 : NaN);
+  const any = range && String(el.step).trim().toLowerCase() === 'any';
+  const to = (v) => setValue(el, String(+Math.min(max, Math.max(min, v)).toFixed(10)));
   try {
     if (k === 'Home') setValue(el, String(min));
     else if (k === 'End') setValue(el, String(max));
     else if (k === 'PageUp' || k === 'PageDown') {
-      const d = Math.max(num(el.step, 1), (max - min) / 10);
-      setValue(el, String(Math.min(max, Math.max(min, num(el.value, min) + (k === 'PageUp' ? d : -d)))));
-    } else if (k === 'ArrowUp' || k === 'ArrowRight') el.stepUp();
+      const d = Math.max(any ? 0 : num(el.step, 1), (max - min) / 10);
+      to(num(el.value, min) + (k === 'PageUp' ? d : -d));
+    } else if (any) to(num(el.value, min) + ((k === 'ArrowUp' || k === 'ArrowRight') ? 1 : -1) * (max - min) / 100);
+    else if (k === 'ArrowUp' || k === 'ArrowRight') el.stepUp();
     else el.stepDown();
   } catch { return; }
   if (el.value === before) return;
   el.dispatchEvent(new (winOf(el).Event)('input', { bubbles: true, composed: true }));
   changeEvent(el);
+}
+
+// A range input dragged to the point x of the viewport: where a person lets go of its thumb is its
+// value (its span along its width, its step kept, right to left as it is drawn), with the input
+// and change events its own drag fires. A native range takes no synthetic pointer events: a drag
+// moved nothing and said "Dragged". Returns whether its value moved.
+export function dragRangeTo(el, x) {
+  const num = (v, d) => (v === '' || Number.isNaN(Number(v)) ? d : Number(v));
+  const min = num(el.min, 0), max = Math.max(min, num(el.max, 100));
+  const r = el.getBoundingClientRect();
+  let f = r.width > 0 ? Math.min(1, Math.max(0, (x - r.left) / r.width)) : 0;
+  if (styleOf(el)?.direction === 'rtl') f = 1 - f;
+  const step = String(el.step).trim().toLowerCase() === 'any' ? 0 : num(el.step, 1);
+  let v = min + f * (max - min);
+  if (step > 0) v = Math.min(max, min + Math.round((v - min) / step) * step);
+  else if (max > min) { const q = 10 ** Math.floor(Math.log10((max - min) / 1000)); v = Math.round(v / q) * q; } // (no finer than a pixel's worth)
+  const before = el.value;
+  el.focus();
+  setValue(el, String(+v.toFixed(10)));
+  if (el.value === before) return false;
+  el.dispatchEvent(new (winOf(el).Event)('input', { bubbles: true, composed: true }));
+  changeEvent(el);
+  return true;
 }
 
 function scrollable(el) {

@@ -147,6 +147,7 @@ async function chooseInDropdown(el, value) {
   // (a button alone in the box that opens the list: the box is the widget, its face the button)
   const done = await chooseInWidget(listPopupWrapper(el) || el, v, click, describe, null, { type });
   if (!done) throw new Error(`Clicked option "${v}" of ${desc}, but the widget does not show it afterwards`);
+  if (done.acted) return { multi: false, message: `Clicked "${v}" in the menu of ${describe(el)} (opened it, clicked the item: a menu runs its item and keeps no choice to show)` };
   const multi = !!done.multi;
   if (done.already) return { multi, message: `"${v}" was already chosen in ${describe(el)}; it was left chosen${done.option ? ' (a click on it would have taken it out)' : ''}` };
   return { multi, message: `Selected "${v}"${done.as && norm(done.as).toLowerCase() !== v.toLowerCase() ? ` (the option "${done.as.slice(0, 80)}")` : ''} in ${describe(el)} (opened it, ${done.typed ? 'typed to filter it, ' : ''}clicked the option${done.confirmed ? `, then pressed "${done.confirmed}" to confirm it` : ''})` };

@@ -3,10 +3,10 @@
 // element or the widget that stands for it, scrolled into view, at its visible center; covered is an
 // error). Trusted mode (background/trusted.js) moves the real pointer for hover instead, which also
 // gives CSS :hover; drags always come from here.
-import { winOf, nameOf, norm, withStyleCache, styleOf, shadowOf, watchChanges, frame } from './dom.js';
+import { winOf, nameOf, norm, withStyleCache, styleOf, shadowOf, watchChanges, frame, inputType } from './dom.js';
 import { describe, hiddenError } from './targeting.js';
 import { composedParent, hiddenReason } from './reach.js';
-import { aim, mouse, nextTurn, scrollIntoView } from './actions.js';
+import { aim, mouse, nextTurn, scrollIntoView, dragRangeTo } from './actions.js';
 import { hoverOnto, hoverCopiesReady } from './hovercss.js';
 
 // The element the pointer was last moved over in this document (for the leave events of the next move).
@@ -133,6 +133,12 @@ export async function drag(src, dst) {
   const onto = describe(dst);
   const grip = gripOf(src);
   const s = grip ? { ...landing(grip), desc: `${describe(src)} (by its handle ${describe(grip)})` } : landing(src);
+  if (src.tagName === 'INPUT' && inputType(src) === 'range' && !src.disabled) {
+    scrollIntoView(dst);
+    const d = dst.getBoundingClientRect(); // (let go over the target's middle)
+    if (!dragRangeTo(src, d.left + d.width / 2)) throw new Error(`${s.desc} already stands where ${onto} is (its value is ${src.value}); nothing changed`);
+    return { message: `Dragged ${s.desc} onto ${onto}: its value is now ${src.value}` };
+  }
   const W = winOf(s.at);
   const doc = s.at.ownerDocument;
   const start = { clientX: s.x, clientY: s.y };

@@ -395,6 +395,14 @@ export function hoverRevealer(el) {
   const r = el.getRootNode();
   if (r && r.nodeType === 11) roots.unshift(r);
   let n = 0;
+  // What hides it is what the rule must undo: a rule that only makes a button opaque on hover
+  // (Tailwind's hover:opacity-80, PhotoSwipe's buttons) does not show one that is display:none
+  // (clicked and "Clicked" where a person sees nothing); nor is an element with no box (display:
+  // none) ever under the pointer itself (`.btn:hover { display: block }` on that .btn).
+  const own = styleOf(el);
+  const none = own?.display === 'none';
+  const unseen = own && (own.visibility === 'hidden' || own.visibility === 'collapse');
+  const clear = own && parseFloat(own.opacity) === 0;
   const check = (rules) => {
     for (const rule of rules) {
       if (++n > MAX_RULES) return '';
@@ -403,14 +411,18 @@ export function hoverRevealer(el) {
       if (!sel || sel.indexOf(':hover') < 0) continue;
       sel = pageSelector(sel);
       const st = rule.style;
-      const shows = (st.display && st.display !== 'none') || st.visibility === 'visible' ||
-        (st.opacity !== '' && parseFloat(st.opacity) > 0);
+      const display = !!st.display && st.display !== 'none', visibility = st.visibility === 'visible';
+      const opacity = st.opacity !== '' && parseFloat(st.opacity) > 0;
+      const shows = none ? display : unseen ? visibility : clear ? opacity : (display || visibility || opacity);
       if (!shows) continue;
       for (const part of sel.split(',')) {
         const i = part.indexOf(':hover');
         if (i < 0) continue;
         try {
-          if (el.matches(part.replace(/:hover/g, ''))) return part.slice(0, i).trim() || '*';
+          if (!el.matches(part.replace(/:hover/g, ''))) continue;
+          const on = part.slice(0, i).trim() || '*';
+          if (none && on !== '*' && el.matches(on.split(/\s*[\s>+~]\s*/).pop().replace(/:[\w-]+(\([^)]*\))?/g, '') || '*')) continue;
+          return on;
         } catch { /* a selector this engine cannot match */ }
       }
     }

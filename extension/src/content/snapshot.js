@@ -70,6 +70,12 @@ const CONTROL_SEL = FIELD_SEL + ',[role=checkbox],[role=switch],[role=radio],[ro
 // or in the shadow root of a custom element in it (its first 200 elements)? Then it is no atomic
 // clickable: the control inside shows, with its state.
 
+// A link or button a label holds besides its control, which a person can see and click there.
+function ownAction(label, ctl) {
+  for (const a of label.querySelectorAll('a[href],button,[role=link],[role=button]')) if (a !== ctl && !a.contains(ctl) && isRendered(a)) return a;
+  return null;
+}
+
 // The messages a label around a field holds for it (its hint, its error): the elements the field's
 // aria-describedby names, and alerts or live regions, inside the label (outermost ones, the field
 // itself never; at most 5).
@@ -547,7 +553,9 @@ class Writer {
       const ctls = el.querySelectorAll('input:not([type=hidden]),select,textarea');
       // (not when the label holds the control a user sees as well, a role=checkbox beside its
       // hidden native twin: Base UI's Checkbox, Radio and Switch, whose walk showed nothing)
-      if (ctls.length === 1 && el.control === ctls[0] && !el.querySelector(ROLE_TOGGLES)) {
+      // (nor when it holds a link or button of its own, "I agree to the [Terms]": a person opens
+      // it there; the label's words then follow the control, as a label beside it does)
+      if (ctls.length === 1 && el.control === ctls[0] && !el.querySelector(ROLE_TOGGLES) && !ownAction(el, ctls[0])) {
         const c = ctls[0];
         if (controlKind(c, styleOf(c)) && isRendered(c)) {
           this.walk(c, clickAnc);

@@ -433,7 +433,9 @@ export function findTarget(target, purpose = 'any') {
     // month">) are one control: the host, which the Markdown shows as its token; so are a pop-up
     // host and the hidden control it is drawn over (Calcite's combobox once a choice hides its
     // input: fill_form "City" matched both)
-    top = top.filter((c) => !top.some((o) => o !== c && shadowOf(o.el) && ((o.kind === c.kind && composedContains(o.el, c.el)) || hiddenPopupControl(o.el) === c.el)));
+    // (of any kind inside the host's own shadow root: Carbon's cds-overflow-menu-item, a
+    // role=menuitem host around its <button>, "matches 2 elements equally well")
+    top = top.filter((c) => !top.some((o) => o !== c && shadowOf(o.el) && (((o.kind === c.kind || c.el.getRootNode() === shadowOf(o.el)) && composedContains(o.el, c.el)) || hiddenPopupControl(o.el) === c.el)));
     // a split button: an action and the arrow beside it that opens its menu (aria-haspopup), named
     // alike (Jodit's "Insert Unordered List" and the list of its styles): clicked, the action,
     // which does what the name says ("matches 2 elements equally well")

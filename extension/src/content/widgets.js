@@ -46,9 +46,12 @@ export function proxyFor(el) {
   // A visible label of it.
   for (const l of Array.from(el.labels || [])) if (visible(l)) return l;
   // A styled box: the nearest visible ancestor (two levels at most, the host of a shadow root
-  // counts) that holds no other form control.
-  let n = composedParent(el);
-  for (let depth = 0; n && n.nodeType === 1 && depth < 3; depth++, n = composedParent(n)) {
+  // counts) that holds no other form control; in the flat tree, where a user sees it: a control
+  // slotted into a shadow root is drawn in its slot's box (a closed accordion's panel, not the
+  // host: "Clicked" the accordion's header there, Carbon's and Spectrum's), and one no slot takes
+  // is drawn nowhere.
+  let n = drawnParent(el);
+  for (let depth = 0; n && n.nodeType === 1 && depth < 3; depth++, n = drawnParent(n)) {
     if (n.tagName === 'BODY' || n.tagName === 'FORM') break;
     // (a closed <details> or a box not drawn at all hides the control, it draws no face for it:
     // the control is in a closed section, to be opened first)
@@ -58,6 +61,15 @@ export function proxyFor(el) {
     if (visible(n)) return n;
   }
   return null;
+}
+
+// The parent of `n` in the flat tree (a slotted element's slot; none for a child of a shadow host
+// that no slot takes), else composedParent.
+function drawnParent(n) {
+  if (n.assignedSlot) return n.assignedSlot;
+  const p = n.parentNode;
+  if (p && p.nodeType === 1 && shadowOf(p)) return null;
+  return composedParent(n);
 }
 
 // The nearest visible box around a hidden combobox field (three levels at most) that holds no other
@@ -1101,6 +1113,12 @@ export async function chooseInWidget(widget, text, click, describe, sel = null, 
     confirmed = norm(nameOf(btn, 'button'));
     click(btn);
     ok = await until(shows, 1000);
+  }
+  // an item of an action menu (role menuitem: Spectrum's sp-action-menu "Rename"), which the menu
+  // closed as it ran: a menu keeps no choice to show, the click was the action (it said the
+  // widget did not show it, and an agent that tried again ran the action twice)
+  if (!ok && !sel && roleOf(opt) === 'menuitem' && await until(() => !isOpen(widget) && !popupsOf(widget).some(visible), 1000)) {
+    return { option: opt, typed, confirmed, acted: true, multi: false };
   }
   if (!ok) {
     if (isOpen(widget)) await closePopup(widget);

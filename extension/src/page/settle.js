@@ -47,6 +47,9 @@ const POLL_MS = 20;
 const STALL_MS = 5;            // a tick this late found the page's thread stalled
 const KEEP = 8; // timestamps kept per node
 const TIMER_MAX_MS = 1000;
+const LIVE_SEL = '[aria-live]:not([aria-live="off"]), [role="status"], [role="alert"], [role="log"], output';
+const FLASH_REGIONS = 40; // live regions watched in one wait, at most
+const FLASH_CHARS = 200;  // words kept of one
 const FRAME_MS = 16;           // an animation frame callback is due this soon …
 const FRAME_LATE_MS = 100;     // … and no longer waited for this long after (a hidden tab draws no frames)
 const MESSAGE_LATE_MS = 250;   // a message the page posted itself is no longer waited for this long after (one that never arrives)
@@ -88,6 +91,7 @@ export function createWatch(win) {
   const timers = new Map();    // timer id -> { at, due }
   const intervals = new Map(); // short interval id -> { period, since (set), prev, tick (last two ticks) }
   const added = new WeakMap(); // node -> when it was inserted (the last 2 s)
+  const actionSpans = [];      // [from, to] of the last waits after an action (duringAction())
   const offThread = new Map();  // worker message / IndexedDB transaction id -> start (main-world.js)
   let lastResource = now();
   let leavingAt = 0;
@@ -95,6 +99,7 @@ export function createWatch(win) {
   let onTimerFired = null;
   let onRequestEnded = null;
   let onWake = null; // a settle() under way: look again at once (something it waits for ended)
+  let onAdded = null; // … after an action: an element inserted (a notice's live region, flashes())
   let stop = null;   // … and how to end it (one wait at a time: a new one ends the one before)
   const wake = () => { if (onWake) onWake(); };
   // When the page last began to observe an element (main-world.js: IntersectionObserver,
@@ -172,7 +177,7 @@ export function createWatch(win) {
     for (const r of list) {
       const n = r.type === 'characterData' ? up(r.target) : r.target;
       if (n) record(n, t);
-      if (r.type === 'childList') for (const a of r.addedNodes) { added.set(a, t); if (a.nodeType === 1) scan(a); }
+      if (r.type === 'childList') for (const a of r.addedNodes) { added.set(a, t); if (a.nodeType === 1) { scan(a); if (onAdded) onAdded(a); } }
     }
   });
   function watchRoot(root) {
@@ -244,11 +249,19 @@ export function createWatch(win) {
   };
 
   // Was the node (or one of its 3 nearest ancestors) changing on its own before `at`?
+  // Was `t` within an earlier action's wait? What changed then was that action's effect, not the
+  // page changing on its own: quick clicks through a router's links re-render its <main> each
+  // time, which then counted as a clock's ticks, and the next route drawn there went unseen (2 s
+  // waited for it, and an answer saying the page read may be the one before).
+  function duringAction(t) {
+    for (const [a, b] of actionSpans) if (t >= a && t <= b) return true;
+    return false;
+  }
   function hotBefore(node, at) {
     for (let n = node, i = 0; n && i < 4; n = up(n), i++) {
       const a = times.get(n);
       if (!a) continue;
-      const before = a.filter((t) => t < at && at - t <= HOT_WINDOW_MS && t >= parsedAt);
+      const before = a.filter((t) => t < at && at - t <= HOT_WINDOW_MS && t >= parsedAt && !duringAction(t));
       if (before.length >= HOT_COUNT && at - before[before.length - 1] <= HOT_RECENT_MS) return true;
     }
     return false;
@@ -420,7 +433,55 @@ export function createWatch(win) {
     };
   }
 
-  // Resolves {reason: 'quiet'|'cap'|'navigation'|'superseded', waited, pending?}.
+  // The notices an action made the page show and take away again before its answer (a toast of
+  // 0.8 s, "Copied!": its timers, under 1 s each, are waited for, so it was gone when the page was
+  // read, and nothing said it came): live regions (aria-live, role=status, alert or log, <output>),
+  // the words a screen reader announces, watched while the wait lasts. `before`: a region's words
+  // when the wait began (a field's error that an action takes away is no notice of it); a region
+  // inserted since the action shows only new words.
+  function flashes(since) {
+    const seen = new Map(); // region -> { before, words: [words seen in it, in order] }
+    const words = (el) => (el.textContent || '').replace(/\s+/g, ' ').trim().slice(0, FLASH_CHARS);
+    const isNew = (el) => { for (let n = el, i = 0; n && i < 8; n = n.parentNode, i++) if ((added.get(n) || 0) >= since) return true; return false; };
+    const shown = (el) => el.isConnected && !!el.checkVisibility?.({ opacityProperty: true, visibilityProperty: true });
+    const take = (el) => { if (seen.size < FLASH_REGIONS && !seen.has(el)) seen.set(el, { before: isNew(el) || !shown(el) ? '' : words(el), words: [] }); };
+    for (const el of doc.querySelectorAll(LIVE_SEL)) take(el);
+    return {
+      added(el) {
+        if (seen.size >= FLASH_REGIONS) return;
+        if (el.matches(LIVE_SEL)) take(el);
+        else if (el.firstElementChild) for (const r of el.querySelectorAll(LIVE_SEL)) take(r);
+      },
+      changed(node) {
+        const el = node.nodeType === 1 ? node : node.parentElement;
+        const r = el?.closest?.(LIVE_SEL);
+        if (r) take(r);
+      },
+      // each region's words now (called on every look of the wait)
+      look() {
+        for (const [el, v] of seen) {
+          if (!shown(el)) continue;
+          const w = words(el);
+          if (w && w !== v.before && v.words[v.words.length - 1] !== w) { v.words.push(w); if (v.words.length > 4) v.words.shift(); }
+        }
+      },
+      // the last words seen in each region now gone, hidden or emptied (one whose words were
+      // replaced by others shows the news: a state, not a notice taken away)
+      gone() {
+        const still = [], out = [];
+        const left = [];
+        for (const [el, v] of seen) {
+          const now = shown(el) ? words(el) : '';
+          if (now) still.push(now);
+          else if (v.words.length) left.push(v.words[v.words.length - 1]);
+        }
+        for (const w of left) if (!still.some((x) => x.includes(w)) && !out.includes(w)) out.push(w);
+        return out.slice(0, 3);
+      },
+    };
+  }
+
+  // Resolves {reason: 'quiet'|'cap'|'navigation'|'superseded', waited, pending?, flashed?}.
   function settle({ actionAt, quietMs = 100, capMs = 3000, ready = false, requestCapMs = capMs, drainedQuietMs = quietMs }) {
     const t0 = now();
     const since = Number(actionAt) > 0 && Number(actionAt) <= t0 ? Number(actionAt) : t0;
@@ -464,6 +525,7 @@ export function createWatch(win) {
       };
       // A change counted: the quiet window, and the round of the event loop, begin again.
       const changed = (t) => { last = t; seq++; };
+      const notices = ready ? null : flashes(since);
       const finish = (reason, pending) => {
         if (done) return;
         done = true;
@@ -472,8 +534,11 @@ export function createWatch(win) {
         onTimerFired = null;
         onRequestEnded = null;
         onWake = null;
+        onAdded = null;
         stop = null;
-        resolve({ reason, waited: now() - t0, ...(pending ? { pending } : {}) });
+        const flashed = notices && reason !== 'navigation' ? notices.gone() : [];
+        if (!ready) { actionSpans.push([since, now()]); if (actionSpans.length > 8) actionSpans.shift(); }
+        resolve({ reason, waited: now() - t0, ...(pending ? { pending } : {}), ...(flashed.length ? { flashed } : {}) });
       };
       stop = finish;
       // A callback that ran counts as a change (what it started shows a moment later). Of those
@@ -483,7 +548,11 @@ export function createWatch(win) {
       // effect of the action to wait for. A chain older than the last change (one that changes
       // the DOM every few steps) counts on, and one still pending holds the wait all the same.
       let firings = 0, lastDom = 0;
-      onChange = (node, t) => { if (counts(node, t)) { firings = 0; lastDom = t; domSince = true; changed(t); } };
+      onChange = (node, t) => {
+        if (notices) notices.changed(node);
+        if (counts(node, t)) { firings = 0; lastDom = t; domSince = true; changed(t); }
+      };
+      if (notices) onAdded = notices.added;
       onTimerFired = (at, t) => { if (at >= since && (at <= lastDom || ++firings <= FIRINGS_MAX)) changed(Math.max(last, t)); };
       onRequestEnded = (at, t) => { if (!ready && at >= since) changed(Math.max(last, t)); };
       // The document completed, a script or stylesheet or a request ended: look again in the next
@@ -498,6 +567,7 @@ export function createWatch(win) {
       const tick = () => {
         const t = now();
         if (leftAt() >= since) return finish('navigation');
+        if (notices) notices.look();
         let pending = null;
         const reqs = [...requests.values()].filter((s) => s >= since).length;
         if (reqs && t - t0 < requestCapMs) pending = { requests: reqs };
@@ -580,6 +650,8 @@ export function createWatch(win) {
             // (the address the action moved to still not rendered after ROUTE_LATE_MS: the page
             // read is the one before it, and the answer says so)
             if (!ready && routeAt >= since && !domSince) return finish('quiet', { ...left, route: true });
+            // (requests the action started still open past their cap: answered, and said)
+            if (!ready && reqs) return finish('cap', { ...left, requests: reqs });
             return finish('quiet', left);
           }
         }
