@@ -1710,6 +1710,37 @@ test('select_option on an action menu runs the item once and says so', async () 
   assert.doesNotMatch(r.page.markdown, /Rename/, 'the menu is still open');
 });
 
+// A list drawn only where the page's own scroll shows it (a window virtualizer): "Message 500"
+// matched nothing, and the error offered "Message 5" with no word that more could come.
+test('no match on a page that goes on below the view: the error says to scroll the page', async () => {
+  await open('/cnt-pagevirtual.html');
+  let r = await env.call('browser_click', { target: 'Message 500' });
+  assert.match(fail(r), /^No element matches "Message 500"\..* The page goes on \d+ px below what is in view: a list drawn only where it is seen, or one that loads more as the page is scrolled, may hold it further down; scroll the page \(browser_scroll\), then look again\.$/);
+  r = await env.call('browser_scroll', { direction: 'down', amount: 19700 });
+  ok(r);
+  r = await env.call('browser_click', { target: 'Message 500' });
+  ok(r);
+});
+
+// A modal drawn with no dialog role (Bulma's, tingle.js's): a fixed layer, its translucent
+// backdrop, a panel in the middle. The page behind it was listed as usable.
+test('a modal with no dialog role, a panel over a dimming backdrop: the page behind is inert while it is open', async () => {
+  let r = await open('/cnt-plainmodal.html');
+  assert.match(r.page.markdown, /\[input search "Search" e\d+\]/);
+  r = await env.call('browser_click', { target: 'Invite someone' });
+  ok(r);
+  assert.match(r.page.markdown, /\[input search "Search" inert e\d+\]/, r.page.markdown);
+  assert.match(r.page.markdown, /\[input email "Email" e\d+\]/);
+  r = await env.call('browser_type', { target: 'Search', text: 'ada' });
+  assert.match(fail(r), /is behind/);
+  r = await env.call('browser_type', { target: 'Email', text: 'ada@example.com' });
+  ok(r);
+  r = await env.call('browser_click', { target: 'Send invite' });
+  ok(r);
+  assert.match(r.page.markdown, /Sent: ada@example\.com/);
+  assert.match(r.page.markdown, /\[input search "Search" e\d+\]/, 'the page is still inert after the modal closed');
+});
+
 // A notice shown for under a second (Bootstrap's toast of 800 ms, react-hot-toast's "Copied!"):
 // its timers are waited for, so it was gone when the page was read, and nothing said it came. The
 // answer names what a live region showed and took away again; one still shown is in the page,

@@ -93,6 +93,17 @@ function findLayer(doc) {
   const dialog = dialogIn(layer, doc) || (layer.parentNode && layer.parentNode !== doc ? dialogIn(layer.parentNode, doc) : null) ||
     dialogAround(layer);
   if (dialog) return { layer, dialog, above };
+  // No dialog role: a backdrop dimming the page at three corners at least (translucent: Bulma's
+  // .modal-background, tingle.js's layer, a page's own overlay) with a panel on top at the
+  // viewport's centre: that panel is the dialog (the page behind listed its fields as usable).
+  if (hits.filter(([hit, c]) => c === layer && dimmedUpTo(hit, layer)).length >= 3) {
+    const hit = deepElementAt(doc, vp.w / 2, vp.h / 2);
+    if (hit && composedContains(layer, hit) && !dimmedUpTo(hit, layer)) {
+      let panel = hit;
+      for (let n = hit, i = 0; n && n !== layer && i < 200; n = composedParent(n), i++) panel = n;
+      if (panel !== layer) return { layer, dialog: panel, above };
+    }
+  }
   // No dialog: a layer over the whole window that hides what is under it (opaque at all four
   // corners: an editor maximized, a full-window viewer) covers the page all the same.
   if (counts.get(layer) === 4 && hits.every(([hit, c]) => c === layer && opaqueUpTo(hit, layer))) return { layer, dialog: layer, cover: true, above };
@@ -106,6 +117,20 @@ function opaqueUpTo(hit, layer) {
     const st = styleOf(n);
     if (st && parseFloat(st.opacity) < 1) return false;
     if (st && (st.backgroundImage !== 'none' || /^rgb\(|^rgba\([^)]*,\s*1\)$/.test(st.backgroundColor))) return true;
+    if (n === layer) break;
+  }
+  return false;
+}
+
+// Whether the first background painted between `hit` and `layer` (both included) is translucent,
+// a backdrop that dims what lies under it (alpha from 0.1 to under 1).
+function dimmedUpTo(hit, layer) {
+  for (let n = hit, i = 0; n && n.nodeType === 1 && i < 50; n = composedParent(n), i++) {
+    const st = styleOf(n);
+    if (!st) return false;
+    const a = /^rgba\([^)]*,\s*([\d.]+)\)$/.exec(st.backgroundColor);
+    if (a && Number(a[1]) >= 0.1 && Number(a[1]) < 1) return true;
+    if (st.backgroundImage !== 'none' || /^rgb\(/.test(st.backgroundColor) || (a && Number(a[1]) >= 1)) return false;
     if (n === layer) break;
   }
   return false;

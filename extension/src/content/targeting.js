@@ -507,8 +507,14 @@ export function findTarget(target, purpose = 'any') {
   for (const c of closest) c.rank = rankOf(c.el);
   const what = purpose === 'type' ? 'field' : 'element';
   const boxes = cutOffBoxes();
+  // (the page itself scrolls on below the view: a list drawn only where it is seen, or a feed that
+  // loads more as it is scrolled, in the page's own scroll: "Message 500" matched nothing, and
+  // nothing said more could come)
+  const se = document.scrollingElement || document.documentElement;
+  const below = Math.round(se.scrollHeight - se.scrollTop - se.clientHeight);
   const e = new Error(`No ${what} matches "${raw}".` + (closest.length ? ` Closest: ${listing(closest.map((c) => c.el))}.` : ' Get the page to see the refs of the elements.') +
-    (boxes.length ? ` ${boxes.length > 1 ? 'Parts of the page that scroll on their own show' : 'A part of the page that scrolls on its own shows'} only some of what ${boxes.length > 1 ? 'they hold' : 'it holds'}, ${listing(boxes)}: what is not drawn yet (a long list draws only the rows in view) may be further in ${boxes.length > 1 ? 'one' : 'it'}; scroll it (browser_scroll with that target), then look again.` : ''));
+    (boxes.length ? ` ${boxes.length > 1 ? 'Parts of the page that scroll on their own show' : 'A part of the page that scrolls on its own shows'} only some of what ${boxes.length > 1 ? 'they hold' : 'it holds'}, ${listing(boxes)}: what is not drawn yet (a long list draws only the rows in view) may be further in ${boxes.length > 1 ? 'one' : 'it'}; scroll it (browser_scroll with that target), then look again.` : '') +
+    (below > 200 ? ` The page goes on ${below} px below what is in view: a list drawn only where it is seen, or one that loads more as the page is scrolled, may hold it further down; scroll the page (browser_scroll), then look again.` : ''));
   e.code = 'target_not_found';
   throw e;
 }

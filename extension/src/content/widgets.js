@@ -63,12 +63,12 @@ export function proxyFor(el) {
   return null;
 }
 
-// The parent of `n` in the flat tree (a slotted element's slot; none for a child of a shadow host
-// that no slot takes), else composedParent.
+// The parent of `n` in the flat tree (a slotted element's slot; none for a child of an open shadow
+// root's host that no slot takes), else composedParent (a closed root tells no element its slot).
 function drawnParent(n) {
   if (n.assignedSlot) return n.assignedSlot;
   const p = n.parentNode;
-  if (p && p.nodeType === 1 && shadowOf(p)) return null;
+  if (p && p.nodeType === 1 && p.shadowRoot) return null;
   return composedParent(n);
 }
 

@@ -248,7 +248,6 @@ export function createWatch(win) {
     return l.at;
   };
 
-  // Was the node (or one of its 3 nearest ancestors) changing on its own before `at`?
   // Was `t` within an earlier action's wait? What changed then was that action's effect, not the
   // page changing on its own: quick clicks through a router's links re-render its <main> each
   // time, which then counted as a clock's ticks, and the next route drawn there went unseen (2 s
@@ -257,6 +256,7 @@ export function createWatch(win) {
     for (const [a, b] of actionSpans) if (t >= a && t <= b) return true;
     return false;
   }
+  // Was the node (or one of its 3 nearest ancestors) changing on its own before `at`?
   function hotBefore(node, at) {
     for (let n = node, i = 0; n && i < 4; n = up(n), i++) {
       const a = times.get(n);
@@ -446,19 +446,25 @@ export function createWatch(win) {
     const shown = (el) => el.isConnected && !!el.checkVisibility?.({ opacityProperty: true, visibilityProperty: true });
     const take = (el) => { if (seen.size < FLASH_REGIONS && !seen.has(el)) seen.set(el, { before: isNew(el) || !shown(el) ? '' : words(el), words: [] }); };
     for (const el of doc.querySelectorAll(LIVE_SEL)) take(el);
+    let dirty = true; // a DOM change since the last look (the words, or what shows them, moved)
     return {
       added(el) {
+        dirty = true;
         if (seen.size >= FLASH_REGIONS) return;
         if (el.matches(LIVE_SEL)) take(el);
         else if (el.firstElementChild) for (const r of el.querySelectorAll(LIVE_SEL)) take(r);
       },
       changed(node) {
+        dirty = true;
         const el = node.nodeType === 1 ? node : node.parentElement;
         const r = el?.closest?.(LIVE_SEL);
         if (r) take(r);
       },
-      // each region's words now (called on every look of the wait)
+      // each region's words now (on each look of the wait that follows a DOM change: a region's
+      // visibility and words are read, up to 40 of them, not on every 20 ms poll)
       look() {
+        if (!dirty) return;
+        dirty = false;
         for (const [el, v] of seen) {
           if (!shown(el)) continue;
           const w = words(el);
