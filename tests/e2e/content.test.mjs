@@ -1741,6 +1741,13 @@ test('a modal with no dialog role, a panel over a dimming backdrop: the page beh
   assert.match(r.page.markdown, /\[input search "Search" e\d+\]/, 'the page is still inert after the modal closed');
 });
 
+// A dialog with no name of its own is named by its first heading a user sees, not by the title of
+// a slide it keeps ready out of view (GLightbox's dialog was "Red barn" while "Green field" showed).
+test('a dialog is named by the heading a user sees in it, not by one moved out of view', async () => {
+  const r = await open('/cnt-lightbox.html');
+  assert.match(r.page.markdown, /\[dialog "Green field"[\] ]/, r.page.markdown);
+});
+
 // A notice shown for under a second (Bootstrap's toast of 800 ms, react-hot-toast's "Copied!"):
 // its timers are waited for, so it was gone when the page was read, and nothing said it came. The
 // answer names what a live region showed and took away again; one still shown is in the page,

@@ -1392,9 +1392,23 @@ function dialogName(el) {
     const n = nameOf(el, 'dialog');
     if (n) return clip(n, 80);
   }
+  // its first heading a user sees: not one of a slide it keeps ready beside the one shown, moved
+  // out of view or transparent (GLightbox named its dialog by the next photo's title)
   const sel = 'h1,h2,h3,h4,h5,h6,[role=heading]';
-  const h = el.querySelector(sel) || shadowOf(el)?.querySelector(sel);
-  return h ? clip(norm(h.textContent), 80) : '';
+  const W = el.ownerDocument.defaultView;
+  const seen = (h) => {
+    if (h.checkVisibility && !h.checkVisibility({ opacityProperty: true, visibilityProperty: true })) return false;
+    const r = h.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 && r.right > 0 && (!W || r.left < W.innerWidth);
+  };
+  let n = 0;
+  for (const root of [el, shadowOf(el)]) {
+    for (const h of root?.querySelectorAll(sel) || []) {
+      if (++n > 30) return '';
+      if (seen(h)) return clip(norm(h.textContent), 80);
+    }
+  }
+  return '';
 }
 
 const matchesSafe = (el, sel) => { try { return el.matches(sel); } catch { return false; } };
