@@ -1748,6 +1748,20 @@ test('a dialog is named by the heading a user sees in it, not by one moved out o
   assert.match(r.page.markdown, /\[dialog "Green field"[\] ]/, r.page.markdown);
 });
 
+// A key pressed with no target goes where the focus is; after fill_form (which leaves its last field
+// as a user's Tab does) none has it, and "Pressed Enter" hid that the Enter submitted nothing.
+test('a key pressed with no control focused says the key went to the page itself', async () => {
+  await open('/login.html');
+  let r = await env.call('browser_fill_form', { fields: [{ target: 'Username', value: 'dora' }, { target: 'Password', value: 'hunter2-secret' }] });
+  ok(r);
+  r = await env.call('browser_press_key', { key: 'Enter' });
+  ok(r);
+  assert.match(r.result.message, /^Pressed Enter; the keyboard focus was on no field or control, so the key went to the page itself/, r.result.message);
+  r = await env.call('browser_press_key', { key: 'Enter', target: 'Password' });
+  ok(r);
+  assert.match(r.page.markdown, /# Welcome, dora!/, r.page.markdown);
+});
+
 // A notice shown for under a second (Bootstrap's toast of 800 ms, react-hot-toast's "Copied!"):
 // its timers are waited for, so it was gone when the page was read, and nothing said it came. The
 // answer names what a live region showed and took away again; one still shown is in the page,

@@ -619,6 +619,22 @@ async function inNewTab(url, fn) {
 // With the real pointer, a hover menu in the page's flow folds up as the pointer leaves it for the
 // button below, which moves up from under the pointer before the press: the press went to the
 // page around it, and the answer said "Clicked [button "Switch theme"]".
+// Trusted keys with no target go where the focus is: after fill_form none has it, and "Pressed
+// Enter (trusted input)" hid that the Enter went to the page itself; with a field focused, it says
+// which.
+test('trusted input: a key pressed with no target says where it went', async () => {
+  await open(srv.url('/pages/login.html'));
+  let r = await env.call('browser_fill_form', { fields: [{ target: 'Username', value: 'dora' }] });
+  ok(r, 'fill_form');
+  r = await env.call('browser_press_key', { key: 'Enter' });
+  ok(r, 'press Enter');
+  assert.match(r.result?.message || '', /^Pressed Enter \(trusted input\); the keyboard focus was on no field or control, so the key went to the page itself/, msg(r));
+  ok(await env.call('browser_click', { target: 'Password' }), 'click the password field');
+  r = await env.call('browser_press_key', { key: 'End' });
+  ok(r, 'press End');
+  assert.match(r.result?.message || '', /^Pressed End \(trusted input\) on \[input password "Password"/, msg(r));
+});
+
 test('trusted click: a button the page moved away as the pointer came is not said clicked', async () => {
   await open(srv.url('/pages/trusted-shift.html'));
   ok(await env.call('browser_hover', { target: 'Themed menu' }), 'hover');

@@ -272,9 +272,13 @@ async function actTrusted(tabId, command, params) {
   if (command === 'press_key') {
     const f = keyFields(String(params.key || ''));
     if (!f) return null;
+    // where the keys go: the focused control, or the page itself when none has the focus (an
+    // Enter after fill_form, which leaves its last field as a user's Tab does, submitted nothing)
+    const on = (await callContent(tabId, 'focus').catch(() => null))?.on;
     await interceptChooser(tabId, true);
     await pressKeyCdp(tabId, f);
-    return { ok: true, message: `Pressed ${params.key} (trusted input)` };
+    const where = on === undefined ? '' : on ? ` on ${on}` : '; the keyboard focus was on no field or control, so the key went to the page itself (give a target to press it in one)';
+    return { ok: true, message: `Pressed ${params.key} (trusted input)${where}` };
   }
 
   let pt;

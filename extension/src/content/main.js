@@ -46,6 +46,9 @@ async function act(command, p) {
         if (el.tagName === 'IFRAME' || el.tagName === 'FRAME') throw Object.assign(new Error('The keyboard focus is inside a frame of another site'), { code: 'focus_in_frame' });
       }
       r = await pressKey(el, p.key);
+      // (no control had the focus: fill_form leaves its last field as a user's Tab does, and an
+      // Enter then submitted nothing while the answer said "Pressed Enter")
+      if (el === document.body || el === document.documentElement) r = { ...r, message: `${r.message.replace(/ on \S.*$/, '')}${NO_FOCUS}` };
       break;
     case 'scroll':
       el = p.target != null && p.target !== '' ? findTarget(p.target, 'any').el : null;
@@ -100,6 +103,8 @@ function locate(target, command) {
   return { desc: describe(el), origin: location.origin };
 }
 
+const NO_FOCUS = '; the keyboard focus was on no field or control, so the key went to the page itself (give a target to press it in one)';
+
 function deepActive() {
   let a = document.activeElement;
   for (;;) {
@@ -142,6 +147,7 @@ async function run1(op, args) {
       case 'locate': return { ok: true, ...locate(args.target, args.command) };
       case 'holds': return { ok: true, refs: heldRefs(args.refs) }; // fill_form across frames (frames.js)
       case 'typedKept': { const back = typedPutBack(); return { ok: true, ...(back !== null ? { back } : {}) }; } // a type's field, once settled (cmd-input.js)
+      case 'focus': { const a = deepActive(); return { ok: true, on: a && a !== document.body ? describe(a) : null }; } // trusted keys (trusted.js)
       case 'template': { const a = deepActive(); return { ok: true, template: maskTemplate(a), empty: !!a && isEmptyField(a) }; } // trusted typing (trusted.js)
       case 'describe': return { ok: true, text: describe(findTarget(args.target).el) };
       case 'point': return { ok: true, ...(await point(args.target, args.command, args.how || {})) }; // trusted mode (point.js)
