@@ -1681,6 +1681,8 @@ test('a range input is dragged onto a mark, stepped by arrows with step any, and
   r = await env.call('browser_press_key', { target: 'Seek', key: 'ArrowLeft' });
   ok(r);
   assert.equal(state(r.page.markdown)[0], String(Math.round((Number(seek) - 0.01) * 100) / 100), r.page.markdown);
+  r = await env.call('browser_select_option', { target: 'Seek', value: '0.3' });
+  assert.match(fail(r), /is a slider, not a drop-down or a radio group, so it has no options to select; type the number to set it to/);
   r = await env.call('browser_type', { target: 'Seek', text: '0:03' });
   assert.match(fail(r), /is a slider from 0 to 1 and takes a number in that span, and "0:03" is not one; nothing was typed/);
   r = await env.call('browser_type', { target: 'Seek', text: '0.25' });

@@ -90,7 +90,8 @@ function boxesNamed(group, value) {
 
 // The one-sentence refusal of select_option on what has no options.
 function notDropdown(el) {
-  const kind = controlKind(el, styleOf(el));
+  // (a native range is drawn as a slider, whatever its token: it was called "a text field")
+  const kind = el.tagName === 'INPUT' && inputType(el) === 'range' ? 'slider' : controlKind(el, styleOf(el));
   const what = KIND_WORDS[kind] || 'not a form control';
   const act = kind === 'checkbox' || kind === 'radio' ? 'click it to check it'
     // a read-only field takes no typing: what it shows is chosen by clicking it (a cascader opens)
