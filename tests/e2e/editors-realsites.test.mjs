@@ -223,6 +223,18 @@ test('tinymce: typing by the textarea\'s label goes into the editor put after it
   }
 });
 
+// TinyMCE's editable body, in its iframe, is that document's focused element even while the iframe
+// has no focus: trusted typing by the editor's own name took it as focused, clicked nothing first,
+// and the keys went to the page's body ("Typed", the editor unchanged).
+test('tinymce: trusted typing by the editor\'s own name on a page just opened goes into the editor', async () => {
+  let r = await open('editor-tinymce.html', /Rich Text Area/);
+  if (!/Opening \*\*paragraph\*\*/.test(md(r))) r = await call('browser_wait_for', { text: 'Opening' });
+  r = await call('browser_type', { target: 'Rich Text Area', text: ' pear', clear: false });
+  ok(r, 'type by the editor\'s name');
+  assert.doesNotMatch(r.result?.message || '', /went elsewhere|something else|rewrote/, msg(r));
+  assert.match(md(r), /Editor content: .*pear/s, md(r));
+});
+
 // Jodit hides its <textarea> and puts its editor box *before* it: typing by the label was "not
 // visible to a user" (the editor was looked for after the textarea only).
 // Jodit's list buttons are split buttons: the action and the arrow beside it that opens its list of

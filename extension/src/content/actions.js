@@ -521,7 +521,22 @@ async function pressEnter(el) {
 // typing on in it clicks nothing first?
 export function focusedOrInside(el) {
   const a = focusedElement(el.ownerDocument);
-  return !!a && (a === el || el.contains(a) || (a.isContentEditable && a.contains(el)));
+  return !!a && (a === el || el.contains(a) || (a.isContentEditable && a.contains(el))) && frameFocused(el.ownerDocument);
+}
+
+// Does the frame of `doc` have the focus in the page above it (each same-origin frame element the
+// focused one of its document)? A frame's own focused element is kept while the frame has none:
+// TinyMCE's editable body in its iframe was taken for focused on a page just opened, trusted
+// typing clicked nothing first, and the keys went to the page's body.
+function frameFocused(doc) {
+  for (let d = doc, i = 0; d && i < 10; i++) {
+    let fe = null;
+    try { fe = d.defaultView?.frameElement || null; } catch { return true; } // (another site's: not known)
+    if (!fe) return true;
+    if (fe.ownerDocument.activeElement !== fe) return false;
+    d = fe.ownerDocument;
+  }
+  return true;
 }
 
 // One key's text into a field, as the browser inserts it: in place of the text the page selected
