@@ -1764,6 +1764,31 @@ test('a key pressed with no control focused says the key went to the page itself
   assert.match(r.page.markdown, /# Welcome, dora!/, r.page.markdown);
 });
 
+// Copy, cut and paste are the browser's own commands, which a script's key events never run:
+// "Pressed Control+v" pasted nothing (Handsontable's cells, CKEditor's cut). They run as the
+// browser runs them, through the page's copy and paste events, else on the selected text.
+test('Control+C and Control+V copy and paste, between fields and in a grid that handles the clipboard events itself', async () => {
+  let r = await open('/cnt-clipboard.html');
+  ok(await env.call('browser_click', { target: 'Source' }));
+  ok(await env.call('browser_press_key', { key: 'Control+a' }));
+  r = await env.call('browser_press_key', { key: 'Control+c' });
+  ok(r);
+  assert.match(r.result.message, /\(copied "Apple pie"\)$/, r.result.message);
+  ok(await env.call('browser_click', { target: 'Target' }));
+  r = await env.call('browser_press_key', { key: 'Control+v' });
+  ok(r);
+  assert.match(r.result.message, /\(pasted "Apple pie"\)$/, r.result.message);
+  assert.match(r.page.markdown, /Target holds: Apple pie/, r.page.markdown);
+  ok(await env.call('browser_click', { target: 'Leek' }));
+  r = await env.call('browser_press_key', { key: 'Control+c' });
+  assert.match(r.result.message, /\(the page copied "Leek"\)$/, r.result.message);
+  ok(await env.call('browser_click', { target: 'Carrot' }));
+  r = await env.call('browser_press_key', { key: 'Control+v' });
+  ok(r);
+  assert.match(r.page.markdown, /Leek.*Leek/s, r.page.markdown);
+  assert.doesNotMatch(r.page.markdown, /Carrot/);
+});
+
 // A notice shown for under a second (Bootstrap's toast of 800 ms, react-hot-toast's "Copied!"):
 // its timers are waited for, so it was gone when the page was read, and nothing said it came. The
 // answer names what a live region showed and took away again; one still shown is in the page,

@@ -1433,12 +1433,68 @@ export async function pressKey(el, keySpec) {
     return { message: `Pressed Enter on ${describe(el)}${note ? ' (' + note + ')' : ''}` };
   }
   const down = await keyLetThrough(el, 'keydown', info, mods);
+  const clip = clipboardKey(info, mods);
+  if (clip) {
+    const note = down ? await clipboardCommand(el, clip) : '';
+    fireKey(el, 'keyup', info, mods);
+    return { message: `Pressed ${keySpec} on ${describe(el)}${note}` };
+  }
   // a page that takes a character on keypress and cancels it (CodeMirror 5) inserted it itself:
   // the browser's insertion is not done again ("H" typed "HH")
   const press = down && noMods && (info.printable || info.key === ' ') ? await keyLetThrough(el, 'keypress', info, mods) : true;
   if (down && press) defaultKeyAction(el, info, mods);
   fireKey(el, 'keyup', info, mods);
   return { message: `Pressed ${keySpec} on ${describe(el)}` };
+}
+
+// Copy, cut and paste (Control or Meta with C, X, V; Shift too for V): the browser's own commands,
+// which a script's key events never run ("Pressed Control+v" and nothing pasted: Handsontable's
+// cells, CKEditor's cut). Done as the browser does them, through the copy, cut and paste events a
+// page handles with clipboardData (Handsontable, CKEditor, Google's editors), else on the text
+// selected in the field or editor focused; what is copied is kept here, for a paste in this page
+// (the system clipboard is not read: what another page or program put there is not pasted).
+const CLIP_KEYS = { c: 'copy', x: 'cut', v: 'paste' };
+const CLIP_MAX = 100_000; // characters kept
+let clipboard = null;     // { text, html } the last copy or cut in this page put there
+function clipboardKey(info, mods) {
+  const k = CLIP_KEYS[info.key.toLowerCase()];
+  return k && (mods.ctrl || mods.meta) && !mods.alt && (!mods.shift || k === 'paste') ? k : null;
+}
+
+// Run copy, cut or paste on the focused element of `el`'s document (or `el`): the event first, then,
+// unless the page cancelled it, the browser's own action on the selection. Returns the answer's note.
+async function clipboardCommand(el, kind) {
+  const doc = el.ownerDocument, W = winOf(el);
+  const at = focusedElement(doc) || el;
+  const field = (at.tagName === 'INPUT' && TEXT_INPUT_TYPES.test(inputType(at))) || at.tagName === 'TEXTAREA' ? at : null;
+  const editable = !!field || at.isContentEditable;
+  const dt = new W.DataTransfer();
+  if (kind === 'paste' && clipboard) { dt.setData('text/plain', clipboard.text); if (clipboard.html) dt.setData('text/html', clipboard.html); }
+  const ev = new W.ClipboardEvent(kind, { bubbles: true, cancelable: true, composed: true, clipboardData: dt });
+  at.dispatchEvent(ev);
+  for (let i = 0; i < 4; i++) await null;
+  const words = (t) => JSON.stringify(t.length > 60 ? t.slice(0, 60) + '…' : t);
+  if (kind === 'paste') {
+    if (ev.defaultPrevented) return clipboard ? ` (the page took the paste of ${words(clipboard.text)})` : ' (the page took the paste; nothing was copied in this page before it, so it held nothing)';
+    if (!clipboard) return '; nothing was pasted: nothing was copied in this page before it (the system clipboard is not read without a person\'s keys)';
+    if (!editable) return '; nothing was pasted: the focus is on no field or editor';
+    doc.execCommand('insertText', false, clipboard.text);
+    return ` (pasted ${words(clipboard.text)})`;
+  }
+  // copy and cut: what the page put in clipboardData, else the selection
+  if (ev.defaultPrevented) {
+    const t = dt.getData('text/plain');
+    if (t) clipboard = { text: t.slice(0, CLIP_MAX), html: dt.getData('text/html').slice(0, CLIP_MAX) };
+    return t ? ` (the page ${kind === 'cut' ? 'cut' : 'copied'} ${words(t)})` : ` (the page took the ${kind})`;
+  }
+  if (field && isSecret(field)) return `; nothing was ${kind === 'cut' ? 'cut' : 'copied'}: a password field lets nothing be copied out of it`;
+  let text = '';
+  if (field) { try { text = field.value.slice(field.selectionStart, field.selectionEnd); } catch { text = ''; } }
+  else { const sel = W.getSelection(); text = sel ? sel.toString() : ''; }
+  if (!text) return `; nothing was ${kind === 'cut' ? 'cut' : 'copied'}: no text was selected`;
+  clipboard = { text: text.slice(0, CLIP_MAX), html: '' };
+  if (kind === 'cut' && editable) doc.execCommand('delete');
+  return ` (${kind === 'cut' ? 'cut' : 'copied'} ${words(text)})`;
 }
 
 // The root of the contenteditable region `el` is in, focused, with the selection inside it (at its
