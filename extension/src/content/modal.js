@@ -9,6 +9,7 @@ import { composedParent, composedContains, deepElementAt, visibleCenter } from '
 
 export const DIALOG_SEL = '[aria-modal="true"], [role="dialog"], [role="alertdialog"], dialog[open]';
 const layers = new Map(); // document -> { layer, dialog } | null, until the current task ends
+const panels = new WeakSet(); // dialogs with no dialog role, found over a dimming backdrop (findLayer)
 
 // The document's modal layer and its dialog, or null: looked up once per task (a snapshot asks
 // for every control of the page in one; the next action may have closed it).
@@ -101,7 +102,7 @@ function findLayer(doc) {
     if (hit && composedContains(layer, hit) && !dimmedUpTo(hit, layer)) {
       let panel = hit;
       for (let n = hit, i = 0; n && n !== layer && i < 200; n = composedParent(n), i++) panel = n;
-      if (panel !== layer) return { layer, dialog: panel, above };
+      if (panel !== layer) { panels.add(panel); return { layer, dialog: panel, above }; }
     }
   }
   // No dialog: a layer over the whole window that hides what is under it (opaque at all four
@@ -166,6 +167,12 @@ export function behindModal(el) {
 // How an error names that dialog: 'the open dialog "Edit profile"'; a layer that is no dialog, by
 // the label of the nearest element around it that has one (a maximized editor's).
 export function modalName(dialog) {
+  // a panel over a dimming backdrop: named by its first heading, else its first line of words
+  if (panels.has(dialog) && !dialog.matches(DIALOG_SEL)) {
+    const h = dialog.querySelector('h1,h2,h3,h4,h5,h6,[role=heading]');
+    const n = (nameOf(dialog) || (h ? h.textContent : (dialog.innerText || '').split('\n').find((x) => x.trim())) || '').replace(/\s+/g, ' ').trim().slice(0, 80);
+    return n ? `the open dialog "${n}"` : 'an open dialog';
+  }
   if (!dialog.matches(DIALOG_SEL)) {
     let label = '';
     for (let n = dialog, i = 0; n && n.nodeType === 1 && !label && i < 10; n = composedParent(n), i++) {
