@@ -1799,6 +1799,50 @@ test('a checkbox drawn anew in its place by the click: the answer says its state
   assert.match(r.page.markdown, /State: true/);
 });
 
+// A hostile page's traps (found by a helper): "Subscribe" clicked "Unsubscribe", "save" clicked
+// "Don't save" (a part of a word, or words negated, matched); a name holding `" e1] [button "…`
+// printed a token of its own for e1, another element; words and a button drawn in the page's
+// colour reached the Markdown and took a click. White words over a photo stay: a person reads them.
+test('a hostile page: no opposite action for a part of a word or negated words, no forged token, nothing drawn unseen', async () => {
+  let r = await open('/cnt-hostile.html');
+  const m = r.page.markdown;
+  assert.doesNotMatch(m, /Note to AI|Delete account/, m);
+  assert.match(m, /Summer sale/, 'white words over a photo are read by a person');
+  // the only unescaped "e1]" is e1's own token
+  assert.equal((m.match(/(?<!\\)\be1\]/g) || []).length, 1, m);
+  for (const target of ['Subscribe', 'save', 'Install']) {
+    r = await env.call('browser_click', { target });
+    assert.match(fail(r), new RegExp(`^No element matches "${target}"`), target);
+  }
+  r = await env.call('browser_click', { target: 'Delete account' });
+  assert.match(fail(r), /drawn in the colour of what lies behind it/);
+  assert.match(await page(), /Done: nothing/);
+  // (typography an agent does not type: an ellipsis for three dots, a soft hyphen inside a word)
+  r = await env.call('browser_click', { target: 'More options...' });
+  ok(r);
+  assert.match(r.page.markdown, /Done: more/);
+  r = await env.call('browser_click', { target: 'Archive' });
+  ok(r);
+  assert.match(r.page.markdown, /Done: archive/);
+});
+
+// A title longer than the daemon takes: the page was refused, and every call on it waited out its
+// whole timeout. It is cut, with "…".
+test('a page whose title is longer than the daemon takes is answered, its title cut', async () => {
+  const r = await env.call('browser_open_url', { url: env.url('/cnt-longtitle.html'), timeout_ms: 10_000 });
+  ok(r);
+  assert.match(r.page.title, /^長+…$/);
+  assert.ok(Buffer.byteLength(r.page.title) <= 4096, Buffer.byteLength(r.page.title));
+});
+
+// A page nested deeper than the walk's call stack goes (1,000 levels): no page came back at all
+// ("Maximum call stack size exceeded"). What lies deeper than 400 levels is left out, and said.
+test('a page nested 1,500 elements deep is read, its deepest part left out and said so', async () => {
+  const r = await open('/cnt-deep.html');
+  assert.match(r.page.markdown, /# Deep page\n+Top words/, r.page.markdown);
+  assert.match(r.page.markdown, /Parts of the page nested more than 400 elements deep are left out/);
+});
+
 // A notice shown for under a second (Bootstrap's toast of 800 ms, react-hot-toast's "Copied!"):
 // its timers are waited for, so it was gone when the page was read, and nothing said it came. The
 // answer names what a live region showed and took away again; one still shown is in the page,

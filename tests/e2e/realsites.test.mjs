@@ -635,6 +635,38 @@ test('trusted input: a key pressed with no target says where it went', async () 
   assert.match(r.result?.message || '', /^Pressed End \(trusted input\) on \[input password "Password"/, msg(r));
 });
 
+// A password field the page swaps for a text field holding the same value (Vue's v-if/v-else
+// "show password"): the typed password was in the Markdown and the history. A form sent with GET
+// puts its password in the address: it is taken out of the page's URL.
+test('secrets: a password shown in a text field the page put in its place stays secret, and a GET form\'s password leaves the URL', async () => {
+  await open(srv.url('/shells/vue-password.html'));
+  let r = await env.call('browser_type', { target: 'Password', text: 'VuePw-31337' });
+  ok(r, 'type the password');
+  r = await env.call('browser_click', { target: 'Reveal' });
+  ok(r, 'reveal');
+  assert.match(md(r), /\[input text "Password" filled e\d+\]/, md(r));
+  assert.doesNotMatch(JSON.stringify(r), /VuePw-31337/);
+  ok(await env.call('browser_type', { target: 'User', text: 'bob' }), 'user');
+  r = await env.call('browser_type', { target: 'Pass', text: 'GetPw-4242', submit: true });
+  ok(r, 'submit');
+  r = await env.call('browser_get_page', {});
+  ok(r, 'get page');
+  assert.match(r.page?.url || '', /user=bob&password=%5Bsecret%5D$/, r.page?.url);
+  assert.doesNotMatch(JSON.stringify(r), /GetPw-4242/);
+});
+
+// A button that swaps its icon as it is clicked (a play button): the press went to the icon the
+// page then took away, and the trusted click was said to have "landed" elsewhere, "click it again".
+test('trusted click: a button that swaps the icon pressed is said clicked', async () => {
+  await open(srv.url('/pages/iconswap.html'));
+  let r = await env.call('browser_click', { target: 'Play' });
+  ok(r, 'play');
+  assert.match(md(r), /State: playing/);
+  r = await env.call('browser_click', { target: 'Pause' });
+  ok(r, 'pause');
+  assert.match(md(r), /State: paused/);
+});
+
 test('trusted click: a button the page moved away as the pointer came is not said clicked', async () => {
   await open(srv.url('/pages/trusted-shift.html'));
   ok(await env.call('browser_hover', { target: 'Themed menu' }), 'hover');

@@ -1,4 +1,5 @@
 // Handlers of the navigation commands: open_url, back, forward, reload (see handlers.js).
+import { withoutPasswords } from './page.js';
 import { callContent } from './content-bridge.js';
 import { settleAfterAction, waitLoaded, waitTabComplete, expectLoad, pageReport, loadSettle, settleNotes } from './settle.js';
 import { NavTracker, tabNavError } from './nav-tracker.js';
@@ -149,7 +150,7 @@ async function historyMove(c, cmd) {
     }
     const failed = tabNavError(pageTabId);
     if (failed) throw navError(failed.url || t?.url || '', failed.error, pageTabId, c === 'reload' ? 'Reloaded' : c === 'back' ? 'Went back' : 'Went forward');
-    return { message: `${c === 'reload' ? 'Reloaded' : c === 'back' ? 'Went back to' : 'Went forward to'} ${t?.url || ''}`.trim() + settleNotes(settle), result: { tabId: pageTabId, settle }, pageTabId, loaded: true };
+    return { message: `${c === 'reload' ? 'Reloaded' : c === 'back' ? 'Went back to' : 'Went forward to'} ${withoutPasswords(t?.url || '')}`.trim() + settleNotes(settle), result: { tabId: pageTabId, settle }, pageTabId, loaded: true };
   } finally { tracker.stop(); }
 }
 

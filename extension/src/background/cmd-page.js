@@ -4,7 +4,7 @@ import { callContent } from './content-bridge.js';
 import { resolveTab } from './tabs.js';
 import { CommandError, sleep } from './errors.js';
 import { fillFrames, presentInFrames } from './frames.js';
-import { pageCharBudget } from './page.js';
+import { pageCharBudget, withoutPasswords } from './page.js';
 import { throwIfCancelled } from './cancel.js';
 
 // get_page. With a selector, result.selection is the Markdown of the first element it matches
@@ -25,7 +25,7 @@ export async function getPage(cmd) {
     const f = await fillFrames(tab.id, snap, maxChars);
     result.selection = { selector: cmd.selector, markdown: f.markdown, truncated: !!(snap.truncated || f.truncated) };
   }
-  return { message: `Got the page ${tab.url}`, result, pageTabId: tab.id, alwaysPage: true };
+  return { message: `Got the page ${withoutPasswords(tab.url)}`, result, pageTabId: tab.id, alwaysPage: true };
 }
 
 // How long wait_for waits when the call gives no wait_ms (the catalog's default is the same).

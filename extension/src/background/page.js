@@ -61,7 +61,7 @@ async function pageOf(tabId, base, snap, maxChars) {
   // documentId: the content script's id of this document (refs.js), so the daemon can answer a
   // caller that already has this document's page with what changed.
   const documentId = typeof snap.documentId === 'string' ? snap.documentId : undefined;
-  return { ...base, url: snap.url || base.url, title: snap.title ?? base.title, markdown: f.markdown, truncated: !!(snap.truncated || f.truncated), ...(documentId ? { documentId } : {}), ...(snap.httpStatus ? { httpStatus: snap.httpStatus } : {}) };
+  return { ...base, url: clipBytes(withoutPasswords(snap.url || base.url), URL_BYTES), title: clipBytes(snap.title ?? base.title, TITLE_BYTES), markdown: f.markdown, truncated: !!(snap.truncated || f.truncated), ...(documentId ? { documentId } : {}), ...(snap.httpStatus ? { httpStatus: snap.httpStatus } : {}) };
 }
 
 const cutNote = (max) => `\n\n[… truncated: the page was cut to fit the daemon's max_message_bytes (${max} bytes) …]`;
@@ -95,4 +95,27 @@ export function fitPage(requestId, page) {
     n = Math.min(n - 1, Math.floor(n * (max / bytes) * 0.99));
   }
   return msg(note);
+}
+
+// A URL with the values of its password parameters taken out (a form sent with GET puts its
+// password field in the address, which went into the Markdown's page and the history as typed).
+const PASSWORD_PARAM = /^(pass(word)?|passwd|pwd|pw|new[-_]?password|current[-_]?password|old[-_]?password|password[-_]?confirm(ation)?)$/i;
+export function withoutPasswords(url) {
+  if (!url || url.indexOf('?') < 0) return url;
+  let u;
+  try { u = new URL(url); } catch { return url; }
+  let hit = false;
+  for (const k of [...u.searchParams.keys()]) if (PASSWORD_PARAM.test(k) && u.searchParams.get(k)) { u.searchParams.set(k, '[secret]'); hit = true; }
+  return hit ? u.href : url;
+}
+
+// The daemon takes a page's address and title up to these sizes (src/limits.h BB_URL_MAX,
+// BB_TITLE_MAX): a page titled longer (1,366 CJK characters) was refused, and every call on it
+// waited out its whole timeout. Longer ones are cut, at a character, with "…".
+const URL_BYTES = 8192, TITLE_BYTES = 4096;
+function clipBytes(s, max) {
+  if (typeof s !== 'string' || s.length * 3 <= max) return s;
+  const b = new TextEncoder().encode(s);
+  if (b.length <= max) return s;
+  return new TextDecoder().decode(b.slice(0, max - 3)).replace(/\uFFFD$/, '') + '…';
 }

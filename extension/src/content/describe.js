@@ -7,7 +7,10 @@ import { isSecret } from './secret.js';
 import { isReadOnlyCombobox, optionNames, optionsOf, editorFor, selectBehind, shownBeside, drawnEditor, chipsOf, shownInBox } from './widgets.js';
 import { shownChoiceOf, hiddenReason } from './reach.js';
 
-const q = (s) => '"' + String(s).replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n') + '"';
+// A quoted name or value: its backslashes, quotes and brackets escaped, so that no page can end the
+// token inside it and write a token of its own after ("Thanks\" e1] [button \"Save" showed a
+// button e1 that was another element).
+const q = (s) => '"' + String(s).replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/([[\]])/g, '\\$1').replace(/\n/g, '\\n') + '"';
 
 // A transparent textarea that only takes a code editor's keys (Ace, CodeMirror 5, Monaco): what it
 // holds is a buffer the user never sees; the editor's drawn lines are its content (snapshot.js).

@@ -5,7 +5,7 @@ import { seenText, holdsUnseenText } from './hidden.js';
 import { hoverFollow, pageSelector } from './hovercss.js';
 // Text as a user reads it: white space collapsed, zero-width characters (which show nothing: an
 // editor's caret filler, a word joiner) dropped.
-export const norm = (s) => String(s ?? '').replace(/[\u200B\u2060\uFEFF]/g, '').replace(/\s+/g, ' ').trim();
+export const norm = (s) => String(s ?? '').replace(/[\u00AD\u200B-\u200D\u2060\uFEFF]/g, '').replace(/\s+/g, ' ').trim();
 export const clip = (s, n = 100) => (s.length > n ? s.slice(0, n - 1) + '…' : s);
 
 // Schemes a browser shows in the tab itself; a link to any other (mailto:, tel:, sms:, an app's

@@ -24,7 +24,15 @@ let ownPresses = 0;
 // (and where the last one went: the page may move its target away as the pointer comes, a hover
 // menu folding up as the pointer leaves it, and the press lands on something else)
 let lastPress = null;
-addEventListener('pointerdown', (e) => { if (e.isTrusted) { ownPresses++; lastPress = e.composedPath?.()[0] || e.target; } }, true);
+// (whether it went to the element aimed at is decided as it comes: the page may then take the
+// element pressed away, a play button swapping its icon, and that press was no miss)
+let lastPressNear = false;
+addEventListener('pointerdown', (e) => {
+  if (!e.isTrusted) return;
+  ownPresses++;
+  lastPress = e.composedPath?.()[0] || e.target;
+  lastPressNear = nearAimed(lastPress);
+}, true);
 // Trusted presses in the same-origin frames a pointed element was in (an editor's iframe body, the
 // floating iframe panel of its Styles list): a click there is not heard by this document, and was
 // taken for a click the browser swallowed, then done a second time by the content script.
@@ -47,12 +55,18 @@ let releaseHold = () => {};
 export function landed() {
   releaseHold();
   releaseHold = () => {};
-  const hit = lastPress, { el, at } = aimed;
+  const hit = lastPress, { el } = aimed;
   lastPress = null;
-  // (in it, or the host of a closed shadow root it is in, to which the event was retargeted)
-  const near = (x) => !!x && x.isConnected && (composedContains(x, hit) || (!!shadowOf(hit) && composedContains(hit, x)));
-  const missed = hit && hit.nodeType === 1 && el?.isConnected && !near(el) && !near(at) ? describe(hit) : null;
+  const missed = hit && hit.nodeType === 1 && el?.isConnected && !lastPressNear ? describe(hit) : null;
   return { presses: pressCount(), doc: docId, ...(missed ? { missed } : {}) };
+}
+
+// Is `hit` in the element aimed at or in what was at its point (or the host of a closed shadow root
+// it is in, to which the event was retargeted)?
+function nearAimed(hit) {
+  const { el, at } = aimed;
+  const near = (x) => !!x && x.isConnected && !!hit && (composedContains(x, hit) || (!!shadowOf(hit) && composedContains(hit, x)));
+  return near(el) || near(at);
 }
 
 // After trusted typing into the element last pointed at: how what it holds differs from the text

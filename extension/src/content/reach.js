@@ -3,7 +3,7 @@
 // changed, and success reported), and dispatch a click where the user's click would go: the
 // deepest element at the element's visible center, through open shadow roots.
 import { styleOf, winOf, norm, controlKind, shadowOf, itemRow } from './dom.js';
-import { invisible } from './hidden.js';
+import { invisible, drawnInvisibly } from './hidden.js';
 import { pageSelector } from './hovercss.js';
 
 // The parent in the composed tree: a shadow root's host, a same-origin frame's element.
@@ -57,6 +57,7 @@ export function hiddenReason(el) {
   }
   const r = el.getBoundingClientRect();
   if ((r.width < 1 || r.height < 1) && !shownChild(el)) return 'it has no size on the page';
+  if (drawnInvisibly(el)) return 'it is drawn in the colour of what lies behind it, words and box, so no one sees it';
   for (let n = el; n; n = composedParent(n)) {
     if (n.nodeType !== 1) continue;
     const s = styleOf(n);

@@ -29,10 +29,24 @@ function secretNow(el, st) {
   return !!ts && ts !== 'none';
 }
 
+// The values secret fields held when looked at (in this isolated world only, never sent): a field
+// the page puts in a password field's place holding the same value is secret too (Vue's v-if/v-else
+// "show password" pair, a script's replaceWith: the typed password was in the Markdown and the
+// history). Values of 4 characters or more, the last 50.
+const secretValues = [];
+const SECRET_VALUES_MAX = 50;
+function keepValue(el) {
+  const v = typeof el.value === 'string' ? el.value : '';
+  if (v.length < 4 || v.length > 1000 || secretValues.includes(v)) return;
+  secretValues.push(v);
+  if (secretValues.length > SECRET_VALUES_MAX) secretValues.shift();
+}
+const holdsSecretValue = (el) => (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA') && typeof el.value === 'string' && el.value.length >= 4 && secretValues.includes(el.value);
+
 // Is `el` a secret field (now, or at any moment we looked at it before)? Remembers the answer.
 export function isSecret(el, st) {
-  if (secrets.has(el)) return true;
-  if (secretNow(el, st)) { secrets.add(el); return true; }
+  if (secrets.has(el)) { keepValue(el); return true; }
+  if (secretNow(el, st) || holdsSecretValue(el)) { secrets.add(el); keepValue(el); return true; }
   return false;
 }
 
@@ -40,6 +54,6 @@ export function isSecret(el, st) {
 // field the page turns into a text field later, even before it was ever shown, stays secret).
 export function rememberPasswordFields(doc = document) {
   try {
-    for (const el of doc.querySelectorAll('input[type=password i]')) secrets.add(el);
+    for (const el of doc.querySelectorAll('input[type=password i]')) { secrets.add(el); keepValue(el); }
   } catch { /* ignore */ }
 }

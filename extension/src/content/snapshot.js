@@ -251,6 +251,8 @@ class Writer {
     this.code = 0;
     this.li = 0; // index of the next <li> in the innermost <ol>
     this.nodes = 0;
+    this.depth = 0;
+    this.tooDeep = false;
     this.maxNodes = maxNodes;
     this.overflow = false;
     this.frames = []; // the cross-origin iframes left as placeholders: {k, src, label}
@@ -371,7 +373,15 @@ class Writer {
   }
 
   // `clickAnc` is the nearest interactive ancestor element (for nested clickables).
+  // (bounded in depth: a page nested 1,000 levels deep overflowed the call stack, and no page came
+  // back at all; what lies deeper than MAX_DEPTH is left out, and the page says so)
   walk(node, clickAnc) {
+    if (this.depth >= MAX_DEPTH) { this.tooDeep = true; return; }
+    this.depth++;
+    try { this.walkNode(node, clickAnc); } finally { this.depth--; }
+  }
+
+  walkNode(node, clickAnc) {
     if (this.nodes++ > this.maxNodes) { this.overflow = true; return; }
     const nt = node.nodeType;
     if (nt === 3) {
@@ -828,7 +838,7 @@ class Writer {
       // a navbar marks aria-current="page")
       const cur = (el.getAttribute('aria-current') || '').toLowerCase();
       const state = (el.getAttribute('aria-expanded') === 'true' ? 'expanded ' : '') + (cur && cur !== 'false' ? 'current ' : '') + (isInert(el) || behindModal(el) ? 'inert ' : '');
-      md = href ? `[${text}](${mdUrl(href)}) [${other}${state}${ref}]` : `[link "${text}" ${other}${state}${ref}]`;
+      md = href ? `[${text}](${mdUrl(href)}) [${other}${state}${ref}]` : `[link "${text.replace(/"/g, '\\"')}" ${other}${state}${ref}]`;
       this.ctls++;
     }
     const lead = s.charCodeAt(0) === 32 ? ' ' : '';
@@ -1346,6 +1356,7 @@ export function snapshot({ maxChars = MAX_PAGE_CHARS, selector } = {}) {
   w.nonce = globalThis.crypto?.randomUUID?.() || String(Math.random()).slice(2);
   const body = selector ? selected(selector) : document.body || document.documentElement;
   if (body) w.walk(body, null);
+  if (w.tooDeep) w.buf.push(`\n\n(Parts of the page nested more than ${MAX_DEPTH} elements deep are left out.)\n`);
   let md = tidy(w.buf.join(''));
   // aria-hidden hides from assistive technology, not from the eye: the page behind a modal is
   // left out while the modal shows, but when nothing else is shown (the modal has faded out and
@@ -1410,6 +1421,8 @@ function dialogName(el) {
   }
   return '';
 }
+
+const MAX_DEPTH = 400; // elements nested, at most (real pages: under 60)
 
 const matchesSafe = (el, sel) => { try { return el.matches(sel); } catch { return false; } };
 

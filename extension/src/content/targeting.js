@@ -75,22 +75,53 @@ function toField(el) {
   return el;
 }
 
-function matchClass(descs, q) {
+function matchClass(descs, q0) {
+  const q = fold(q0);
   // a number names only what reads exactly so: "3" is a page link or a calendar's day, never the
   // checkbox "Select row 3" (EUI's table, paged to two pages, had its row 3 selected)
   if (/^\d+$/.test(q)) return descs.some((d) => d.toLowerCase() === q) ? 3 : 0;
   let best = 0;
   for (const d0 of descs) {
-    const d = d0.toLowerCase();
+    const d = fold(d0.toLowerCase());
     if (d === q) return 3;
+    // (the words negated are not the words: "save" is not "Don't save", nor "Delete" "Do not delete")
+    if (negates(d, q)) continue;
     // (the end of a word is no word: "Age" is not in "Go to next page")
     if (d.startsWith(q) || (d.endsWith(q) && !WORD_CHAR.test(d[d.length - q.length - 1] || '')) || new RegExp('(^|[\\s"\'(:])' + q.replace(/[.*+?^${}()|[\]\\]/g, '\\$&') + '($|[\\s"\'):.,!?])').test(d)) best = Math.max(best, 2);
-    else if (d.includes(q)) best = Math.max(best, 1);
+    // a part of a text from the start of a word, not from within one: "Subscribe" is not in
+    // "Unsubscribe", nor "Install" in "Uninstall", "Follow" in "Unfollow" (each was clicked, the
+    // opposite of what was asked, and "Clicked"; a page could name its trap so)
+    else if (fromWordStart(d, q)) best = Math.max(best, 1);
   }
   return best;
 }
 
+// Does `q` occur in `d` at the start of a word (or start with no letter or digit)?
+function fromWordStart(d, q) {
+  if (!WORD_CHAR.test(q[0] || '')) return d.includes(q);
+  for (let i = d.indexOf(q); i >= 0; i = d.indexOf(q, i + 1)) if (!WORD_CHAR.test(d[i - 1] || '')) return true;
+  return false;
+}
+
+// Is every word-start occurrence of `q` in `d` negated by the words before it ("don't save",
+// "do not delete", "never ask again")? Not when `q` itself says so.
+const NEGATION = /(?:^|[\s"'(])(?:don'?t|do not|not|never|no)\s+$/;
+function negates(d, q) {
+  if (/^(don'?t|do not|not|never|no)\b/.test(q)) return false;
+  let any = false;
+  for (let i = d.indexOf(q); i >= 0; i = d.indexOf(q, i + 1)) {
+    if (WORD_CHAR.test(d[i - 1] || '')) continue;
+    if (!NEGATION.test(d.slice(0, i))) return false;
+    any = true;
+  }
+  return any;
+}
+
 const WORD_CHAR = /[\p{L}\p{N}]/u;
+
+// Typography folded to what an agent types: an ellipsis to three dots, curly quotes to straight
+// ones (TinyMCE's "Open link in…" did not match "Open link in...").
+const fold = (s) => s.replace(/\u2026/g, '...').replace(/[\u2018\u2019]/g, "'").replace(/[\u201C\u201D]/g, '"');
 
 function bigrams(s) {
   const out = new Set();
