@@ -235,6 +235,16 @@ test('tinymce: trusted typing by the editor\'s own name on a page just opened go
   assert.match(md(r), /Editor content: .*pear/s, md(r));
 });
 
+// With TinyMCE's Format menu open, "Italic" named its menu item and the toolbar's button alike:
+// "matches 2 elements equally well". A person clicks the item of the menu just opened.
+test('tinymce: with a menu open, a name its item shares with a toolbar button clicks the item', async () => {
+  await open('editor-tinymce.html?menubar', /Rich Text Area/);
+  ok(await call('browser_click', { target: 'Format' }), 'open the Format menu');
+  const r = await call('browser_click', { target: 'Italic' });
+  ok(r, 'Italic');
+  assert.match(r.result?.message || '', /^Clicked \[menuitem\w* "Italic/, msg(r));
+});
+
 // Jodit hides its <textarea> and puts its editor box *before* it: typing by the label was "not
 // visible to a user" (the editor was looked for after the textarea only).
 // Jodit's list buttons are split buttons: the action and the arrow beside it that opens its list of

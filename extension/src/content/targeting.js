@@ -96,6 +96,18 @@ function matchClass(descs, q0) {
   return best;
 }
 
+// Is `el` an item of a menu or list popped up over the page: in a role=menu or listbox that is
+// placed out of the flow (absolute or fixed, itself or a box of the five around it)?
+function inPoppedMenu(el) {
+  const m = el.closest?.('[role=menu],[role=listbox]');
+  if (!m) return false;
+  for (let n = m, i = 0; n && n.nodeType === 1 && i < 6; n = n.parentElement, i++) {
+    const p = styleOf(n)?.position;
+    if (p === 'absolute' || p === 'fixed') return true;
+  }
+  return false;
+}
+
 // Does `q` occur in `d` at the start of a word (or start with no letter or digit)?
 function fromWordStart(d, q) {
   if (!WORD_CHAR.test(q[0] || '')) return d.includes(q);
@@ -473,6 +485,13 @@ export function findTarget(target, purpose = 'any') {
     if (purpose === 'click' && top.length === 2 && top[0].el.parentElement === top[1].el.parentElement) {
       const pops = top.map((c) => !!c.el.getAttribute('aria-haspopup') && c.el.getAttribute('aria-haspopup') !== 'false');
       if (pops[0] !== pops[1]) top = [top[pops[0] ? 1 : 0]];
+    }
+    // an item of a menu popped up over the page and a control of the page named alike (TinyMCE's
+    // Format menu's "Italic" and its toolbar's): the item of the menu just opened, which is what a
+    // person clicks there
+    if (top.length > 1) {
+      const up = top.filter((c) => inPoppedMenu(c.el));
+      if (up.length === 1) top = up;
     }
     return top;
   };
