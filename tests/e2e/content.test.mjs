@@ -1858,10 +1858,26 @@ test('a toast shown and gone before the answer is named in it; one still shown i
   ok(r);
   assert.match(r.page.markdown, /Draft saved/, r.page.markdown);
   assert.doesNotMatch(r.result.message, /took it away/, r.result.message);
+  // a notice gone from a list of them that still holds another (Sonner's one list)
+  ok(await env.call('browser_click', { target: 'Pin' }));
+  r = await env.call('browser_click', { target: 'Star' });
+  ok(r);
+  assert.match(r.page.markdown, /Pinned to the top/);
+  assert.match(r.result.message, /; the page showed "Starred" and took it away again before it was read$/, r.result.message);
+  // a status line that says the page is at work, replaced by the results: no notice
+  r = await env.call('browser_click', { target: 'Search' });
+  ok(r);
+  assert.match(r.page.markdown, /Result two/);
+  assert.doesNotMatch(r.result.message, /took it away/, r.result.message);
   r = await env.call('browser_click', { target: 'Next' });
   ok(r);
   assert.match(r.page.markdown, /Step: 3/, r.page.markdown);
   assert.equal(r.result.message, 'Clicked [button "Next" ' + /\[button "Next" (e\d+)\]/.exec(r.page.markdown)[1] + ']');
+  // Shoelace's toast: its words slotted into its alert's shadow root, a countdown beside them
+  await openShell('shoelace-toast.html');
+  r = await env.call('browser_click', { target: 'Archive item' });
+  ok(r);
+  assert.match(r.result.message, /; the page showed "Item archived" and took it away again before it was read$/, r.result.message);
 });
 
 // A checkbox's label that holds links ("I agree to the Terms of Service and the Privacy Policy"):

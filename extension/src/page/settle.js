@@ -49,7 +49,32 @@ const KEEP = 8; // timestamps kept per node
 const TIMER_MAX_MS = 1000;
 const LIVE_SEL = '[aria-live]:not([aria-live="off"]), [role="status"], [role="alert"], [role="log"], output';
 const FLASH_REGIONS = 40; // live regions watched in one wait, at most
-const FLASH_CHARS = 200;  // words kept of one
+const FLASH_CHARS = 200;  // characters kept of a line
+// a line that says the page is at work ("Loading…", "Saving...", "Please wait"): no notice
+const PROGRESS = /^(?:\p{L}+ing(?: \p{L}+){0,3}(?:\.\.\.|…)|loading|please wait(?:\.\.\.|…)?)$/iu;
+
+// The lines of a region's words a person reads: its text as drawn (innerText: what is not rendered
+// is left out, a shadow root's slotted words are in), without what counts itself down or is hidden
+// from assistive technology (Shoelace's alert holds a role=timer of the milliseconds left:
+// "100" was taken for its words; SweetAlert2's hidden buttons ran into them).
+function shownLines(el) {
+  let t = el.innerText || '';
+  // (innerText walks the element's own tree: the words a shadow root's slot shows are added)
+  for (const slot of el.querySelectorAll('slot')) {
+    for (const n of slot.assignedNodes({ flatten: true })) t += '\n' + (n.nodeType === 3 ? n.data : n.nodeType === 1 ? n.innerText || '' : '');
+  }
+  for (const x of el.querySelectorAll('[role=timer],[role=progressbar],[aria-hidden=true]')) {
+    const u = (x.innerText || '').trim();
+    if (u) t = t.replace(u, '');
+  }
+  const out = [];
+  for (const l of t.split('\n')) {
+    const w = l.replace(/\s+/g, ' ').trim().slice(0, FLASH_CHARS);
+    if (w && !out.includes(w)) out.push(w);
+    if (out.length >= 10) break;
+  }
+  return out;
+}
 const FRAME_MS = 16;           // an animation frame callback is due this soon …
 const FRAME_LATE_MS = 100;     // … and no longer waited for this long after (a hidden tab draws no frames)
 const MESSAGE_LATE_MS = 250;   // a message the page posted itself is no longer waited for this long after (one that never arrives)
@@ -440,12 +465,31 @@ export function createWatch(win) {
   // when the wait began (a field's error that an action takes away is no notice of it); a region
   // inserted since the action shows only new words.
   function flashes(since) {
-    const seen = new Map(); // region -> { before, words: [words seen in it, in order] }
-    const words = (el) => (el.textContent || '').replace(/\s+/g, ' ').trim().slice(0, FLASH_CHARS);
-    const isNew = (el) => { for (let n = el, i = 0; n && i < 8; n = n.parentNode, i++) if ((added.get(n) || 0) >= since) return true; return false; };
+    const seen = new Map(); // region -> { before: Set of its lines when the wait began, lines: Set of lines seen since }
+    const lines = (el) => shownLines(el);
+    // (up through a shadow root to its host: a component made for the notice, Shoelace's sl-alert)
+    const isNew = (el) => { for (let n = el, i = 0; n && i < 12; n = n.parentNode || n.host, i++) if ((added.get(n) || 0) >= since) return true; return false; };
     const shown = (el) => el.isConnected && !!el.checkVisibility?.({ opacityProperty: true, visibilityProperty: true });
-    const take = (el) => { if (seen.size < FLASH_REGIONS && !seen.has(el)) seen.set(el, { before: isNew(el) || !shown(el) ? '' : words(el), words: [] }); };
-    for (const el of doc.querySelectorAll(LIVE_SEL)) take(el);
+    // the words put in a region since the action began (before this wait: a click's handler adds
+    // the notice at once) are not what it held before
+    const putSince = (el) => {
+      const out = new Set();
+      const w = doc.createTreeWalker(el, 5 /* SHOW_ELEMENT | SHOW_TEXT */);
+      for (let n = w.nextNode(), i = 0; n && i < 300; n = w.nextNode(), i++) {
+        if ((added.get(n) || 0) < since) continue;
+        for (const l of (n.nodeType === 3 ? n.data : n.textContent || '').split('\n')) { const x = l.replace(/\s+/g, ' ').trim(); if (x) out.add(x.slice(0, FLASH_CHARS)); }
+      }
+      return out;
+    };
+    const beforeOf = (el) => {
+      if (isNew(el) || !shown(el)) return new Set();
+      const fresh = putSince(el);
+      return new Set(lines(el).filter((l) => ![...fresh].some((f) => l.includes(f))));
+    };
+    const take = (el) => { if (seen.size < FLASH_REGIONS && !seen.has(el)) seen.set(el, { before: beforeOf(el), lines: new Set() }); };
+    // (the shadow roots' too: a web component's alert, hidden until its toast shows, is known as
+    // empty before, not first met showing its words: Shoelace's sl-alert)
+    for (const r of [doc, ...roots.slice(0, 200).map((w) => w.deref()).filter(Boolean)]) for (const el of r.querySelectorAll(LIVE_SEL)) take(el);
     let dirty = true; // a DOM change since the last look (the words, or what shows them, moved)
     return {
       added(el) {
@@ -460,28 +504,29 @@ export function createWatch(win) {
         const r = el?.closest?.(LIVE_SEL);
         if (r) take(r);
       },
-      // each region's words now (on each look of the wait that follows a DOM change: a region's
+      // each region's lines now (on each look of the wait that follows a DOM change: a region's
       // visibility and words are read, up to 40 of them, not on every 20 ms poll)
       look() {
         if (!dirty) return;
         dirty = false;
         for (const [el, v] of seen) {
           if (!shown(el)) continue;
-          const w = words(el);
-          if (w && w !== v.before && v.words[v.words.length - 1] !== w) { v.words.push(w); if (v.words.length > 4) v.words.shift(); }
+          for (const l of lines(el)) if (!v.before.has(l) && v.lines.size < 20) v.lines.add(l);
         }
       },
-      // the last words seen in each region now gone, hidden or emptied (one whose words were
-      // replaced by others shows the news: a state, not a notice taken away)
+      // the lines seen that no region shows any more (a notice gone from a region that still holds
+      // another: Sonner's one list of toasts), but for a progress line replaced by what it waited
+      // for ("Loading…", "Saving...": no notice)
+      // (a region now showing new words in their place has news, not a notice taken away: a step
+      // counter's "2" that became "3")
       gone() {
-        const still = [], out = [];
-        const left = [];
+        const still = new Set(), now = new Map();
+        for (const [el] of seen) { const ls = shown(el) ? lines(el) : []; now.set(el, ls); for (const l of ls) still.add(l); }
+        const out = [];
         for (const [el, v] of seen) {
-          const now = shown(el) ? words(el) : '';
-          if (now) still.push(now);
-          else if (v.words.length) left.push(v.words[v.words.length - 1]);
+          if (!now.get(el).every((l) => v.before.has(l))) continue;
+          for (const l of v.lines) if (!still.has(l) && !PROGRESS.test(l) && !out.includes(l)) out.push(l);
         }
-        for (const w of left) if (!still.some((x) => x.includes(w)) && !out.includes(w)) out.push(w);
         return out.slice(0, 3);
       },
     };
