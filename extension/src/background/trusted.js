@@ -10,6 +10,7 @@
 import { callContent } from './content-bridge.js';
 import { dialogPolicy, recordDialog, lastBeforeunload } from './dialogs.js';
 import { usKey } from '../shared/keys.js';
+import { NO_FOCUS_NOTE } from '../shared/words.js';
 
 const attached = new Map(); // tabId -> Promise<boolean>
 const RICH_CHARS_MAX = 300; // a longer text goes into a rich-text editor in one insertion
@@ -277,7 +278,7 @@ async function actTrusted(tabId, command, params) {
     const on = (await callContent(tabId, 'focus').catch(() => null))?.on;
     await interceptChooser(tabId, true);
     await pressKeyCdp(tabId, f);
-    const where = on === undefined ? '' : on ? ` on ${on}` : '; the keyboard focus was on no field or control, so the key went to the page itself (give a target to press it in one)';
+    const where = on === undefined ? '' : on ? ` on ${on}` : NO_FOCUS_NOTE;
     return { ok: true, message: `Pressed ${params.key} (trusted input)${where}` };
   }
 

@@ -8,6 +8,18 @@ import { hoverFollow, pageSelector } from './hovercss.js';
 export const norm = (s) => String(s ?? '').replace(/[\u00AD\u200B-\u200D\u2060\uFEFF]/g, '').replace(/\s+/g, ' ').trim();
 export const clip = (s, n = 100) => (s.length > n ? s.slice(0, n - 1) + '…' : s);
 
+// An element's parent as it is drawn (the flat tree): the slot it is assigned to, else its parent,
+// else the host of the shadow root it is at the top of; none for a child of an open shadow root's
+// host that no slot takes (drawn nowhere; a closed root tells no element its slot).
+export function flatParent(n) {
+  if (n.assignedSlot) return n.assignedSlot;
+  const p = n.parentNode;
+  if (!p) return null;
+  if (p.nodeType === 11) return p.host || null;
+  if (p.nodeType !== 1) return null;
+  return p.shadowRoot && n.nodeType === 1 ? null : p;
+}
+
 // Schemes a browser shows in the tab itself; a link to any other (mailto:, tel:, sms:, an app's
 // own such as zoommtg:) is handed to another application, and the tab stays on its page.
 const TAB_SCHEMES = new Set(['http:', 'https:', 'file:', 'ftp:', 'about:', 'data:', 'blob:', 'javascript:', 'chrome:',

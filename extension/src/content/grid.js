@@ -1,4 +1,4 @@
-import { styleOf } from './dom.js';
+import { styleOf, flatParent } from './dom.js';
 
 // ARIA tables and data grids drawn from elements other than <table> (role=table, grid or
 // treegrid holding role=row holding role=cell, gridcell, columnheader or rowheader: Tabulator, AG
@@ -51,12 +51,6 @@ function shown(el) {
 function owner(el, roles, stop) {
   for (let p = flatParent(el); p && p !== stop; p = flatParent(p)) if (roles.has(roleOf(p))) return p;
   return stop;
-}
-
-// An element's parent as it is rendered: the slot it is assigned to, else its parent, else the
-// host of the shadow root it is at the top of.
-function flatParent(el) {
-  return el.assignedSlot || el.parentElement || el.parentNode?.host || null;
 }
 
 // The elements with a role under `grid`, in the order they are rendered: through shadow roots and

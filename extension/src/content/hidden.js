@@ -201,7 +201,8 @@ export function mutedText(st, el = null) {
   return st.overflowX !== 'visible' && parseFloat(st.textIndent) < -999;
 }
 
-const rgbaOf = (c) => {
+// A computed colour as [r, g, b, alpha], or null (a colour() or keyword form).
+export const rgbaOf = (c) => {
   const m = /^rgba?\(\s*([\d.]+)[,\s]+([\d.]+)[,\s]+([\d.]+)(?:\s*[,/]\s*([\d.]+%?))?\s*\)$/.exec(c || '');
   if (!m) return null;
   const a = m[4] === undefined ? 1 : m[4].endsWith('%') ? parseFloat(m[4]) / 100 : Number(m[4]);
@@ -276,7 +277,7 @@ export function camouflaged(el, st) {
 // button was clicked and "Clicked".
 export function drawnInvisibly(el) {
   const st = styleOf(el);
-  if (!st || !norm(el.textContent) || !camouflaged(el, st)) return false;
+  if (!st || !camouflaged(el, st) || !norm(el.textContent)) return false; // (the colour check first: it is the cheap one)
   if (el.querySelector('img,svg,video,canvas,picture')) return false;
   if (st.boxShadow !== 'none' || (st.outlineStyle !== 'none' && parseFloat(st.outlineWidth) > 0)) return false;
   const r = el.getBoundingClientRect();

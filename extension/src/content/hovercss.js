@@ -11,6 +11,8 @@
 // real :hover only.
 // Trusted input (background/trusted.js) moves the real pointer, which the browser hovers itself.
 
+import { flatParent } from './dom.js';
+
 const ATTR = 'data-bb-hover';
 const MAX_RULES = 60_000; // rules read per stylesheet (Fomantic UI's and daisyUI's, 32,600 together, took 40 ms)
 
@@ -22,15 +24,6 @@ const over = new WeakMap();
 
 const HOVER = /:hover(?![\w-])/g;
 const EITHER = `:is(:hover,[${ATTR}])`;
-
-// The element's parent in the flat tree: its slot, the host of its shadow root, else its parent.
-function flatParent(n) {
-  if (n.assignedSlot) return n.assignedSlot;
-  const p = n.parentNode;
-  if (!p) return null;
-  if (p.nodeType === 11) return p.host || null;
-  return p.nodeType === 1 ? p : null;
-}
 
 // Each style rule of `rules` (nested ones, those in @media, @layer, … and in sheets @import brings)
 // that names :hover gets `:is(:hover,[data-bb-hover])` in its place: the same specificity, the same

@@ -13,6 +13,7 @@ import { point, typed, landed, isEmptyField } from './point.js';
 import { shot } from './shot.js';
 import { hover, drag } from './pointer.js';
 import { hoverOff } from './hovercss.js';
+import { NO_FOCUS_NOTE } from '../shared/words.js';
 import { fillForm, setFiles, chooseOption, fileInputNamed } from './forms.js';
 import { shadowOf } from './dom.js';
 import { noteClick, forgetClick, toggledSince } from './toggle.js';
@@ -48,7 +49,7 @@ async function act(command, p) {
       r = await pressKey(el, p.key);
       // (no control had the focus: fill_form leaves its last field as a user's Tab does, and an
       // Enter then submitted nothing while the answer said "Pressed Enter")
-      if (el === document.body || el === document.documentElement) r = { ...r, message: `${r.message.replace(/ on \S.*$/, '')}${NO_FOCUS}` };
+      if (el === document.body || el === document.documentElement) r = { ...r, message: `${r.message.replace(/ on \S.*$/, '')}${NO_FOCUS_NOTE}` };
       break;
     case 'scroll':
       el = p.target != null && p.target !== '' ? findTarget(p.target, 'any').el : null;
@@ -102,8 +103,6 @@ function locate(target, command) {
   const { el } = findTarget(target, PURPOSE[command] || 'any');
   return { desc: describe(el), origin: location.origin };
 }
-
-const NO_FOCUS = '; the keyboard focus was on no field or control, so the key went to the page itself (give a target to press it in one)';
 
 function deepActive() {
   let a = document.activeElement;

@@ -6,6 +6,7 @@
 // fields as actionable, and acting on them failed with "covered by" only at the click.
 import { styleOf, nameOf } from './dom.js';
 import { composedParent, composedContains, deepElementAt, visibleCenter } from './reach.js';
+import { rgbaOf } from './hidden.js';
 
 export const DIALOG_SEL = '[aria-modal="true"], [role="dialog"], [role="alertdialog"], dialog[open]';
 const layers = new Map(); // document -> { layer, dialog } | null, until the current task ends
@@ -129,9 +130,9 @@ function dimmedUpTo(hit, layer) {
   for (let n = hit, i = 0; n && n.nodeType === 1 && i < 50; n = composedParent(n), i++) {
     const st = styleOf(n);
     if (!st) return false;
-    const a = /^rgba\([^)]*,\s*([\d.]+)\)$/.exec(st.backgroundColor);
-    if (a && Number(a[1]) >= 0.1 && Number(a[1]) < 1) return true;
-    if (st.backgroundImage !== 'none' || /^rgb\(/.test(st.backgroundColor) || (a && Number(a[1]) >= 1)) return false;
+    const c = rgbaOf(st.backgroundColor);
+    if (c && c[3] >= 0.1 && c[3] < 1) return true;
+    if (st.backgroundImage !== 'none' || (c && c[3] >= 1)) return false;
     if (n === layer) break;
   }
   return false;

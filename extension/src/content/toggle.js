@@ -40,13 +40,13 @@ export function noteClick(el0) {
   const menu = before ? el.closest?.('[role=menu],[role=menubar]') : null;
   // (its parent, where it lies there and how many of its kind that holds: to know one drawn anew
   // in its place)
-  const anc = [];
   const p = before ? el.parentElement : null;
+  let spot = null;
   if (p) {
     const r0 = el.getBoundingClientRect(), b = p.getBoundingClientRect();
-    anc.push({ box: new WeakRef(p), dx: r0.left - b.left, dy: r0.top - b.top, n: sameKind(p, kindOf(el)).length });
+    spot = { box: new WeakRef(p), dx: r0.left - b.left, dy: r0.top - b.top, n: sameKind(p, kindOf(el)).length };
   }
-  last = before ? { el: new WeakRef(el), before, kind: kindOf(el), pressed: /pressed/.test(before), watch: null, others: false, was: el0 ? describe(el0) : '', menu: menu ? new WeakRef(menu) : null, anc } : null;
+  last = before ? { el: new WeakRef(el), before, kind: kindOf(el), pressed: /pressed/.test(before), watch: null, others: false, was: el0 ? describe(el0) : '', menu: menu ? new WeakRef(menu) : null, spot } : null;
   // A button with aria-pressed may be no toggle at all (FullCalendar gives its Prev and Next
   // aria-pressed="false" for good), nor an item with aria-checked that opens what is under it (a
   // cascader's column: Ant Design Vue's): whether the click changed the page elsewhere is watched,
@@ -84,9 +84,8 @@ export function toggledSince() {
     if (l.pressed && !l.menu) return null;
     const menu = l.menu?.deref();
     const gone = menu && (!menu.isConnected || !menu.checkVisibility?.()) ? 'menu' : '';
-    // (drawn anew in its place: the one control of its kind in the nearest box around it still on
-    // the page, Handsontable's checkbox cell, rendered again on each change, was "no longer on the
-    // page" while a person saw it checked)
+    // (drawn anew in its place, redrawn(): Handsontable's checkbox cell, rendered again on each
+    // change, was "no longer on the page" while a person saw it checked)
     const again = gone ? null : redrawn(l);
     if (again) return { before: l.before, after: toggleState(again), radio: l.kind === 'radio' || l.kind === 'menuitemradio' };
     return { before: l.before, after: null, gone, was: l.was, as: withoutState(l.was, l.before) };
@@ -104,7 +103,7 @@ const sameKind = (box, kind) => Array.from(box.querySelectorAll('input,[role],[a
 // page and holding as many controls of its kind as before (none of them taken away: a row that left
 // a list lets the next one move up into its place), the one where it lay; else null.
 function redrawn(l) {
-  const a = l.anc?.[0];
+  const a = l.spot;
   const box = a?.box.deref();
   if (!box?.isConnected) return null;
   const all = sameKind(box, l.kind);

@@ -2,7 +2,7 @@
 // visible label or styled box, a hidden <select> replaced by a button and a listbox (jQuery UI
 // selectmenu, Select2, Chosen, bootstrap-select). A user acts on the visible widget, so actions
 // go through it: the widget's own handlers then update both it and the native control.
-import { norm, inputType, flatText, hiddenPopupControl, nameOf, allRoots, focusedElement, styleOf, shadowOf, isDisabled, isInert, mouse, oneOneBox, classDropdown, chosenSelect, ownList, frame, segmentedFieldOf, textOfIds } from './dom.js';
+import { norm, inputType, flatText, flatParent, hiddenPopupControl, nameOf, allRoots, focusedElement, styleOf, shadowOf, isDisabled, isInert, mouse, oneOneBox, classDropdown, chosenSelect, ownList, frame, segmentedFieldOf, textOfIds } from './dom.js';
 import { drawnListOf } from './hidden.js';
 import { hiddenReason, composedParent, composedContains, flatChildren, shownChoiceOf, clickPoint, deepElementAt } from './reach.js';
 
@@ -50,8 +50,8 @@ export function proxyFor(el) {
   // slotted into a shadow root is drawn in its slot's box (a closed accordion's panel, not the
   // host: "Clicked" the accordion's header there, Carbon's and Spectrum's), and one no slot takes
   // is drawn nowhere.
-  let n = drawnParent(el);
-  for (let depth = 0; n && n.nodeType === 1 && depth < 3; depth++, n = drawnParent(n)) {
+  let n = flatParent(el);
+  for (let depth = 0; n && n.nodeType === 1 && depth < 3; depth++, n = flatParent(n)) {
     if (n.tagName === 'BODY' || n.tagName === 'FORM') break;
     // (a closed <details> or a box not drawn at all hides the control, it draws no face for it:
     // the control is in a closed section, to be opened first)
@@ -61,15 +61,6 @@ export function proxyFor(el) {
     if (visible(n)) return n;
   }
   return null;
-}
-
-// The parent of `n` in the flat tree (a slotted element's slot; none for a child of an open shadow
-// root's host that no slot takes), else composedParent (a closed root tells no element its slot).
-function drawnParent(n) {
-  if (n.assignedSlot) return n.assignedSlot;
-  const p = n.parentNode;
-  if (p && p.nodeType === 1 && p.shadowRoot) return null;
-  return composedParent(n);
 }
 
 // The nearest visible box around a hidden combobox field (three levels at most) that holds no other
